@@ -1,0 +1,226 @@
+package clientbench.stub;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelOption;
+import io.netty.handler.codec.DecoderResult;
+import io.netty.handler.codec.DecoderResultProvider;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.ReferenceCountUtil;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Answers requests as their query string asks (see {@link StubParams}). One instance per HTTP/1.1
+ * connection or per HTTP/2 stream.
+ *
+ * <p>HTTP/1.1 responses are precomputed bytes written through {@code rawOut}, a context that sits below
+ * the HTTP codec, so the hot path encodes nothing. Pipelined requests are answered in order even when
+ * an earlier one is delayed: later answers wait in {@link #queue} until the ones before them are out.
+ * Writes are flushed once per read batch, in {@link #channelReadComplete}.
+ */
+final class StubHandler extends ChannelInboundHandlerAdapter {
+
+    private static final ByteBuf CONTINUE = Unpooled.unreleasableBuffer(Unpooled.directBuffer()
+            .writeBytes("HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.US_ASCII)).asReadOnly());
+
+    private final StubStats stats;
+    private final StubResponses responses;
+    /** Where HTTP/1.1 bytes go; null on an HTTP/2 stream, which answers with response objects. */
+    private final ChannelHandlerContext rawOut;
+    private final ArrayDeque<Answer> queue = new ArrayDeque<>();
+    private ChannelHandlerContext ctx;
+
+    // The request being read.
+    private StubParams params;
+    private String invalid;
+    private boolean keepAlive;
+    private boolean head;
+    private boolean hasBody;
+    private long requestBytes;
+
+    StubHandler(StubStats stats, StubResponses responses, ChannelHandlerContext rawOut) {
+        this.stats = stats;
+        this.responses = responses;
+        this.rawOut = rawOut;
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        try {
+            if (msg instanceof DecoderResultProvider p && p.decoderResult().isFailure()) {
+                malformed(p.decoderResult());
+                return;
+            }
+            if (msg instanceof HttpRequest request) {
+                begin(request);
+            }
+            if (msg instanceof HttpContent content) {
+                requestBytes += content.content().readableBytes();
+                if (content instanceof LastHttpContent) {
+                    end();
+                }
+            }
+        } finally {
+            ReferenceCountUtil.release(msg);
+        }
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        ctx.flush();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        // A client that vanishes mid-response costs only its own connection.
+        if (!(cause instanceof IOException)) {
+            System.err.println("stub: closing " + ctx.channel() + ": " + cause);
+        }
+        ctx.close();
+    }
+
+    private void begin(HttpRequest request) {
+        requestBytes = 0;
+        keepAlive = HttpUtil.isKeepAlive(request);
+        head = HttpMethod.HEAD.equals(request.method());
+        HttpMethod m = request.method();
+        hasBody = HttpUtil.getContentLength(request, 0L) > 0 || HttpUtil.isTransferEncodingChunked(request)
+                || HttpMethod.POST.equals(m) || HttpMethod.PUT.equals(m) || HttpMethod.PATCH.equals(m);
+        try {
+            params = StubParams.parse(request.uri());
+            invalid = null;
+        } catch (IllegalArgumentException e) {
+            params = StubParams.DEFAULT;
+            invalid = e.getMessage();
+        }
+        if (rawOut != null && HttpUtil.is100ContinueExpected(request) && invalid == null) {
+            rawOut.write(CONTINUE.duplicate());
+        }
+    }
+
+    private void end() {
+        stats.requests.increment();
+        long echo = hasBody ? requestBytes : -1;
+        if (invalid != null) {
+            stats.badRequests.increment();
+        }
+        if ((invalid != null || params.delayMs() == 0) && queue.isEmpty()) {
+            send(params, invalid, keepAlive, head, echo); // the hot path: nothing to wait for, nothing allocated
+            return;
+        }
+        Answer answer = new Answer(params, invalid, keepAlive, head, echo);
+        queue.add(answer);
+        if (answer.delayMs() == 0) {
+            answer.ready = true;
+        } else {
+            ctx.executor().schedule(() -> {
+                answer.ready = true;
+                drain();
+                ctx.flush();
+            }, answer.delayMs(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private void drain() {
+        while (!queue.isEmpty() && queue.peek().ready) {
+            Answer a = queue.poll();
+            send(a.params, a.invalid, a.keepAlive, a.head, a.requestBytes);
+        }
+    }
+
+    private void malformed(DecoderResult result) {
+        stats.badRequests.increment();
+        String reason = "malformed request: " + result.cause().getMessage();
+        queue.clear();
+        if (rawOut != null) {
+            rawOut.writeAndFlush(responses.http1Text(400, reason, false)).addListener(ChannelFutureListener.CLOSE);
+        } else {
+            ctx.writeAndFlush(responses.http2Text(400, reason)).addListener(ChannelFutureListener.CLOSE);
+        }
+    }
+
+    private void send(StubParams params, String invalid, boolean keepAlive, boolean head, long requestBytes) {
+        Channel ch = ctx.channel();
+        if (!ch.isActive()) {
+            queue.clear();
+            return;
+        }
+        if (invalid == null && params.fault() != StubParams.Fault.NONE) {
+            fault(ch, params.fault());
+            return;
+        }
+        if (rawOut == null) {
+            ctx.write(invalid != null ? responses.http2Text(400, invalid)
+                    : responses.http2(params.status(), params.bytes(), requestBytes));
+            return;
+        }
+        ByteBuf bytes = invalid != null ? responses.http1Text(400, invalid, keepAlive)
+                : responses.http1(params.status(), params.bytes(), keepAlive, head, requestBytes);
+        if (keepAlive) {
+            rawOut.write(bytes);
+        } else {
+            queue.clear();
+            rawOut.writeAndFlush(bytes).addListener(ChannelFutureListener.CLOSE);
+        }
+    }
+
+    /**
+     * {@code reset}: an abortive close, so the client reads a TCP RST (on an HTTP/2 stream: RST_STREAM,
+     * the other streams live on). {@code close}: an orderly close with no response (on HTTP/2: the
+     * whole connection, as a dying server would).
+     */
+    private void fault(Channel ch, StubParams.Fault fault) {
+        stats.faults.increment();
+        queue.clear();
+        Channel connection = rawOut == null ? ch.parent() : ch;
+        if (fault == StubParams.Fault.RESET) {
+            if (rawOut == null) {
+                ch.close();
+            } else {
+                connection.config().setOption(ChannelOption.SO_LINGER, 0);
+                connection.close();
+            }
+        } else {
+            connection.close();
+        }
+    }
+
+    /** One answer waiting for its turn (and, when delayed, for its timer). */
+    private static final class Answer {
+        final StubParams params;
+        final String invalid;
+        final boolean keepAlive;
+        final boolean head;
+        final long requestBytes;
+        boolean ready;
+
+        Answer(StubParams params, String invalid, boolean keepAlive, boolean head, long requestBytes) {
+            this.params = params;
+            this.invalid = invalid;
+            this.keepAlive = keepAlive;
+            this.head = head;
+            this.requestBytes = requestBytes;
+        }
+
+        long delayMs() {
+            return invalid == null ? params.delayMs() : 0;
+        }
+    }
+}

@@ -1,0 +1,135 @@
+package clientbench.stub;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOutboundHandlerAdapter;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.codec.ByteToMessageDecoder;
+import io.netty.handler.codec.http.HttpRequestDecoder;
+import io.netty.handler.codec.http.HttpResponseEncoder;
+import io.netty.handler.codec.http.HttpServerUpgradeHandler;
+import io.netty.handler.codec.http2.Http2CodecUtil;
+import io.netty.handler.codec.http2.Http2FrameCodec;
+import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
+import io.netty.handler.codec.http2.Http2MultiplexHandler;
+import io.netty.handler.codec.http2.Http2ServerUpgradeCodec;
+import io.netty.handler.codec.http2.Http2StreamChannel;
+import io.netty.handler.codec.http2.Http2StreamFrameToHttpObjectCodec;
+import io.netty.handler.ssl.ApplicationProtocolNames;
+import io.netty.handler.ssl.ApplicationProtocolNegotiationHandler;
+import io.netty.handler.ssl.SslContext;
+import io.netty.util.AsciiString;
+
+import java.util.List;
+
+/**
+ * The stub's pipelines. Cleartext connections start with a sniffer that picks HTTP/2 when the client
+ * opens with the HTTP/2 preface (prior knowledge) and HTTP/1.1 otherwise, where an {@code Upgrade: h2c}
+ * request can still switch. TLS connections pick by ALPN.
+ *
+ * <pre>
+ * HTTP/1.1: [tls] raw, decoder, encoder, [upgrade], stub      (stub writes precomputed bytes to raw)
+ * HTTP/2:   [tls] frame codec, multiplex -> per stream: frames-to-objects, stub
+ * </pre>
+ */
+final class StubInitializer extends ChannelInitializer<SocketChannel> {
+
+    private static final int MAX_UPGRADE_REQUEST_BYTES = 64 * 1024;
+
+    private final StubStats stats;
+    private final StubResponses responses;
+    private final SslContext sslContext;
+
+    StubInitializer(StubStats stats, StubResponses responses, SslContext sslContext) {
+        this.stats = stats;
+        this.responses = responses;
+        this.sslContext = sslContext;
+    }
+
+    @Override
+    protected void initChannel(SocketChannel ch) {
+        stats.openConnections.incrementAndGet();
+        ch.closeFuture().addListener(f -> stats.openConnections.decrementAndGet());
+        ChannelPipeline p = ch.pipeline();
+        if (sslContext != null) {
+            p.addLast("tls", sslContext.newHandler(ch.alloc()));
+            p.addLast("alpn", new Alpn());
+        } else {
+            p.addLast("sniff", new PrefaceSniffer());
+        }
+    }
+
+    private void http1(ChannelPipeline p, boolean upgradable) {
+        p.addLast("raw", new ChannelOutboundHandlerAdapter());
+        ChannelHandlerContext raw = p.context("raw");
+        p.addLast("decoder", new HttpRequestDecoder());
+        p.addLast("encoder", new HttpResponseEncoder());
+        if (upgradable) {
+            p.addLast("upgrade", new HttpServerUpgradeHandler(
+                    ctx -> {
+                        ctx.pipeline().remove("decoder");
+                        ctx.pipeline().remove("encoder");
+                        ctx.pipeline().remove("stub");
+                    },
+                    protocol -> AsciiString.contentEquals(Http2CodecUtil.HTTP_UPGRADE_PROTOCOL_NAME, protocol)
+                            ? new Http2ServerUpgradeCodec(frameCodec(), multiplex())
+                            : null,
+                    MAX_UPGRADE_REQUEST_BYTES));
+        }
+        p.addLast("stub", new StubHandler(stats, responses, raw));
+    }
+
+    private void http2(ChannelPipeline p) {
+        p.addLast("h2", frameCodec());
+        p.addLast("multiplex", multiplex());
+    }
+
+    private Http2FrameCodec frameCodec() {
+        return Http2FrameCodecBuilder.forServer().build();
+    }
+
+    private Http2MultiplexHandler multiplex() {
+        return new Http2MultiplexHandler(new ChannelInitializer<Http2StreamChannel>() {
+            @Override
+            protected void initChannel(Http2StreamChannel stream) {
+                stream.pipeline().addLast(new Http2StreamFrameToHttpObjectCodec(true));
+                stream.pipeline().addLast(new StubHandler(stats, responses, null));
+            }
+        });
+    }
+
+    /** Reads just enough of a cleartext connection to tell the HTTP/2 preface from an HTTP/1.1 request. */
+    private final class PrefaceSniffer extends ByteToMessageDecoder {
+        private static final ByteBuf PREFACE = Http2CodecUtil.connectionPrefaceBuf();
+
+        @Override
+        protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+            int n = Math.min(in.readableBytes(), PREFACE.readableBytes());
+            if (!ByteBufUtil.equals(in, in.readerIndex(), PREFACE, PREFACE.readerIndex(), n)) {
+                http1(ctx.pipeline(), true);
+                ctx.pipeline().remove(this);
+            } else if (n == PREFACE.readableBytes()) {
+                http2(ctx.pipeline());
+                ctx.pipeline().remove(this);
+            }
+        }
+    }
+
+    private final class Alpn extends ApplicationProtocolNegotiationHandler {
+        Alpn() {
+            super(ApplicationProtocolNames.HTTP_1_1);
+        }
+
+        @Override
+        protected void configurePipeline(ChannelHandlerContext ctx, String protocol) {
+            if (ApplicationProtocolNames.HTTP_2.equals(protocol)) {
+                http2(ctx.pipeline());
+            } else {
+                http1(ctx.pipeline(), false);
+            }
+        }
+    }
+}

@@ -1,0 +1,64 @@
+package clientbench.stub;
+
+/**
+ * What a request's query string asks of the stub. Parsed by hand because it runs for every request
+ * and a request with no query string (the common case) must cost nothing.
+ *
+ * @param delayMs answer after this many milliseconds, on the event loop's timer
+ * @param bytes response body size
+ * @param status response status
+ * @param fault reset or close the connection instead of answering
+ */
+record StubParams(long delayMs, int bytes, int status, Fault fault) {
+
+    enum Fault { NONE, RESET, CLOSE }
+
+    static final int DEFAULT_BYTES = 5;
+    static final int MAX_BYTES = 64 * 1024 * 1024;
+    static final long MAX_DELAY_MS = 3_600_000;
+    static final StubParams DEFAULT = new StubParams(0, DEFAULT_BYTES, 200, Fault.NONE);
+
+    /** @throws IllegalArgumentException with the reason, which the stub sends back with a 400 */
+    static StubParams parse(String uri) {
+        int q = uri.indexOf('?');
+        if (q < 0) {
+            return DEFAULT;
+        }
+        long delayMs = 0;
+        int bytes = DEFAULT_BYTES;
+        int status = 200;
+        Fault fault = Fault.NONE;
+        int end = uri.indexOf('#', q);
+        String query = uri.substring(q + 1, end < 0 ? uri.length() : end);
+        for (String pair : query.split("&")) {
+            int eq = pair.indexOf('=');
+            String name = eq < 0 ? pair : pair.substring(0, eq);
+            String value = eq < 0 ? "" : pair.substring(eq + 1);
+            switch (name) {
+                case "delayMs" -> delayMs = number(name, value, 0, MAX_DELAY_MS);
+                case "bytes" -> bytes = (int) number(name, value, 0, MAX_BYTES);
+                case "status" -> status = (int) number(name, value, 100, 599);
+                case "fault" -> fault = switch (value) {
+                    case "reset" -> Fault.RESET;
+                    case "close" -> Fault.CLOSE;
+                    default -> throw new IllegalArgumentException("fault must be reset or close, was '" + value + "'");
+                };
+                default -> { } // other parameters (cache busters, request ids) are allowed and ignored
+            }
+        }
+        return new StubParams(delayMs, bytes, status, fault);
+    }
+
+    private static long number(String name, String value, long min, long max) {
+        long n;
+        try {
+            n = Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " must be an integer, was '" + value + "'");
+        }
+        if (n < min || n > max) {
+            throw new IllegalArgumentException(name + " must be " + min + "-" + max + ", was " + n);
+        }
+        return n;
+    }
+}

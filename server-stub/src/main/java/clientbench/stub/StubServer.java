@@ -1,0 +1,208 @@
+package clientbench.stub;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http2.Http2SecurityUtil;
+import io.netty.handler.ssl.ApplicationProtocolConfig;
+import io.netty.handler.ssl.ApplicationProtocolNames;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SslProvider;
+import io.netty.handler.ssl.SupportedCipherSuiteFilter;
+import io.netty.handler.ssl.util.SelfSignedCertificate;
+import io.netty.util.concurrent.ScheduledFuture;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.net.BindException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.security.cert.X509Certificate;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The Netty stub server every client is measured against. It must never be the bottleneck: responses
+ * are precomputed, delays run on the event loop's timer, and one event loop per core serves everything.
+ *
+ * <p>Per request, by query parameter on any path: {@code delayMs=N}, {@code bytes=N} (default 5),
+ * {@code status=N}, {@code fault=reset|close}. POST and PUT bodies are read in full and their length
+ * comes back in the {@code x-request-bytes} header. HTTP/1.1 with keep-alive and pipelining, h2c (prior
+ * knowledge and Upgrade), and with {@code --tls} a self-signed certificate and ALPN h2/http1.1.
+ *
+ * <p>HOW TO RUN: {@code ./bench stub --port 8080}, or in-process {@code StubServer.start(StubOptions.loopback())}.
+ */
+public final class StubServer implements AutoCloseable {
+
+    private final StubOptions options;
+    private final StubStats stats = new StubStats();
+    private final EventLoopGroup group;
+    private final Channel serverChannel;
+    private final X509Certificate certificate;
+    private final String transport;
+    private final ScheduledFuture<?> reporter;
+    private final CountDownLatch closed = new CountDownLatch(1);
+
+    private StubServer(StubOptions options) throws Exception {
+        this.options = options;
+        // Configure TLS: a fresh self-signed certificate each start, ALPN offering h2 then http/1.1.
+        SslContext ssl = null;
+        X509Certificate cert = null;
+        if (options.tls()) {
+            SelfSignedCertificate ssc = new SelfSignedCertificate("localhost");
+            cert = ssc.cert();
+            ssl = SslContextBuilder.forServer(ssc.key(), ssc.cert())
+                    .sslProvider(SslProvider.JDK)
+                    .ciphers(Http2SecurityUtil.CIPHERS, SupportedCipherSuiteFilter.INSTANCE)
+                    .applicationProtocolConfig(new ApplicationProtocolConfig(
+                            ApplicationProtocolConfig.Protocol.ALPN,
+                            ApplicationProtocolConfig.SelectorFailureBehavior.NO_ADVERTISE,
+                            ApplicationProtocolConfig.SelectedListenerFailureBehavior.ACCEPT,
+                            ApplicationProtocolNames.HTTP_2, ApplicationProtocolNames.HTTP_1_1))
+                    .build();
+            ssc.delete();
+        }
+        this.certificate = cert;
+
+        // Configure the transport: epoll where the native library loads, NIO elsewhere.
+        boolean epoll = Epoll.isAvailable();
+        IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+        Class<? extends ServerChannel> channelType = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+        this.transport = epoll ? "epoll" : "nio";
+        this.group = new MultiThreadIoEventLoopGroup(options.ioThreads(), io);
+
+        // Bind; one group both accepts and serves, so --io-threads is the whole thread budget.
+        try {
+            ServerBootstrap b = new ServerBootstrap()
+                    .group(group)
+                    .channel(channelType)
+                    .option(ChannelOption.SO_BACKLOG, 4096)
+                    .option(ChannelOption.SO_REUSEADDR, true)
+                    .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childHandler(new StubInitializer(stats, new StubResponses(), ssl));
+            this.serverChannel = b.bind(options.host(), options.port()).sync().channel();
+        } catch (Exception e) {
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+            if (e instanceof BindException) {
+                throw new IllegalStateException("cannot listen on " + options.host() + ":" + options.port()
+                        + ": " + e.getMessage(), e);
+            }
+            throw e;
+        }
+        this.reporter = options.printStats()
+                ? group.next().scheduleAtFixedRate(() -> System.out.println(stats.intervalLine()), 1, 1, TimeUnit.SECONDS)
+                : null;
+    }
+
+    /** Starts a stub and returns once it is listening. */
+    public static StubServer start(StubOptions options) throws Exception {
+        return new StubServer(options);
+    }
+
+    public int port() {
+        return ((InetSocketAddress) serverChannel.localAddress()).getPort();
+    }
+
+    /** The base URL, e.g. {@code http://127.0.0.1:34567}. */
+    public URI uri() {
+        String host = options.host().contains(":") ? "[" + options.host() + "]" : options.host();
+        return URI.create((options.tls() ? "https://" : "http://") + host + ":" + port());
+    }
+
+    /** The self-signed certificate when serving TLS, else null. */
+    public X509Certificate certificate() {
+        return certificate;
+    }
+
+    /** "epoll" or "nio". */
+    public String transport() {
+        return transport;
+    }
+
+    public int openConnections() {
+        return stats.openConnections.get();
+    }
+
+    public long requests() {
+        return stats.requests.sum();
+    }
+
+    /** Stops listening, closes every connection and event loop; returns when they are gone. Idempotent. */
+    @Override
+    public void close() {
+        if (closed.getCount() == 0) {
+            return;
+        }
+        synchronized (this) {
+            if (closed.getCount() == 0) {
+                return;
+            }
+            if (reporter != null) {
+                reporter.cancel(false);
+            }
+            serverChannel.close().syncUninterruptibly();
+            group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+            closed.countDown();
+        }
+    }
+
+    String totalLine() {
+        return stats.totalLine();
+    }
+
+    void awaitClose() throws InterruptedException {
+        closed.await();
+    }
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new Cli()).execute(args));
+    }
+
+    @Command(name = "stub", mixinStandardHelpOptions = true, sortOptions = false,
+            description = "Runs the clientbench stub server in the foreground until SIGTERM or Ctrl-C.")
+    static final class Cli implements Callable<Integer> {
+        @Option(names = "--port", description = "TCP port; 0 picks a free one and prints it (default: ${DEFAULT-VALUE})")
+        int port = 8080;
+        @Option(names = "--host", description = "address to bind (default: ${DEFAULT-VALUE}; 0.0.0.0 only if you mean it)")
+        String host = "127.0.0.1";
+        @Option(names = "--io-threads", description = "event-loop threads (default: cores = ${DEFAULT-VALUE})")
+        int ioThreads = Runtime.getRuntime().availableProcessors();
+        @Option(names = "--tls", description = "TLS with a self-signed certificate, ALPN h2 and http/1.1")
+        boolean tls;
+        @Option(names = "--quiet", description = "no per-second line")
+        boolean quiet;
+
+        @Override
+        public Integer call() throws Exception {
+            StubServer server;
+            try {
+                server = StubServer.start(new StubOptions(host, port, ioThreads, tls, !quiet));
+            } catch (IllegalArgumentException | IllegalStateException e) {
+                System.err.println("stub: " + e.getMessage());
+                return 1;
+            }
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                server.close();
+                System.out.println(server.totalLine());
+                System.out.flush();
+            }, "stub-shutdown"));
+            System.out.println("stub: listening on " + server.uri() + " (" + server.transport() + ", "
+                    + ioThreads + " io threads, " + (tls ? "TLS: h2 and http/1.1 by ALPN" : "http/1.1 and h2c") + ")");
+            System.out.flush();
+            server.awaitClose();
+            return 0;
+        }
+    }
+}

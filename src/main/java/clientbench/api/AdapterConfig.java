@@ -1,0 +1,83 @@
+package clientbench.api;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * The settings every adapter applies identically, so that no client wins by configuration.
+ *
+ * @param target base URL of the server, {@code http://} or {@code https://}, loopback or any host
+ * @param protocol the protocol to pin; its TLS flag must agree with the target's scheme
+ * @param maxConnections the most connections the client may open to the target
+ * @param connectTimeout time allowed to establish a connection
+ * @param requestTimeout time allowed for the whole exchange, body included
+ * @param ioThreads I/O (selector/event-loop) threads, for clients that let us choose; 0 keeps the client's default
+ * @param trustAllCertificates accept the stub's self-signed certificate (never for a real server)
+ */
+public record AdapterConfig(URI target, Protocol protocol, int maxConnections, Duration connectTimeout,
+                            Duration requestTimeout, int ioThreads, boolean trustAllCertificates) {
+
+    public static final int DEFAULT_MAX_CONNECTIONS = 64;
+    public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(2);
+    public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(5);
+
+    public AdapterConfig {
+        Objects.requireNonNull(target, "target");
+        Objects.requireNonNull(protocol, "protocol");
+        Objects.requireNonNull(connectTimeout, "connectTimeout");
+        Objects.requireNonNull(requestTimeout, "requestTimeout");
+        String scheme = target.getScheme();
+        if (scheme == null || !(scheme.equals("http") || scheme.equals("https")) || target.getHost() == null) {
+            throw new IllegalArgumentException("invalid target URL '" + target + "': need http://host:port or https://host:port");
+        }
+        if (scheme.equals("https") != protocol.tls()) {
+            throw new IllegalArgumentException("target URL '" + target + "' does not match protocol " + protocol.label()
+                    + (protocol.tls() ? " (needs https://)" : " (needs http://)"));
+        }
+        if (maxConnections <= 0) {
+            throw new IllegalArgumentException("maxConnections must be > 0, was " + maxConnections);
+        }
+        if (connectTimeout.isNegative() || connectTimeout.isZero()) {
+            throw new IllegalArgumentException("connectTimeout must be > 0, was " + connectTimeout);
+        }
+        if (requestTimeout.isNegative() || requestTimeout.isZero()) {
+            throw new IllegalArgumentException("requestTimeout must be > 0, was " + requestTimeout);
+        }
+        if (ioThreads < 0) {
+            throw new IllegalArgumentException("ioThreads must be >= 0, was " + ioThreads);
+        }
+    }
+
+    /** Parses a target URL, naming it in the error when it is not one. */
+    public static URI parseTarget(String url) {
+        try {
+            URI uri = new URI(url.trim());
+            if (uri.getScheme() == null || uri.getHost() == null) {
+                throw new IllegalArgumentException("invalid target URL '" + url + "': need http://host:port");
+            }
+            return uri;
+        } catch (java.net.URISyntaxException | NullPointerException e) {
+            throw new IllegalArgumentException("invalid target URL '" + url + "': " + e.getMessage(), e);
+        }
+    }
+
+    /** The defaults for a target: HTTP/1.1 (or HTTPS/1.1), 64 connections, 2 s connect, 5 s request. */
+    public static AdapterConfig defaults(URI target) {
+        Protocol p = "https".equals(target.getScheme()) ? Protocol.HTTPS1 : Protocol.HTTP1;
+        return new AdapterConfig(target, p, DEFAULT_MAX_CONNECTIONS, DEFAULT_CONNECT_TIMEOUT,
+                DEFAULT_REQUEST_TIMEOUT, 0, true);
+    }
+
+    public AdapterConfig withMaxConnections(int n) {
+        return new AdapterConfig(target, protocol, n, connectTimeout, requestTimeout, ioThreads, trustAllCertificates);
+    }
+
+    public AdapterConfig withRequestTimeout(Duration d) {
+        return new AdapterConfig(target, protocol, maxConnections, connectTimeout, d, ioThreads, trustAllCertificates);
+    }
+
+    public AdapterConfig withTarget(URI t) {
+        return new AdapterConfig(t, protocol, maxConnections, connectTimeout, requestTimeout, ioThreads, trustAllCertificates);
+    }
+}

@@ -1,0 +1,56 @@
+package clientbench.stub;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.IOException;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** One connection serves many requests, and pipelined answers keep request order even when one is delayed. */
+@Timeout(30)
+class KeepAliveAndPipeliningTest {
+    static StubServer stub;
+
+    @BeforeAll
+    static void start() throws Exception {
+        stub = StubServer.start(StubOptions.loopback());
+    }
+
+    @AfterAll
+    static void stop() {
+        stub.close();
+    }
+
+    @Test
+    void oneConnectionServesManyRequests() throws IOException {
+        try (RawHttp c = new RawHttp(stub.port())) {
+            for (int i = 0; i < 1_000; i++) {
+                assertEquals(200, c.send(RawHttp.get("/?i=" + i)).read().status());
+            }
+            assertEquals(1, stub.openConnections());
+        }
+    }
+
+    @Test
+    void pipelinedAnswersKeepRequestOrderBehindADelayedOne() throws IOException {
+        try (RawHttp c = new RawHttp(stub.port())) {
+            c.send(RawHttp.get("/?delayMs=200&bytes=1") + RawHttp.get("/?bytes=2") + RawHttp.get("/?delayMs=50&bytes=3")
+                    + RawHttp.get("/?bytes=4"));
+            for (int expected = 1; expected <= 4; expected++) {
+                assertEquals(expected, c.read().body().length);
+            }
+        }
+    }
+
+    @Test
+    void connectionCloseIsHonoured() throws IOException {
+        try (RawHttp c = new RawHttp(stub.port())) {
+            RawHttp.Response r = c.send("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").read();
+            assertEquals("close", r.header("connection"));
+            assertEquals(-1, c.readByte());
+        }
+    }
+}

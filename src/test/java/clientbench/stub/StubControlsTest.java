@@ -1,0 +1,117 @@
+package clientbench.stub;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.IOException;
+import java.net.SocketException;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Each query parameter does what the stub's documentation says, and nothing else. */
+@Timeout(30)
+class StubControlsTest {
+    static StubServer stub;
+
+    @BeforeAll
+    static void start() throws Exception {
+        stub = StubServer.start(StubOptions.loopback());
+    }
+
+    @AfterAll
+    static void stop() {
+        stub.close();
+    }
+
+    @Test
+    void defaultResponseIsA200WithFiveBytes() throws IOException {
+        try (RawHttp c = new RawHttp(stub.port())) {
+            RawHttp.Response r = c.send(RawHttp.get("/")).read();
+            assertEquals(200, r.status());
+            assertEquals(5, r.body().length);
+            assertEquals("5", r.header("content-length"));
+        }
+    }
+
+    @Test
+    void bytesSetsTheBodyLength() throws IOException {
+        try (RawHttp c = new RawHttp(stub.port())) {
+            for (int n : new int[] {0, 1, 1024, 16 * 1024, 16 * 1024 + 1, 1024 * 1024, 3 * 1024 * 1024 + 7}) {
+                RawHttp.Response r = c.send(RawHttp.get("/any/path?bytes=" + n)).read();
+                assertEquals(200, r.status());
+                assertEquals(n, r.body().length, "body for bytes=" + n);
+            }
+        }
+    }
+
+    @Test
+    void statusSetsTheStatusCode() throws IOException {
+        try (RawHttp c = new RawHttp(stub.port())) {
+            for (int s : new int[] {201, 404, 500, 503, 599}) {
+                assertEquals(s, c.send(RawHttp.get("/?status=" + s)).read().status());
+            }
+            RawHttp.Response noContent = c.send(RawHttp.get("/?status=204&bytes=100")).read();
+            assertEquals(204, noContent.status());
+            assertNull(noContent.header("content-length"), "204 carries no Content-Length");
+        }
+    }
+
+    @Test
+    void delayMsDelaysTheAnswerWithoutBlockingOtherConnections() throws Exception {
+        try (RawHttp slow = new RawHttp(stub.port()); RawHttp fast = new RawHttp(stub.port())) {
+            long t0 = System.nanoTime();
+            slow.send(RawHttp.get("/?delayMs=400"));
+            assertEquals(200, fast.send(RawHttp.get("/")).read().status());
+            long fastMs = (System.nanoTime() - t0) / 1_000_000;
+            assertEquals(200, slow.read().status());
+            long slowMs = (System.nanoTime() - t0) / 1_000_000;
+            assertTrue(slowMs >= 400, "delayed answer came after " + slowMs + " ms");
+            assertTrue(fastMs < 400, "the other connection waited " + fastMs + " ms");
+        }
+    }
+
+    @Test
+    void postBodyIsReadAndItsLengthEchoed() throws IOException {
+        String body = "x".repeat(1024);
+        try (RawHttp c = new RawHttp(stub.port())) {
+            RawHttp.Response r = c.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 1024\r\n\r\n" + body).read();
+            assertEquals(200, r.status());
+            assertEquals("1024", r.header("x-request-bytes"));
+            RawHttp.Response chunked = c.send("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+                    + "3\r\nabc\r\n4\r\ndefg\r\n0\r\n\r\n").read();
+            assertEquals("7", chunked.header("x-request-bytes"));
+        }
+    }
+
+    @Test
+    void faultResetSendsATcpReset() throws IOException {
+        try (RawHttp c = new RawHttp(stub.port())) {
+            c.send(RawHttp.get("/?fault=reset"));
+            SocketException e = assertThrows(SocketException.class, c::readByte);
+            assertTrue(e.getMessage().toLowerCase().contains("reset"), e.getMessage());
+        }
+    }
+
+    @Test
+    void faultCloseClosesWithoutAResponse() throws IOException {
+        try (RawHttp c = new RawHttp(stub.port())) {
+            c.send(RawHttp.get("/?fault=close"));
+            assertEquals(-1, c.readByte());
+        }
+    }
+
+    @Test
+    void headGetsHeadersOnly() throws IOException {
+        try (RawHttp c = new RawHttp(stub.port())) {
+            String head = c.send("HEAD /?bytes=100 HTTP/1.1\r\nHost: x\r\n\r\n").readHead();
+            assertTrue(head.contains("content-length: 100\r\n"), head);
+            // The next response must start right away: a body after HEAD would corrupt it.
+            assertEquals(5, c.send(RawHttp.get("/")).read().body().length);
+        }
+    }
+}
