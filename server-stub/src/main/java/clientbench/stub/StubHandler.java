@@ -41,6 +41,7 @@ final class StubHandler extends ChannelInboundHandlerAdapter {
     private final ChannelHandlerContext rawOut;
     private final ArrayDeque<Answer> queue = new ArrayDeque<>();
     private ChannelHandlerContext ctx;
+    private boolean upgradable;
 
     // The request being read.
     private StubParams params;
@@ -50,10 +51,11 @@ final class StubHandler extends ChannelInboundHandlerAdapter {
     private boolean hasBody;
     private long requestBytes;
 
-    StubHandler(StubStats stats, StubResponses responses, ChannelHandlerContext rawOut) {
+    StubHandler(StubStats stats, StubResponses responses, ChannelHandlerContext rawOut, boolean upgradable) {
         this.stats = stats;
         this.responses = responses;
         this.rawOut = rawOut;
+        this.upgradable = upgradable;
     }
 
     @Override
@@ -97,6 +99,13 @@ final class StubHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void begin(HttpRequest request) {
+        if (upgradable) {
+            // Clients ask for h2c on their first request; after it the upgrade handler only costs time.
+            upgradable = false;
+            if (ctx.pipeline().get(StubInitializer.UPGRADE) != null) {
+                ctx.pipeline().remove(StubInitializer.UPGRADE);
+            }
+        }
         requestBytes = 0;
         keepAlive = HttpUtil.isKeepAlive(request);
         head = HttpMethod.HEAD.equals(request.method());

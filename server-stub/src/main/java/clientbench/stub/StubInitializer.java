@@ -28,7 +28,7 @@ import java.util.List;
 /**
  * The stub's pipelines. Cleartext connections start with a sniffer that picks HTTP/2 when the client
  * opens with the HTTP/2 preface (prior knowledge) and HTTP/1.1 otherwise, where an {@code Upgrade: h2c}
- * request can still switch. TLS connections pick by ALPN.
+ * first request can still switch. TLS connections pick by ALPN.
  *
  * <pre>
  * HTTP/1.1: [tls] raw, decoder, encoder, [upgrade], stub      (stub writes precomputed bytes to raw)
@@ -37,6 +37,7 @@ import java.util.List;
  */
 final class StubInitializer extends ChannelInitializer<SocketChannel> {
 
+    static final String UPGRADE = "upgrade";
     private static final int MAX_UPGRADE_REQUEST_BYTES = 64 * 1024;
 
     private final StubStats stats;
@@ -68,7 +69,7 @@ final class StubInitializer extends ChannelInitializer<SocketChannel> {
         p.addLast("decoder", new HttpRequestDecoder());
         p.addLast("encoder", new HttpResponseEncoder());
         if (upgradable) {
-            p.addLast("upgrade", new HttpServerUpgradeHandler(
+            p.addLast(UPGRADE, new HttpServerUpgradeHandler(
                     ctx -> {
                         ctx.pipeline().remove("decoder");
                         ctx.pipeline().remove("encoder");
@@ -79,7 +80,7 @@ final class StubInitializer extends ChannelInitializer<SocketChannel> {
                             : null,
                     MAX_UPGRADE_REQUEST_BYTES));
         }
-        p.addLast("stub", new StubHandler(stats, responses, raw));
+        p.addLast("stub", new StubHandler(stats, responses, raw, upgradable));
     }
 
     private void http2(ChannelPipeline p) {
@@ -96,7 +97,7 @@ final class StubInitializer extends ChannelInitializer<SocketChannel> {
             @Override
             protected void initChannel(Http2StreamChannel stream) {
                 stream.pipeline().addLast(new Http2StreamFrameToHttpObjectCodec(true));
-                stream.pipeline().addLast(new StubHandler(stats, responses, null));
+                stream.pipeline().addLast(new StubHandler(stats, responses, null, false));
             }
         });
     }
