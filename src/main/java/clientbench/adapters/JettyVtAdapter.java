@@ -1,0 +1,97 @@
+package clientbench.adapters;
+
+import clientbench.api.AdapterConfig;
+import clientbench.api.Completion;
+import clientbench.api.HttpClientAdapter;
+import clientbench.api.LibraryVersion;
+import clientbench.api.Outcome;
+import clientbench.api.Outcomes;
+import clientbench.api.Request;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.client.InputStreamResponseListener;
+import org.eclipse.jetty.client.Response;
+
+/**
+ * Jetty HttpClient 12 driven from virtual threads: each request's virtual thread sends with an
+ * {@code InputStreamResponseListener} and blocks reading the body stream to its end, counting bytes
+ * (the blocking {@code Request.send()} would buffer the body, and refuses more than 2 MiB).
+ * Docs: https://jetty.org/docs/jetty/12.1/programming-guide/client/http.html
+ *
+ * <p>Settings that differ from the client's defaults are those of {@link JettyAdapter}: the client
+ * enforces the connection limit and the total request timeout itself, as there. Virtual threads come
+ * from a per-adapter thread-per-task executor named {@code jetty-vt-N}; Jetty's own threads still do
+ * the I/O and hand the content over to them.
+ */
+public final class JettyVtAdapter implements HttpClientAdapter {
+
+    private final AdapterConfig config;
+    private final HttpClient client;
+    private final ExecutorService threads;
+    private final Map<String, String> settings;
+
+    public JettyVtAdapter(AdapterConfig config) {
+        AdapterSettings.requireHttp1(name(), config);
+        this.config = config;
+        this.settings = JettyAdapter.settings(config, VirtualThreads.THREADING + "; Jetty's pool and selectors do the I/O");
+        this.client = JettyAdapter.newClient(config);
+        this.threads = VirtualThreads.perRequest(name());
+    }
+
+    @Override
+    public void send(Request request, Completion completion) {
+        try {
+            threads.execute(() -> exchange(request, completion));
+        } catch (RejectedExecutionException e) {
+            completion.complete(Outcome.REJECTED, 0, e);
+        }
+    }
+
+    /** Runs on the request's virtual thread. */
+    private void exchange(Request request, Completion completion) {
+        Outcome outcome;
+        int status = 0;
+        Throwable failure = null;
+        InputStreamResponseListener listener = new InputStreamResponseListener();
+        try {
+            JettyAdapter.newRequest(client, config, request).send(listener);
+            // The request's own total timeout ends the exchange first; this bound is only a backstop.
+            Response response = listener.get(config.requestTimeout().toMillis() + 1_000, TimeUnit.MILLISECONDS);
+            status = response.getStatus();
+            try (InputStream body = listener.getInputStream()) {
+                long bytes = body.transferTo(OutputStream.nullOutputStream());
+                outcome = Outcomes.ofResponse(status, bytes, request.expectedBodyBytes());
+            }
+        } catch (Exception e) { // ExecutionException or IOException around Jetty's failure
+            outcome = JettyAdapter.outcomeOf(e);
+            failure = e;
+        }
+        completion.complete(outcome, status, failure);
+    }
+
+    @Override
+    public void close() {
+        JettyAdapter.stop(client);
+        VirtualThreads.shutdown(threads);
+    }
+
+    @Override
+    public String libraryVersion() {
+        return LibraryVersion.of(HttpClient.class, "org.eclipse.jetty", "jetty-client");
+    }
+
+    @Override
+    public Map<String, String> settings() {
+        return settings;
+    }
+
+    @Override
+    public String name() {
+        return "jetty-vt";
+    }
+}

@@ -1,0 +1,30 @@
+package clientbench.adapters;
+
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+/** The virtual-thread variants' executor: one new virtual thread per request, named after the adapter. */
+final class VirtualThreads {
+
+    /** How the settings describe the variants' threading. */
+    static final String THREADING = "blocking API, one virtual thread per request on the JVM's shared scheduler";
+
+    private VirtualThreads() {
+    }
+
+    /** Threads named {@code <adapter>-vt-N}; the executor tracks them so that close() can wait for them. */
+    static ExecutorService perRequest(String adapterName) {
+        return Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name(adapterName + "-vt-", 0).factory());
+    }
+
+    /** Interrupts what still runs (the client is closed first, so little does) and waits, bounded. */
+    static void shutdown(ExecutorService threads) {
+        threads.shutdownNow();
+        try {
+            threads.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

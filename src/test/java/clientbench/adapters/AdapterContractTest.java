@@ -1,0 +1,339 @@
+package clientbench.adapters;
+
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import clientbench.api.AdapterConfig;
+import clientbench.api.Completion;
+import clientbench.api.HttpClientAdapter;
+import clientbench.api.Outcome;
+import clientbench.api.Protocol;
+import clientbench.api.Request;
+import clientbench.stub.StubOptions;
+import clientbench.stub.StubServer;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * What every adapter must do before it is benchmarked: read whole bodies and check their length, classify
+ * every failure the same way, report each request exactly once, keep to its connection limit, put the
+ * same things on the wire, and leave no thread or connection behind. One tiny subclass per adapter
+ * names it; all run against an in-process stub on loopback.
+ */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+abstract class AdapterContractTest {
+
+    private static StubServer stub;
+    private final List<HttpClientAdapter> opened = new ArrayList<>();
+
+    /** The adapter's name in {@link Adapters}. */
+    protected abstract String adapterName();
+
+    /**
+     * True for a client that fails a request at once when every connection is busy instead of queueing
+     * it (AsyncHttpClient, by design): its surplus concurrent requests end as {@code REJECTED}.
+     */
+    protected boolean rejectsWhenAllConnectionsBusy() {
+        return false;
+    }
+
+    @BeforeAll
+    static void startStub() throws Exception {
+        stub = StubServer.start(StubOptions.loopback());
+        // One raw exchange first, so that the stub's event loop runs before any thread baseline.
+        try (Socket s = new Socket(InetAddress.getLoopbackAddress(), stub.port())) {
+            s.getOutputStream().write("GET /?bytes=1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+                    .getBytes(StandardCharsets.US_ASCII));
+            s.getInputStream().readAllBytes();
+        }
+    }
+
+    @AfterAll
+    static void stopStub() {
+        stub.close();
+    }
+
+    @AfterEach
+    void closeAdapters() {
+        opened.forEach(HttpClientAdapter::close);
+    }
+
+    @ParameterizedTest(name = "{0} bytes")
+    @ValueSource(ints = {0, 1024, 1024 * 1024})
+    void getReadsTheWholeBodyOfEverySize(int bytes) throws Exception {
+        Reported r = sendAndWait(open(config()), Request.get(stub.uri(), "/get?bytes=" + bytes, bytes));
+        assertEquals(Outcome.OK, r.outcome, r::describe);
+        assertEquals(200, r.status);
+    }
+
+    @Test
+    void bodyShorterThanExpectedIsOther() throws Exception {
+        Reported r = sendAndWait(open(config()), Request.get(stub.uri(), "/get?bytes=10", 11));
+        assertEquals(Outcome.OTHER, r.outcome, r::describe);
+    }
+
+    @Test
+    void post1KiBBodyIsOk() throws Exception {
+        Reported r = sendAndWait(open(config()), Request.post(stub.uri(), "/post", new byte[1024], 5));
+        assertEquals(Outcome.OK, r.outcome, r::describe);
+    }
+
+    @Test
+    void status503IsStatus() throws Exception {
+        Reported r = sendAndWait(open(config()), Request.get(stub.uri(), "/?status=503", -1));
+        assertEquals(Outcome.STATUS, r.outcome, r::describe);
+        assertEquals(503, r.status);
+    }
+
+    @Test
+    void serverSlowerThanRequestTimeoutIsTimeoutInTime() throws Exception {
+        HttpClientAdapter adapter = open(config().withRequestTimeout(Duration.ofMillis(500)));
+        Reported r = sendAndWait(adapter, Request.get(stub.uri(), "/?delayMs=5000", 5));
+        assertEquals(Outcome.TIMEOUT, r.outcome, r::describe);
+        assertTrue(r.elapsedMillis >= 400 && r.elapsedMillis < 2_000, "timed out after " + r.elapsedMillis + " ms, not ~500 ms");
+    }
+
+    @Test
+    void connectionResetIsReset() throws Exception {
+        Reported r = sendAndWait(open(config()), Request.get(stub.uri(), "/?fault=reset", 5));
+        assertEquals(Outcome.RESET, r.outcome, r::describe);
+    }
+
+    @Test
+    void connectionClosedBeforeAnswerIsReset() throws Exception {
+        Reported r = sendAndWait(open(config()), Request.get(stub.uri(), "/?fault=close", 5));
+        assertEquals(Outcome.RESET, r.outcome, r::describe);
+    }
+
+    @Test
+    void nothingListeningIsConnect() throws Exception {
+        int port;
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = s.getLocalPort();
+        }
+        URI target = URI.create("http://127.0.0.1:" + port);
+        Reported r = sendAndWait(open(config().withTarget(target)), Request.get(target, "/", 5));
+        assertEquals(Outcome.CONNECT, r.outcome, r::describe);
+    }
+
+    @Test
+    @SuppressWarnings("try") // the two filler connections only need to exist
+    void connectTimeoutIsConnect() throws Exception {
+        // A listener that never accepts, with its one-slot backlog filled: Linux then drops new SYNs.
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+             Socket fill1 = new Socket(InetAddress.getLoopbackAddress(), s.getLocalPort());
+             Socket fill2 = new Socket(InetAddress.getLoopbackAddress(), s.getLocalPort())) {
+            URI target = URI.create("http://127.0.0.1:" + s.getLocalPort());
+            AdapterConfig c = new AdapterConfig(target, Protocol.HTTP1, 4, Duration.ofMillis(300), Duration.ofSeconds(5), 0, false);
+            Reported r = sendAndWait(open(c), Request.get(target, "/", 5));
+            assertEquals(Outcome.CONNECT, r.outcome, r::describe);
+            assertTrue(r.elapsedMillis < 2_000, "connect timeout took " + r.elapsedMillis + " ms, not ~300 ms");
+        }
+    }
+
+    @Test
+    void httpsToSelfSignedCertificateIsOk() throws Exception {
+        try (StubServer tls = StubServer.start(StubOptions.loopback().withTls(true))) {
+            AdapterConfig c = AdapterConfig.defaults(tls.uri());
+            assertEquals(Protocol.HTTPS1, c.protocol());
+            Reported r = sendAndWait(open(c), Request.get(tls.uri(), "/?bytes=1024", 1024));
+            assertEquals(Outcome.OK, r.outcome, r::describe);
+        }
+    }
+
+    @Test
+    void tlsOffersNoHttp2() throws Exception {
+        // The stub prefers h2 by ALPN: a client that offered it would be measured on HTTP/2.
+        try (RecordingServer server = RecordingServer.tls("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n")) {
+            Reported r = sendAndWait(open(AdapterConfig.defaults(server.uri())), Request.get(server.uri(), "/", 0));
+            assertEquals(Outcome.OK, r.outcome, r::describe);
+            assertEquals(1, server.heads().size(), () -> "requests seen: " + server.heads());
+            assertTrue(server.heads().get(0).lines().findFirst().orElseThrow().endsWith(" http/1.1"), server.heads().get(0));
+            assertTrue(server.alpnOffers().stream().noneMatch(offer -> offer.contains("h2")), "ALPN offers " + server.alpnOffers());
+        }
+    }
+
+    @Test
+    void thousandConcurrentRequestsCompleteOnceEachWithinTheConnectionLimit() throws Exception {
+        int n = 1_000;
+        int maxConnections = 64;
+        HttpClientAdapter adapter = open(config().withMaxConnections(maxConnections));
+        Map<Integer, Reported> outcomes = new ConcurrentHashMap<>();
+        List<String> duplicates = new ArrayList<>();
+        CountDownLatch all = new CountDownLatch(n);
+        for (int i = 0; i < n; i++) {
+            int id = i;
+            adapter.send(Request.get(stub.uri(), "/?delayMs=50&id=" + id, 5), (outcome, status, cause) -> {
+                if (outcomes.putIfAbsent(id, new Reported(outcome, status, cause, 0)) != null) {
+                    synchronized (duplicates) {
+                        duplicates.add("request " + id + " reported twice, again as " + outcome);
+                    }
+                }
+                all.countDown();
+            });
+        }
+        int peak = 0;
+        while (!all.await(5, TimeUnit.MILLISECONDS)) {
+            peak = Math.max(peak, stub.openConnections());
+        }
+        Thread.sleep(200); // a late second report would show up here
+        Map<Outcome, Integer> counts = new EnumMap<>(Outcome.class);
+        outcomes.values().forEach(r -> counts.merge(r.outcome, 1, Integer::sum));
+        int ok = counts.getOrDefault(Outcome.OK, 0);
+        int rejected = counts.getOrDefault(Outcome.REJECTED, 0);
+        int peakConnections = peak;
+        assertAll(
+                () -> assertEquals(List.of(), duplicates),
+                () -> assertEquals(n, outcomes.size()),
+                () -> assertTrue(peakConnections <= maxConnections, "peak of " + peakConnections + " connections at the stub"),
+                () -> assertEquals(n, rejectsWhenAllConnectionsBusy() ? ok + rejected : ok, "outcomes " + counts),
+                () -> assertTrue(ok >= maxConnections, "outcomes " + counts));
+    }
+
+    @Test
+    void requestsInFlightAtCloseCompleteOnceEach() throws Exception {
+        int n = 20;
+        HttpClientAdapter adapter = Adapters.create(adapterName(), config());
+        AtomicInteger reports = new AtomicInteger();
+        CountDownLatch all = new CountDownLatch(n);
+        for (int i = 0; i < n; i++) {
+            adapter.send(Request.get(stub.uri(), "/?delayMs=3000", 5), (outcome, status, cause) -> {
+                reports.incrementAndGet();
+                all.countDown();
+            });
+        }
+        Thread.sleep(300);
+        adapter.close();
+        assertTrue(all.await(5, TimeUnit.SECONDS), (n - all.getCount()) + " of " + n + " requests reported after close()");
+        Thread.sleep(200);
+        assertEquals(n, reports.get());
+    }
+
+    @Test
+    void closeEndsEveryThreadAndConnectionItStarted() throws Exception {
+        PlatformThreads threads = PlatformThreads.baseline();
+        HttpClientAdapter adapter = Adapters.create(adapterName(), config().withRequestTimeout(Duration.ofMillis(500)));
+        int n = 200;
+        CountDownLatch all = new CountDownLatch(n + 1);
+        for (int i = 0; i < n; i++) {
+            adapter.send(Request.get(stub.uri(), "/?delayMs=20&bytes=100000", 100_000), (o, s, c) -> all.countDown());
+        }
+        adapter.send(Request.get(stub.uri(), "/?delayMs=2000", 5), (o, s, c) -> all.countDown()); // starts timers
+        assertTrue(all.await(20, TimeUnit.SECONDS), all.getCount() + " requests never reported");
+        adapter.close();
+        threads.awaitBackToBaseline(stub::openConnections, Duration.ofSeconds(5));
+    }
+
+    @Test
+    void sendAfterCloseIsRejected() throws Exception {
+        HttpClientAdapter adapter = Adapters.create(adapterName(), config());
+        adapter.close();
+        Reported r = sendAndWait(adapter, Request.get(stub.uri(), "/", 5));
+        assertEquals(Outcome.REJECTED, r.outcome, r::describe);
+    }
+
+    @Test
+    void closeTwiceIsHarmless() {
+        HttpClientAdapter adapter = Adapters.create(adapterName(), config());
+        adapter.close();
+        adapter.close();
+    }
+
+    @Test
+    void unsupportedProtocolIsRefusedBeforeAnythingStarts() throws Exception {
+        PlatformThreads threads = PlatformThreads.baseline();
+        AdapterConfig h2c = new AdapterConfig(stub.uri(), Protocol.H2C, 64, Duration.ofSeconds(1), Duration.ofSeconds(1), 0, false);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Adapters.create(adapterName(), h2c));
+        assertTrue(e.getMessage().contains("h2c"), e.getMessage());
+        // A wait, not an instant check: a thread that an earlier test's close() set off may still be ending.
+        threads.awaitBackToBaseline(() -> 0, Duration.ofSeconds(3));
+    }
+
+    @Test
+    void wireAsksForNoCompressionAndFollowsNoRedirectAndKeepsNoCookie() throws Exception {
+        try (RecordingServer server = new RecordingServer("HTTP/1.1 302 Found\r\nLocation: /elsewhere\r\n"
+                + "Set-Cookie: session=abc; Path=/\r\nContent-Length: 0\r\n\r\n")) {
+            HttpClientAdapter adapter = open(config().withTarget(server.uri()));
+            assertEquals(Outcome.STATUS, sendAndWait(adapter, Request.get(server.uri(), "/first", 0)).outcome);
+            assertEquals(Outcome.STATUS, sendAndWait(adapter, Request.post(server.uri(), "/second", new byte[10], 0)).outcome);
+            List<String> heads = server.heads();
+            assertEquals(2, heads.size(), () -> "requests seen: " + heads);
+            for (String head : heads) {
+                assertAll(head,
+                        () -> assertTrue(head.lines().findFirst().orElseThrow().endsWith(" http/1.1")),
+                        () -> assertTrue(head.contains("\naccept-encoding: identity\r\n")),
+                        () -> assertFalse(head.contains("gzip")),
+                        () -> assertFalse(head.contains("\nupgrade:")),
+                        () -> assertFalse(head.contains("\ncookie:")));
+            }
+            assertTrue(heads.get(1).contains("\ncontent-type: application/octet-stream\r\n"), heads.get(1));
+            assertTrue(heads.get(1).contains("\ncontent-length: 10\r\n"), heads.get(1));
+        }
+    }
+
+    @Test
+    void versionAndSettingsAreReported() {
+        HttpClientAdapter adapter = open(config());
+        assertEquals(adapterName(), adapter.name());
+        assertFalse(adapter.libraryVersion().endsWith("unknown"), adapter.libraryVersion());
+        assertEquals("64", adapter.settings().get("maxConnections"));
+        assertEquals("off", adapter.settings().get("redirects"));
+    }
+
+    private HttpClientAdapter open(AdapterConfig config) {
+        HttpClientAdapter adapter = Adapters.create(adapterName(), config);
+        opened.add(adapter);
+        return adapter;
+    }
+
+    private static AdapterConfig config() {
+        return AdapterConfig.defaults(stub.uri());
+    }
+
+    /** Sends one request and waits for its report, failing on a second report. */
+    private static Reported sendAndWait(HttpClientAdapter adapter, Request request) throws Exception {
+        CompletableFuture<Reported> first = new CompletableFuture<>();
+        AtomicInteger calls = new AtomicInteger();
+        long start = System.nanoTime();
+        Completion completion = (outcome, status, cause) -> {
+            Reported r = new Reported(outcome, status, cause, (System.nanoTime() - start) / 1_000_000);
+            if (calls.incrementAndGet() == 1) {
+                first.complete(r);
+            }
+        };
+        adapter.send(request, completion);
+        Reported r = first.get(15, TimeUnit.SECONDS);
+        Thread.sleep(50); // room for a wrong second report
+        assertEquals(1, calls.get(), "reports for one request");
+        return r;
+    }
+
+    private record Reported(Outcome outcome, int status, Throwable cause, long elapsedMillis) {
+        String describe() {
+            return outcome + " status " + status + " after " + elapsedMillis + " ms" + (cause == null ? "" : ", cause " + cause);
+        }
+    }
+}

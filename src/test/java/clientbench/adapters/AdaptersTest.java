@@ -1,0 +1,59 @@
+package clientbench.adapters;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import clientbench.api.AdapterConfig;
+import clientbench.api.Protocol;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The registry, and bad input refused with a message that names it, before any client exists. */
+@Timeout(value = 10, unit = TimeUnit.SECONDS)
+class AdaptersTest {
+
+    private static final AdapterConfig CONFIG = AdapterConfig.defaults(URI.create("http://127.0.0.1:9"));
+
+    @Test
+    void namesAreTheJmhParameterValuesInOrder() {
+        assertEquals(List.of("ahc", "apache", "jetty", "okhttp", "jdk", "apache-vt", "jetty-vt", "okhttp-vt", "jdk-vt"),
+                Adapters.names());
+    }
+
+    @Test
+    void unknownNameListsTheValidNamesAndStartsNothing() throws Exception {
+        PlatformThreads threads = PlatformThreads.baseline();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Adapters.create("nope", CONFIG));
+        assertTrue(e.getMessage().contains("'nope'"), e.getMessage());
+        for (String name : Adapters.names()) {
+            assertTrue(e.getMessage().contains(name), e.getMessage());
+        }
+        threads.awaitBackToBaseline(() -> 0, Duration.ofSeconds(3));
+    }
+
+    @Test
+    void malformedTargetUrlIsNamedInTheError() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> AdapterConfig.parseTarget("ht!tp://x"));
+        assertTrue(e.getMessage().contains("ht!tp://x"), e.getMessage());
+    }
+
+    @Test
+    void nonHttpSchemeIsNamedInTheError() {
+        URI ftp = AdapterConfig.parseTarget("ftp://127.0.0.1:21");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new AdapterConfig(ftp, Protocol.HTTP1,
+                64, Duration.ofSeconds(1), Duration.ofSeconds(1), 0, false));
+        assertTrue(e.getMessage().contains("ftp://127.0.0.1:21"), e.getMessage());
+    }
+
+    @Test
+    void httpsTargetWithPlainProtocolIsRefused() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new AdapterConfig(
+                URI.create("https://127.0.0.1:8443"), Protocol.HTTP1, 64, Duration.ofSeconds(1), Duration.ofSeconds(1), 0, false));
+        assertTrue(e.getMessage().contains("https://127.0.0.1:8443"), e.getMessage());
+    }
+}

@@ -1,0 +1,10 @@
+package clientbench.adapters;
+
+/** {@link OkHttpAdapter} against the adapter contract. */
+class OkHttpAdapterContractTest extends AdapterContractTest {
+
+    @Override
+    protected String adapterName() {
+        return "okhttp";
+    }
+}

@@ -1,0 +1,150 @@
+package clientbench.adapters;
+
+import io.netty.handler.ssl.util.SelfSignedCertificate;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.security.KeyStore;
+import java.security.cert.Certificate;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CopyOnWriteArrayList;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocket;
+
+/**
+ * A tiny HTTP/1.1 server that gives every request the same canned response and records each request's
+ * head (request line and headers), to check what a client puts on the wire; with TLS, also the protocols
+ * each client offers by ALPN. Loopback only, test-owned platform threads, all ended by close().
+ */
+final class RecordingServer implements AutoCloseable {
+
+    private final ServerSocket server;
+    private final byte[] response;
+    private final boolean tls;
+    private final List<String> heads = new CopyOnWriteArrayList<>();
+    private final List<List<String>> alpnOffers = new CopyOnWriteArrayList<>();
+    private final List<Socket> connections = new CopyOnWriteArrayList<>();
+    private final List<Thread> threads = new CopyOnWriteArrayList<>();
+
+    /** Plain HTTP. */
+    RecordingServer(String response) throws IOException {
+        this(response, null);
+    }
+
+    /** HTTPS with a fresh self-signed certificate, answering ALPN with http/1.1 when offered. */
+    @SuppressWarnings("deprecation") // Netty's SelfSignedCertificate: deprecated, still the shortest way to one
+    static RecordingServer tls(String response) throws Exception {
+        SelfSignedCertificate certificate = new SelfSignedCertificate("localhost");
+        KeyStore keys = KeyStore.getInstance("PKCS12");
+        keys.load(null, null);
+        keys.setKeyEntry("stub", certificate.key(), new char[0], new Certificate[] {certificate.cert()});
+        KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        kmf.init(keys, new char[0]);
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(kmf.getKeyManagers(), null, null);
+        certificate.delete();
+        return new RecordingServer(response, context);
+    }
+
+    private RecordingServer(String response, SSLContext tls) throws IOException {
+        this.response = response.getBytes(StandardCharsets.ISO_8859_1);
+        this.tls = tls != null;
+        this.server = tls == null ? new ServerSocket() : tls.getServerSocketFactory().createServerSocket();
+        server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        start(this::accept);
+    }
+
+    URI uri() {
+        return URI.create((tls ? "https" : "http") + "://127.0.0.1:" + server.getLocalPort());
+    }
+
+    /** With TLS: the protocols each connection offered by ALPN (empty when it sent no ALPN). */
+    List<List<String>> alpnOffers() {
+        return List.copyOf(alpnOffers);
+    }
+
+    /** Each request's head, lower-cased, in arrival order. */
+    List<String> heads() {
+        return List.copyOf(heads);
+    }
+
+    private void accept() {
+        try {
+            while (true) {
+                Socket s = server.accept();
+                if (s instanceof SSLSocket ssl) {
+                    ssl.setHandshakeApplicationProtocolSelector((socket, offered) -> {
+                        alpnOffers.add(List.copyOf(offered));
+                        return offered.contains("http/1.1") ? "http/1.1" : null;
+                    });
+                }
+                connections.add(s);
+                start(() -> serve(s));
+            }
+        } catch (IOException closed) {
+            // close() closed the listening socket
+        }
+    }
+
+    private void serve(Socket s) {
+        try (s; InputStream in = s.getInputStream(); OutputStream out = s.getOutputStream()) {
+            while (true) {
+                String head = readHead(in);
+                if (head == null) {
+                    return;
+                }
+                heads.add(head.toLowerCase(Locale.ROOT));
+                long length = head.lines().filter(l -> l.toLowerCase(Locale.ROOT).startsWith("content-length:"))
+                        .mapToLong(l -> Long.parseLong(l.substring(l.indexOf(':') + 1).trim())).findFirst().orElse(0);
+                in.skipNBytes(length);
+                out.write(response);
+                out.flush();
+            }
+        } catch (IOException closed) {
+            // the client or close() ended the connection
+        }
+    }
+
+    private static String readHead(InputStream in) throws IOException {
+        ByteArrayOutputStream head = new ByteArrayOutputStream();
+        int matched = 0;
+        int b;
+        while ((b = in.read()) >= 0) {
+            head.write(b);
+            matched = (b == "\r\n\r\n".charAt(matched)) ? matched + 1 : (b == '\r' ? 1 : 0);
+            if (matched == 4) {
+                return head.toString(StandardCharsets.ISO_8859_1);
+            }
+        }
+        return null;
+    }
+
+    private void start(Runnable task) {
+        Thread t = Thread.ofPlatform().daemon().name("recording-server").start(task);
+        threads.add(t);
+    }
+
+    @Override
+    public void close() throws IOException {
+        server.close();
+        for (Socket s : connections) {
+            s.close();
+        }
+        try {
+            for (Thread t : threads) {
+                t.join(5_000);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
