@@ -1,0 +1,92 @@
+package clientbench.jmh;
+
+import clientbench.harness.LoadSpec;
+import clientbench.harness.TrialSpec;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Threads;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.BenchmarkParams;
+import org.openjdk.jmh.infra.Control;
+import org.openjdk.jmh.infra.IterationParams;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The closed model: {@code concurrency} loops, each sending its next request the moment the last one
+ * completes. It measures peak throughput; it cannot measure what callers wait, because a slow server
+ * slows the senders too (coordinated omission). Its percentiles are therefore service time and are
+ * named {@code service.*}, never {@code latency.*}.
+ *
+ * <p>Expect: {@code ok} near the client's maximum at this concurrency; compare clients by it, and read
+ * latency from {@link OpenLoopBenchmark}.
+ *
+ * <p>HOW TO RUN: {@code ./bench jmh ClosedLoopBenchmark -prof clientbench.jmh.HarnessProfiler -p client=jdk -p concurrency=16}
+ */
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 3, time = 5)
+@Measurement(iterations = 5, time = 5)
+@Fork(1)
+@Threads(1)
+@State(Scope.Benchmark)
+public class ClosedLoopBenchmark {
+
+    @Param({"ahc", "apache", "jetty", "okhttp", "jdk"})
+    public String client;
+    /** Loops, each with one request in flight. */
+    @Param("16")
+    public String concurrency;
+    @Param("0")
+    public String delayMs;
+    @Param("5")
+    public String bytes;
+    @Param("http1")
+    public String protocol;
+    /** Empty: the stub runs in its own JVM for the trial. */
+    @Param("")
+    public String target;
+    @Param("64")
+    public String connections;
+    @Param("0")
+    public String requestBytes;
+
+    private final LoadState load = new LoadState();
+
+    @Setup(Level.Trial)
+    public void startTrial(BenchmarkParams params) throws Exception {
+        LoadSpec spec = LoadSpec.closed(TrialSpec.integer("concurrency", concurrency), TrialSpec.DRAIN_TIMEOUT);
+        load.start(params, hlog -> TrialSpec.parse(client, target, protocol, connections, delayMs, bytes, requestBytes,
+                spec, hlog));
+    }
+
+    @Setup(Level.Iteration)
+    public void beginIteration(IterationParams iteration) {
+        load.beginIteration(iteration);
+    }
+
+    @Benchmark
+    public boolean request(Control control) {
+        return load.sendNext(() -> control.stopMeasurement);
+    }
+
+    @TearDown(Level.Iteration)
+    public void endIteration() {
+        load.endIteration();
+    }
+
+    @TearDown(Level.Trial)
+    public void stopTrial() {
+        load.stop();
+    }
+}

@@ -1,0 +1,112 @@
+package clientbench.jmh;
+
+import clientbench.api.Outcome;
+import clientbench.harness.IterationSnapshot;
+import org.openjdk.jmh.infra.BenchmarkParams;
+import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.profile.InternalProfiler;
+import org.openjdk.jmh.results.AggregationPolicy;
+import org.openjdk.jmh.results.IterationResult;
+import org.openjdk.jmh.results.Result;
+import org.openjdk.jmh.results.ScalarResult;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Turns each iteration's {@link IterationSnapshot} into JMH secondary metrics. A profiler, rather than
+ * {@code @AuxCounters}, because aux counters are plain numbers that JMH averages across iterations and
+ * forks (wrong for percentiles) and must be Java identifiers (no {@code fail.timeout}).
+ *
+ * <p>Metrics (names are API: the notebook reads them):
+ * <ul>
+ *   <li>rates over the sending window, ops/s, averaged over iterations with JMH's error:
+ *       {@code sent}, {@code ok}, {@code fail.<class>}, {@code dropped};</li>
+ *   <li>exact totals, summed over iterations and forks: {@code n.scheduled}, {@code n.sent},
+ *       {@code n.dropped}, {@code n.ok}, {@code n.fail.<class>}, {@code n.unsent}, {@code n.expired},
+ *       {@code n.duplicates};</li>
+ *   <li>percentiles in microseconds from merged histograms ({@link PercentileResult}):
+ *       {@code latency.p50 .p90 .p99 .p999 .max} (from the intended start; in the closed model
+ *       there is none and they are named {@code service.*}), {@code service.p50 .p99},
+ *       {@code lag.p50 .p99 .max} (actual send minus intended start).</li>
+ * </ul>
+ * HOW TO RUN: add {@code -prof clientbench.jmh.HarnessProfiler} to any clientbench benchmark.
+ */
+public final class HarnessProfiler implements InternalProfiler {
+
+    private static final AtomicReference<IterationSnapshot> PUBLISHED = new AtomicReference<>();
+    static volatile boolean active;
+
+    /** Called by the benchmark state at the end of each iteration, after the drain. */
+    static void publish(IterationSnapshot s) {
+        PUBLISHED.set(s);
+    }
+
+    @Override
+    public String getDescription() {
+        return "clientbench: request accounting, rates and latency percentiles from merged HdrHistograms";
+    }
+
+    @Override
+    public void beforeIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams) {
+        active = true;
+        PUBLISHED.set(null);
+    }
+
+    @Override
+    public Collection<? extends Result> afterIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams,
+                                                       IterationResult result) {
+        IterationSnapshot s = PUBLISHED.getAndSet(null);
+        return s == null ? List.of() : results(s);
+    }
+
+    static List<Result<?>> results(IterationSnapshot s) {
+        List<Result<?>> r = new ArrayList<>();
+        r.add(rate("sent", s, s.sent()));
+        r.add(rate("ok", s, s.ok()));
+        for (Outcome o : Outcome.failures()) {
+            r.add(rate("fail." + o.label(), s, s.count(o)));
+        }
+        r.add(rate("dropped", s, s.dropped()));
+
+        r.add(total("n.scheduled", s.scheduled()));
+        r.add(total("n.sent", s.sent()));
+        r.add(total("n.dropped", s.dropped()));
+        r.add(total("n.ok", s.ok()));
+        for (Outcome o : Outcome.failures()) {
+            r.add(total("n.fail." + o.label(), s.count(o)));
+        }
+        r.add(total("n.unsent", s.unsentAtEnd()));
+        r.add(total("n.expired", s.expiredAtDrain()));
+        r.add(total("n.duplicates", s.duplicates()));
+
+        if (s.latency().getTotalCount() > 0) {
+            String name = s.openModel() ? "latency" : "service";
+            r.add(new PercentileResult(name + ".p50", 50, s.latency()));
+            r.add(new PercentileResult(name + ".p90", 90, s.latency()));
+            r.add(new PercentileResult(name + ".p99", 99, s.latency()));
+            r.add(new PercentileResult(name + ".p999", 99.9, s.latency()));
+            r.add(new PercentileResult(name + ".max", PercentileResult.MAX, s.latency()));
+            if (s.openModel()) {
+                r.add(new PercentileResult("service.p50", 50, s.service()));
+                r.add(new PercentileResult("service.p99", 99, s.service()));
+            }
+        }
+        if (s.lag().getTotalCount() > 0) {
+            r.add(new PercentileResult("lag.p50", 50, s.lag()));
+            r.add(new PercentileResult("lag.p99", 99, s.lag()));
+            r.add(new PercentileResult("lag.max", PercentileResult.MAX, s.lag()));
+        }
+        return r;
+    }
+
+    private static ScalarResult rate(String label, IterationSnapshot s, long events) {
+        return new ScalarResult(label, s.perSecond(events), "ops/s", AggregationPolicy.AVG);
+    }
+
+    private static ScalarResult total(String label, long n) {
+        return new ScalarResult(label, n, "#", AggregationPolicy.SUM);
+    }
+}

@@ -1,0 +1,114 @@
+package clientbench.jmh;
+
+import clientbench.adapters.Adapters;
+import clientbench.harness.LoadSpec;
+import clientbench.harness.TrialSpec;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Threads;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.BenchmarkParams;
+import org.openjdk.jmh.infra.Control;
+import org.openjdk.jmh.infra.IterationParams;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The harness measuring itself, with the {@code noop} adapter that completes inline and touches no
+ * network: the floor under every client's numbers.
+ *
+ * <ul>
+ *   <li>{@code overhead}: one full request cycle without pacing (permit, three clock reads, the
+ *       exchange, three histogram records, the accounting). Expect well under 250 ns/op.</li>
+ *   <li>{@code paced}: the open model at {@code rate} req/s. Expect {@code sent} within 0.5% of
+ *       {@code rate} and {@code lag.p99} under 100 us (wrk2 paces to about 1 ms).</li>
+ * </ul>
+ *
+ * <p>HOW TO RUN: {@code ./bench jmh HarnessSelfBenchmark -prof clientbench.jmh.HarnessProfiler}
+ */
+@Warmup(iterations = 3, time = 5)
+@Measurement(iterations = 5, time = 5)
+@Fork(1)
+@Threads(1)
+public class HarnessSelfBenchmark {
+
+    @State(Scope.Benchmark)
+    public static class Unpaced {
+        private final LoadState load = new LoadState();
+
+        @Setup(Level.Trial)
+        public void startTrial(BenchmarkParams params) throws Exception {
+            load.start(params, hlog -> TrialSpec.parse(Adapters.NOOP, "", "http1", "1", "0", "5", "0",
+                    LoadSpec.closed(1, TrialSpec.DRAIN_TIMEOUT), hlog));
+        }
+
+        @Setup(Level.Iteration)
+        public void beginIteration(IterationParams iteration) {
+            load.beginIteration(iteration);
+        }
+
+        @TearDown(Level.Iteration)
+        public void endIteration() {
+            load.endIteration();
+        }
+
+        @TearDown(Level.Trial)
+        public void stopTrial() {
+            load.stop();
+        }
+    }
+
+    @State(Scope.Benchmark)
+    public static class Paced {
+        @Param("10000")
+        public String rate;
+
+        private final LoadState load = new LoadState();
+
+        @Setup(Level.Trial)
+        public void startTrial(BenchmarkParams params) throws Exception {
+            LoadSpec spec = LoadSpec.open(TrialSpec.number("rate", rate), 64, LoadSpec.Backpressure.PARK,
+                    TrialSpec.DRAIN_TIMEOUT);
+            load.start(params, hlog -> TrialSpec.parse(Adapters.NOOP, "", "http1", "1", "0", "5", "0", spec, hlog));
+        }
+
+        @Setup(Level.Iteration)
+        public void beginIteration(IterationParams iteration) {
+            load.beginIteration(iteration);
+        }
+
+        @TearDown(Level.Iteration)
+        public void endIteration() {
+            load.endIteration();
+        }
+
+        @TearDown(Level.Trial)
+        public void stopTrial() {
+            load.stop();
+        }
+    }
+
+    @Benchmark
+    @BenchmarkMode(Mode.AverageTime)
+    @OutputTimeUnit(TimeUnit.NANOSECONDS)
+    public boolean overhead(Unpaced state, Control control) {
+        return state.load.sendNext(() -> control.stopMeasurement);
+    }
+
+    @Benchmark
+    @BenchmarkMode(Mode.Throughput)
+    @OutputTimeUnit(TimeUnit.SECONDS)
+    public boolean paced(Paced state, Control control) {
+        return state.load.sendNext(() -> control.stopMeasurement);
+    }
+}

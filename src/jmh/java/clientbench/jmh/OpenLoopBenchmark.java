@@ -1,0 +1,101 @@
+package clientbench.jmh;
+
+import clientbench.harness.LoadSpec;
+import clientbench.harness.TrialSpec;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Threads;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.BenchmarkParams;
+import org.openjdk.jmh.infra.Control;
+import org.openjdk.jmh.infra.IterationParams;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The open model: requests are due at a fixed rate whatever the client does, as real callers arrive.
+ * At most {@code concurrency} are in flight; when that many are out the pacer parks until one
+ * completes (the wait stays inside latency, measured from each request's intended start) or, with
+ * {@code backpressure=drop}, counts the request as dropped.
+ *
+ * <p>Expect: below a client's knee, {@code ok} equals {@code rate} and {@code latency.p99} sits near the
+ * service time; past the knee, {@code lag} and {@code latency} grow without bound and requests that
+ * fell due but never went out show as {@code dropped}. The primary score counts scheduled requests.
+ *
+ * <p>HOW TO RUN: {@code ./bench jmh OpenLoopBenchmark -prof clientbench.jmh.HarnessProfiler -p client=jdk -p rate=2000}
+ */
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 3, time = 5)
+@Measurement(iterations = 5, time = 5)
+@Fork(1)
+@Threads(1)
+@State(Scope.Benchmark)
+public class OpenLoopBenchmark {
+
+    @Param({"ahc", "apache", "jetty", "okhttp", "jdk"})
+    public String client;
+    /** Intended requests per second. */
+    @Param("2000")
+    public String rate;
+    /** The most requests in flight. */
+    @Param("64")
+    public String concurrency;
+    @Param("0")
+    public String delayMs;
+    @Param("5")
+    public String bytes;
+    @Param("http1")
+    public String protocol;
+    /** Empty: the stub runs in its own JVM for the trial. */
+    @Param("")
+    public String target;
+    @Param("park")
+    public String backpressure;
+    /** The connection limit every client gets. */
+    @Param("64")
+    public String connections;
+    /** POST a body of this many bytes; 0 sends GET. */
+    @Param("0")
+    public String requestBytes;
+
+    private final LoadState load = new LoadState();
+
+    @Setup(Level.Trial)
+    public void startTrial(BenchmarkParams params) throws Exception {
+        LoadSpec spec = LoadSpec.open(TrialSpec.number("rate", rate), TrialSpec.integer("concurrency", concurrency),
+                LoadSpec.Backpressure.parse(backpressure), TrialSpec.DRAIN_TIMEOUT);
+        load.start(params, hlog -> TrialSpec.parse(client, target, protocol, connections, delayMs, bytes, requestBytes,
+                spec, hlog));
+    }
+
+    @Setup(Level.Iteration)
+    public void beginIteration(IterationParams iteration) {
+        load.beginIteration(iteration);
+    }
+
+    @Benchmark
+    public boolean request(Control control) {
+        return load.sendNext(() -> control.stopMeasurement);
+    }
+
+    @TearDown(Level.Iteration)
+    public void endIteration() {
+        load.endIteration();
+    }
+
+    @TearDown(Level.Trial)
+    public void stopTrial() {
+        load.stop();
+    }
+}

@@ -1,0 +1,154 @@
+package clientbench.harness;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The stub server in a JVM of its own, so that the client JVM's profile (allocation, CPU, threads)
+ * holds the client alone. Pinned to the last CPU with {@code taskset} when there is more than one.
+ * Started on a free loopback port; {@link #close()} ends it (SIGTERM, then, after 10 s, SIGKILL).
+ */
+public final class StubProcess implements AutoCloseable {
+
+    private static final Pattern LISTENING = Pattern.compile("listening on (\\S+)");
+    private static final long START_TIMEOUT_SECONDS = 30;
+
+    private final Process process;
+    private final URI uri;
+    private final String cpu;
+    private final List<String> output = new ArrayList<>();
+
+    private StubProcess(Process process, URI uri, String cpu) {
+        this.process = process;
+        this.uri = uri;
+        this.cpu = cpu;
+    }
+
+    /**
+     * @param tls serve TLS (ALPN h2 and http/1.1)
+     * @param pin pin the stub to the last CPU when taskset exists and there is more than one CPU
+     */
+    public static StubProcess start(boolean tls, boolean pin) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>();
+        int cpus = Runtime.getRuntime().availableProcessors();
+        String cpu = null;
+        if (pin && cpus > 1 && taskset() != null) {
+            cpu = Integer.toString(cpus - 1);
+            cmd.addAll(List.of(taskset(), "-c", cpu));
+        }
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(jdkFlags());
+        cmd.addAll(List.of("-Xms256m", "-Xmx1g", "-cp", System.getProperty("java.class.path"),
+                "clientbench.stub.StubServer", "--port", "0", "--quiet",
+                "--io-threads", cpu != null ? "1" : Integer.toString(cpus)));
+        if (tls) {
+            cmd.add("--tls");
+        }
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        BlockingQueue<String> firstLines = new ArrayBlockingQueue<>(64);
+        List<String> seen = new ArrayList<>();
+        Thread pump = new Thread(() -> pump(p, firstLines, seen), "stub-output");
+        pump.setDaemon(true);
+        pump.start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(START_TIMEOUT_SECONDS);
+        while (System.nanoTime() < deadline) {
+            String line = firstLines.poll(100, TimeUnit.MILLISECONDS);
+            if (line != null) {
+                Matcher m = LISTENING.matcher(line);
+                if (m.find()) {
+                    StubProcess stub = new StubProcess(p, URI.create(m.group(1)), cpu);
+                    synchronized (seen) {
+                        stub.output.addAll(seen);
+                    }
+                    return stub;
+                }
+            } else if (!p.isAlive()) {
+                break;
+            }
+        }
+        p.destroyForcibly();
+        synchronized (seen) {
+            throw new IllegalStateException("stub server did not start within " + START_TIMEOUT_SECONDS
+                    + " s; its output: " + String.join(" | ", seen));
+        }
+    }
+
+    private static void pump(Process p, BlockingQueue<String> firstLines, List<String> seen) {
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            for (String line; (line = r.readLine()) != null; ) {
+                firstLines.offer(line);
+                synchronized (seen) {
+                    if (seen.size() < 100) {
+                        seen.add(line);
+                    }
+                }
+            }
+        } catch (IOException ignored) {
+            // the stub ended
+        }
+    }
+
+    /** Flags a JDK 22+ wants for Netty's native transport and JDK 23+ for sun.misc.Unsafe. */
+    public static List<String> jdkFlags() {
+        List<String> flags = new ArrayList<>();
+        int feature = Runtime.version().feature();
+        if (feature >= 22) {
+            flags.add("--enable-native-access=ALL-UNNAMED");
+        }
+        if (feature >= 23) {
+            flags.add("--sun-misc-unsafe-memory-access=allow");
+        }
+        return flags;
+    }
+
+    /** The taskset binary, or null. */
+    public static String taskset() {
+        for (String dir : List.of("/usr/bin", "/bin", "/usr/sbin")) {
+            if (Files.isExecutable(Path.of(dir, "taskset"))) {
+                return dir + "/taskset";
+            }
+        }
+        return null;
+    }
+
+    public URI uri() {
+        return uri;
+    }
+
+    /** The CPU the stub is pinned to, or null when it is not pinned. */
+    public String cpu() {
+        return cpu;
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    @Override
+    public void close() {
+        if (!process.isAlive()) {
+            return;
+        }
+        process.toHandle().destroy();
+        try {
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+}
