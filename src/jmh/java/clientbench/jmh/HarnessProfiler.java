@@ -10,6 +10,8 @@ import org.openjdk.jmh.results.IterationResult;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.ScalarResult;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -30,7 +32,9 @@ import java.util.concurrent.atomic.AtomicReference;
  *   <li>percentiles in microseconds from merged histograms ({@link PercentileResult}):
  *       {@code latency.p50 .p90 .p99 .p999 .max} (from the intended start; in the closed model
  *       there is none and they are named {@code service.*}), {@code service.p50 .p99},
- *       {@code lag.p50 .p99 .max} (actual send minus intended start).</li>
+ *       {@code lag.p50 .p99 .max} (actual send minus intended start);</li>
+ *   <li>cost: {@code cpu.per.req} (the client JVM's CPU time per scheduled request, harness included: the
+ *       {@code noop} client shows the harness's share), {@code threads.max} (the JVM's peak live threads).</li>
  * </ul>
  * HOW TO RUN: add {@code -prof clientbench.jmh.HarnessProfiler} to any clientbench benchmark.
  */
@@ -38,6 +42,8 @@ public final class HarnessProfiler implements InternalProfiler {
 
     private static final AtomicReference<IterationSnapshot> PUBLISHED = new AtomicReference<>();
     static volatile boolean active;
+    private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    private long cpuNanosAtStart;
 
     /** Called by the benchmark state at the end of each iteration, after the drain. */
     static void publish(IterationSnapshot s) {
@@ -53,13 +59,29 @@ public final class HarnessProfiler implements InternalProfiler {
     public void beforeIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams) {
         active = true;
         PUBLISHED.set(null);
+        threads.resetPeakThreadCount();
+        cpuNanosAtStart = processCpuNanos();
+    }
+
+    private static long processCpuNanos() {
+        return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
+                ? os.getProcessCpuTime() : -1;
     }
 
     @Override
     public Collection<? extends Result> afterIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams,
                                                        IterationResult result) {
         IterationSnapshot s = PUBLISHED.getAndSet(null);
-        return s == null ? List.of() : results(s);
+        if (s == null) {
+            return List.of();
+        }
+        List<Result<?>> r = results(s);
+        long cpu = processCpuNanos() - cpuNanosAtStart;
+        if (cpuNanosAtStart >= 0 && s.scheduled() > 0) {
+            r.add(new ScalarResult("cpu.per.req", cpu / 1e3 / s.scheduled(), "us", AggregationPolicy.AVG));
+        }
+        r.add(new ScalarResult("threads.max", threads.getPeakThreadCount(), "threads", AggregationPolicy.MAX));
+        return r;
     }
 
     static List<Result<?>> results(IterationSnapshot s) {

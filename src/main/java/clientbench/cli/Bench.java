@@ -1,24 +1,346 @@
 package clientbench.cli;
 
-/**
- * Entry point of {@code ./bench} and {@code ./bench report}. The comparison needs the load harness,
- * which is not built yet: until then this says so plainly rather than printing numbers it cannot stand behind.
- */
-public final class Bench {
+import clientbench.api.AdapterConfig;
+import clientbench.harness.JsonFiles;
+import com.fasterxml.jackson.databind.JsonNode;
+import org.openjdk.jmh.profile.GCProfiler;
+import org.openjdk.jmh.results.Result;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.results.format.ResultFormatFactory;
+import org.openjdk.jmh.results.format.ResultFormatType;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.format.OutputFormatFactory;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.CommandLineOptionException;
+import org.openjdk.jmh.runner.options.CommandLineOptions;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+import org.openjdk.jmh.runner.options.VerboseMode;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
-    private Bench() {
-    }
+import java.io.BufferedReader;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.regex.Pattern;
+
+/**
+ * {@code ./bench}: the one-command comparison. Runs every chosen client through the profile's shapes,
+ * one JMH run per (shape, client), and leaves {@code results/<run>/} with the JMH JSON, the .hlog files,
+ * env.json and report.html. See {@link Profile} for what each profile measures.
+ */
+@Command(name = "bench", mixinStandardHelpOptions = false, sortOptions = false,
+        description = {"Runs the comparison of every client and writes results/<yyyyMMdd-HHmmss>-<host>/.",
+                "Anything after -- goes to JMH (e.g. -- -prof stack)."})
+public final class Bench implements Callable<Integer> {
+
+    @Option(names = "--profile", paramLabel = "NAME", description = "quick (default, ~10 min), standard (~1 h, 3 forks), full")
+    String profile = "quick";
+
+    @Option(names = "--clients", paramLabel = "A,B", description = "clients to run (default: all)")
+    String clients;
+
+    @Option(names = "--target", paramLabel = "URL", description = "an already running stub or other server instead of a stub per trial")
+    String target;
+
+    @Option(names = "--jdk", paramLabel = "PATH", description = "the JDK the client JVMs run on (default: the launcher's)")
+    Path jdk;
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "this text")
+    boolean help;
+
+    @Parameters(paramLabel = "JMH_ARGS", description = "after --: passed to JMH")
+    List<String> jmhArgs = new ArrayList<>();
+
+    private final PrintStream out = System.out;
 
     public static void main(String[] args) {
         String command = args.length == 0 ? "run" : args[0];
-        switch (command) {
-            case "run" -> System.out.println("bench: the comparison is not available yet: the load harness and the "
-                    + "adapters are still being built. Try ./bench stub or ./bench test.");
-            case "report" -> System.out.println("bench: report rendering is not available yet (analysis.ipynb is a placeholder).");
+        String[] rest = args.length == 0 ? args : java.util.Arrays.copyOfRange(args, 1, args.length);
+        int code = switch (command) {
+            case "run" -> new CommandLine(new Bench()).setParameterExceptionHandler(Bench::usageError).execute(rest);
+            case "report" -> new CommandLine(new Report()).setParameterExceptionHandler(Bench::usageError).execute(rest);
             default -> {
                 System.err.println("bench: unknown command '" + command + "'");
-                System.exit(2);
+                yield 2;
+            }
+        };
+        System.exit(code);
+    }
+
+    private static int usageError(CommandLine.ParameterException e, String[] args) {
+        System.err.println("bench: " + e.getMessage());
+        e.getCommandLine().usage(System.err);
+        return 2;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        // Check every input before spending any time.
+        Profile p;
+        List<String> chosen;
+        CommandLineOptions passthrough;
+        String java;
+        try {
+            p = Profile.named(profile);
+            chosen = clients == null ? Profile.allClients() : Profile.clients(clients);
+            passthrough = new CommandLineOptions(jmhArgs.toArray(String[]::new));
+            java = javaOf(jdk);
+        } catch (IllegalArgumentException | CommandLineOptionException e) {
+            System.err.println("bench: " + e.getMessage());
+            new CommandLine(this).usage(System.err);
+            return 2;
+        }
+        if (target != null) {
+            String problem = unreachable(target);
+            if (problem != null) {
+                System.err.println("bench: " + problem);
+                return 1;
             }
         }
+
+        Path results = Path.of(System.getProperty("clientbench.root", ".")).resolve("results");
+        RunFolder run = RunFolder.create(results);
+        Thread onInterrupt = new Thread(() -> run.markIncomplete("interrupted at " + Instant.now()
+                + ": the numbers here are partial"), "bench-interrupted");
+        Runtime.getRuntime().addShutdownHook(onInterrupt);
+
+        Instant started = Instant.now();
+        int total = p.shapes().size() * chosen.size();
+        out.printf("bench: profile %s, %d clients x %d shapes = %d runs, about %s; results in %s%n", p.name(),
+                chosen.size(), p.shapes().size(), total, human(Duration.ofSeconds((long) total * p.estimatedSecondsPerRun())),
+                run.dir());
+        List<RunResult> all = new ArrayList<>();
+        List<Map<String, Object>> runs = new ArrayList<>();
+        List<String> failed = new ArrayList<>();
+        int n = 0;
+        try (PrintStream jmhLog = new PrintStream(new FileOutputStream(run.dir().resolve("jmh.log").toFile()), true,
+                StandardCharsets.UTF_8)) {
+            for (Profile.Shape shape : p.shapes()) {
+                for (String client : chosen) {
+                    n++;
+                    String eta = human(eta(started, n - 1, total, p));
+                    out.printf("[%2d/%d] %-16s %-10s (%s left) ", n, total, shape.name(), client, eta);
+                    out.flush();
+                    Collection<RunResult> r;
+                    try {
+                        r = new Runner(options(p, shape, client, passthrough, java, run.dir()),
+                                new ProgressFormat(OutputFormatFactory.createFormatInstance(jmhLog, VerboseMode.NORMAL), out))
+                                .run();
+                    } catch (RunnerException e) {
+                        r = List.of();
+                        jmhLog.println("run failed: " + e);
+                    }
+                    if (r.isEmpty()) {
+                        failed.add(shape.name() + "/" + client);
+                        out.println(" FAILED (see jmh.log)");
+                        continue;
+                    }
+                    all.addAll(r);
+                    for (RunResult rr : r) {
+                        out.println(" " + Summary.line(rr));
+                        runs.add(Map.of("shape", shape.name(), "client", client, "benchmark", shape.benchmark(),
+                                "params", rr.getParams().getParamsKeys().stream().collect(LinkedHashMap::new,
+                                        (m, k) -> m.put(k, rr.getParams().getParam(k)), Map::putAll)));
+                    }
+                }
+            }
+        }
+
+        Path json = run.dir().resolve("results.json");
+        Path tmp = run.dir().resolve("results.json.tmp");
+        ResultFormatFactory.getInstance(ResultFormatType.JSON, tmp.toString()).writeOut(all);
+        Files.move(tmp, json, StandardCopyOption.ATOMIC_MOVE);
+        JsonFiles.writeAtomically(run.dir().resolve("env.json"),
+                env(p, chosen, started, runs, failed, java, run.dir()));
+
+        out.println();
+        out.print(Summary.table(all, runs));
+        if (!failed.isEmpty()) {
+            out.println("bench: " + failed.size() + " runs failed: " + String.join(", ", failed) + " (see jmh.log)");
+            run.markIncomplete("runs failed: " + String.join(", ", failed));
+            return 1;
+        }
+        run.finish(); // the data is whole; the report is drawn from the finished folder
+        Runtime.getRuntime().removeShutdownHook(onInterrupt);
+        boolean reported = Report.render(run.finalDir(), out);
+        Path html = run.finalDir().resolve("report.html");
+        out.println(reported ? "bench: report " + html : "bench: results in " + run.finalDir()
+                + " (the report could not be rendered; ./bench report " + run.finalDir() + " tries again)");
+        return reported ? 0 : 1;
+    }
+
+    private org.openjdk.jmh.runner.options.Options options(Profile p, Profile.Shape shape, String client,
+                                                           CommandLineOptions cmd, String java, Path dir) throws IOException {
+        ChainedOptionsBuilder b = new OptionsBuilder().parent(cmd)
+                .include("^" + Pattern.quote(shape.benchmark()) + "$")
+                .shouldFailOnError(true)
+                .jvm(java)
+                .jvmArgs(jvmArgs(java, dir).toArray(String[]::new))
+                .addProfiler("clientbench.jmh.HarnessProfiler")
+                .addProfiler(GCProfiler.class);
+        if (!cmd.getForkCount().hasValue()) {
+            b.forks(p.forks());
+        }
+        if (!cmd.getWarmupIterations().hasValue()) {
+            b.warmupIterations(p.warmupIterations());
+        }
+        if (!cmd.getWarmupTime().hasValue()) {
+            b.warmupTime(TimeValue.seconds(p.warmupSeconds()));
+        }
+        if (!cmd.getMeasurementIterations().hasValue()) {
+            b.measurementIterations(p.measurementIterations());
+        }
+        if (!cmd.getMeasurementTime().hasValue()) {
+            b.measurementTime(TimeValue.seconds(p.measurementSeconds()));
+        }
+        Map<String, String> params = new LinkedHashMap<>(shape.params());
+        params.put("client", client);
+        if (target != null) {
+            params.put("target", target);
+        }
+        params.forEach((k, v) -> {
+            if (!cmd.getParameter(k).hasValue()) {
+                b.param(k, v);
+            }
+        });
+        return b.build();
+    }
+
+    /** Flags for the forks: the JDK's own, one heap size for every client, and where the .hlog files go. */
+    private static List<String> jvmArgs(String java, Path dir) throws IOException {
+        int feature = feature(java);
+        List<String> a = new ArrayList<>(List.of("-Xms1g", "-Xmx1g"));
+        if (feature >= 22) {
+            a.add("--enable-native-access=ALL-UNNAMED");
+        }
+        if (feature >= 23) {
+            a.add("--sun-misc-unsafe-memory-access=allow");
+        }
+        a.add("-Dclientbench.hlog.dir=" + dir.toAbsolutePath());
+        return a;
+    }
+
+    /** The java binary of {@code --jdk}, or of this JVM; a JDK older than 21 is an error. */
+    static String javaOf(Path jdkHome) throws IOException {
+        Path javaBin = (jdkHome == null ? Path.of(System.getProperty("java.home")) : jdkHome).resolve("bin").resolve("java");
+        if (!Files.isExecutable(javaBin)) {
+            throw new IllegalArgumentException("--jdk " + jdkHome + ": no bin/java there");
+        }
+        int f = feature(javaBin.toString());
+        if (f < 21) {
+            throw new IllegalArgumentException("--jdk " + jdkHome + " is Java " + f + "; clientbench needs 21 or newer");
+        }
+        return javaBin.toString();
+    }
+
+    private static int feature(String java) throws IOException {
+        if (Path.of(java).equals(Path.of(System.getProperty("java.home"), "bin", "java"))) {
+            return Runtime.version().feature();
+        }
+        Process proc = new ProcessBuilder(java, "-XshowSettings:properties", "-version").redirectErrorStream(true).start();
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(proc.getInputStream(), StandardCharsets.UTF_8))) {
+            for (String line; (line = r.readLine()) != null; ) {
+                line = line.trim();
+                if (line.startsWith("java.specification.version = ")) {
+                    String v = line.substring("java.specification.version = ".length());
+                    return Integer.parseInt(v.startsWith("1.") ? v.substring(2) : v);
+                }
+            }
+        }
+        throw new IllegalArgumentException(java + " did not report its version");
+    }
+
+    /** Null when the target answers a TCP connect within 2 s; else why not. */
+    static String unreachable(String url) {
+        URI uri;
+        try {
+            uri = AdapterConfig.parseTarget(url);
+        } catch (IllegalArgumentException e) {
+            return e.getMessage();
+        }
+        int port = uri.getPort() > 0 ? uri.getPort() : "https".equals(uri.getScheme()) ? 443 : 80;
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress(uri.getHost(), port), 2_000);
+            return null;
+        } catch (IOException e) {
+            return "target " + url + " is unreachable (" + e.getMessage() + "); start it first, e.g. ./bench stub --port " + port;
+        }
+    }
+
+    private Map<String, Object> env(Profile p, List<String> chosen, Instant started, List<Map<String, Object>> runs,
+                                    List<String> failed, String java, Path dir) throws IOException {
+        Map<String, Object> env = new LinkedHashMap<>();
+        env.put("profile", p.name());
+        env.put("started", started.toString());
+        env.put("finished", Instant.now().toString());
+        env.put("machine", Environment.machine());
+        env.put("launcherJdk", Environment.launcherJdk());
+        env.put("forkJava", java);
+        env.put("forkJvmArgs", jvmArgs(java, dir));
+        env.put("settings", Map.of("forks", p.forks(), "warmupIterations", p.warmupIterations(),
+                "warmupSeconds", p.warmupSeconds(), "measurementIterations", p.measurementIterations(),
+                "measurementSeconds", p.measurementSeconds(), "connectTimeout", clientbench.harness.TrialSpec.CONNECT_TIMEOUT.toString(),
+                "requestTimeout", clientbench.harness.TrialSpec.REQUEST_TIMEOUT.toString(),
+                "drainTimeout", clientbench.harness.TrialSpec.DRAIN_TIMEOUT.toString()));
+        env.put("jmhArgs", jmhArgs);
+        env.put("target", target == null ? "stub in its own JVM per trial" : target);
+        env.put("clients", chosen);
+        env.put("shapes", p.shapes());
+        env.put("runs", runs);
+        env.put("failed", failed);
+        env.put("clientSettings", clientSettings(dir));
+        return env;
+    }
+
+    /** Library versions and effective settings, as each trial's fork recorded them. */
+    private static Map<String, Object> clientSettings(Path dir) throws IOException {
+        Map<String, Object> m = new LinkedHashMap<>();
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*.settings.json")) {
+            for (Path f : files) {
+                JsonNode node = JsonFiles.MAPPER.readTree(f.toFile());
+                m.putIfAbsent(node.path("client").asText(), node.path("settings"));
+            }
+        }
+        return m;
+    }
+
+    private static Duration eta(Instant started, int done, int total, Profile p) {
+        long perRun = done == 0 ? p.estimatedSecondsPerRun()
+                : Duration.between(started, Instant.now()).toSeconds() / done;
+        return Duration.ofSeconds(perRun * (total - done));
+    }
+
+    static String human(Duration d) {
+        long s = d.toSeconds();
+        return s >= 3600 ? String.format(Locale.ROOT, "%dh%02dm", s / 3600, s % 3600 / 60)
+                : String.format(Locale.ROOT, "%dm%02ds", s / 60, s % 60);
+    }
+
+    static double score(RunResult r, String label) {
+        Result<?> res = r.getAggregatedResult().getSecondaryResults().get(label);
+        return res == null ? Double.NaN : res.getScore();
     }
 }

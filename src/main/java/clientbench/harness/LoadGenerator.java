@@ -83,7 +83,7 @@ public final class LoadGenerator {
         if (e == null || e.ended) {
             throw new IllegalStateException("sendNext() outside an iteration");
         }
-        if (stop.getAsBoolean()) {
+        if (stopped(e, stop)) {
             return false;
         }
         if (e.t0 == 0) {
@@ -95,13 +95,13 @@ public final class LoadGenerator {
         long intended = 0;
         if (pacer != null) {
             intended = pacer.due();
-            if (!Pacer.awaitUntil(intended, stop)) {
+            if (!Pacer.awaitUntil(intended, () -> stopped(e, stop))) {
                 return false;
             }
             pacer.advance();
         }
         e.scheduled++;
-        if (!acquire(e, stop)) {
+        if (!acquire(e, () -> stopped(e, stop))) {
             e.dropped++;
             return true;
         }
@@ -119,6 +119,18 @@ public final class LoadGenerator {
             x.complete(Outcomes.ofThrowable(t), 0, t); // a client that throws instead of reporting
         }
         return true;
+    }
+
+    /** True once {@code stop} has been seen; the first sighting ends the sending window. */
+    private static boolean stopped(Epoch e, BooleanSupplier stop) {
+        if (e.stopAt != 0) {
+            return true;
+        }
+        if (stop.getAsBoolean()) {
+            e.stopAt = System.nanoTime();
+            return true;
+        }
+        return false;
     }
 
     private boolean acquire(Epoch e, BooleanSupplier stop) {
@@ -142,7 +154,8 @@ public final class LoadGenerator {
     }
 
     /**
-     * Ends the iteration: no more sends; waits up to the drain timeout for the requests in flight;
+     * Ends the iteration: no more sends (the window ended when {@code stop} was first seen, or now);
+     * waits up to the drain timeout for the requests in flight;
      * closes the epoch so that later completions are ignored; returns the exact accounting.
      */
     public IterationSnapshot endIteration() {
@@ -150,7 +163,7 @@ public final class LoadGenerator {
         if (e == null || e.ended) {
             throw new IllegalStateException("endIteration() without beginIteration()");
         }
-        long end = System.nanoTime();
+        long end = e.stopAt != 0 ? e.stopAt : System.nanoTime();
         long window = e.t0 == 0 ? 0 : end - e.t0;
         if (pacer != null && e.t0 != 0) {
             // Due within the window but never reached: the callers were there, the requests never went out.
@@ -159,7 +172,7 @@ public final class LoadGenerator {
             e.dropped += unsent;
             e.unsentAtEnd = unsent;
         }
-        long deadline = end + spec.drainTimeout().toNanos();
+        long deadline = System.nanoTime() + spec.drainTimeout().toNanos();
         while (e.recorded.get() < e.sent && System.nanoTime() - deadline < 0) {
             LockSupport.parkNanos(200_000);
         }
@@ -209,6 +222,7 @@ public final class LoadGenerator {
         final AtomicLong recorded = new AtomicLong();
         // Written by the driving thread only.
         long t0;
+        long stopAt;
         long scheduled;
         long sent;
         long dropped;

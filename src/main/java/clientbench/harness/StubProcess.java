@@ -51,7 +51,7 @@ public final class StubProcess implements AutoCloseable {
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(jdkFlags());
         cmd.addAll(List.of("-Xms256m", "-Xmx1g", "-cp", System.getProperty("java.class.path"),
-                "clientbench.stub.StubServer", "--port", "0", "--quiet",
+                "clientbench.stub.StubServer", "--port", "0", "--quiet", "--exit-with-parent",
                 "--io-threads", cpu != null ? "1" : Integer.toString(cpus)));
         if (tls) {
             cmd.add("--tls");

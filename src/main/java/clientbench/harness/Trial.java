@@ -66,7 +66,11 @@ public final class Trial implements AutoCloseable {
             settings.put("stub", stub == null ? "external or none" : "own JVM, pid " + stub.pid()
                     + (stub.cpu() == null ? ", not pinned" : ", pinned to CPU " + stub.cpu()));
             settings.putAll(adapter.settings());
-            HlogFile hlog = spec.hlog() == null ? null : new HlogFile(spec.hlog(), "clientbench " + spec);
+            HlogFile hlog = null;
+            if (spec.hlog() != null) {
+                hlog = new HlogFile(spec.hlog(), "clientbench " + spec);
+                JsonFiles.writeAtomically(settingsFile(spec.hlog()), Map.of("client", spec.client(), "settings", settings));
+            }
             return new Trial(spec, stub, adapter, new LoadGenerator(adapter, request, spec.load()), hlog, settings);
         } catch (IOException | InterruptedException | RuntimeException e) {
             if (adapter != null) {
@@ -77,6 +81,12 @@ public final class Trial implements AutoCloseable {
             }
             throw e;
         }
+    }
+
+    /** The trial's settings beside its log: {@code x.hlog} has {@code x.settings.json}. */
+    public static java.nio.file.Path settingsFile(java.nio.file.Path hlog) {
+        String name = hlog.getFileName().toString();
+        return hlog.resolveSibling(name.substring(0, name.length() - ".hlog".length()) + ".settings.json");
     }
 
     private static byte[] filled(int n) {

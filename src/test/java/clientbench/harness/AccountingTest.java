@@ -43,6 +43,7 @@ class AccountingTest {
         IterationSnapshot s = runFor(g, 500);
         fake.close();
         assertTrue(s.balanced(), s.summary());
+        assertEquals(0, s.unsentAtEnd(), "nothing falls due after the window has closed");
         assertEquals(s.sent(), fake.sends());
         long perClass = s.sent() / 6;
         assertTrue(s.scheduled() > 1_000, s.summary());

@@ -183,6 +183,9 @@ public final class StubServer implements AutoCloseable {
         boolean tls;
         @Option(names = "--quiet", description = "no per-second line")
         boolean quiet;
+        @Option(names = "--exit-with-parent", description = "stop when the process that started this one ends "
+                + "(benchmarks use it so that no stub outlives a killed run)")
+        boolean exitWithParent;
 
         @Override
         public Integer call() throws Exception {
@@ -198,6 +201,9 @@ public final class StubServer implements AutoCloseable {
                 System.out.println(server.totalLine());
                 System.out.flush();
             }, "stub-shutdown"));
+            if (exitWithParent) {
+                ProcessHandle.current().parent().ifPresent(parent -> parent.onExit().thenRun(() -> System.exit(0)));
+            }
             System.out.println("stub: listening on " + server.uri() + " (" + server.transport() + ", "
                     + ioThreads + " io threads, " + (tls ? "TLS: h2 and http/1.1 by ALPN" : "http/1.1 and h2c") + ")");
             System.out.flush();

@@ -1,0 +1,112 @@
+package clientbench.cli;
+
+import clientbench.adapters.Adapters;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * A named set of shapes and run settings for {@code ./bench --profile NAME}.
+ *
+ * <ul>
+ *   <li>{@code quick} (default, about ten minutes on 2 cores): every client; immediate responses at
+ *       1k, 4k and 8k req/s, 100 ms server delay at 1k req/s, closed loop x16; 1 fork, 1 x 3 s warm-up,
+ *       2 x 3 s measured. Short but honest: every number is measured, the error bars say how little.</li>
+ *   <li>{@code standard} (about an hour): immediate responses at 1k-16k req/s, 100 ms delay at 2k req/s,
+ *       1 s delay at 1k req/s, closed loop; 3 forks, 3 x 5 s warm-up, 5 x 5 s measured: publishable.</li>
+ *   <li>{@code full}: standard plus payloads (POST 1 KiB, GET 100 KiB, GET 1 MiB).</li>
+ * </ul>
+ */
+public record Profile(String name, int forks, int warmupIterations, int warmupSeconds, int measurementIterations,
+                      int measurementSeconds, List<Shape> shapes) {
+
+    /**
+     * One load shape: a benchmark class with fixed parameters; the client is added per run.
+     *
+     * @param name a short name for the terminal and the notebook (API: it ends up in result files)
+     */
+    public record Shape(String name, String benchmark, Map<String, String> params) {
+    }
+
+    static final String OPEN = "clientbench.jmh.OpenLoopBenchmark.request";
+    static final String CLOSED = "clientbench.jmh.ClosedLoopBenchmark.request";
+
+    public static Profile named(String name) {
+        return switch (name) {
+            case "quick" -> new Profile("quick", 1, 1, 3, 2, 3, quickShapes());
+            case "standard" -> new Profile("standard", 3, 3, 5, 5, 5, standardShapes());
+            case "full" -> new Profile("full", 3, 3, 5, 5, 5, fullShapes());
+            default -> throw new IllegalArgumentException("unknown profile '" + name + "'; valid: " + String.join(", ", names()));
+        };
+    }
+
+    public static List<String> names() {
+        return List.of("quick", "standard", "full");
+    }
+
+    /** Every client of the comparison, in the registry's order. */
+    public static List<String> allClients() {
+        return Adapters.names();
+    }
+
+    /** Parses {@code a,b}; an unknown name is an error that lists the valid ones. */
+    public static List<String> clients(String csv) {
+        List<String> out = new ArrayList<>();
+        for (String c : csv.split(",")) {
+            String name = c.trim();
+            if (!Adapters.names().contains(name)) {
+                throw new IllegalArgumentException("unknown client '" + name + "'; valid: " + String.join(", ", Adapters.names()));
+            }
+            if (!out.contains(name)) {
+                out.add(name);
+            }
+        }
+        return out;
+    }
+
+    /** Seconds one run (one shape, one client) takes, JVM start-ups included, for the time-left estimate. */
+    public int estimatedSecondsPerRun() {
+        return forks * (warmupIterations * warmupSeconds + measurementIterations * measurementSeconds + 4);
+    }
+
+    private static Shape open(String name, int rate, int delayMs, int concurrency, int connections, int bytes,
+                              int requestBytes) {
+        return new Shape(name, OPEN, Map.of("rate", Integer.toString(rate), "delayMs", Integer.toString(delayMs),
+                "concurrency", Integer.toString(concurrency), "connections", Integer.toString(connections),
+                "bytes", Integer.toString(bytes), "requestBytes", Integer.toString(requestBytes)));
+    }
+
+    private static Shape closed(int loops) {
+        return new Shape("closed-x" + loops, CLOSED, Map.of("concurrency", Integer.toString(loops), "connections", "64"));
+    }
+
+    private static List<Shape> sweep(int... rates) {
+        return Arrays.stream(rates).mapToObj(r -> open("immediate-" + r, r, 0, 64, 64, 5, 0)).collect(Collectors.toList());
+    }
+
+    private static List<Shape> quickShapes() {
+        List<Shape> s = sweep(1_000, 4_000, 8_000);
+        s.add(open("delay100ms-1000", 1_000, 100, 256, 256, 5, 0));
+        s.add(closed(16));
+        return s;
+    }
+
+    private static List<Shape> standardShapes() {
+        List<Shape> s = sweep(1_000, 2_000, 4_000, 8_000, 16_000);
+        s.add(open("delay100ms-2000", 2_000, 100, 512, 512, 5, 0));
+        s.add(open("delay1s-1000", 1_000, 1_000, 2_000, 2_000, 5, 0));
+        s.add(closed(16));
+        return s;
+    }
+
+    private static List<Shape> fullShapes() {
+        List<Shape> s = standardShapes();
+        s.add(open("post1k-2000", 2_000, 0, 64, 64, 5, 1_024));
+        s.add(open("get100k-1000", 1_000, 0, 64, 64, 100 * 1_024, 0));
+        s.add(open("get1m-200", 200, 0, 64, 64, 1_024 * 1_024, 0));
+        return s;
+    }
+}
