@@ -239,6 +239,19 @@ def _fmt_bytes(b: float) -> str:
     return f"{b / 1024:.1f} KiB" if b >= 1024 else f"{b:.0f} B"
 
 
+TIE_MARGIN = 0.10  # leads smaller than this are reported as ties: one quick run cannot separate them
+
+
+def _lead(better: float, worse: float, noun: str, other: str) -> str:
+    """'2.3x lower than X', or a percentage flagged as a tie when the lead is under TIE_MARGIN."""
+    if better <= 0 or worse <= 0 or pd.isna(better) or pd.isna(worse):
+        return ""
+    ratio = max(better, worse) / min(better, worse)
+    if ratio >= 1 + TIE_MARGIN:
+        return f", {ratio:.1f}x {noun} than {other}"
+    return f", {100 * (ratio - 1):.0f}% {noun} than {other} (under {TIE_MARGIN:.0%}: a tie)"
+
+
 def verdicts(w: pd.DataFrame, slo_p99_ms: float, max_failure_share: float) -> list[str]:
     """One plain-language sentence per shape (and one for the sweep), computed from the data."""
     out = []
@@ -256,8 +269,8 @@ def verdicts(w: pd.DataFrame, slo_p99_ms: float, max_failure_share: float) -> li
                 if runner is None:
                     margin = ""
                 elif tied:
-                    margin = (f", tied on rate with {runner['client']} and ahead on p99 "
-                              f"({_fmt_us(top['p99.us'])} vs {_fmt_us(runner['p99.us'])})")
+                    margin = (f", tied on rate with {runner['client']}; p99 {_fmt_us(top['p99.us'])} vs "
+                              f"{_fmt_us(runner['p99.us'])}" + _lead(top["p99.us"], runner["p99.us"], "lower", runner["client"]))
                 elif runner["max.rate"] > 0:
                     margin = (f", {top['max.rate'] / runner['max.rate']:.1f}x the runner-up {runner['client']} "
                               f"({runner['max.rate']:.0f} req/s)")
@@ -271,7 +284,7 @@ def verdicts(w: pd.DataFrame, slo_p99_ms: float, max_failure_share: float) -> li
             if (g["model"] == "closed").all():
                 g = g.sort_values("ok", ascending=False)
                 top = g.iloc[0]
-                margin = (f", {top['ok'] / g.iloc[1]['ok']:.2f}x {g.iloc[1]['client']}" if len(g) > 1 and g.iloc[1]["ok"] > 0 else "")
+                margin = _lead(top["ok"], g.iloc[1]["ok"], "higher", g.iloc[1]["client"]) if len(g) > 1 else ""
                 out.append(f"{shape} (closed loop, throughput): {top['client']} wins with {top['ok']:.0f} ok/s{margin}; "
                            f"service time p99 {_fmt_us(top['lat.p99'])}, {_fmt_bytes(top.get('gc.alloc.rate.norm', math.nan))}/request.")
                 continue
@@ -281,8 +294,7 @@ def verdicts(w: pd.DataFrame, slo_p99_ms: float, max_failure_share: float) -> li
                 continue
             ok = ok.sort_values("latency.p99")
             top = ok.iloc[0]
-            margin = (f", {ok.iloc[1]['latency.p99'] / top['latency.p99']:.1f}x lower than {ok.iloc[1]['client']}"
-                      if len(ok) > 1 and top["latency.p99"] > 0 else "")
+            margin = _lead(top["latency.p99"], ok.iloc[1]["latency.p99"], "lower", ok.iloc[1]["client"]) if len(ok) > 1 else ""
             rest = len(g) - len(ok)
             out.append(f"{shape}: {top['client']} wins with latency p99 {_fmt_us(top['latency.p99'])}{margin}; "
                        f"cost {_fmt_bytes(top.get('gc.alloc.rate.norm', math.nan))}/request, "

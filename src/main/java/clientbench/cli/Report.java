@@ -86,7 +86,9 @@ final class Report implements Callable<Integer> {
                 "--ExecutePreprocessor.timeout=600", "--output-dir", dir.toAbsolutePath().toString(),
                 "--output", "report.html.tmp", notebook.toAbsolutePath().toString());
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-        pb.environment().put("CLIENTBENCH_RUNS", dir.toAbsolutePath().toString());
+        // CLIENTBENCH_RUNS, when set, lists the runs to compare (the report still goes into dir).
+        String runs = System.getenv("CLIENTBENCH_RUNS");
+        pb.environment().put("CLIENTBENCH_RUNS", runs != null && !runs.isBlank() ? runs : dir.toAbsolutePath().toString());
         Path log = dir.resolve("report.log");
         pb.redirectOutput(log.toFile());
         out.println("bench: rendering the report ...");

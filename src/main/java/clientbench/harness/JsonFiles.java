@@ -19,9 +19,9 @@ public final class JsonFiles {
     public static void writeAtomically(Path target, Object value) throws IOException {
         Path dir = target.toAbsolutePath().getParent();
         Files.createDirectories(dir);
-        Path tmp = Files.createTempFile(dir, target.getFileName().toString(), ".tmp");
+        Path tmp = dir.resolve(target.getFileName() + "." + ProcessHandle.current().pid() + "." + System.nanoTime() + ".tmp");
         try {
-            MAPPER.writeValue(tmp.toFile(), value);
+            MAPPER.writeValue(tmp.toFile(), value); // a plain new file: readable like every other result file
             Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } finally {
             Files.deleteIfExists(tmp);
