@@ -123,8 +123,10 @@ public final class Bench implements Callable<Integer> {
 
         Path results = Path.of(System.getProperty("clientbench.root", ".")).resolve("results");
         RunFolder run = RunFolder.create(results);
-        Thread onInterrupt = new Thread(() -> run.markIncomplete("interrupted at " + Instant.now()
-                + ": the numbers here are partial"), "bench-interrupted");
+        Thread onInterrupt = new Thread(() -> {
+            run.markIncomplete("interrupted at " + Instant.now() + ": the numbers here are partial");
+            System.err.println("\nbench: interrupted; partial results stay in " + run.dir() + " (marked INCOMPLETE)");
+        }, "bench-interrupted");
         Runtime.getRuntime().addShutdownHook(onInterrupt);
 
         Instant started = Instant.now();
