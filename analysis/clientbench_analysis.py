@@ -101,7 +101,7 @@ def tidy(run_name: str, results: list, env: dict) -> pd.DataFrame:
             "shape": _shape_of(entry, env),
             "client": params.get("client"),
             "benchmark": entry["benchmark"].split(".")[-2],
-            "model": "closed" if "ClosedLoop" in entry["benchmark"] else "open",
+            "model": "open" if "OpenLoop" in entry["benchmark"] else "closed",
             "rate": float(params["rate"]) if "rate" in params else math.nan,
             "delayMs": int(params.get("delayMs", 0)),
             "bytes": int(params.get("bytes", 5)),
@@ -207,6 +207,34 @@ def is_sweep(shape: str) -> bool:
     return shape.startswith("immediate-")
 
 
+def is_long_lived(shape: str) -> bool:
+    return shape.startswith("longlived-")
+
+
+def long_lived(w: pd.DataFrame, max_failure_share: float) -> pd.DataFrame:
+    """Per (run, client): the most concurrent long requests held (all in flight when the window closed,
+    within the failure budget), and what each cost in heap and threads there; how the next level failed."""
+    ll = w[w["shape"].map(is_long_lived)]
+    rows = []
+    for (run, client), g in ll.sort_values("concurrency").groupby(["run", "client"], sort=False):
+        held = g[(g.get("inflight.end", 0) >= SUSTAINED_SHARE * g["concurrency"])
+                 & (g["failure.share"].fillna(0) <= max_failure_share)]
+        best = held.iloc[-1] if not held.empty else None
+        failed = g[~g.index.isin(held.index)]
+        how = ""
+        if not failed.empty:
+            f = failed.iloc[0]
+            classes = {c: f.get(f"n.fail.{c}", 0) for c in FAILURE_CLASSES if f.get(f"n.fail.{c}", 0) > 0}
+            how = (f"at {f['concurrency']}: {f.get('inflight.end', math.nan):.0f} in flight, "
+                   + (", ".join(f"{v:.0f} {k}" for k, v in classes.items()) or "no failure reported"))
+        rows.append({"run": run, "client": client,
+                     "held": best["concurrency"] if best is not None else 0,
+                     "heap.per.inflight.B": best.get("heap.per.inflight", math.nan) if best is not None else math.nan,
+                     "threads.per.inflight": best.get("threads.per.inflight", math.nan) if best is not None else math.nan,
+                     "failed": how})
+    return pd.DataFrame(rows)
+
+
 def sustainable(w: pd.DataFrame, slo_p99_ms: float, max_failure_share: float) -> pd.DataFrame:
     """Per (run, client): the highest offered rate of the immediate-response sweep that was met
     (ok/s >= 99% of it), within the failure budget, with latency p99 (from the intended start) <= SLO."""
@@ -279,7 +307,18 @@ def verdicts(w: pd.DataFrame, slo_p99_ms: float, max_failure_share: float) -> li
                 out.append(f"Immediate responses: {top['client']} wins, sustaining {top['max.rate']:.0f} req/s "
                            f"(of {top['offered.max']:.0f} offered) with p99 {_fmt_us(top['p99.us'])}{margin}; "
                            f"cost {_fmt_bytes(top['alloc.B'])} allocated per request.")
-        for shape in [x for x in rw["shape"].unique() if not is_sweep(x)]:
+        held = long_lived(rw, max_failure_share)
+        if not held.empty:
+            held = held.sort_values(["held", "heap.per.inflight.B"], ascending=[False, True])
+            top = held.iloc[0]
+            if top["held"] <= 0:
+                out.append("Long-lived requests: no client held even the smallest level.")
+            else:
+                out.append(f"Long-lived requests: {top['client']} wins, holding {top['held']:.0f} concurrent requests "
+                           f"at {_fmt_bytes(top['heap.per.inflight.B'])} of heap and "
+                           f"{top['threads.per.inflight']:.3f} threads each"
+                           + (f"; it failed {top['failed']}" if top["failed"] else "") + ".")
+        for shape in [x for x in rw["shape"].unique() if not is_sweep(x) and not is_long_lived(x)]:
             g = rw[rw["shape"] == shape]
             if (g["model"] == "closed").all():
                 g = g.sort_values("ok", ascending=False)

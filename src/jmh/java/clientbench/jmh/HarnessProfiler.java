@@ -34,7 +34,10 @@ import java.util.concurrent.atomic.AtomicReference;
  *       there is none and they are named {@code service.*}), {@code service.p50 .p99},
  *       {@code lag.p50 .p99 .max} (actual send minus intended start);</li>
  *   <li>cost: {@code cpu.per.req} (the client JVM's CPU time per scheduled request, harness included: the
- *       {@code noop} client shows the harness's share), {@code threads.max} (the JVM's peak live threads).</li>
+ *       {@code noop} client shows the harness's share), {@code threads.max} (the JVM's peak live threads),
+ *       {@code connections} (the client's established connections to the target when the window closed,
+ *       counted by the kernel), {@code inflight.end} (requests out then), and for long-lived shapes
+ *       {@code heap.per.inflight} (bytes after a GC) and {@code threads.per.inflight}.</li>
  * </ul>
  * HOW TO RUN: add {@code -prof clientbench.jmh.HarnessProfiler} to any clientbench benchmark.
  */
@@ -81,6 +84,15 @@ public final class HarnessProfiler implements InternalProfiler {
             r.add(new ScalarResult("cpu.per.req", cpu / 1e3 / s.scheduled(), "us", AggregationPolicy.AVG));
         }
         r.add(new ScalarResult("threads.max", threads.getPeakThreadCount(), "threads", AggregationPolicy.MAX));
+        r.add(new ScalarResult("inflight.end", s.inFlightAtEnd(), "requests", AggregationPolicy.MAX));
+        if (s.connections() >= 0) {
+            r.add(new ScalarResult("connections", s.connections(), "connections", AggregationPolicy.MAX));
+        }
+        if (s.heapBytes() >= 0 && s.inFlightAtEnd() > 0) {
+            r.add(new ScalarResult("heap.per.inflight", (double) s.heapBytes() / s.inFlightAtEnd(), "B", AggregationPolicy.AVG));
+            r.add(new ScalarResult("threads.per.inflight", (double) s.threadsAtEnd() / s.inFlightAtEnd(),
+                    "threads", AggregationPolicy.AVG));
+        }
         return r;
     }
 

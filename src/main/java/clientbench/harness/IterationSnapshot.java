@@ -17,11 +17,21 @@ import org.HdrHistogram.Histogram;
  *                    waiting for a permit and were never sent (open model, park policy)
  * @param outcomes completed requests by {@link Outcome#ordinal()}
  * @param duplicates completions beyond the first for one request: an adapter bug, never counted twice
+ * @param inFlightAtEnd requests out when the window closed, before the drain
+ * @param connections the client's established connections to the target then; -1 when unknown
+ * @param heapBytes heap the client held then beyond its idle baseline, after a GC; -1 when not measured
+ * @param threadsAtEnd the JVM's live threads then; -1 when not measured
  */
 public record IterationSnapshot(boolean openModel, long windowNanos, long scheduled, long sent, long dropped,
                                 long unsentAtEnd,
                                 long[] outcomes, long expiredAtDrain, long duplicates,
-                                Histogram latency, Histogram service, Histogram lag) {
+                                Histogram latency, Histogram service, Histogram lag,
+                                long inFlightAtEnd, long connections, long heapBytes, long threadsAtEnd) {
+
+    IterationSnapshot withProbes(long connections, long heapBytes, long threadsAtEnd) {
+        return new IterationSnapshot(openModel, windowNanos, scheduled, sent, dropped, unsentAtEnd, outcomes,
+                expiredAtDrain, duplicates, latency, service, lag, inFlightAtEnd, connections, heapBytes, threadsAtEnd);
+    }
 
     public long count(Outcome o) {
         return outcomes[o.ordinal()];

@@ -172,6 +172,7 @@ public final class LoadGenerator {
             e.dropped += unsent;
             e.unsentAtEnd = unsent;
         }
+        long inFlightAtEnd = e.sent - e.recorded.get();
         long deadline = System.nanoTime() + spec.drainTimeout().toNanos();
         while (e.recorded.get() < e.sent && System.nanoTime() - deadline < 0) {
             LockSupport.parkNanos(200_000);
@@ -189,7 +190,7 @@ public final class LoadGenerator {
         outcomes[Outcome.TIMEOUT.ordinal()] += expired;
         return new IterationSnapshot(pacer != null, window, e.scheduled, e.sent, e.dropped, e.unsentAtEnd, outcomes, expired,
                 e.duplicates.sum(), latency.getIntervalHistogram(), service.getIntervalHistogram(),
-                lag.getIntervalHistogram());
+                lag.getIntervalHistogram(), inFlightAtEnd, -1, -1, -1);
     }
 
     static long micros(long nanos) {

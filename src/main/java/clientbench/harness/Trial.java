@@ -26,8 +26,13 @@ public final class Trial implements AutoCloseable {
     private final Map<String, String> settings;
     private boolean failed;
 
+    private final int targetPort;
+    private final long baselineHeap;
+
     private Trial(TrialSpec spec, StubProcess stub, HttpClientAdapter adapter, LoadGenerator generator, HlogFile hlog,
-                  Map<String, String> settings) {
+                  Map<String, String> settings, int targetPort, long baselineHeap) {
+        this.targetPort = targetPort;
+        this.baselineHeap = baselineHeap;
         this.spec = spec;
         this.stub = stub;
         this.adapter = adapter;
@@ -55,7 +60,7 @@ public final class Trial implements AutoCloseable {
                 target = AdapterConfig.parseTarget(spec.target());
             }
             AdapterConfig config = new AdapterConfig(target, spec.protocol(), spec.connections(),
-                    TrialSpec.CONNECT_TIMEOUT, TrialSpec.REQUEST_TIMEOUT, 0, true);
+                    TrialSpec.CONNECT_TIMEOUT, spec.requestTimeout(), 0, true);
             adapter = Adapters.create(spec.client(), config);
             Request request = spec.requestBytes() > 0
                     ? Request.post(target, spec.pathAndQuery(), filled(spec.requestBytes()), spec.bytes())
@@ -71,7 +76,8 @@ public final class Trial implements AutoCloseable {
                 hlog = new HlogFile(spec.hlog(), "clientbench " + spec);
                 JsonFiles.writeAtomically(settingsFile(spec.hlog()), Map.of("client", spec.client(), "settings", settings));
             }
-            return new Trial(spec, stub, adapter, new LoadGenerator(adapter, request, spec.load()), hlog, settings);
+            return new Trial(spec, stub, adapter, new LoadGenerator(adapter, request, spec.load()), hlog, settings,
+                    target.getPort(), spec.measureHeap() ? heapAfterGc() : -1);
         } catch (IOException | InterruptedException | RuntimeException e) {
             if (adapter != null) {
                 adapter.close();
@@ -93,6 +99,11 @@ public final class Trial implements AutoCloseable {
         byte[] b = new byte[n];
         Arrays.fill(b, (byte) 'x');
         return b;
+    }
+
+    private static long heapAfterGc() {
+        System.gc();
+        return java.lang.management.ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
     }
 
     /** Keeps this JVM's threads off the stub's CPU, so the two never compete for one core. */
@@ -134,9 +145,16 @@ public final class Trial implements AutoCloseable {
         return generator.sendNext(stop);
     }
 
-    /** Drains and accounts the iteration; a measured one goes into the histogram log. */
+    /**
+     * Drains and accounts the iteration; a measured one goes into the histogram log. Before the drain,
+     * with the window just closed and its requests still out, it counts the client's connections to the
+     * target and (long-lived shapes) the heap they hold.
+     */
     public IterationSnapshot endIteration(boolean measured) {
-        IterationSnapshot s = generator.endIteration();
+        long connections = TcpConnections.establishedTo(targetPort);
+        long threads = java.lang.management.ManagementFactory.getThreadMXBean().getThreadCount();
+        long heap = spec.measureHeap() ? heapAfterGc() - baselineHeap : -1;
+        IterationSnapshot s = generator.endIteration().withProbes(connections, heap, threads);
         if (!s.balanced()) {
             failed = true;
             throw new IllegalStateException("accounting does not balance: " + s.summary());

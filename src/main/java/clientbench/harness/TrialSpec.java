@@ -21,14 +21,22 @@ import java.util.Objects;
  * @param requestBytes POST a body of this size; 0 sends GET
  * @param load rate, concurrency and backpressure
  * @param hlog where the interval histograms go; null for none
+ * @param requestTimeout every client's request timeout (long-lived shapes need more than the default)
+ * @param measureHeap at the end of each window, collect garbage and record the heap the requests in
+ *                    flight hold (long-lived shapes; a full GC per iteration would disturb the others)
  */
 public record TrialSpec(String client, String target, Protocol protocol, int connections, int delayMs, int bytes,
-                        int requestBytes, LoadSpec load, Path hlog) {
+                        int requestBytes, LoadSpec load, Path hlog, Duration requestTimeout, boolean measureHeap) {
 
     public static final Duration CONNECT_TIMEOUT = AdapterConfig.DEFAULT_CONNECT_TIMEOUT;
     public static final Duration REQUEST_TIMEOUT = AdapterConfig.DEFAULT_REQUEST_TIMEOUT;
     /** Requests still out this long after the window are counted as timeouts (a client's own timeout comes first). */
-    public static final Duration DRAIN_TIMEOUT = REQUEST_TIMEOUT.plusSeconds(1);
+    public static final Duration DRAIN_TIMEOUT = drainFor(REQUEST_TIMEOUT);
+
+    /** The drain waits one second longer than the clients' own timeout, so that theirs fires first. */
+    public static Duration drainFor(Duration requestTimeout) {
+        return requestTimeout.plusSeconds(1);
+    }
 
     public TrialSpec {
         Objects.requireNonNull(load, "load");
@@ -54,13 +62,23 @@ public record TrialSpec(String client, String target, Protocol protocol, int con
         if (requestBytes < 0) {
             throw new IllegalArgumentException("requestBytes must be >= 0, was " + requestBytes);
         }
+        Objects.requireNonNull(requestTimeout, "requestTimeout");
+        if (requestTimeout.isNegative() || requestTimeout.isZero()) {
+            throw new IllegalArgumentException("timeoutMs must be > 0, was " + requestTimeout.toMillis());
+        }
     }
 
     /** From JMH's string parameters; every error names the parameter. */
     public static TrialSpec parse(String client, String target, String protocol, String connections, String delayMs,
                                   String bytes, String requestBytes, LoadSpec load, Path hlog) {
         return new TrialSpec(client, target, Protocol.parse(protocol), integer("connections", connections),
-                integer("delayMs", delayMs), integer("bytes", bytes), integer("requestBytes", requestBytes), load, hlog);
+                integer("delayMs", delayMs), integer("bytes", bytes), integer("requestBytes", requestBytes), load, hlog,
+                REQUEST_TIMEOUT, false);
+    }
+
+    /** With a request timeout other than the default, and the heap measured at the end of each window. */
+    public TrialSpec withLongLived(Duration timeout) {
+        return new TrialSpec(client, target, protocol, connections, delayMs, bytes, requestBytes, load, hlog, timeout, true);
     }
 
     public static int integer(String name, String value) {
