@@ -33,7 +33,7 @@ public final class LoadGenerator {
     public static final int DIGITS = 3;
 
     private final HttpClientAdapter adapter;
-    private final Request request;
+    private final java.util.List<Request> requests;
     private final LoadSpec spec;
     private final Pacer pacer;
     private final Recorder latency = newRecorder();
@@ -42,8 +42,19 @@ public final class LoadGenerator {
     private Epoch epoch;
 
     public LoadGenerator(HttpClientAdapter adapter, Request request, LoadSpec spec) {
+        this(adapter, java.util.List.of(request), spec);
+    }
+
+    /**
+     * Sends {@code requests} in turn: the i-th request sent in an iteration is {@code requests[i % size]},
+     * so a mix (of faults, say) is exact and known for any number sent.
+     */
+    public LoadGenerator(HttpClientAdapter adapter, java.util.List<Request> requests, LoadSpec spec) {
+        if (requests.isEmpty()) {
+            throw new IllegalArgumentException("no request to send");
+        }
         this.adapter = adapter;
-        this.request = request;
+        this.requests = java.util.List.copyOf(requests);
         this.spec = spec;
         this.pacer = spec.isOpen() ? new Pacer(spec.ratePerSecond(), spec.arrivals() == LoadSpec.Arrivals.POISSON) : null;
     }
@@ -111,6 +122,7 @@ public final class LoadGenerator {
         } else {
             lag.recordValue(micros(sentAt - intended));
         }
+        Request request = requests.get((int) (e.sent % requests.size()));
         e.sent++;
         Exchange x = new Exchange(this, e, intended, sentAt);
         try {

@@ -1,0 +1,97 @@
+package clientbench.reliability;
+
+import clientbench.adapters.Adapters;
+import clientbench.api.AdapterConfig;
+import clientbench.api.HttpClientAdapter;
+import clientbench.api.Outcome;
+import clientbench.api.Protocol;
+import clientbench.api.Request;
+import clientbench.harness.IterationSnapshot;
+import clientbench.harness.LoadGenerator;
+import clientbench.harness.LoadSpec;
+import clientbench.stub.StubOptions;
+import clientbench.stub.StubServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Faults from the stub, mixed in one run (status 500, reset, close, a delay past the request timeout),
+ * are each counted in their own class, exactly, for every client. The mix repeats every 20 requests, so
+ * the expected count of each class follows from how many were sent. POST, so that no client may retry.
+ */
+@Timeout(120)
+class FaultMixTest {
+    private static final Duration REQUEST_TIMEOUT = Duration.ofMillis(700);
+    private static StubServer stub;
+
+    /** The cycle: what each of 20 requests asks for, and the class it must end in. */
+    private static final List<Map.Entry<String, Outcome>> MIX = new ArrayList<>();
+
+    static {
+        for (int i = 0; i < 12; i++) {
+            MIX.add(Map.entry("/?bytes=5", Outcome.OK));
+        }
+        MIX.add(Map.entry("/?status=500", Outcome.STATUS));
+        MIX.add(Map.entry("/?fault=reset", Outcome.RESET));
+        MIX.add(Map.entry("/?status=500", Outcome.STATUS));
+        MIX.add(Map.entry("/?fault=close", Outcome.RESET));
+        MIX.add(Map.entry("/?delayMs=1500", Outcome.TIMEOUT));
+        MIX.add(Map.entry("/?fault=reset", Outcome.RESET));
+        MIX.add(Map.entry("/?status=500", Outcome.STATUS));
+        MIX.add(Map.entry("/?fault=close", Outcome.RESET));
+    }
+
+    @BeforeAll
+    static void start() throws Exception {
+        stub = StubServer.start(StubOptions.loopback());
+    }
+
+    @AfterAll
+    static void stop() {
+        stub.close();
+    }
+
+    static List<String> clients() {
+        return Adapters.names();
+    }
+
+    @ParameterizedTest
+    @MethodSource("clients")
+    void eachFaultIsCountedInItsOwnClassExactly(String client) {
+        URI target = stub.uri();
+        AdapterConfig config = new AdapterConfig(target, Protocol.HTTP1, 64, Duration.ofSeconds(2), REQUEST_TIMEOUT, 0, true);
+        List<Request> requests = MIX.stream().map(m -> Request.post(target, m.getKey(), new byte[16], 5)).toList();
+        IterationSnapshot s;
+        try (HttpClientAdapter adapter = Adapters.create(client, config)) {
+            LoadGenerator g = new LoadGenerator(adapter, requests,
+                    LoadSpec.open(100, 32, LoadSpec.Backpressure.PARK, REQUEST_TIMEOUT.plusSeconds(1)));
+            s = Loops.iteration(g, 2_000);
+        }
+        Map<Outcome, Long> expected = new EnumMap<>(Outcome.class);
+        for (Outcome o : Outcome.values()) {
+            expected.put(o, 0L);
+        }
+        for (long i = 0; i < s.sent(); i++) {
+            expected.merge(MIX.get((int) (i % MIX.size())).getValue(), 1L, Long::sum);
+        }
+        assertTrue(s.balanced(), s.summary());
+        assertTrue(s.sent() >= 150, s.summary());
+        assertEquals(0, s.expiredAtDrain(), "every request ended by the client's own timeout at the latest: " + s.summary());
+        for (Outcome o : Outcome.values()) {
+            assertEquals(expected.get(o), s.count(o), client + " " + o.label() + ": " + s.summary());
+        }
+    }
+}
