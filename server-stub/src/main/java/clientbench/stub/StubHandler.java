@@ -126,6 +126,9 @@ final class StubHandler extends ChannelInboundHandlerAdapter {
 
     private void end() {
         stats.requests.increment();
+        if (rawOut == null) {
+            stats.http2Requests.increment();
+        }
         long echo = hasBody ? requestBytes : -1;
         if (invalid != null) {
             stats.badRequests.increment();

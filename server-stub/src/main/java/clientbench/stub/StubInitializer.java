@@ -6,6 +6,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOutboundHandlerAdapter;
 import io.netty.channel.ChannelPipeline;
+import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import io.netty.handler.codec.http.HttpRequestDecoder;
@@ -43,15 +44,18 @@ final class StubInitializer extends ChannelInitializer<SocketChannel> {
     private final StubStats stats;
     private final StubResponses responses;
     private final SslContext sslContext;
+    private final ChannelGroup connections;
 
-    StubInitializer(StubStats stats, StubResponses responses, SslContext sslContext) {
+    StubInitializer(StubStats stats, StubResponses responses, SslContext sslContext, ChannelGroup connections) {
         this.stats = stats;
         this.responses = responses;
         this.sslContext = sslContext;
+        this.connections = connections;
     }
 
     @Override
     protected void initChannel(SocketChannel ch) {
+        connections.add(ch); // leaves the group by itself when it closes
         stats.openConnections.incrementAndGet();
         ch.closeFuture().addListener(f -> stats.openConnections.decrementAndGet());
         ChannelPipeline p = ch.pipeline();

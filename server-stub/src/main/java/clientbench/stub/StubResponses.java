@@ -1,6 +1,8 @@
 package clientbench.stub;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
@@ -25,7 +27,15 @@ final class StubResponses {
     static final String CONTENT_TYPE = "application/octet-stream";
     static final String REQUEST_BYTES_HEADER = "x-request-bytes";
 
+    /**
+     * The shared buffers live as long as the server and are released by {@link #close()}, not per write
+     * (writes get unreleasable views); Netty's leak detector has nothing to track on them.
+     */
+    private static final ByteBufAllocator SHARED = new UnpooledByteBufAllocator(true, true);
+
     private final ConcurrentHashMap<Long, ByteBuf> http1Cache = new ConcurrentHashMap<>();
+    /** Every shared buffer this instance made, to release on close. */
+    private final java.util.Queue<ByteBuf> owned = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private volatile ByteBuf bodies = pattern(64 * 1024);
 
     /** A complete HTTP/1.1 response; the caller writes it and must not keep it. */
@@ -35,11 +45,14 @@ final class StubResponses {
             long key = ((long) status << 40) | ((long) bodyLength << 2) | (keepAlive ? 2 : 0) | (head ? 1 : 0);
             ByteBuf ready = http1Cache.get(key);
             if (ready == null) {
-                ready = Unpooled.unreleasableBuffer(
-                        compose(status, bodyLength, keepAlive, head, -1).asReadOnly());
-                if (http1Cache.size() < CACHE_MAX) {
-                    http1Cache.putIfAbsent(key, ready);
+                if (http1Cache.size() >= CACHE_MAX) {
+                    return compose(status, bodyLength, keepAlive, head, -1);
                 }
+                ByteBuf composed = compose(status, bodyLength, keepAlive, head, -1);
+                ByteBuf shared = own(SHARED.directBuffer(composed.readableBytes()).writeBytes(composed));
+                composed.release();
+                ByteBuf raced = http1Cache.putIfAbsent(key, shared);
+                ready = raced != null ? raced : shared;
             }
             return ready.duplicate();
         }
@@ -113,12 +126,26 @@ final class StubResponses {
         return b.slice(0, n);
     }
 
-    private static ByteBuf pattern(int n) {
-        ByteBuf b = Unpooled.directBuffer(n, n);
+    private ByteBuf pattern(int n) {
+        ByteBuf b = SHARED.directBuffer(n, n);
         for (int i = 0; i < n; i++) {
             b.writeByte('a' + i % 26);
         }
+        return own(b);
+    }
+
+    /** Keeps {@code b} for {@link #close()} and hands out a read-only view that writes cannot release. */
+    private ByteBuf own(ByteBuf b) {
+        owned.add(b);
         return Unpooled.unreleasableBuffer(b.asReadOnly());
+    }
+
+    /** Frees the shared buffers; only once no connection can write any more. */
+    void close() {
+        for (ByteBuf b; (b = owned.poll()) != null; ) {
+            b.release();
+        }
+        http1Cache.clear();
     }
 
     private static String statusLine(int status) {

@@ -8,6 +8,8 @@ import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.ServerChannel;
 import io.netty.channel.epoll.Epoll;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
@@ -25,7 +27,6 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.security.cert.X509Certificate;
@@ -54,6 +55,9 @@ public final class StubServer implements AutoCloseable {
     private final String transport;
     private final ScheduledFuture<?> reporter;
     private final CountDownLatch closed = new CountDownLatch(1);
+    private final StubResponses responses = new StubResponses();
+    /** Every open connection: closed explicitly on close(), since an idle one can outlive the event loop's shutdown. */
+    private final ChannelGroup connections;
 
     private StubServer(StubOptions options) throws Exception {
         this.options = options;
@@ -82,6 +86,7 @@ public final class StubServer implements AutoCloseable {
         Class<? extends ServerChannel> channelType = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
         this.transport = epoll ? "epoll" : "nio";
         this.group = new MultiThreadIoEventLoopGroup(options.ioThreads(), io);
+        this.connections = new DefaultChannelGroup("stub-connections", group.next());
 
         // Bind; one group both accepts and serves, so --io-threads is the whole thread budget.
         try {
@@ -91,15 +96,13 @@ public final class StubServer implements AutoCloseable {
                     .option(ChannelOption.SO_BACKLOG, 4096)
                     .option(ChannelOption.SO_REUSEADDR, true)
                     .childOption(ChannelOption.TCP_NODELAY, true)
-                    .childHandler(new StubInitializer(stats, new StubResponses(), ssl));
+                    .childHandler(new StubInitializer(stats, responses, ssl, connections));
             this.serverChannel = b.bind(options.host(), options.port()).sync().channel();
         } catch (Exception e) {
+            // NIO throws BindException, epoll a NativeIoException: either way the address is not ours.
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
-            if (e instanceof BindException) {
-                throw new IllegalStateException("cannot listen on " + options.host() + ":" + options.port()
-                        + ": " + e.getMessage(), e);
-            }
-            throw e;
+            throw new IllegalStateException("cannot listen on " + options.host() + ":" + options.port()
+                    + ": " + e.getMessage(), e);
         }
         this.reporter = options.printStats()
                 ? group.next().scheduleAtFixedRate(() -> System.out.println(stats.intervalLine()), 1, 1, TimeUnit.SECONDS)
@@ -139,6 +142,19 @@ public final class StubServer implements AutoCloseable {
         return stats.requests.sum();
     }
 
+    /**
+     * Requests answered on HTTP/2 streams: h2c by prior knowledge, h2c by Upgrade (the upgrade request
+     * itself included: it is answered on stream 1), and h2 over TLS.
+     */
+    public long http2Requests() {
+        return stats.http2Requests.sum();
+    }
+
+    /** Requests answered on HTTP/1.1, including an h2c Upgrade request the stub declined. */
+    public long http1Requests() {
+        return stats.requests.sum() - stats.http2Requests.sum();
+    }
+
     /** Stops listening, closes every connection and event loop; returns when they are gone. Idempotent. */
     @Override
     public void close() {
@@ -153,7 +169,9 @@ public final class StubServer implements AutoCloseable {
                 reporter.cancel(false);
             }
             serverChannel.close().syncUninterruptibly();
+            connections.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
             group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+            responses.close(); // every connection is gone: no write can touch them any more
             closed.countDown();
         }
     }

@@ -7,6 +7,8 @@ import java.util.concurrent.atomic.LongAdder;
 final class StubStats {
     final AtomicInteger openConnections = new AtomicInteger();
     final LongAdder requests = new LongAdder();
+    /** The part of {@link #requests} answered on HTTP/2 streams (h2c or h2); the rest were HTTP/1.1. */
+    final LongAdder http2Requests = new LongAdder();
     final LongAdder badRequests = new LongAdder();
     final LongAdder faults = new LongAdder();
     private long lastRequests;
