@@ -22,14 +22,46 @@ final class AdapterSettings {
     }
 
     /**
-     * Refuses what the adapters do not wire up yet, before the adapter creates anything.
+     * Refuses what the adapter does not wire up yet, before the adapter creates anything.
      *
-     * @throws IllegalArgumentException naming the client and the protocol
+     * @throws NotWiredYet (an IllegalArgumentException) naming the client and the protocol
      */
     static void requireHttp1(String client, AdapterConfig config) {
-        if (config.protocol() != Protocol.HTTP1 && config.protocol() != Protocol.HTTPS1) {
-            throw new IllegalArgumentException(
-                    client + " does not support protocol " + config.protocol().label() + " yet");
+        if (http2(config)) {
+            throw new NotWiredYet(client + " does not support protocol " + config.protocol().label() + " yet");
+        }
+    }
+
+    /**
+     * Refuses HTTP/2 for a client that has none, before the adapter creates anything.
+     *
+     * @param why what the client lacks, e.g. "AsyncHttpClient has no HTTP/2 support"
+     * @throws IllegalArgumentException naming the client, what it lacks and the protocol
+     */
+    static void refuseHttp2(String client, AdapterConfig config, String why) {
+        if (http2(config)) {
+            throw new IllegalArgumentException(client + ": " + why + "; protocol " + config.protocol().label()
+                    + " refused (use http1 or https1)");
+        }
+    }
+
+    /** H2C or H2. */
+    static boolean http2(AdapterConfig config) {
+        return config.protocol() == Protocol.H2C || config.protocol() == Protocol.H2;
+    }
+
+    /**
+     * The cause for a response that came on another HTTP version than the pinned one (the server declined
+     * the Upgrade, or chose http/1.1 by ALPN): it is reported as OTHER, never measured as ok.
+     */
+    static IllegalStateException wrongVersion(AdapterConfig config, String seen) {
+        return new IllegalStateException("pinned to " + config.protocol().label() + " but the response came on " + seen);
+    }
+
+    /** Records, for HTTP/2 only, how many connections the client uses and why. */
+    static void http2Connections(Map<String, String> settings, AdapterConfig config, String how) {
+        if (http2(config)) {
+            settings.put("h2Connections", how);
         }
     }
 
@@ -43,7 +75,12 @@ final class AdapterSettings {
         Map<String, String> s = new LinkedHashMap<>();
         s.put("target", config.target().toString());
         s.put("protocol", config.protocol().label());
-        s.put("httpVersion", "HTTP/1.1" + (config.protocol().tls() ? " over TLS, h2 not offered by ALPN" : ", no h2c upgrade"));
+        s.put("httpVersion", switch (config.protocol()) {
+            case HTTP1 -> "HTTP/1.1, no h2c upgrade";
+            case HTTPS1 -> "HTTP/1.1 over TLS, h2 not offered by ALPN";
+            case H2C -> "HTTP/2 cleartext by prior knowledge (no Upgrade)";
+            case H2 -> "HTTP/2 over TLS, ALPN offers h2 only";
+        });
         s.put("maxConnections", Integer.toString(config.maxConnections()));
         s.put("connectionLimit", connectionLimit);
         s.put("connectTimeoutMs", Long.toString(config.connectTimeout().toMillis()));
@@ -56,5 +93,12 @@ final class AdapterSettings {
         s.put("retries", "off");
         s.put("trustAllCertificates", Boolean.toString(config.trustAllCertificates() && config.protocol().tls()));
         return s;
+    }
+
+    /** The refusal of a protocol an adapter has not been wired for yet, as opposed to one its client lacks. */
+    static final class NotWiredYet extends IllegalArgumentException {
+        NotWiredYet(String message) {
+            super(message);
+        }
     }
 }

@@ -26,6 +26,9 @@ public final class Adapters {
         FACTORIES.put("jetty-vt", JettyVtAdapter::new);
         FACTORIES.put("okhttp-vt", OkHttpVtAdapter::new);
         FACTORIES.put("jdk-vt", JdkVtAdapter::new);
+        FACTORIES.put("reactor", ReactorNettyAdapter::new);
+        FACTORIES.put("vertx", VertxAdapter::new);
+        FACTORIES.put("helidon", HelidonAdapter::new);
     }
 
     /** Not a client: completes inline, for measuring the harness itself. */
@@ -56,5 +59,26 @@ public final class Adapters {
                     + String.join(", ", FACTORIES.keySet()) + " (and " + NOOP + ", the harness's own)");
         }
         return factory.apply(Objects.requireNonNull(config, "config"));
+    }
+
+    /**
+     * Why {@code name} cannot speak {@code protocol} (a label such as {@code h2c}), or null when it can.
+     * Adapters refuse an unsupported protocol in their constructor, before they create anything, so
+     * asking costs one construction and close.
+     */
+    public static String refusal(String name, String protocol) {
+        clientbench.api.Protocol p = clientbench.api.Protocol.parse(protocol);
+        if (p == clientbench.api.Protocol.HTTP1) {
+            return null; // every adapter speaks HTTP/1.1: the contract test holds them to it
+        }
+        java.net.URI target = java.net.URI.create((p.tls() ? "https" : "http") + "://127.0.0.1:9");
+        AdapterConfig config = new AdapterConfig(target, p, 1, AdapterConfig.DEFAULT_CONNECT_TIMEOUT,
+                AdapterConfig.DEFAULT_REQUEST_TIMEOUT, 0, true);
+        try {
+            create(name, config).close();
+            return null;
+        } catch (IllegalArgumentException e) {
+            return e.getMessage();
+        }
     }
 }

@@ -5,6 +5,7 @@ import clientbench.api.Completion;
 import clientbench.api.HttpClientAdapter;
 import clientbench.api.LibraryVersion;
 import clientbench.api.Outcome;
+import clientbench.api.Protocol;
 import clientbench.api.Request;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.time.Duration;
@@ -29,7 +30,12 @@ import org.asynchttpclient.RequestBuilder;
  *       does not queue: with acquireFreeChannelTimeout left at its default 0, a request that finds every
  *       connection busy fails at once with {@code TooManyConnections(PerHost)Exception}, reported as
  *       {@code REJECTED}. That is AsyncHttpClient's own behaviour and is measured as such;</li>
- *   <li>http2Enabled false (default true: ALPN h2 over TLS);</li>
+ *   <li>http2Enabled false for http1 and https1 (default true: ALPN h2 over TLS). For h2c, http2Enabled and
+ *       http2CleartextEnabled (default false): HTTP/2 by prior knowledge. For h2, http2Enabled and a TLS
+ *       context of the adapter's ({@link AhcTls}) whose ALPN offers h2 alone (the client's own offers h2 and
+ *       http/1.1). A response on another HTTP version than the pinned one is reported as {@code OTHER}.
+ *       AsyncHttpClient sends streams past the server's SETTINGS_MAX_CONCURRENT_STREAMS; the server
+ *       refuses them and they end as {@code RESET}: its own behaviour, measured as such;</li>
  *   <li>connectTimeout from the config (default 5 s); requestTimeout = requestTimeout (default 60 s,
  *       whole exchange); readTimeout = requestTimeout (default 60 s), so only the request timeout fires;</li>
  *   <li>maxRequestRetry 0 (default 5); cookie store none (default an in-memory store);
@@ -45,6 +51,7 @@ import org.asynchttpclient.RequestBuilder;
  */
 public final class AhcAdapter implements HttpClientAdapter {
 
+    private final AdapterConfig config;
     private final AsyncHttpClient client;
     private final List<Thread> eventLoopThreads = new CopyOnWriteArrayList<>();
     private final Set<AhcHandler> inFlight = ConcurrentHashMap.newKeySet();
@@ -54,17 +61,22 @@ public final class AhcAdapter implements HttpClientAdapter {
     private volatile Converted last;
 
     public AhcAdapter(AdapterConfig config) {
-        AdapterSettings.requireHttp1(name(), config);
-        Map<String, String> s = AdapterSettings.common(config,
-                "maxConnections and maxConnectionsPerHost; no queue: a request finding all busy is rejected at once",
+        this.config = config;
+        Map<String, String> s = AdapterSettings.common(config, AdapterSettings.http2(config)
+                        ? "maxConnections and maxConnectionsPerHost connections, each shared by many streams"
+                        : "maxConnections and maxConnectionsPerHost; no queue: a request finding all busy is rejected at once",
                 "requestTimeout (whole exchange; readTimeout set to the same)");
+        AdapterSettings.http2Connections(s, config, "requests that find no HTTP/2 connection open yet open their own"
+                + " (up to maxConnections), later ones are streams on an open one; streams are not held back at the"
+                + " server's SETTINGS_MAX_CONCURRENT_STREAMS: past it the server refuses them, reported as reset");
         s.put("threading", "Netty event loops (NIO), callbacks on them; a hashed-wheel timer thread");
         this.settings = Collections.unmodifiableMap(s);
         DefaultThreadFactory netty = new DefaultThreadFactory("AsyncHttpClient");
         DefaultAsyncHttpClientConfig.Builder builder = new DefaultAsyncHttpClientConfig.Builder()
                 .setMaxConnections(config.maxConnections())
                 .setMaxConnectionsPerHost(config.maxConnections())
-                .setHttp2Enabled(false)
+                .setHttp2Enabled(AdapterSettings.http2(config))
+                .setHttp2CleartextEnabled(config.protocol() == Protocol.H2C)
                 .setConnectTimeout(config.connectTimeout())
                 .setRequestTimeout(config.requestTimeout())
                 .setReadTimeout(config.requestTimeout())
@@ -85,6 +97,9 @@ public final class AhcAdapter implements HttpClientAdapter {
         if (config.trustAllCertificates() && config.protocol().tls()) {
             builder.setUseInsecureTrustManager(true).setDisableHttpsEndpointIdentificationAlgorithm(true);
         }
+        if (config.protocol() == Protocol.H2) {
+            builder.setSslContext(AhcTls.h2Only(config));
+        }
         this.client = new DefaultAsyncHttpClient(builder.build());
     }
 
@@ -94,7 +109,7 @@ public final class AhcAdapter implements HttpClientAdapter {
             completion.complete(Outcome.REJECTED, 0, new RejectedExecutionException(name() + " is closed"));
             return;
         }
-        AhcHandler handler = new AhcHandler(request.expectedBodyBytes(), completion, inFlight);
+        AhcHandler handler = new AhcHandler(config, request.expectedBodyBytes(), completion, inFlight);
         inFlight.add(handler);
         try {
             client.executeRequest(toAhc(request), handler);

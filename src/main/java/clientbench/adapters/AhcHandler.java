@@ -1,5 +1,6 @@
 package clientbench.adapters;
 
+import clientbench.api.AdapterConfig;
 import clientbench.api.Completion;
 import clientbench.api.Outcome;
 import clientbench.api.Outcomes;
@@ -20,15 +21,18 @@ import org.asynchttpclient.exception.TooManyConnectionsPerHostException;
  */
 final class AhcHandler implements AsyncHandler<Void> {
 
+    private final AdapterConfig config;
     private final long expectedBodyBytes;
     private final Completion completion;
     private final Set<AhcHandler> inFlight;
     private final AtomicBoolean done = new AtomicBoolean();
     private volatile int status;
+    private volatile int majorVersion;
     private long bytes;
 
     /** The caller adds it to {@code inFlight}; it removes itself when it reports. */
-    AhcHandler(long expectedBodyBytes, Completion completion, Set<AhcHandler> inFlight) {
+    AhcHandler(AdapterConfig config, long expectedBodyBytes, Completion completion, Set<AhcHandler> inFlight) {
+        this.config = config;
         this.expectedBodyBytes = expectedBodyBytes;
         this.completion = completion;
         this.inFlight = inFlight;
@@ -37,6 +41,7 @@ final class AhcHandler implements AsyncHandler<Void> {
     @Override
     public State onStatusReceived(HttpResponseStatus responseStatus) {
         status = responseStatus.getStatusCode();
+        majorVersion = responseStatus.getProtocolMajorVersion();
         return State.CONTINUE;
     }
 
@@ -61,7 +66,11 @@ final class AhcHandler implements AsyncHandler<Void> {
     @Override
     public Void onCompleted() {
         if (finish()) {
-            completion.complete(Outcomes.ofResponse(status, bytes, expectedBodyBytes), status, null);
+            if ((majorVersion == 2) != AdapterSettings.http2(config)) { // ALPN chose http/1.1 although h2 was offered
+                completion.complete(Outcome.OTHER, status, AdapterSettings.wrongVersion(config, "HTTP/" + majorVersion));
+            } else {
+                completion.complete(Outcomes.ofResponse(status, bytes, expectedBodyBytes), status, null);
+            }
         }
         return null;
     }

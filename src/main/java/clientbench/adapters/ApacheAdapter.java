@@ -38,7 +38,9 @@ import org.apache.hc.core5.util.Timeout;
  * <ul>
  *   <li>{@code PoolingAsyncClientConnectionManager} max total and max per route = maxConnections
  *       (default 25 and 5); requests beyond wait for a lease in the pool;</li>
- *   <li>version policy {@code FORCE_HTTP_1} (default {@code NEGOTIATE}: ALPN h2 over TLS);</li>
+ *   <li>version policy {@code FORCE_HTTP_1} for http1 and https1 (default {@code NEGOTIATE}: ALPN h2 over
+ *       TLS); {@code FORCE_HTTP_2} for h2c (prior knowledge) and h2 (ALPN offers h2 alone). On HTTP/2 the
+ *       pool still holds up to maxConnections connections, but every exchange shares a leased connection;</li>
  *   <li>connect timeout from the config (default 3 min);</li>
  *   <li>request timeout: the client has no whole-exchange timeout (only connect, pool lease and socket
  *       inactivity, each 3 min by default), so a {@link DeadlineTimer} cancels the exchange's future
@@ -60,11 +62,15 @@ public final class ApacheAdapter implements HttpClientAdapter {
     private volatile boolean closed;
 
     public ApacheAdapter(AdapterConfig config) {
-        AdapterSettings.requireHttp1(name(), config);
         this.config = config;
-        Map<String, String> s = AdapterSettings.common(config,
-                "pool max total = max per route = maxConnections; more wait for a lease",
+        boolean http2 = AdapterSettings.http2(config);
+        Map<String, String> s = AdapterSettings.common(config, http2
+                        ? "pool max total = max per route = maxConnections connections, each shared by many streams"
+                        : "pool max total = max per route = maxConnections; more wait for a lease",
                 "adapter deadline cancels the exchange (the client has no whole-exchange timeout)");
+        AdapterSettings.http2Connections(s, config, "a pool of up to maxConnections connections, each shared by"
+                + " concurrent streams: a lease that finds no connection yet opens one, so concurrent first requests"
+                + " open up to maxConnections, which then stay open, each carrying streams");
         s.put("threading", "I/O reactor threads; callbacks on them; one deadline thread of the adapter");
         this.settings = Collections.unmodifiableMap(s);
         PoolingAsyncClientConnectionManagerBuilder pool = PoolingAsyncClientConnectionManagerBuilder.create()
@@ -72,7 +78,8 @@ public final class ApacheAdapter implements HttpClientAdapter {
                 .setMaxConnPerRoute(config.maxConnections())
                 .setDefaultConnectionConfig(ConnectionConfig.custom()
                         .setConnectTimeout(Timeout.of(config.connectTimeout())).build())
-                .setDefaultTlsConfig(TlsConfig.custom().setVersionPolicy(HttpVersionPolicy.FORCE_HTTP_1).build());
+                .setDefaultTlsConfig(TlsConfig.custom()
+                        .setVersionPolicy(http2 ? HttpVersionPolicy.FORCE_HTTP_2 : HttpVersionPolicy.FORCE_HTTP_1).build());
         if (config.trustAllCertificates() && config.protocol().tls()) {
             pool.setTlsStrategy(ClientTlsStrategyBuilder.create().setSslContext(TrustAllCertificates.sslContext())
                     .setHostnameVerifier(NoopHostnameVerifier.INSTANCE).buildAsync());
@@ -117,12 +124,15 @@ public final class ApacheAdapter implements HttpClientAdapter {
     @Override
     public void close() {
         closed = true;
-        client.close(CloseMode.IMMEDIATE);
+        // GRACEFUL: the reactor closes its own channels. IMMEDIATE closes the selector under it and the
+        // reactor thread logs a ClosedSelectorException at ERROR on every close.
+        client.close(CloseMode.GRACEFUL);
         try {
             client.awaitShutdown(TimeValue.ofSeconds(5));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        client.close(CloseMode.IMMEDIATE); // no-op once shut down; ends a reactor that outlived the wait
         inFlight.forEach(ApacheExchange::abandon);
         deadlines.close();
     }

@@ -36,7 +36,7 @@ import org.apache.hc.core5.util.Timeout;
  * <ul>
  *   <li>{@code PoolingHttpClientConnectionManager} max total and max per route = maxConnections
  *       (default 25 and 5); virtual threads beyond wait for a lease in the pool;</li>
- *   <li>HTTP/1.1: the classic client speaks nothing else;</li>
+ *   <li>HTTP/1.1: the classic client speaks nothing else, so h2c and h2 are refused at construction;</li>
  *   <li>connect timeout from the config (default 3 min);</li>
  *   <li>request timeout: the client has no whole-exchange timeout, so a {@link DeadlineTimer} cancels the
  *       request (closing its connection) when the request timeout passes, reported as {@code TIMEOUT};</li>
@@ -54,7 +54,8 @@ public final class ApacheVtAdapter implements HttpClientAdapter {
     private final Map<String, String> settings;
 
     public ApacheVtAdapter(AdapterConfig config) {
-        AdapterSettings.requireHttp1(name(), config);
+        AdapterSettings.refuseHttp2(name(), config,
+                "Apache HttpClient 5 classic (blocking) has no HTTP/2 support; only the async client (apache) has");
         this.config = config;
         Map<String, String> s = AdapterSettings.common(config,
                 "pool max total = max per route = maxConnections; more wait for a lease",

@@ -32,6 +32,12 @@ final class AsyncPermits {
         drain();
     }
 
+    /** Adds {@code n} permits for good (see {@link Http2Ramp}) and starts what they allow. */
+    void grow(int n) {
+        permits.release(n);
+        drain();
+    }
+
     /**
      * Starts queued tasks while permits last. Only one thread drains at a time and the others leave a
      * note for it in {@code drainers}, so a task that completes at once cannot make this recurse.

@@ -6,13 +6,10 @@ import clientbench.api.HttpClientAdapter;
 import clientbench.api.Outcome;
 import clientbench.api.Outcomes;
 import clientbench.api.Request;
-import clientbench.api.TrustAllCertificates;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
-import java.util.Collections;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
@@ -21,16 +18,19 @@ import java.util.concurrent.RejectedExecutionException;
  * The JDK's {@link java.net.http.HttpClient}, asynchronous ({@code sendAsync}).
  * Docs: https://docs.oracle.com/en/java/javase/21/docs/api/java.net.http/java/net/http/HttpClient.html
  *
- * <p>Settings that differ from the client's defaults:
+ * <p>Settings that differ from the client's defaults (built by {@link JdkClients}):
  * <ul>
- *   <li>version HTTP/1.1 (default HTTP/2: h2c upgrade on http://, ALPN h2 on https://);</li>
+ *   <li>version HTTP/1.1 for http1 and https1 (default HTTP/2: h2c upgrade on http://, ALPN h2 on https://);
+ *       HTTP/2, the default, for h2c and h2. The client cannot do h2c by prior knowledge: on h2c the first
+ *       request of each connection is an HTTP/1.1 Upgrade (see {@link JdkClients});</li>
  *   <li>connect timeout from the config (default none);</li>
  *   <li>per-request timeout = request timeout less the time queued here (default none). Up to JDK 25 it
  *       ends when the response headers arrive; JDK 26 extends it over the body (JDK-8208693);</li>
  *   <li>connection limit: the client has none ({@code jdk.httpclient.connectionPoolSize} only caps idle
  *       connections), so at most {@code maxConnections} exchanges run at once; the rest wait in a FIFO
  *       queue here without blocking the caller, and one whose deadline passes while queued ends as
- *       {@code TIMEOUT} without being sent;</li>
+ *       {@code TIMEOUT} without being sent. On HTTP/2: one exchange until the first HTTP/2 response,
+ *       then 100, the streams of the one connection the client uses ({@link Http2Ramp});</li>
  *   <li>{@code Accept-Encoding: identity} sent explicitly (the client never compresses on its own);</li>
  *   <li>a trust-all {@code SSLContext} when the config asks for it.</li>
  * </ul>
@@ -43,17 +43,18 @@ public final class JdkAdapter implements HttpClientAdapter {
     private final AdapterConfig config;
     private final HttpClient client;
     private final AsyncPermits permits;
+    private final Http2Ramp ramp;
     private final Map<String, String> settings;
     private volatile boolean closed;
 
     public JdkAdapter(AdapterConfig config) {
-        AdapterSettings.requireHttp1(name(), config);
         this.config = config;
-        this.permits = new AsyncPermits(config.maxConnections());
-        this.settings = settings(config,
-                "at most maxConnections exchanges at once; more wait in a queue in the adapter, without blocking the caller",
+        this.permits = new AsyncPermits(Http2Ramp.initialLimit(config));
+        this.ramp = new Http2Ramp(() -> permits.grow(Http2Ramp.STREAMS - Http2Ramp.initialLimit(config)));
+        this.settings = JdkClients.settings(config, JdkClients.connectionLimit(config, "at most maxConnections"
+                        + " exchanges at once; more wait in a queue in the adapter, without blocking the caller"),
                 "sendAsync; the client's selector thread and default executor (a cached pool)");
-        this.client = newClient(config);
+        this.client = JdkClients.newClient(config);
     }
 
     @Override
@@ -74,7 +75,7 @@ public final class JdkAdapter implements HttpClientAdapter {
             if (remaining.isNegative() || remaining.isZero()) {
                 throw new HttpTimeoutException("request timed out while queued for a connection");
             }
-            exchange = client.sendAsync(toJdk(request, remaining), JdkByteCounter.HANDLER);
+            exchange = client.sendAsync(JdkClients.toJdk(request, remaining), JdkByteCounter.HANDLER);
         } catch (HttpTimeoutException | RuntimeException e) { // queued too long, or refused, e.g. after close()
             try {
                 completion.complete(Outcomes.ofThrowable(e), 0, e);
@@ -85,12 +86,15 @@ public final class JdkAdapter implements HttpClientAdapter {
         }
         exchange.whenComplete((response, failure) -> {
             try {
-                if (failure == null) {
-                    completion.complete(Outcomes.ofResponse(response.statusCode(), response.body(),
-                            request.expectedBodyBytes()), response.statusCode(), null);
-                } else {
+                if (failure != null) {
                     completion.complete(Outcomes.ofThrowable(failure), 0, failure);
+                    return;
                 }
+                IllegalStateException wrongVersion = JdkClients.wrongVersion(config, response);
+                ramp.onResponse(response.version() == HttpClient.Version.HTTP_2);
+                completion.complete(wrongVersion != null ? Outcome.OTHER
+                                : Outcomes.ofResponse(response.statusCode(), response.body(), request.expectedBodyBytes()),
+                        response.statusCode(), wrongVersion);
             } finally {
                 permits.release();
             }
@@ -100,7 +104,7 @@ public final class JdkAdapter implements HttpClientAdapter {
     @Override
     public void close() {
         closed = true;
-        shutdown(client);
+        JdkClients.shutdown(client);
     }
 
     @Override
@@ -116,46 +120,5 @@ public final class JdkAdapter implements HttpClientAdapter {
     @Override
     public String name() {
         return "jdk";
-    }
-
-    static HttpClient newClient(AdapterConfig config) {
-        HttpClient.Builder builder = HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(config.connectTimeout())
-                .followRedirects(HttpClient.Redirect.NEVER);
-        if (config.trustAllCertificates() && config.protocol().tls()) {
-            builder.sslContext(TrustAllCertificates.sslContext());
-        }
-        return builder.build();
-    }
-
-    static HttpRequest toJdk(Request request, Duration timeout) {
-        HttpRequest.Builder builder = HttpRequest.newBuilder(request.uri())
-                .timeout(timeout)
-                .header(AdapterSettings.ACCEPT_ENCODING, AdapterSettings.IDENTITY);
-        if (request.hasBody()) {
-            builder.header(AdapterSettings.CONTENT_TYPE, AdapterSettings.OCTET_STREAM)
-                    .POST(HttpRequest.BodyPublishers.ofByteArray(request.body()));
-        }
-        return builder.build();
-    }
-
-    static Map<String, String> settings(AdapterConfig config, String connectionLimit, String threading) {
-        Map<String, String> s = AdapterSettings.common(config, connectionLimit,
-                "HttpRequest.timeout, less time queued in the adapter; up to the response headers before JDK 26");
-        s.put("threading", threading);
-        s.put("retries", "client default: a refused connect and an idempotent request on a connection found closed"
-                + " are retried (JVM-wide -Djdk.httpclient.disableRetryConnect)");
-        return Collections.unmodifiableMap(s);
-    }
-
-    /** {@code shutdownNow} aborts what is in flight; then waits (bounded) for the client's threads. */
-    static void shutdown(HttpClient client) {
-        client.shutdownNow();
-        try {
-            client.awaitTermination(Duration.ofSeconds(5));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 }

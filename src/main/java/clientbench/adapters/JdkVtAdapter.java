@@ -20,10 +20,13 @@ import java.util.concurrent.TimeUnit;
  * The JDK's {@link java.net.http.HttpClient} through its blocking {@code send}, one virtual thread per
  * request. Docs: https://docs.oracle.com/en/java/javase/21/docs/api/java.net.http/java/net/http/HttpClient.html
  *
- * <p>Settings that differ from the client's defaults are those of {@link JdkAdapter} (HTTP/1.1, connect
+ * <p>Settings that differ from the client's defaults are those of {@link JdkAdapter} (HTTP version, connect
  * timeout, per-request timeout, {@code Accept-Encoding: identity}, trust-all TLS when asked), except the
  * connection limit: here each virtual thread waits for one of {@code maxConnections} permits of a fair
- * semaphore, for at most the request timeout, and the request's own timeout is what is left of it.
+ * semaphore, for at most the request timeout, and the request's own timeout is what is left of it. On
+ * HTTP/2 there is one permit until the first HTTP/2 response, then 100 ({@link Http2Ramp}).
+ * The client cannot do h2c by prior knowledge: on h2c the first request of each connection is an HTTP/1.1
+ * Upgrade (see {@link JdkClients}).
  * Virtual threads come from a per-adapter thread-per-task executor named {@code jdk-vt-N}; they run on
  * the JVM's shared virtual-thread scheduler.
  */
@@ -32,17 +35,18 @@ public final class JdkVtAdapter implements HttpClientAdapter {
     private final AdapterConfig config;
     private final HttpClient client;
     private final Semaphore permits;
+    private final Http2Ramp ramp;
     private final ExecutorService threads;
     private final Map<String, String> settings;
 
     public JdkVtAdapter(AdapterConfig config) {
-        AdapterSettings.requireHttp1(name(), config);
         this.config = config;
-        this.permits = new Semaphore(config.maxConnections(), true);
-        this.settings = JdkAdapter.settings(config,
-                "at most maxConnections exchanges at once; more wait on a fair semaphore in their virtual thread",
+        this.permits = new Semaphore(Http2Ramp.initialLimit(config), true);
+        this.ramp = new Http2Ramp(() -> permits.release(Http2Ramp.STREAMS - Http2Ramp.initialLimit(config)));
+        this.settings = JdkClients.settings(config, JdkClients.connectionLimit(config,
+                        "at most maxConnections exchanges at once; more wait on a fair semaphore in their virtual thread"),
                 VirtualThreads.THREADING);
-        this.client = JdkAdapter.newClient(config);
+        this.client = JdkClients.newClient(config);
         this.threads = VirtualThreads.perRequest(name());
     }
 
@@ -69,9 +73,12 @@ public final class JdkVtAdapter implements HttpClientAdapter {
             try {
                 remaining = config.requestTimeout().toNanos() - (System.nanoTime() - queuedAtNanos);
                 Duration timeout = Duration.ofNanos(Math.max(1, remaining));
-                HttpResponse<Long> response = client.send(JdkAdapter.toJdk(request, timeout), JdkByteCounter.HANDLER);
+                HttpResponse<Long> response = client.send(JdkClients.toJdk(request, timeout), JdkByteCounter.HANDLER);
                 status = response.statusCode();
-                outcome = Outcomes.ofResponse(status, response.body(), request.expectedBodyBytes());
+                failure = JdkClients.wrongVersion(config, response);
+                ramp.onResponse(response.version() == HttpClient.Version.HTTP_2);
+                outcome = failure != null ? Outcome.OTHER
+                        : Outcomes.ofResponse(status, response.body(), request.expectedBodyBytes());
             } finally {
                 permits.release();
             }
@@ -84,7 +91,7 @@ public final class JdkVtAdapter implements HttpClientAdapter {
 
     @Override
     public void close() {
-        JdkAdapter.shutdown(client);
+        JdkClients.shutdown(client);
         VirtualThreads.shutdown(threads);
     }
 

@@ -23,10 +23,10 @@ import org.eclipse.jetty.client.Response;
  * (the blocking {@code Request.send()} would buffer the body, and refuses more than 2 MiB).
  * Docs: https://jetty.org/docs/jetty/12.1/programming-guide/client/http.html
  *
- * <p>Settings that differ from the client's defaults are those of {@link JettyAdapter}: the client
- * enforces the connection limit and the total request timeout itself, as there. Virtual threads come
- * from a per-adapter thread-per-task executor named {@code jetty-vt-N}; Jetty's own threads still do
- * the I/O and hand the content over to them.
+ * <p>Settings that differ from the client's defaults are those of {@link JettyAdapter}, the transport
+ * (HTTP/1.1 or HTTP/2) among them: the client enforces the connection limit and the total request
+ * timeout itself, as there. Virtual threads come from a per-adapter thread-per-task executor named
+ * {@code jetty-vt-N}; Jetty's own threads still do the I/O and hand the content over to them.
  */
 public final class JettyVtAdapter implements HttpClientAdapter {
 
@@ -36,10 +36,9 @@ public final class JettyVtAdapter implements HttpClientAdapter {
     private final Map<String, String> settings;
 
     public JettyVtAdapter(AdapterConfig config) {
-        AdapterSettings.requireHttp1(name(), config);
         this.config = config;
-        this.settings = JettyAdapter.settings(config, VirtualThreads.THREADING + "; Jetty's pool and selectors do the I/O");
-        this.client = JettyAdapter.newClient(config);
+        this.settings = JettyClients.settings(config, VirtualThreads.THREADING + "; Jetty's pool and selectors do the I/O");
+        this.client = JettyClients.newClient(config);
         this.threads = VirtualThreads.perRequest(name());
     }
 
@@ -59,7 +58,7 @@ public final class JettyVtAdapter implements HttpClientAdapter {
         Throwable failure = null;
         InputStreamResponseListener listener = new InputStreamResponseListener();
         try {
-            JettyAdapter.newRequest(client, config, request).send(listener);
+            JettyClients.newRequest(client, config, request).send(listener);
             // The request's own total timeout ends the exchange first; this bound is only a backstop.
             Response response = listener.get(config.requestTimeout().toMillis() + 1_000, TimeUnit.MILLISECONDS);
             status = response.getStatus();
@@ -68,7 +67,7 @@ public final class JettyVtAdapter implements HttpClientAdapter {
                 outcome = Outcomes.ofResponse(status, bytes, request.expectedBodyBytes());
             }
         } catch (Exception e) { // ExecutionException or IOException around Jetty's failure
-            outcome = JettyAdapter.outcomeOf(e);
+            outcome = JettyClients.outcomeOf(e);
             failure = e;
         }
         completion.complete(outcome, status, failure);
@@ -76,7 +75,7 @@ public final class JettyVtAdapter implements HttpClientAdapter {
 
     @Override
     public void close() {
-        JettyAdapter.stop(client);
+        JettyClients.stop(client);
         VirtualThreads.shutdown(threads);
     }
 

@@ -23,10 +23,14 @@ import okio.Okio;
  *
  * <p>Settings that differ from the client's defaults (built by {@link OkHttpClients}):
  * <ul>
- *   <li>protocols {@code [HTTP_1_1]} (default {@code [HTTP_2, HTTP_1_1]});</li>
+ *   <li>protocols {@code [HTTP_1_1]} for http1 and https1 (default {@code [HTTP_2, HTTP_1_1]}),
+ *       {@code [H2_PRIOR_KNOWLEDGE]} for h2c, the default {@code [HTTP_2, HTTP_1_1]} for h2 (OkHttp refuses
+ *       HTTP_2 alone, so ALPN offers both; a response that came on HTTP/1.1 is reported as {@code OTHER});</li>
  *   <li>{@code Dispatcher} maxRequests and maxRequestsPerHost = maxConnections (default 64 and 5), on an
  *       executor of this adapter's own (same shape as the default: a cached pool), so close() can end it;
- *       calls beyond the limit wait in the dispatcher's queue;</li>
+ *       calls beyond the limit wait in the dispatcher's queue. On HTTP/2 both are 1 until the first HTTP/2
+ *       response, then 100, the streams of one connection ({@link Http2Ramp}); every call in flight holds
+ *       a dispatcher thread all the same;</li>
  *   <li>{@code ConnectionPool} keeping up to maxConnections idle connections (default 5), 5 min keep-alive;</li>
  *   <li>its own {@code TaskRunner} (default: the JVM-wide {@code TaskRunner.INSTANCE}, whose daemon threads
  *       idle out only after 60 s): see {@link OkHttpClients} for how, and the one thread left;</li>
@@ -43,13 +47,15 @@ import okio.Okio;
  */
 public final class OkHttpAdapter implements HttpClientAdapter {
 
+    private final AdapterConfig config;
     private final OkHttpClients.Owned owned;
     private final OkHttpClient client;
+    private final Http2Ramp ramp;
     private final Map<String, String> settings;
     private volatile boolean closed;
 
     public OkHttpAdapter(AdapterConfig config) {
-        AdapterSettings.requireHttp1(name(), config);
+        this.config = config;
         this.settings = OkHttpClients.settings(config,
                 "Dispatcher maxRequests = maxRequestsPerHost = maxConnections; more wait in the dispatcher's queue",
                 "enqueue; blocking I/O on the dispatcher's cached pool (okhttp-dispatcher-N)");
@@ -57,6 +63,10 @@ public final class OkHttpAdapter implements HttpClientAdapter {
                 new SynchronousQueue<>(), Thread.ofPlatform().name("okhttp-dispatcher-", 0).daemon().factory());
         this.owned = OkHttpClients.create(config, dispatcherThreads);
         this.client = owned.client();
+        this.ramp = new Http2Ramp(() -> {
+            client.dispatcher().setMaxRequests(Http2Ramp.STREAMS);
+            client.dispatcher().setMaxRequestsPerHost(Http2Ramp.STREAMS);
+        });
     }
 
     @Override
@@ -74,10 +84,12 @@ public final class OkHttpAdapter implements HttpClientAdapter {
             @Override
             public void onResponse(Call call, Response response) {
                 Outcome outcome;
-                Throwable failure = null;
+                Throwable failure = OkHttpClients.wrongVersion(config, response);
+                ramp.onResponse(OkHttpClients.isHttp2(response));
                 try (response) {
                     long bytes = response.body().source().readAll(Okio.blackhole());
-                    outcome = Outcomes.ofResponse(response.code(), bytes, request.expectedBodyBytes());
+                    outcome = failure != null ? Outcome.OTHER
+                            : Outcomes.ofResponse(response.code(), bytes, request.expectedBodyBytes());
                 } catch (IOException e) {
                     outcome = OkHttpClients.outcomeOf(e);
                     failure = e;

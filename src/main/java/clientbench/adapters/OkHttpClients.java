@@ -18,6 +18,7 @@ import okhttp3.OkHttp;
 import okhttp3.OkHttpClient;
 import okhttp3.Protocol;
 import okhttp3.RequestBody;
+import okhttp3.Response;
 import okhttp3.internal.concurrent.TaskRunner;
 import okhttp3.internal.connection.ConnectionListener;
 
@@ -104,10 +105,10 @@ final class OkHttpClients {
                 Thread.ofPlatform().name("okhttp-taskrunner-", 0).daemon().factory());
         TaskRunner taskRunner = new TaskRunner(taskThreads, TaskRunner.Companion.getLogger());
         Dispatcher dispatcher = new Dispatcher(dispatcherThreads);
-        dispatcher.setMaxRequests(config.maxConnections());
-        dispatcher.setMaxRequestsPerHost(config.maxConnections());
+        dispatcher.setMaxRequests(Http2Ramp.initialLimit(config));
+        dispatcher.setMaxRequestsPerHost(Http2Ramp.initialLimit(config));
         OkHttpClient.Builder builder = new OkHttpClient.Builder()
-                .protocols(List.of(Protocol.HTTP_1_1))
+                .protocols(protocols(config.protocol()))
                 .dispatcher(dispatcher)
                 .connectionPool(new ConnectionPool(config.maxConnections(), 5, TimeUnit.MINUTES, taskRunner,
                         ConnectionListener.Companion.getNONE()))
@@ -126,6 +127,28 @@ final class OkHttpClients {
         return new Owned(builder.build(), dispatcherThreads, taskThreads);
     }
 
+    /**
+     * h2c by prior knowledge; for h2 OkHttp requires HTTP_1_1 next to HTTP_2, so ALPN offers both and
+     * {@link #wrongVersion} catches an http/1.1 answer.
+     */
+    private static List<Protocol> protocols(clientbench.api.Protocol protocol) {
+        return switch (protocol) {
+            case HTTP1, HTTPS1 -> List.of(Protocol.HTTP_1_1);
+            case H2C -> List.of(Protocol.H2_PRIOR_KNOWLEDGE);
+            case H2 -> List.of(Protocol.HTTP_2, Protocol.HTTP_1_1);
+        };
+    }
+
+    static boolean isHttp2(Response response) {
+        return response.protocol() == Protocol.HTTP_2 || response.protocol() == Protocol.H2_PRIOR_KNOWLEDGE;
+    }
+
+    /** Null when the response came on the pinned HTTP version, else the cause to report it as OTHER with. */
+    static IllegalStateException wrongVersion(AdapterConfig config, Response response) {
+        return isHttp2(response) == AdapterSettings.http2(config) ? null
+                : AdapterSettings.wrongVersion(config, response.protocol().toString());
+    }
+
     /** OkHttp reports a connect timeout as a plain {@code SocketTimeoutException}: that is a connect failure. */
     static Outcome outcomeOf(IOException e) {
         if (e instanceof SocketTimeoutException && String.valueOf(e.getMessage()).startsWith("Connect timed out")) {
@@ -135,8 +158,17 @@ final class OkHttpClients {
     }
 
     static Map<String, String> settings(AdapterConfig config, String connectionLimit, String threading) {
-        Map<String, String> s = AdapterSettings.common(config, connectionLimit,
+        boolean http2 = AdapterSettings.http2(config);
+        Map<String, String> s = AdapterSettings.common(config, http2
+                        ? connectionLimit + "; on HTTP/2 " + Http2Ramp.LIMIT : connectionLimit,
                 "callTimeout (from the start of the call; read/write timeouts set to the same)");
+        if (config.protocol() == clientbench.api.Protocol.H2) {
+            s.put("httpVersion", "HTTP/2 over TLS; ALPN offers h2 and http/1.1 (OkHttp requires http/1.1 next to h2),"
+                    + " an http/1.1 answer is reported as other");
+        }
+        AdapterSettings.http2Connections(s, config, "one connection with many streams: OkHttp carries every call to a"
+                + " host on one HTTP/2 connection, opened by the first call alone; the limit of 100 calls keeps it within"
+                + " the server's stream limit, past which OkHttp would open a second connection and see streams refused");
         s.put("threading", threading);
         s.put("connectionPool", "up to maxConnections idle, 5 min keep-alive, own TaskRunner");
         s.put("fastFallback", "client default (on)");

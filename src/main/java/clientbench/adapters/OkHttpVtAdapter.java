@@ -28,7 +28,8 @@ import okio.Okio;
  * and OkHttp's pool caps only idle connections, so each virtual thread first waits for one of
  * {@code maxConnections} permits of a fair semaphore. The call timeout is what is left of the request
  * timeout after that wait, so it covers the whole exchange. Virtual threads come from a per-adapter
- * thread-per-task executor named {@code okhttp-vt-N}.
+ * thread-per-task executor named {@code okhttp-vt-N}. On HTTP/2 there is one permit until the first
+ * HTTP/2 response, then 100, the streams of one connection ({@link Http2Ramp}).
  */
 public final class OkHttpVtAdapter implements HttpClientAdapter {
 
@@ -36,13 +37,14 @@ public final class OkHttpVtAdapter implements HttpClientAdapter {
     private final OkHttpClients.Owned owned;
     private final OkHttpClient client;
     private final Semaphore permits;
+    private final Http2Ramp ramp;
     private final ExecutorService threads;
     private final Map<String, String> settings;
 
     public OkHttpVtAdapter(AdapterConfig config) {
-        AdapterSettings.requireHttp1(name(), config);
         this.config = config;
-        this.permits = new Semaphore(config.maxConnections(), true);
+        this.permits = new Semaphore(Http2Ramp.initialLimit(config), true);
+        this.ramp = new Http2Ramp(() -> permits.release(Http2Ramp.STREAMS - Http2Ramp.initialLimit(config)));
         this.settings = OkHttpClients.settings(config,
                 "at most maxConnections calls at once; more wait on a fair semaphore in their virtual thread",
                 VirtualThreads.THREADING);
@@ -80,8 +82,11 @@ public final class OkHttpVtAdapter implements HttpClientAdapter {
                 call.timeout().timeout(Math.max(1, remaining), TimeUnit.NANOSECONDS);
                 try (Response response = call.execute()) {
                     status = response.code();
+                    failure = OkHttpClients.wrongVersion(config, response);
+                    ramp.onResponse(OkHttpClients.isHttp2(response));
                     long bytes = response.body().source().readAll(Okio.blackhole());
-                    outcome = Outcomes.ofResponse(status, bytes, request.expectedBodyBytes());
+                    outcome = failure != null ? Outcome.OTHER
+                            : Outcomes.ofResponse(status, bytes, request.expectedBodyBytes());
                 }
             } finally {
                 permits.release();

@@ -3,8 +3,10 @@ package clientbench.adapters;
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import clientbench.api.AdapterConfig;
 import clientbench.api.Completion;
@@ -31,10 +33,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestReporter;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -57,6 +62,24 @@ abstract class AdapterContractTest {
      * it (AsyncHttpClient, by design): its surplus concurrent requests end as {@code REJECTED}.
      */
     protected boolean rejectsWhenAllConnectionsBusy() {
+        return false;
+    }
+
+    /**
+     * True for a client without HTTP/2 (Apache's classic client): it must refuse h2c and h2 when built,
+     * and the HTTP/2 cases are skipped for it.
+     */
+    protected boolean refusesHttp2() {
+        return false;
+    }
+
+    /** What the client offers by ALPN when pinned to h2: h2 alone, unless the client cannot (JDK, OkHttp). */
+    protected List<String> alpnOffersForH2() {
+        return List.of("h2");
+    }
+
+    /** True for a client that cannot do h2c by prior knowledge and starts it with an Upgrade instead (the JDK's). */
+    protected boolean h2cByUpgrade() {
         return false;
     }
 
@@ -262,14 +285,119 @@ abstract class AdapterContractTest {
         adapter.close();
     }
 
-    @Test
-    void unsupportedProtocolIsRefusedBeforeAnythingStarts() throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(value = Protocol.class, names = {"H2C", "H2"})
+    void adapterRefusingHttp2DoesSoBeforeAnythingStarts(Protocol protocol) throws Exception {
         PlatformThreads threads = PlatformThreads.baseline();
-        AdapterConfig h2c = new AdapterConfig(stub.uri(), Protocol.H2C, 64, Duration.ofSeconds(1), Duration.ofSeconds(1), 0, false);
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Adapters.create(adapterName(), h2c));
-        assertTrue(e.getMessage().contains("h2c"), e.getMessage());
+        URI target = URI.create((protocol.tls() ? "https" : "http") + "://127.0.0.1:" + stub.port());
+        AdapterConfig c = new AdapterConfig(target, protocol, 64, Duration.ofSeconds(1), Duration.ofSeconds(1), 0, true);
+        IllegalArgumentException e;
+        try {
+            Adapters.create(adapterName(), c).close();
+            assertFalse(refusesHttp2(), () -> adapterName() + " has no HTTP/2 but accepted " + protocol.label());
+            Assumptions.abort(adapterName() + " speaks HTTP/2: nothing to refuse");
+            return;
+        } catch (IllegalArgumentException refused) {
+            e = refused;
+        }
+        // Refused: by a client without HTTP/2, or by an adapter not wired up for it yet; the same rules for both.
+        assertTrue(refusesHttp2() || e instanceof AdapterSettings.NotWiredYet, () -> "refused unexpectedly: " + e);
+        assertTrue(e.getMessage().contains(adapterName()) && e.getMessage().contains(protocol.label()), e.getMessage());
         // A wait, not an instant check: a thread that an earlier test's close() set off may still be ending.
         threads.awaitBackToBaseline(() -> 0, Duration.ofSeconds(3));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(value = Protocol.class, names = {"H2C", "H2"})
+    void http2IsWhatReachesTheServer(Protocol protocol) throws Exception {
+        try (StubServer server = StubServer.start(StubOptions.loopback().withTls(protocol.tls()))) {
+            HttpClientAdapter adapter = openHttp2(new AdapterConfig(server.uri(), protocol, 64,
+                    AdapterConfig.DEFAULT_CONNECT_TIMEOUT, AdapterConfig.DEFAULT_REQUEST_TIMEOUT, 0, true));
+            URI u = server.uri();
+            Reported small = sendAndWait(adapter, Request.get(u, "/?bytes=1024", 1024));
+            Reported large = sendAndWait(adapter, Request.get(u, "/?bytes=1048576", 1 << 20));
+            Reported post = sendAndWait(adapter, Request.post(u, "/post", new byte[1024], 5));
+            Reported status = sendAndWait(adapter, Request.get(u, "/?status=503", -1));
+            assertAll(
+                    () -> assertEquals(Outcome.OK, small.outcome, small::describe),
+                    () -> assertEquals(Outcome.OK, large.outcome, large::describe),
+                    () -> assertEquals(Outcome.OK, post.outcome, post::describe),
+                    () -> assertEquals(Outcome.STATUS, status.outcome, status::describe));
+            Map<Outcome, Integer> concurrent = sendConcurrently(adapter, server, 20, "/?delayMs=50&bytes=1000", 1000);
+            assertEquals(Map.of(Outcome.OK, 20), concurrent);
+            assertAll("the stub saw " + server.http2Requests() + " HTTP/2 and " + server.http1Requests() + " HTTP/1.1",
+                    () -> assertEquals(24, server.http2Requests()),
+                    () -> assertEquals(0, server.http1Requests()),
+                    () -> assertEquals(protocol.label(), adapter.settings().get("protocol")),
+                    () -> assertTrue(adapter.settings().containsKey("h2Connections"), adapter.settings()::toString));
+        }
+    }
+
+    @Test
+    void h2cStartsWithThePrefaceAndNeverCountsAnHttp1AnswerAsOk() throws Exception {
+        try (RecordingServer server = new RecordingServer("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n")) {
+            HttpClientAdapter adapter = openHttp2(new AdapterConfig(server.uri(), Protocol.H2C, 4,
+                    Duration.ofSeconds(2), Duration.ofSeconds(2), 0, false));
+            // An HTTP/1.1-only server: it reads the preface as a request head and declines an Upgrade.
+            Reported r = sendAndWait(adapter, Request.get(server.uri(), "/", 0));
+            assertNotEquals(Outcome.OK, r.outcome, r::describe);
+            assertFalse(server.heads().isEmpty(), "nothing reached the server");
+            String first = server.heads().get(0);
+            if (h2cByUpgrade()) {
+                assertTrue(first.contains("\nupgrade: h2c\r\n"), first);
+            } else {
+                assertTrue(first.startsWith("pri * http/2.0\r\n"), first);
+            }
+        }
+    }
+
+    @Test
+    void h2OffersItsProtocolsByAlpnAndNeverCountsAnHttp1AnswerAsOk() throws Exception {
+        try (RecordingServer server = RecordingServer.tls("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n")) {
+            HttpClientAdapter adapter = openHttp2(new AdapterConfig(server.uri(), Protocol.H2, 4,
+                    Duration.ofSeconds(2), Duration.ofSeconds(2), 0, true));
+            // The server picks http/1.1 when offered, else nothing: either way no HTTP/2 comes back.
+            Reported r = sendAndWait(adapter, Request.get(server.uri(), "/", 0));
+            assertNotEquals(Outcome.OK, r.outcome, r::describe);
+            assertFalse(server.alpnOffers().isEmpty(), "no TLS connection reached the server");
+            assertEquals(alpnOffersForH2(), server.alpnOffers().get(0));
+        }
+    }
+
+    @Test
+    void hundredConcurrentH2cRequestsStayWithinTheConnectionLimit(TestReporter reporter) throws Exception {
+        int maxConnections = 8;
+        try (StubServer server = StubServer.start(StubOptions.loopback())) {
+            HttpClientAdapter adapter = openHttp2(new AdapterConfig(server.uri(), Protocol.H2C, maxConnections,
+                    AdapterConfig.DEFAULT_CONNECT_TIMEOUT, Duration.ofSeconds(10), 0, false));
+            // Twice: the first wave finds no connection open, the second finds the first one's.
+            int[] peaks = new int[2];
+            for (int wave = 0; wave < 2; wave++) {
+                int w = wave;
+                Map<Outcome, Integer> outcomes = sendConcurrently(adapter, server, 100, "/?delayMs=300",
+                        5, open -> peaks[w] = Math.max(peaks[w], open));
+                assertEquals(Map.of(Outcome.OK, 100), outcomes, "wave " + (wave + 1));
+            }
+            reporter.publishEntry("h2cConnections", adapterName() + ": peak open connections " + peaks[0]
+                    + " (first 100 requests), " + peaks[1] + " (next 100); open after: " + server.openConnections());
+            assertAll(
+                    () -> assertTrue(peaks[0] <= maxConnections && peaks[1] <= maxConnections,
+                            "peak of " + peaks[0] + " then " + peaks[1] + " connections at the stub, limit " + maxConnections),
+                    () -> assertEquals(200, server.http2Requests()),
+                    () -> assertEquals(0, server.http1Requests()));
+        }
+    }
+
+    @Test
+    void closeAfterHttp2EndsEveryThreadAndConnectionItStarted() throws Exception {
+        PlatformThreads threads = PlatformThreads.baseline();
+        HttpClientAdapter adapter = openHttp2(new AdapterConfig(stub.uri(), Protocol.H2C, 8,
+                AdapterConfig.DEFAULT_CONNECT_TIMEOUT, Duration.ofMillis(500), 0, false));
+        opened.remove(adapter);
+        sendConcurrently(adapter, stub, 200, "/?delayMs=20&bytes=100000", 100_000);
+        adapter.send(Request.get(stub.uri(), "/?delayMs=2000", 5), (o, s, c) -> { }); // starts timers
+        adapter.close();
+        threads.awaitBackToBaseline(stub::openConnections, Duration.ofSeconds(5));
     }
 
     @Test
@@ -307,6 +435,44 @@ abstract class AdapterContractTest {
         HttpClientAdapter adapter = Adapters.create(adapterName(), config);
         opened.add(adapter);
         return adapter;
+    }
+
+    /**
+     * Opens the adapter on an HTTP/2 config. Skips the test for a client without HTTP/2, and for an adapter
+     * not wired up for it yet ({@link AdapterSettings.NotWiredYet}).
+     */
+    private HttpClientAdapter openHttp2(AdapterConfig config) {
+        assumeFalse(refusesHttp2(), () -> adapterName() + " has no HTTP/2: it refuses " + config.protocol().label());
+        try {
+            return open(config);
+        } catch (AdapterSettings.NotWiredYet e) {
+            return Assumptions.abort(adapterName() + " is not wired up for HTTP/2 yet: " + e.getMessage());
+        }
+    }
+
+    private static Map<Outcome, Integer> sendConcurrently(HttpClientAdapter adapter, StubServer server, int n,
+                                                          String pathAndQuery, long expectedBodyBytes) throws Exception {
+        return sendConcurrently(adapter, server, n, pathAndQuery, expectedBodyBytes, open -> { });
+    }
+
+    /** Sends n requests at once and waits for all, showing {@code openConnections} the stub's count meanwhile. */
+    private static Map<Outcome, Integer> sendConcurrently(HttpClientAdapter adapter, StubServer server, int n,
+            String pathAndQuery, long expectedBodyBytes, java.util.function.IntConsumer openConnections) throws Exception {
+        Map<Outcome, Integer> counts = new ConcurrentHashMap<>();
+        CountDownLatch all = new CountDownLatch(n);
+        Request request = Request.get(server.uri(), pathAndQuery, expectedBodyBytes);
+        for (int i = 0; i < n; i++) {
+            adapter.send(request, (outcome, status, cause) -> {
+                counts.merge(outcome, 1, Integer::sum);
+                all.countDown();
+            });
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!all.await(5, TimeUnit.MILLISECONDS)) {
+            openConnections.accept(server.openConnections());
+            assertTrue(System.nanoTime() < deadline, all.getCount() + " of " + n + " requests never reported");
+        }
+        return new EnumMap<>(counts);
     }
 
     private static AdapterConfig config() {

@@ -21,7 +21,8 @@ class AdaptersTest {
 
     @Test
     void namesAreTheJmhParameterValuesInOrder() {
-        assertEquals(List.of("ahc", "apache", "jetty", "okhttp", "jdk", "apache-vt", "jetty-vt", "okhttp-vt", "jdk-vt"),
+        assertEquals(List.of("ahc", "apache", "jetty", "okhttp", "jdk", "apache-vt", "jetty-vt", "okhttp-vt", "jdk-vt",
+                        "reactor", "vertx", "helidon"),
                 Adapters.names());
     }
 

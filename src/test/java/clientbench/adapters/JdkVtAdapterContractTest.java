@@ -1,10 +1,22 @@
 package clientbench.adapters;
 
-/** {@link JdkVtAdapter} against the adapter contract. */
+import java.util.List;
+
+/** {@link JdkVtAdapter} against the adapter contract: h2c by Upgrade, and over TLS it offers http/1.1 next to h2. */
 class JdkVtAdapterContractTest extends AdapterContractTest {
 
     @Override
     protected String adapterName() {
         return "jdk-vt";
+    }
+
+    @Override
+    protected List<String> alpnOffersForH2() {
+        return List.of("h2", "http/1.1");
+    }
+
+    @Override
+    protected boolean h2cByUpgrade() {
+        return true;
     }
 }

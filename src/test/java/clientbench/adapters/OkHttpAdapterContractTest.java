@@ -1,10 +1,17 @@
 package clientbench.adapters;
 
-/** {@link OkHttpAdapter} against the adapter contract. */
+import java.util.List;
+
+/** {@link OkHttpAdapter} against the adapter contract: over TLS it offers http/1.1 next to h2. */
 class OkHttpAdapterContractTest extends AdapterContractTest {
 
     @Override
     protected String adapterName() {
         return "okhttp";
+    }
+
+    @Override
+    protected List<String> alpnOffersForH2() {
+        return List.of("h2", "http/1.1");
     }
 }

@@ -1,10 +1,17 @@
 package clientbench.adapters;
 
-/** {@link OkHttpVtAdapter} against the adapter contract. */
+import java.util.List;
+
+/** {@link OkHttpVtAdapter} against the adapter contract: over TLS it offers http/1.1 next to h2. */
 class OkHttpVtAdapterContractTest extends AdapterContractTest {
 
     @Override
     protected String adapterName() {
         return "okhttp-vt";
+    }
+
+    @Override
+    protected List<String> alpnOffersForH2() {
+        return List.of("h2", "http/1.1");
     }
 }
