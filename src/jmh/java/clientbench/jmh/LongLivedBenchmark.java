@@ -2,7 +2,6 @@ package clientbench.jmh;
 
 import clientbench.harness.LoadSpec;
 import clientbench.harness.TrialSpec;
-import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
@@ -13,12 +12,9 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.BenchmarkParams;
-import org.openjdk.jmh.infra.Control;
-import org.openjdk.jmh.infra.IterationParams;
 
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -43,7 +39,7 @@ import java.util.concurrent.TimeUnit;
 @Fork(1)
 @Threads(1)
 @State(Scope.Benchmark)
-public class LongLivedBenchmark {
+public class LongLivedBenchmark extends LoadBenchmark {
 
     @Param({"ahc", "apache", "jetty", "okhttp", "jdk"})
     public String client;
@@ -66,8 +62,6 @@ public class LongLivedBenchmark {
     @Param("15000")
     public String connections;
 
-    private final LoadState load = new LoadState();
-
     @Setup(Level.Trial)
     public void startTrial(BenchmarkParams params) throws Exception {
         Duration timeout = Duration.ofMillis(TrialSpec.integer("timeoutMs", timeoutMs));
@@ -77,25 +71,5 @@ public class LongLivedBenchmark {
         LoadSpec spec = LoadSpec.closed(TrialSpec.integer("concurrency", concurrency), TrialSpec.drainFor(timeout));
         load.start(params, hlog -> TrialSpec.parse(client, target, protocol, connections, delayMs, bytes, "0", spec, hlog)
                 .withLongLived(timeout));
-    }
-
-    @Setup(Level.Iteration)
-    public void beginIteration(IterationParams iteration) {
-        load.beginIteration(iteration);
-    }
-
-    @Benchmark
-    public boolean request(Control control) {
-        return load.sendNext(() -> control.stopMeasurement);
-    }
-
-    @TearDown(Level.Iteration)
-    public void endIteration() {
-        load.endIteration();
-    }
-
-    @TearDown(Level.Trial)
-    public void stopTrial() {
-        load.stop();
     }
 }

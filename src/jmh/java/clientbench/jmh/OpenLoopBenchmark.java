@@ -2,7 +2,6 @@ package clientbench.jmh;
 
 import clientbench.harness.LoadSpec;
 import clientbench.harness.TrialSpec;
-import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
@@ -13,12 +12,9 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.BenchmarkParams;
-import org.openjdk.jmh.infra.Control;
-import org.openjdk.jmh.infra.IterationParams;
 
 import java.util.concurrent.TimeUnit;
 
@@ -41,7 +37,7 @@ import java.util.concurrent.TimeUnit;
 @Fork(1)
 @Threads(1)
 @State(Scope.Benchmark)
-public class OpenLoopBenchmark {
+public class OpenLoopBenchmark extends LoadBenchmark {
 
     @Param({"ahc", "apache", "jetty", "okhttp", "jdk"})
     public String client;
@@ -69,33 +65,11 @@ public class OpenLoopBenchmark {
     @Param("0")
     public String requestBytes;
 
-    private final LoadState load = new LoadState();
-
     @Setup(Level.Trial)
     public void startTrial(BenchmarkParams params) throws Exception {
         LoadSpec spec = LoadSpec.open(TrialSpec.number("rate", rate), TrialSpec.integer("concurrency", concurrency),
                 LoadSpec.Backpressure.parse(backpressure), TrialSpec.DRAIN_TIMEOUT);
         load.start(params, hlog -> TrialSpec.parse(client, target, protocol, connections, delayMs, bytes, requestBytes,
                 spec, hlog));
-    }
-
-    @Setup(Level.Iteration)
-    public void beginIteration(IterationParams iteration) {
-        load.beginIteration(iteration);
-    }
-
-    @Benchmark
-    public boolean request(Control control) {
-        return load.sendNext(() -> control.stopMeasurement);
-    }
-
-    @TearDown(Level.Iteration)
-    public void endIteration() {
-        load.endIteration();
-    }
-
-    @TearDown(Level.Trial)
-    public void stopTrial() {
-        load.stop();
     }
 }

@@ -107,6 +107,7 @@ public final class Bench implements Callable<Integer> {
             p = Profile.named(profile);
             chosen = clients == null ? Profile.allClients() : Profile.clients(clients);
             passthrough = new CommandLineOptions(jmhArgs.toArray(String[]::new));
+            checkParams(passthrough);
             java = javaOf(jdk);
         } catch (IllegalArgumentException | CommandLineOptionException e) {
             System.err.println("bench: " + e.getMessage());
@@ -132,20 +133,27 @@ public final class Bench implements Callable<Integer> {
         Instant started = Instant.now();
         int total = p.shapes().size() * chosen.size();
         out.printf("bench: profile %s, %d clients x %d shapes = %d runs, about %s; results in %s%n", p.name(),
-                chosen.size(), p.shapes().size(), total, human(Duration.ofSeconds((long) total * p.estimatedSecondsPerRun())),
+                chosen.size(), p.shapes().size(), total, human(Duration.ofSeconds(p.estimatedSeconds(chosen.size()))),
                 run.dir());
         List<RunResult> all = new ArrayList<>();
         List<Map<String, Object>> runs = new ArrayList<>();
         List<String> failed = new ArrayList<>();
+        List<String> skipped = new ArrayList<>();
         int n = 0;
         try (PrintStream jmhLog = new PrintStream(new FileOutputStream(run.dir().resolve("jmh.log").toFile()), true,
                 StandardCharsets.UTF_8)) {
             for (Profile.Shape shape : p.shapes()) {
                 for (String client : chosen) {
                     n++;
-                    String eta = human(eta(started, n - 1, total, p));
+                    String eta = human(eta(started, n - 1, total, p, chosen.size()));
                     out.printf("[%2d/%d] %-16s %-10s (%s left) ", n, total, shape.name(), client, eta);
                     out.flush();
+                    String refusal = clientbench.adapters.Adapters.refusal(client, shape.protocol());
+                    if (refusal != null) {
+                        skipped.add(shape.name() + "/" + client + ": " + refusal);
+                        out.println(" skipped: " + refusal);
+                        continue;
+                    }
                     Collection<RunResult> r;
                     try {
                         r = new Runner(options(p, shape, client, passthrough, java, run.dir()),
@@ -176,7 +184,7 @@ public final class Bench implements Callable<Integer> {
         ResultFormatFactory.getInstance(ResultFormatType.JSON, tmp.toString()).writeOut(all);
         Files.move(tmp, json, StandardCopyOption.ATOMIC_MOVE);
         JsonFiles.writeAtomically(run.dir().resolve("env.json"),
-                env(p, chosen, started, runs, failed, java, run.dir()));
+                env(p, chosen, started, runs, failed, skipped, java, run.dir()));
 
         out.println();
         out.print(Summary.table(all, runs));
@@ -203,20 +211,22 @@ public final class Bench implements Callable<Integer> {
                 .jvmArgs(jvmArgs(java, dir).toArray(String[]::new))
                 .addProfiler("clientbench.jmh.HarnessProfiler")
                 .addProfiler(GCProfiler.class);
-        if (!cmd.getForkCount().hasValue()) {
-            b.forks(p.forks());
-        }
-        if (!cmd.getWarmupIterations().hasValue()) {
-            b.warmupIterations(p.warmupIterations());
-        }
-        if (!cmd.getWarmupTime().hasValue()) {
-            b.warmupTime(TimeValue.seconds(p.warmupSeconds()));
-        }
-        if (!cmd.getMeasurementIterations().hasValue()) {
-            b.measurementIterations(p.measurementIterations());
-        }
-        if (!cmd.getMeasurementTime().hasValue()) {
-            b.measurementTime(TimeValue.seconds(p.measurementSeconds()));
+        if (!shape.ownTimings()) {
+            if (!cmd.getForkCount().hasValue()) {
+                b.forks(p.forks());
+            }
+            if (!cmd.getWarmupIterations().hasValue()) {
+                b.warmupIterations(p.warmupIterations());
+            }
+            if (!cmd.getWarmupTime().hasValue()) {
+                b.warmupTime(TimeValue.seconds(p.warmupSeconds()));
+            }
+            if (!cmd.getMeasurementIterations().hasValue()) {
+                b.measurementIterations(p.measurementIterations());
+            }
+            if (!cmd.getMeasurementTime().hasValue()) {
+                b.measurementTime(TimeValue.seconds(p.measurementSeconds()));
+            }
         }
         Map<String, String> params = new LinkedHashMap<>(shape.params());
         params.put("client", client);
@@ -229,6 +239,36 @@ public final class Bench implements Callable<Integer> {
             }
         });
         return b.build();
+    }
+
+    /** JMH parameters given after -- are checked like the shapes' own, before the run starts. */
+    private static void checkParams(CommandLineOptions cmd) {
+        for (String v : values(cmd, "rate")) {
+            if (!(clientbench.harness.TrialSpec.number("rate", v) > 0)) {
+                throw new IllegalArgumentException("rate must be > 0 req/s, was " + v);
+            }
+        }
+        for (String name : List.of("concurrency", "connections", "timeoutMs")) {
+            for (String v : values(cmd, name)) {
+                if (clientbench.harness.TrialSpec.integer(name, v) <= 0) {
+                    throw new IllegalArgumentException(name + " must be > 0, was " + v);
+                }
+            }
+        }
+        for (String name : List.of("delayMs", "bytes", "requestBytes")) {
+            for (String v : values(cmd, name)) {
+                if (clientbench.harness.TrialSpec.integer(name, v) < 0) {
+                    throw new IllegalArgumentException(name + " must be >= 0, was " + v);
+                }
+            }
+        }
+        values(cmd, "protocol").forEach(clientbench.api.Protocol::parse);
+        values(cmd, "backpressure").forEach(clientbench.harness.LoadSpec.Backpressure::parse);
+        values(cmd, "client").forEach(Profile::clients);
+    }
+
+    private static Collection<String> values(CommandLineOptions cmd, String param) {
+        return cmd.getParameter(param).hasValue() ? cmd.getParameter(param).get() : List.of();
     }
 
     /** Flags for the forks: the JDK's own, one heap size for every client, and where the .hlog files go. */
@@ -293,7 +333,7 @@ public final class Bench implements Callable<Integer> {
     }
 
     private Map<String, Object> env(Profile p, List<String> chosen, Instant started, List<Map<String, Object>> runs,
-                                    List<String> failed, String java, Path dir) throws IOException {
+                                    List<String> failed, List<String> skipped, String java, Path dir) throws IOException {
         Map<String, Object> env = new LinkedHashMap<>();
         env.put("profile", p.name());
         env.put("started", started.toString());
@@ -313,6 +353,7 @@ public final class Bench implements Callable<Integer> {
         env.put("shapes", p.shapes());
         env.put("runs", runs);
         env.put("failed", failed);
+        env.put("skipped", skipped);
         env.put("clientSettings", clientSettings(dir));
         return env;
     }
@@ -329,10 +370,14 @@ public final class Bench implements Callable<Integer> {
         return m;
     }
 
-    private static Duration eta(Instant started, int done, int total, Profile p) {
-        long perRun = done == 0 ? p.estimatedSecondsPerRun()
-                : Duration.between(started, Instant.now()).toSeconds() / done;
-        return Duration.ofSeconds(perRun * (total - done));
+    private static Duration eta(Instant started, int done, int total, Profile p, int clients) {
+        long estimate = p.estimatedSeconds(clients);
+        if (done == 0) {
+            return Duration.ofSeconds(estimate);
+        }
+        // Scale the estimate of what is left by how fast the runs so far went against theirs.
+        double pace = (double) Duration.between(started, Instant.now()).toSeconds() / Math.max(1, estimate * done / total);
+        return Duration.ofSeconds((long) (pace * estimate * (total - done) / total));
     }
 
     static String human(Duration d) {

@@ -15,9 +15,11 @@ import java.util.stream.Collectors;
  *   <li>{@code quick} (default, about ten minutes on 2 cores): every client; immediate responses at
  *       1k, 4k and 8k req/s, 100 ms server delay at 1k req/s, closed loop x16; 1 fork, 1 x 3 s warm-up,
  *       2 x 3 s measured. Short but honest: every number is measured, the error bars say how little.</li>
- *   <li>{@code standard} (about an hour): immediate responses at 1k-16k req/s, 100 ms delay at 2k req/s,
- *       1 s delay at 1k req/s, closed loop; 3 forks, 3 x 5 s warm-up, 5 x 5 s measured: publishable.</li>
- *   <li>{@code full}: standard plus payloads (POST 1 KiB, GET 100 KiB, GET 1 MiB).</li>
+ *   <li>{@code standard} (about an hour): immediate responses at 1k-16k req/s, 100 ms delay at 10k req/s
+ *       and 1 s delay at 1k req/s (about 1,000 in flight each), closed loop; 3 forks, 3 x 5 s warm-up,
+ *       5 x 5 s measured: publishable.</li>
+ *   <li>{@code full}: standard plus payloads (POST 1 KiB, GET 100 KiB, GET 1 MiB), HTTPS/1.1, h2c and h2
+ *       at 2k req/s, and long-lived concurrency (1,000, 4,000 and 15,000 requests held 20 s).</li>
  * </ul>
  */
 public record Profile(String name, int forks, int warmupIterations, int warmupSeconds, int measurementIterations,
@@ -27,12 +29,25 @@ public record Profile(String name, int forks, int warmupIterations, int warmupSe
      * One load shape: a benchmark class with fixed parameters; the client is added per run.
      *
      * @param name a short name for the terminal and the notebook (API: it ends up in result files)
+     * @param ownTimings run with the benchmark's own warm-up, measurement and fork settings (one long
+     *                   iteration), not the profile's
      */
-    public record Shape(String name, String benchmark, Map<String, String> params) {
+    public record Shape(String name, String benchmark, Map<String, String> params, boolean ownTimings) {
+        Shape(String name, String benchmark, Map<String, String> params) {
+            this(name, benchmark, params, false);
+        }
+
+        /** The protocol the shape pins, http1 when it pins none. */
+        public String protocol() {
+            return params.getOrDefault("protocol", "http1");
+        }
     }
 
     static final String OPEN = "clientbench.jmh.OpenLoopBenchmark.request";
     static final String CLOSED = "clientbench.jmh.ClosedLoopBenchmark.request";
+    static final String LONG_LIVED = "clientbench.jmh.LongLivedBenchmark.request";
+    /** One iteration of LongLivedBenchmark: 10 s measured, up to 20 s more for the requests to return, start-up. */
+    static final int LONG_LIVED_SECONDS = 40;
 
     public static Profile named(String name) {
         return switch (name) {
@@ -72,6 +87,15 @@ public record Profile(String name, int forks, int warmupIterations, int warmupSe
         return forks * (warmupIterations * warmupSeconds + measurementIterations * measurementSeconds + 4);
     }
 
+    /** Seconds the whole profile takes for {@code clients} clients. */
+    public long estimatedSeconds(int clients) {
+        long s = 0;
+        for (Shape shape : shapes) {
+            s += shape.ownTimings() ? LONG_LIVED_SECONDS : estimatedSecondsPerRun();
+        }
+        return s * clients;
+    }
+
     private static Shape open(String name, int rate, int delayMs, int concurrency, int connections, int bytes,
                               int requestBytes) {
         return new Shape(name, OPEN, Map.of("rate", Integer.toString(rate), "delayMs", Integer.toString(delayMs),
@@ -94,19 +118,29 @@ public record Profile(String name, int forks, int warmupIterations, int warmupSe
         return s;
     }
 
+    /** The source material's shapes: ~1,000 requests in flight at 100 ms and at 1 s server delay. */
     private static List<Shape> standardShapes() {
         List<Shape> s = sweep(1_000, 2_000, 4_000, 8_000, 16_000);
-        s.add(open("delay100ms-2000", 2_000, 100, 512, 512, 5, 0));
+        s.add(open("delay100ms-10000", 10_000, 100, 2_000, 2_000, 5, 0));
         s.add(open("delay1s-1000", 1_000, 1_000, 2_000, 2_000, 5, 0));
         s.add(closed(16));
         return s;
     }
 
+    /** Standard, plus payloads, TLS and HTTP/2, and as many long requests as a client holds. */
     private static List<Shape> fullShapes() {
         List<Shape> s = standardShapes();
         s.add(open("post1k-2000", 2_000, 0, 64, 64, 5, 1_024));
         s.add(open("get100k-1000", 1_000, 0, 64, 64, 100 * 1_024, 0));
         s.add(open("get1m-200", 200, 0, 64, 64, 1_024 * 1_024, 0));
+        for (String protocol : List.of("https1", "h2c", "h2")) {
+            Map<String, String> p = new java.util.HashMap<>(open("", 2_000, 0, 64, 64, 5, 0).params());
+            p.put("protocol", protocol);
+            s.add(new Shape(protocol + "-2000", OPEN, Map.copyOf(p)));
+        }
+        for (int n : new int[] {1_000, 4_000, 15_000}) {
+            s.add(new Shape("longlived-" + n, LONG_LIVED, Map.of("concurrency", Integer.toString(n)), true));
+        }
         return s;
     }
 }

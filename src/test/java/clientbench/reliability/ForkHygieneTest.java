@@ -35,11 +35,15 @@ class ForkHygieneTest {
         return Adapters.names();
     }
 
+    @org.junit.jupiter.api.io.TempDir
+    static java.nio.file.Path hlogs;
+
     @ParameterizedTest
     @MethodSource("clients")
     void theForkExitsPromptlyAfterTheTrial(String client) throws Exception {
         List<String> jvmArgs = new ArrayList<>(StubProcess.jdkFlags());
         jvmArgs.add("-Xmx256m");
+        jvmArgs.add("-Dclientbench.hlog.dir=" + hlogs); // not the working directory: that is the repository
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         long t0 = System.nanoTime();
         Collection<RunResult> results;

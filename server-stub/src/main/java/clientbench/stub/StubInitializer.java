@@ -90,6 +90,18 @@ final class StubInitializer extends ChannelInitializer<SocketChannel> {
     private void http2(ChannelPipeline p) {
         p.addLast("h2", frameCodec());
         p.addLast("multiplex", multiplex());
+        p.addLast("h2-errors", new ConnectionErrors());
+    }
+
+    /** A client that resets or drops an HTTP/2 connection costs that connection, quietly, as on HTTP/1.1. */
+    private static final class ConnectionErrors extends io.netty.channel.ChannelInboundHandlerAdapter {
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            if (!(cause instanceof java.io.IOException)) {
+                System.err.println("stub: closing " + ctx.channel() + ": " + cause);
+            }
+            ctx.close();
+        }
     }
 
     private Http2FrameCodec frameCodec() {
