@@ -13,8 +13,8 @@ import java.util.stream.Collectors;
  *
  * <ul>
  *   <li>{@code quick} (default, about ten minutes on 2 cores): every client; immediate responses at
- *       1k, 4k and 8k req/s, 100 ms server delay at 1k req/s, closed loop x16; 1 fork, 1 x 3 s warm-up,
- *       2 x 3 s measured. Short but honest: every number is measured, the error bars say how little.</li>
+ *       1k, 4k and 8k req/s, 100 ms server delay at 1k req/s, closed loop x16; 1 fork, 1 x 2 s warm-up,
+ *       2 x 2 s measured. Short but honest: every number is measured, the error bars say how little.</li>
  *   <li>{@code standard} (about an hour): immediate responses at 1k-16k req/s, 100 ms delay at 10k req/s
  *       and 1 s delay at 1k req/s (about 1,000 in flight each), closed loop; 3 forks, 3 x 5 s warm-up,
  *       5 x 5 s measured: publishable.</li>
@@ -51,7 +51,7 @@ public record Profile(String name, int forks, int warmupIterations, int warmupSe
 
     public static Profile named(String name) {
         return switch (name) {
-            case "quick" -> new Profile("quick", 1, 1, 3, 2, 3, quickShapes());
+            case "quick" -> new Profile("quick", 1, 1, 2, 2, 2, quickShapes());
             case "standard" -> new Profile("standard", 3, 3, 5, 5, 5, standardShapes());
             case "full" -> new Profile("full", 3, 3, 5, 5, 5, fullShapes());
             default -> throw new IllegalArgumentException("unknown profile '" + name + "'; valid: " + String.join(", ", names()));
