@@ -211,10 +211,17 @@ def is_long_lived(shape: str) -> bool:
     return shape.startswith("longlived-")
 
 
-def long_lived(w: pd.DataFrame, max_failure_share: float) -> pd.DataFrame:
+def long_lived(w: pd.DataFrame, max_failure_share: float, crashed: list | None = None) -> pd.DataFrame:
     """Per (run, client): the most concurrent long requests held (all in flight when the window closed,
-    within the failure budget), and what each cost in heap and threads there; how the next level failed."""
+    within the failure budget), and what each cost in heap and threads there; how the next level failed.
+    `crashed` is env.json's list of runs that produced no result ("shape/client: reason")."""
     ll = w[w["shape"].map(is_long_lived)]
+    crashes = {}
+    for entry in crashed or []:
+        where, _, why = entry.partition(": ")
+        shape, _, client = where.partition("/")
+        if is_long_lived(shape):
+            crashes.setdefault(client, f"at {shape.split('-', 1)[1]}: {why}")
     rows = []
     for (run, client), g in ll.sort_values("concurrency").groupby(["run", "client"], sort=False):
         held = g[(g.get("inflight.end", 0) >= SUSTAINED_SHARE * g["concurrency"])
@@ -227,12 +234,21 @@ def long_lived(w: pd.DataFrame, max_failure_share: float) -> pd.DataFrame:
             classes = {c: f.get(f"n.fail.{c}", 0) for c in FAILURE_CLASSES if f.get(f"n.fail.{c}", 0) > 0}
             how = (f"at {f['concurrency']}: {f.get('inflight.end', math.nan):.0f} in flight, "
                    + (", ".join(f"{v:.0f} {k}" for k, v in classes.items()) or "no failure reported"))
+        if not how and client in crashes:
+            how = crashes[client]
         rows.append({"run": run, "client": client,
                      "held": best["concurrency"] if best is not None else 0,
                      "heap.per.inflight.B": best.get("heap.per.inflight", math.nan) if best is not None else math.nan,
                      "threads.per.inflight": best.get("threads.per.inflight", math.nan) if best is not None else math.nan,
                      "failed": how})
-    return pd.DataFrame(rows)
+    listed = {(r["run"], r["client"]) for r in rows}
+    runs = list(ll["run"].unique()) or list(w["run"].unique())
+    for client, how in crashes.items():  # crashed at every level it was given: no numbers at all
+        for run in runs:
+            if (run, client) not in listed:
+                rows.append({"run": run, "client": client, "held": 0, "heap.per.inflight.B": math.nan,
+                             "threads.per.inflight": math.nan, "failed": how})
+    return pd.DataFrame(rows, columns=["run", "client", "held", "heap.per.inflight.B", "threads.per.inflight", "failed"])
 
 
 def sustainable(w: pd.DataFrame, slo_p99_ms: float, max_failure_share: float) -> pd.DataFrame:
@@ -280,8 +296,9 @@ def _lead(better: float, worse: float, noun: str, other: str) -> str:
     return f", {100 * (ratio - 1):.0f}% {noun} than {other} (under {TIE_MARGIN:.0%}: a tie)"
 
 
-def verdicts(w: pd.DataFrame, slo_p99_ms: float, max_failure_share: float) -> list[str]:
-    """One plain-language sentence per shape (and one for the sweep), computed from the data."""
+def verdicts(w: pd.DataFrame, slo_p99_ms: float, max_failure_share: float, crashed: list | None = None) -> list[str]:
+    """One plain-language sentence per shape (and one for the sweep), computed from the data.
+    `crashed`: env.json's runs that produced no result, which count against their client."""
     out = []
     for run in w["run"].unique():
         rw = w[w["run"] == run]
@@ -307,7 +324,7 @@ def verdicts(w: pd.DataFrame, slo_p99_ms: float, max_failure_share: float) -> li
                 out.append(f"Immediate responses: {top['client']} wins, sustaining {top['max.rate']:.0f} req/s "
                            f"(of {top['offered.max']:.0f} offered) with p99 {_fmt_us(top['p99.us'])}{margin}; "
                            f"cost {_fmt_bytes(top['alloc.B'])} allocated per request.")
-        held = long_lived(rw, max_failure_share)
+        held = long_lived(rw, max_failure_share, crashed)
         if not held.empty:
             held = held.sort_values(["held", "heap.per.inflight.B"], ascending=[False, True])
             top = held.iloc[0]

@@ -162,3 +162,12 @@ def test_merged_histogram_holds_every_measured_interval_of_every_fork():
     # One latency record per request that completed; the expired never completed.
     assert h.get_total_count() == row["n.sent"] - row["n.expired"]
     assert h.get_value_at_percentile(99) == pytest.approx(row["latency.p99"], rel=0.01)
+
+
+def test_a_client_that_crashed_holding_long_requests_is_reported_with_its_reason():
+    w = cba.wide(cba.load_run(FIXTURE).frame)
+    held = cba.long_lived(w, 0.001, ["longlived-15000/apache-vt: Terminating due to java.lang.OutOfMemoryError",
+                                     "h2c-2000/ahc: not a long-lived shape"])
+    assert list(held["client"]) == ["apache-vt"]
+    row = held.iloc[0]
+    assert row["held"] == 0 and row["failed"] == "at 15000: Terminating due to java.lang.OutOfMemoryError"

@@ -33,7 +33,7 @@ import java.util.concurrent.TimeUnit;
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 3, time = 5)
 @Measurement(iterations = 5, time = 5)
-@Fork(1)
+@Fork(value = 1, jvmArgsAppend = "-XX:+ExitOnOutOfMemoryError")
 @Threads(1)
 @State(Scope.Benchmark)
 public class ClosedLoopBenchmark extends LoadBenchmark {

@@ -36,7 +36,7 @@ import java.util.concurrent.TimeUnit;
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 0)
 @Measurement(iterations = 1, time = 10)
-@Fork(1)
+@Fork(value = 1, jvmArgsAppend = "-XX:+ExitOnOutOfMemoryError")
 @Threads(1)
 @State(Scope.Benchmark)
 public class LongLivedBenchmark extends LoadBenchmark {

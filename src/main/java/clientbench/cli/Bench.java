@@ -23,6 +23,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -155,17 +156,21 @@ public final class Bench implements Callable<Integer> {
                         continue;
                     }
                     Collection<RunResult> r;
-                    try {
+                    ByteArrayOutputStream runLog = new ByteArrayOutputStream();
+                    try (PrintStream runOut = new PrintStream(runLog, true, StandardCharsets.UTF_8)) {
                         r = new Runner(options(p, shape, client, passthrough, java, run.dir()),
-                                new ProgressFormat(OutputFormatFactory.createFormatInstance(jmhLog, VerboseMode.NORMAL), out))
+                                new ProgressFormat(OutputFormatFactory.createFormatInstance(runOut, VerboseMode.NORMAL), out))
                                 .run();
                     } catch (RunnerException e) {
                         r = List.of();
-                        jmhLog.println("run failed: " + e);
+                        runLog.writeBytes(("run failed: " + e + "\n").getBytes(StandardCharsets.UTF_8));
                     }
+                    jmhLog.write(runLog.toByteArray());
                     if (r.isEmpty()) {
-                        failed.add(shape.name() + "/" + client);
-                        out.println(" FAILED (see jmh.log)");
+                        // A client that crashes (an OutOfMemoryError holding 15,000 requests, say) is a result.
+                        String why = failureReason(runLog.toString(StandardCharsets.UTF_8));
+                        failed.add(shape.name() + "/" + client + ": " + why);
+                        out.println(" FAILED: " + why + " (details in jmh.log)");
                         continue;
                     }
                     all.addAll(r);
@@ -189,8 +194,12 @@ public final class Bench implements Callable<Integer> {
         out.println();
         out.print(Summary.table(all, runs));
         if (!failed.isEmpty()) {
-            out.println("bench: " + failed.size() + " runs failed: " + String.join(", ", failed) + " (see jmh.log)");
-            run.markIncomplete("runs failed: " + String.join(", ", failed));
+            out.println("bench: " + failed.size() + " of " + total + " runs failed, recorded in env.json and the report:");
+            failed.forEach(f -> out.println("  " + f));
+        }
+        if (all.isEmpty()) {
+            run.markIncomplete("no run produced a result: " + String.join("; ", failed));
+            System.err.println("bench: no run produced a result; see " + run.dir().resolve("jmh.log"));
             return 1;
         }
         run.finish(); // the data is whole; the report is drawn from the finished folder
@@ -241,6 +250,24 @@ public final class Bench implements Callable<Integer> {
         return b.build();
     }
 
+    /** The line of a failed run's output that says why: an error, an exception, or JMH's word on the fork. */
+    static String failureReason(String log) {
+        String fallback = null;
+        for (String line : log.split("\n")) {
+            String t = line.trim();
+            int oom = t.indexOf("java.lang.OutOfMemoryError");
+            if (oom >= 0) {
+                // e.g. "Iteration   1: Terminating due to java.lang.OutOfMemoryError: Java heap space"
+                int from = t.indexOf("Terminating due to");
+                return t.substring(from >= 0 ? from : oom);
+            }
+            if (fallback == null && (t.matches("^[\\w.$]+(Exception|Error)\\b.*") || t.startsWith("<forked VM failed"))) {
+                fallback = t;
+            }
+        }
+        return fallback != null ? fallback : "no reason in the output";
+    }
+
     /** JMH parameters given after -- are checked like the shapes' own, before the run starts. */
     private static void checkParams(CommandLineOptions cmd) {
         for (String v : values(cmd, "rate")) {
@@ -274,7 +301,8 @@ public final class Bench implements Callable<Integer> {
     /** Flags for the forks: the JDK's own, one heap size for every client, and where the .hlog files go. */
     private static List<String> jvmArgs(String java, Path dir) throws IOException {
         int feature = feature(java);
-        List<String> a = new ArrayList<>(List.of("-Xms1g", "-Xmx1g"));
+        // One heap for every client; a client that runs out of it ends its fork at once, as a result.
+        List<String> a = new ArrayList<>(List.of("-Xms1g", "-Xmx1g", "-XX:+ExitOnOutOfMemoryError"));
         if (feature >= 22) {
             a.add("--enable-native-access=ALL-UNNAMED");
         }
