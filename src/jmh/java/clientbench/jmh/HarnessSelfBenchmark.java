@@ -42,15 +42,9 @@ import java.util.concurrent.TimeUnit;
 @Threads(1)
 public class HarnessSelfBenchmark {
 
-    @State(Scope.Benchmark)
-    public static class Unpaced {
-        private final LoadState load = new LoadState();
-
-        @Setup(Level.Trial)
-        public void startTrial(BenchmarkParams params) throws Exception {
-            load.start(params, hlog -> TrialSpec.parse(Adapters.NOOP, "", "http1", "1", "0", "5", "0",
-                    LoadSpec.closed(1, TrialSpec.DRAIN_TIMEOUT), hlog));
-        }
+    /** The iteration lifecycle both states share; each starts its own trial. */
+    public abstract static class NoopState {
+        final LoadState load = new LoadState();
 
         @Setup(Level.Iteration)
         public void beginIteration(IterationParams iteration) {
@@ -69,32 +63,25 @@ public class HarnessSelfBenchmark {
     }
 
     @State(Scope.Benchmark)
-    public static class Paced {
+    public static class Unpaced extends NoopState {
+
+        @Setup(Level.Trial)
+        public void startTrial(BenchmarkParams params) throws Exception {
+            load.start(params, hlog -> TrialSpec.parse(Adapters.NOOP, "", "http1", "1", "0", "5", "0",
+                    LoadSpec.closed(1, TrialSpec.DRAIN_TIMEOUT), hlog));
+        }
+    }
+
+    @State(Scope.Benchmark)
+    public static class Paced extends NoopState {
         @Param("10000")
         public String rate;
-
-        private final LoadState load = new LoadState();
 
         @Setup(Level.Trial)
         public void startTrial(BenchmarkParams params) throws Exception {
             LoadSpec spec = LoadSpec.open(TrialSpec.number("rate", rate), 64, LoadSpec.Backpressure.PARK,
                     TrialSpec.DRAIN_TIMEOUT);
             load.start(params, hlog -> TrialSpec.parse(Adapters.NOOP, "", "http1", "1", "0", "5", "0", spec, hlog));
-        }
-
-        @Setup(Level.Iteration)
-        public void beginIteration(IterationParams iteration) {
-            load.beginIteration(iteration);
-        }
-
-        @TearDown(Level.Iteration)
-        public void endIteration() {
-            load.endIteration();
-        }
-
-        @TearDown(Level.Trial)
-        public void stopTrial() {
-            load.stop();
         }
     }
 

@@ -303,12 +303,7 @@ public final class Bench implements Callable<Integer> {
         int feature = feature(java);
         // One heap for every client; a client that runs out of it ends its fork at once, as a result.
         List<String> a = new ArrayList<>(List.of("-Xms1g", "-Xmx1g", "-XX:+ExitOnOutOfMemoryError"));
-        if (feature >= 22) {
-            a.add("--enable-native-access=ALL-UNNAMED");
-        }
-        if (feature >= 23) {
-            a.add("--sun-misc-unsafe-memory-access=allow");
-        }
+        a.addAll(clientbench.harness.StubProcess.jdkFlags(feature));
         a.add("-Dclientbench.hlog.dir=" + dir.toAbsolutePath());
         return a;
     }

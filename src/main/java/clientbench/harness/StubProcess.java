@@ -100,10 +100,14 @@ public final class StubProcess implements AutoCloseable {
         }
     }
 
-    /** Flags a JDK 22+ wants for Netty's native transport and JDK 23+ for sun.misc.Unsafe. */
+    /** Flags this JDK wants: see {@link #jdkFlags(int)}. */
     public static List<String> jdkFlags() {
+        return jdkFlags(Runtime.version().feature());
+    }
+
+    /** Flags a JDK 22+ wants for Netty's native transport and JDK 23+ for sun.misc.Unsafe (JMH); 21 knows neither. */
+    public static List<String> jdkFlags(int feature) {
         List<String> flags = new ArrayList<>();
-        int feature = Runtime.version().feature();
         if (feature >= 22) {
             flags.add("--enable-native-access=ALL-UNNAMED");
         }

@@ -9,11 +9,9 @@ import clientbench.api.Request;
 import clientbench.harness.IterationSnapshot;
 import clientbench.harness.LoadGenerator;
 import clientbench.harness.LoadSpec;
-import clientbench.stub.StubOptions;
-import clientbench.stub.StubServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import clientbench.stub.StubExtension;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -35,7 +33,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Timeout(120)
 class FaultMixTest {
     private static final Duration REQUEST_TIMEOUT = Duration.ofMillis(700);
-    private static StubServer stub;
+    @RegisterExtension
+    static final StubExtension stub = new StubExtension();
 
     /** The cycle: what each of 20 requests asks for, and the class it must end in. */
     private static final List<Map.Entry<String, Outcome>> MIX = new ArrayList<>();
@@ -52,16 +51,6 @@ class FaultMixTest {
         MIX.add(Map.entry("/?fault=reset", Outcome.RESET));
         MIX.add(Map.entry("/?status=500", Outcome.STATUS));
         MIX.add(Map.entry("/?fault=close", Outcome.RESET));
-    }
-
-    @BeforeAll
-    static void start() throws Exception {
-        stub = StubServer.start(StubOptions.loopback());
-    }
-
-    @AfterAll
-    static void stop() {
-        stub.close();
     }
 
     static List<String> clients() {

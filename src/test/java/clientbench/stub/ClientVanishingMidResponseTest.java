@@ -1,9 +1,8 @@
 package clientbench.stub;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
 
@@ -13,17 +12,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** Clients that disappear in the middle of a large response cost only their own connection. */
 @Timeout(60)
 class ClientVanishingMidResponseTest {
-    static StubServer stub;
-
-    @BeforeAll
-    static void start() throws Exception {
-        stub = StubServer.start(StubOptions.loopback());
-    }
-
-    @AfterAll
-    static void stop() {
-        stub.close();
-    }
+    @RegisterExtension
+    static final StubExtension stub = new StubExtension();
 
     @Test
     void vanishingClientsDoNotHurtAConnectionThatStays() throws Exception {

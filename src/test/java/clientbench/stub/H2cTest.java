@@ -4,10 +4,9 @@ import okhttp3.OkHttpClient;
 import okhttp3.Protocol;
 import okhttp3.Request;
 import okhttp3.Response;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -19,17 +18,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 /** Cleartext HTTP/2 works both ways a client may start it: prior knowledge and HTTP/1.1 Upgrade. */
 @Timeout(30)
 class H2cTest {
-    static StubServer stub;
-
-    @BeforeAll
-    static void start() throws Exception {
-        stub = StubServer.start(StubOptions.loopback());
-    }
-
-    @AfterAll
-    static void stop() {
-        stub.close();
-    }
+    @RegisterExtension
+    static final StubExtension stub = new StubExtension();
 
     @Test
     void priorKnowledgeSpeaksHttp2() throws Exception {

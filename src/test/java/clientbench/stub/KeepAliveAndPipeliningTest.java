@@ -1,9 +1,8 @@
 package clientbench.stub;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
 
@@ -12,17 +11,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 /** One connection serves many requests, and pipelined answers keep request order even when one is delayed. */
 @Timeout(30)
 class KeepAliveAndPipeliningTest {
-    static StubServer stub;
-
-    @BeforeAll
-    static void start() throws Exception {
-        stub = StubServer.start(StubOptions.loopback());
-    }
-
-    @AfterAll
-    static void stop() {
-        stub.close();
-    }
+    @RegisterExtension
+    static final StubExtension stub = new StubExtension();
 
     @Test
     void oneConnectionServesManyRequests() throws IOException {

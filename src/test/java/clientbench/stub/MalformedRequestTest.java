@@ -1,9 +1,8 @@
 package clientbench.stub;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
 
@@ -13,17 +12,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** Garbage gets a 400 and a close, and never disturbs the next client. */
 @Timeout(30)
 class MalformedRequestTest {
-    static StubServer stub;
-
-    @BeforeAll
-    static void start() throws Exception {
-        stub = StubServer.start(StubOptions.loopback());
-    }
-
-    @AfterAll
-    static void stop() {
-        stub.close();
-    }
+    @RegisterExtension
+    static final StubExtension stub = new StubExtension();
 
     @Test
     void garbageRequestLineGets400AndClose() throws IOException {

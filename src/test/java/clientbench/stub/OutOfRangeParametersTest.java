@@ -1,10 +1,9 @@
 package clientbench.stub;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
 
@@ -14,17 +13,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** Parameters outside their range get a 400 naming the reason, and the connection stays usable. */
 @Timeout(30)
 class OutOfRangeParametersTest {
-    static StubServer stub;
-
-    @BeforeAll
-    static void start() throws Exception {
-        stub = StubServer.start(StubOptions.loopback());
-    }
-
-    @AfterAll
-    static void stop() {
-        stub.close();
-    }
+    @RegisterExtension
+    static final StubExtension stub = new StubExtension();
 
     @ParameterizedTest
     @CsvSource({

@@ -1,9 +1,8 @@
 package clientbench.stub;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
 import java.net.SocketException;
@@ -16,17 +15,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** Each query parameter does what the stub's documentation says, and nothing else. */
 @Timeout(30)
 class StubControlsTest {
-    static StubServer stub;
-
-    @BeforeAll
-    static void start() throws Exception {
-        stub = StubServer.start(StubOptions.loopback());
-    }
-
-    @AfterAll
-    static void stop() {
-        stub.close();
-    }
+    @RegisterExtension
+    static final StubExtension stub = new StubExtension();
 
     @Test
     void defaultResponseIsA200WithFiveBytes() throws IOException {
