@@ -12,7 +12,6 @@ import java.io.OutputStream;
 import java.util.Collections;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -84,11 +83,7 @@ public final class ApacheVtAdapter implements HttpClientAdapter {
 
     @Override
     public void send(Request request, Completion completion) {
-        try {
-            threads.execute(() -> exchange(request, completion));
-        } catch (RejectedExecutionException e) {
-            completion.complete(Outcome.REJECTED, 0, e);
-        }
+        VirtualThreads.start(threads, completion, () -> exchange(request, completion));
     }
 
     /** Runs on the request's virtual thread. */

@@ -23,7 +23,6 @@ import java.util.Collections;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -88,11 +87,7 @@ public final class HelidonAdapter implements HttpClientAdapter {
     @Override
     public void send(Request request, Completion completion) {
         long queuedAtNanos = System.nanoTime();
-        try {
-            threads.execute(() -> exchange(request, completion, queuedAtNanos));
-        } catch (RejectedExecutionException e) {
-            completion.complete(Outcome.REJECTED, 0, e);
-        }
+        VirtualThreads.start(threads, completion, () -> exchange(request, completion, queuedAtNanos));
     }
 
     /** Runs on the request's virtual thread; the deadline covers the wait for a permit too. */

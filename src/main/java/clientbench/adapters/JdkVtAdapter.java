@@ -12,7 +12,6 @@ import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
@@ -53,11 +52,7 @@ public final class JdkVtAdapter implements HttpClientAdapter {
     @Override
     public void send(Request request, Completion completion) {
         long queuedAtNanos = System.nanoTime();
-        try {
-            threads.execute(() -> exchange(request, completion, queuedAtNanos));
-        } catch (RejectedExecutionException e) {
-            completion.complete(Outcome.REJECTED, 0, e);
-        }
+        VirtualThreads.start(threads, completion, () -> exchange(request, completion, queuedAtNanos));
     }
 
     /** Runs on the request's virtual thread. */

@@ -11,7 +11,6 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.InputStreamResponseListener;
@@ -44,11 +43,7 @@ public final class JettyVtAdapter implements HttpClientAdapter {
 
     @Override
     public void send(Request request, Completion completion) {
-        try {
-            threads.execute(() -> exchange(request, completion));
-        } catch (RejectedExecutionException e) {
-            completion.complete(Outcome.REJECTED, 0, e);
-        }
+        VirtualThreads.start(threads, completion, () -> exchange(request, completion));
     }
 
     /** Runs on the request's virtual thread. */

@@ -11,7 +11,6 @@ import java.io.InterruptedIOException;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import okhttp3.Call;
@@ -57,11 +56,7 @@ public final class OkHttpVtAdapter implements HttpClientAdapter {
     @Override
     public void send(Request request, Completion completion) {
         long queuedAtNanos = System.nanoTime();
-        try {
-            threads.execute(() -> exchange(request, completion, queuedAtNanos));
-        } catch (RejectedExecutionException e) {
-            completion.complete(Outcome.REJECTED, 0, e);
-        }
+        VirtualThreads.start(threads, completion, () -> exchange(request, completion, queuedAtNanos));
     }
 
     /** Runs on the request's virtual thread. */

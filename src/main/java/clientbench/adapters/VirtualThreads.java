@@ -1,7 +1,10 @@
 package clientbench.adapters;
 
+import clientbench.api.Completion;
+import clientbench.api.Outcome;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
 /** The virtual-thread variants' executor: one new virtual thread per request, named after the adapter. */
@@ -16,6 +19,15 @@ final class VirtualThreads {
     /** Threads named {@code <adapter>-vt-N}; the executor tracks them so that close() can wait for them. */
     static ExecutorService perRequest(String adapterName) {
         return Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name(adapterName + "-vt-", 0).factory());
+    }
+
+    /** Runs {@code exchange} on its own virtual thread; once the executor is shut down, the request is {@code REJECTED}. */
+    static void start(ExecutorService threads, Completion completion, Runnable exchange) {
+        try {
+            threads.execute(exchange);
+        } catch (RejectedExecutionException e) {
+            completion.complete(Outcome.REJECTED, 0, e);
+        }
     }
 
     /** Interrupts what still runs (the client is closed first, so little does) and waits, bounded. */

@@ -131,6 +131,7 @@ public final class Bench implements Callable<Integer> {
         }, "bench-interrupted");
         Runtime.getRuntime().addShutdownHook(onInterrupt);
 
+        List<String> forkJvmArgs = jvmArgs(java, run.dir());
         Instant started = Instant.now();
         int total = p.shapes().size() * chosen.size();
         out.printf("bench: profile %s, %d clients x %d shapes = %d runs, about %s; results in %s%n", p.name(),
@@ -158,7 +159,7 @@ public final class Bench implements Callable<Integer> {
                     Collection<RunResult> r;
                     ByteArrayOutputStream runLog = new ByteArrayOutputStream();
                     try (PrintStream runOut = new PrintStream(runLog, true, StandardCharsets.UTF_8)) {
-                        r = new Runner(options(p, shape, client, passthrough, java, run.dir()),
+                        r = new Runner(options(p, shape, client, passthrough, java, forkJvmArgs),
                                 new ProgressFormat(OutputFormatFactory.createFormatInstance(runOut, VerboseMode.NORMAL), out))
                                 .run();
                     } catch (RunnerException e) {
@@ -189,7 +190,7 @@ public final class Bench implements Callable<Integer> {
         ResultFormatFactory.getInstance(ResultFormatType.JSON, tmp.toString()).writeOut(all);
         Files.move(tmp, json, StandardCopyOption.ATOMIC_MOVE);
         JsonFiles.writeAtomically(run.dir().resolve("env.json"),
-                env(p, chosen, started, runs, failed, skipped, java, run.dir()));
+                env(p, chosen, started, runs, failed, skipped, java, forkJvmArgs, run.dir()));
 
         out.println();
         out.print(Summary.table(all, runs));
@@ -212,12 +213,12 @@ public final class Bench implements Callable<Integer> {
     }
 
     private org.openjdk.jmh.runner.options.Options options(Profile p, Profile.Shape shape, String client,
-                                                           CommandLineOptions cmd, String java, Path dir) throws IOException {
+                                                           CommandLineOptions cmd, String java, List<String> forkJvmArgs) {
         ChainedOptionsBuilder b = new OptionsBuilder().parent(cmd)
                 .include("^" + Pattern.quote(shape.benchmark()) + "$")
                 .shouldFailOnError(true)
                 .jvm(java)
-                .jvmArgs(jvmArgs(java, dir).toArray(String[]::new))
+                .jvmArgs(forkJvmArgs.toArray(String[]::new))
                 .addProfiler("clientbench.jmh.HarnessProfiler")
                 .addProfiler(GCProfiler.class);
         if (!shape.ownTimings()) {
@@ -356,7 +357,8 @@ public final class Bench implements Callable<Integer> {
     }
 
     private Map<String, Object> env(Profile p, List<String> chosen, Instant started, List<Map<String, Object>> runs,
-                                    List<String> failed, List<String> skipped, String java, Path dir) throws IOException {
+                                    List<String> failed, List<String> skipped, String java, List<String> forkJvmArgs,
+                                    Path dir) throws IOException {
         Map<String, Object> env = new LinkedHashMap<>();
         env.put("profile", p.name());
         env.put("started", started.toString());
@@ -364,7 +366,7 @@ public final class Bench implements Callable<Integer> {
         env.put("machine", Environment.machine());
         env.put("launcherJdk", Environment.launcherJdk());
         env.put("forkJava", java);
-        env.put("forkJvmArgs", jvmArgs(java, dir));
+        env.put("forkJvmArgs", forkJvmArgs);
         env.put("settings", Map.of("forks", p.forks(), "warmupIterations", p.warmupIterations(),
                 "warmupSeconds", p.warmupSeconds(), "measurementIterations", p.measurementIterations(),
                 "measurementSeconds", p.measurementSeconds(), "connectTimeout", clientbench.harness.TrialSpec.CONNECT_TIMEOUT.toString(),

@@ -81,7 +81,6 @@ final class Report implements Callable<Integer> {
             System.err.println("bench: " + checked.replaceFirst("^report: ", ""));
             return false;
         }
-        Path tmp = dir.resolve("report.html.tmp");
         List<String> cmd = List.of(python, "-m", "nbconvert", "--to", "html", "--execute",
                 "--ExecutePreprocessor.timeout=600", "--output-dir", dir.toAbsolutePath().toString(),
                 "--output", "report.html.tmp", notebook.toAbsolutePath().toString());
@@ -108,7 +107,6 @@ final class Report implements Callable<Integer> {
         }
         Files.move(produced, dir.resolve("report.html"), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
                 java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-        Files.deleteIfExists(tmp);
         return true;
     }
 }
