@@ -14,6 +14,9 @@ import org.openjdk.jmh.infra.IterationParams;
  */
 public abstract class LoadBenchmark {
 
+    /** The benchmark method's name, as JMH lists it after the class: {@code OpenLoopBenchmark.request}. */
+    public static final String METHOD = "request";
+
     protected final LoadState load = new LoadState();
 
     @Setup(Level.Iteration)

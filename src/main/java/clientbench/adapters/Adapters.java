@@ -1,5 +1,18 @@
 package clientbench.adapters;
 
+import clientbench.adapters.ahc.AhcAdapter;
+import clientbench.adapters.apache.ApacheAdapter;
+import clientbench.adapters.apache.ApacheVtAdapter;
+import clientbench.adapters.helidon.HelidonAdapter;
+import clientbench.adapters.jdk.JdkAdapter;
+import clientbench.adapters.jdk.JdkVtAdapter;
+import clientbench.adapters.jetty.JettyAdapter;
+import clientbench.adapters.jetty.JettyVtAdapter;
+import clientbench.adapters.noop.NoopAdapter;
+import clientbench.adapters.okhttp.OkHttpAdapter;
+import clientbench.adapters.okhttp.OkHttpVtAdapter;
+import clientbench.adapters.reactor.ReactorNettyAdapter;
+import clientbench.adapters.vertx.VertxAdapter;
 import clientbench.api.AdapterConfig;
 import clientbench.api.HttpClientAdapter;
 import java.util.LinkedHashMap;
@@ -51,7 +64,7 @@ public final class Adapters {
     public static HttpClientAdapter create(String name, AdapterConfig config) {
         if (NOOP.equals(name)) {
             Objects.requireNonNull(config, "config");
-            return new clientbench.harness.NoopAdapter();
+            return new NoopAdapter();
         }
         Function<AdapterConfig, HttpClientAdapter> factory = FACTORIES.get(name == null ? "" : name.trim());
         if (factory == null) {

@@ -219,7 +219,7 @@ public final class Bench implements Callable<Integer> {
                 .shouldFailOnError(true)
                 .jvm(java)
                 .jvmArgs(forkJvmArgs.toArray(String[]::new))
-                .addProfiler("clientbench.jmh.HarnessProfiler")
+                .addProfiler(clientbench.jmh.HarnessProfiler.class)
                 .addProfiler(GCProfiler.class);
         if (!shape.ownTimings()) {
             if (!cmd.getForkCount().hasValue()) {

@@ -1,6 +1,10 @@
 package clientbench.cli;
 
 import clientbench.adapters.Adapters;
+import clientbench.jmh.ClosedLoopBenchmark;
+import clientbench.jmh.LoadBenchmark;
+import clientbench.jmh.LongLivedBenchmark;
+import clientbench.jmh.OpenLoopBenchmark;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -43,9 +47,9 @@ public record Profile(String name, int forks, int warmupIterations, int warmupSe
         }
     }
 
-    static final String OPEN = "clientbench.jmh.OpenLoopBenchmark.request";
-    static final String CLOSED = "clientbench.jmh.ClosedLoopBenchmark.request";
-    static final String LONG_LIVED = "clientbench.jmh.LongLivedBenchmark.request";
+    static final String OPEN = OpenLoopBenchmark.class.getName() + "." + LoadBenchmark.METHOD;
+    static final String CLOSED = ClosedLoopBenchmark.class.getName() + "." + LoadBenchmark.METHOD;
+    static final String LONG_LIVED = LongLivedBenchmark.class.getName() + "." + LoadBenchmark.METHOD;
     /** One iteration of LongLivedBenchmark: 10 s measured, up to 20 s more for the requests to return, start-up. */
     static final int LONG_LIVED_SECONDS = 40;
 

@@ -1,5 +1,7 @@
 package clientbench.harness;
 
+import clientbench.stub.StubServer;
+
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -51,7 +53,7 @@ public final class StubProcess implements AutoCloseable {
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(jdkFlags());
         cmd.addAll(List.of("-Xms256m", "-Xmx1g", "-cp", System.getProperty("java.class.path"),
-                "clientbench.stub.StubServer", "--port", "0", "--quiet", "--exit-with-parent",
+                StubServer.class.getName(), "--port", "0", "--quiet", "--exit-with-parent",
                 "--io-threads", cpu != null ? "1" : Integer.toString(cpus)));
         if (tls) {
             cmd.add("--tls");

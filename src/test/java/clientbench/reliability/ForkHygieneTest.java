@@ -2,6 +2,9 @@ package clientbench.reliability;
 
 import clientbench.adapters.Adapters;
 import clientbench.harness.StubProcess;
+import clientbench.jmh.HarnessProfiler;
+import clientbench.jmh.LoadBenchmark;
+import clientbench.jmh.OpenLoopBenchmark;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -49,11 +52,11 @@ class ForkHygieneTest {
         Collection<RunResult> results;
         try (PrintStream out = new PrintStream(log, true, StandardCharsets.UTF_8)) {
             results = new Runner(new OptionsBuilder()
-                    .include("^clientbench\\.jmh\\.OpenLoopBenchmark\\.request$")
+                    .include("^" + java.util.regex.Pattern.quote(OpenLoopBenchmark.class.getName() + "." + LoadBenchmark.METHOD) + "$")
                     .param("client", client).param("rate", "300")
                     .forks(1).warmupIterations(0).measurementIterations(1).measurementTime(TimeValue.seconds(1))
                     .jvmArgs(jvmArgs.toArray(String[]::new))
-                    .addProfiler("clientbench.jmh.HarnessProfiler")
+                    .addProfiler(HarnessProfiler.class)
                     .shouldFailOnError(true)
                     .build(), OutputFormatFactory.createFormatInstance(out, VerboseMode.NORMAL)).run();
         }

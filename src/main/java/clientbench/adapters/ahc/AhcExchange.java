@@ -1,0 +1,99 @@
+package clientbench.adapters.ahc;
+
+import clientbench.api.AdapterConfig;
+import clientbench.api.Completion;
+import clientbench.api.Outcome;
+import clientbench.api.Outcomes;
+import clientbench.adapters.support.AdapterSettings;
+import io.netty.handler.codec.http.HttpHeaders;
+import java.io.IOException;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.asynchttpclient.AsyncHandler;
+import org.asynchttpclient.HttpResponseBodyPart;
+import org.asynchttpclient.HttpResponseStatus;
+import org.asynchttpclient.exception.PoolAlreadyClosedException;
+import org.asynchttpclient.exception.TooManyConnectionsException;
+import org.asynchttpclient.exception.TooManyConnectionsPerHostException;
+
+/**
+ * One AsyncHttpClient request: counts body bytes as they arrive, keeping none, and reports once,
+ * whichever of the timer, the event loop or the adapter's close() ends it first.
+ */
+final class AhcExchange implements AsyncHandler<Void> {
+
+    private final AdapterConfig config;
+    private final long expectedBodyBytes;
+    private final Completion completion;
+    private final Set<AhcExchange> inFlight;
+    private final AtomicBoolean done = new AtomicBoolean();
+    private volatile int status;
+    private volatile int majorVersion;
+    private long bytes;
+
+    /** The caller adds it to {@code inFlight}; it removes itself when it reports. */
+    AhcExchange(AdapterConfig config, long expectedBodyBytes, Completion completion, Set<AhcExchange> inFlight) {
+        this.config = config;
+        this.expectedBodyBytes = expectedBodyBytes;
+        this.completion = completion;
+        this.inFlight = inFlight;
+    }
+
+    @Override
+    public State onStatusReceived(HttpResponseStatus responseStatus) {
+        status = responseStatus.getStatusCode();
+        majorVersion = responseStatus.getProtocolMajorVersion();
+        return State.CONTINUE;
+    }
+
+    @Override
+    public State onHeadersReceived(HttpHeaders headers) {
+        return State.CONTINUE;
+    }
+
+    @Override
+    public State onBodyPartReceived(HttpResponseBodyPart bodyPart) {
+        bytes += bodyPart.length();
+        return State.CONTINUE;
+    }
+
+    @Override
+    public void onThrowable(Throwable t) {
+        if (finish()) {
+            completion.complete(outcomeOf(t), 0, t);
+        }
+    }
+
+    @Override
+    public Void onCompleted() {
+        if (finish()) {
+            if ((majorVersion == 2) != AdapterSettings.http2(config)) { // ALPN chose http/1.1 although h2 was offered
+                completion.complete(Outcome.OTHER, status, AdapterSettings.wrongVersion(config, "HTTP/" + majorVersion));
+            } else {
+                completion.complete(Outcomes.ofResponse(status, bytes, expectedBodyBytes), status, null);
+            }
+        }
+        return null;
+    }
+
+    /** For close(): a closed AsyncHttpClient never reports the requests it still had. */
+    void abandon() {
+        onThrowable(new IOException("AsyncHttpClient closed with the request in flight"));
+    }
+
+    private boolean finish() {
+        if (done.compareAndSet(false, true)) {
+            inFlight.remove(this);
+            return true;
+        }
+        return false;
+    }
+
+    private static Outcome outcomeOf(Throwable t) {
+        if (t instanceof TooManyConnectionsException || t instanceof TooManyConnectionsPerHostException
+                || t instanceof PoolAlreadyClosedException) {
+            return Outcome.REJECTED;
+        }
+        return Outcomes.ofThrowable(t);
+    }
+}

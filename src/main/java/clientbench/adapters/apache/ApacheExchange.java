@@ -1,0 +1,118 @@
+package clientbench.adapters.apache;
+
+import clientbench.api.Completion;
+import clientbench.api.Outcome;
+import clientbench.api.Outcomes;
+import clientbench.adapters.support.DeadlineTimer;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.hc.client5.http.async.methods.AbstractBinResponseConsumer;
+import org.apache.hc.core5.concurrent.FutureCallback;
+import org.apache.hc.core5.http.ContentType;
+import org.apache.hc.core5.http.HttpResponse;
+
+/**
+ * One Apache async request: its response consumer (counting body bytes, keeping none), its callback,
+ * and its deadline. Reports once, whichever of the I/O reactor, the deadline or close() ends it first.
+ */
+final class ApacheExchange implements FutureCallback<Long> {
+
+    final ByteCounter counter = new ByteCounter();
+    private final long expectedBodyBytes;
+    private final Completion completion;
+    private final Set<ApacheExchange> inFlight;
+    private final AtomicBoolean done = new AtomicBoolean();
+    private volatile boolean timedOut;
+    private volatile ScheduledFuture<?> deadline;
+
+    /** The caller adds it to {@code inFlight}; it removes itself when it reports. */
+    ApacheExchange(long expectedBodyBytes, Completion completion, Set<ApacheExchange> inFlight) {
+        this.expectedBodyBytes = expectedBodyBytes;
+        this.completion = completion;
+        this.inFlight = inFlight;
+    }
+
+    /** Cancels the exchange when {@code timeout} passes; the cancellation is reported as TIMEOUT. */
+    void startDeadline(Future<Long> exchange, DeadlineTimer deadlines, Duration timeout) {
+        deadline = deadlines.schedule(timeout, () -> {
+            timedOut = true;
+            exchange.cancel(true);
+        });
+        if (done.get()) { // finished before the deadline was set: do not leave it queued
+            deadline.cancel(false);
+        }
+    }
+
+    @Override
+    public void completed(Long bytes) {
+        finish(Outcomes.ofResponse(counter.status, bytes, expectedBodyBytes), counter.status, null);
+    }
+
+    @Override
+    public void failed(Exception e) {
+        finish(ApacheAdapter.outcomeOf(e), 0, e);
+    }
+
+    @Override
+    public void cancelled() {
+        if (timedOut) {
+            finish(Outcome.TIMEOUT, 0, new TimeoutException("request timeout passed"));
+        } else {
+            finish(Outcome.OTHER, 0, new CancellationException("exchange cancelled"));
+        }
+    }
+
+    /** For close(): a closed async client never reports the exchanges it still had. */
+    void abandon() {
+        failed(new IOException("Apache HttpAsyncClient closed with the request in flight"));
+    }
+
+    private void finish(Outcome outcome, int status, Throwable cause) {
+        if (done.compareAndSet(false, true)) {
+            inFlight.remove(this);
+            ScheduledFuture<?> d = deadline;
+            if (d != null) {
+                d.cancel(false);
+            }
+            completion.complete(outcome, status, cause);
+        }
+    }
+
+    /** Counts the body's bytes as they arrive, keeping none. */
+    static final class ByteCounter extends AbstractBinResponseConsumer<Long> {
+        private volatile int status;
+        private long bytes;
+
+        @Override
+        protected void start(HttpResponse response, ContentType contentType) {
+            status = response.getCode();
+        }
+
+        @Override
+        protected int capacityIncrement() {
+            return Integer.MAX_VALUE;
+        }
+
+        @Override
+        protected void data(ByteBuffer data, boolean endOfStream) {
+            bytes += data.remaining();
+            data.position(data.limit());
+        }
+
+        @Override
+        protected Long buildResult() {
+            return bytes;
+        }
+
+        @Override
+        public void releaseResources() {
+        }
+    }
+}

@@ -1,0 +1,129 @@
+package clientbench.adapters.jdk;
+
+import clientbench.api.AdapterConfig;
+import clientbench.api.Protocol;
+import clientbench.api.TrustAllCertificates;
+import clientbench.adapters.support.AdapterSettings;
+import clientbench.adapters.support.Http2Ramp;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Flow;
+
+/**
+ * The JDK client both JDK adapters use: how it is built, what it is sent, what it reports.
+ *
+ * <p>HTTP/2 cleartext: the JDK client cannot do prior knowledge. {@code Version.HTTP_2} on an
+ * {@code http://} target asks for h2c by Upgrade: the first request on each new connection goes out as
+ * HTTP/1.1 with {@code Upgrade: h2c} and is answered on stream 1 after the switch; every later request is
+ * an HTTP/2 stream on the pooled connection. That is the closest it comes, and what H2C measures for it.
+ * Over TLS it offers h2 and http/1.1 by ALPN, a list fixed in the client. A response that still came on
+ * HTTP/1.1 (Upgrade declined, http/1.1 chosen) is reported as {@code OTHER}, never measured as ok.
+ */
+final class JdkClients {
+
+    private JdkClients() {
+    }
+
+    static HttpClient newClient(AdapterConfig config) {
+        HttpClient.Builder builder = HttpClient.newBuilder()
+                .version(AdapterSettings.http2(config) ? HttpClient.Version.HTTP_2 : HttpClient.Version.HTTP_1_1)
+                .connectTimeout(config.connectTimeout())
+                .followRedirects(HttpClient.Redirect.NEVER);
+        if (config.trustAllCertificates() && config.protocol().tls()) {
+            builder.sslContext(TrustAllCertificates.sslContext());
+        }
+        return builder.build();
+    }
+
+    static HttpRequest toJdk(clientbench.api.Request request, Duration timeout) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(request.uri())
+                .timeout(timeout)
+                .header(AdapterSettings.ACCEPT_ENCODING, AdapterSettings.IDENTITY);
+        if (request.hasBody()) {
+            builder.header(AdapterSettings.CONTENT_TYPE, AdapterSettings.OCTET_STREAM)
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(request.body()));
+        }
+        return builder.build();
+    }
+
+    /** Null when the response came on the pinned HTTP version, else the cause to report it as OTHER with. */
+    static IllegalStateException wrongVersion(AdapterConfig config, HttpResponse<?> response) {
+        boolean http2 = response.version() == HttpClient.Version.HTTP_2;
+        return http2 == AdapterSettings.http2(config) ? null : AdapterSettings.wrongVersion(config, response.version().name());
+    }
+
+    static Map<String, String> settings(AdapterConfig config, String connectionLimit, String threading) {
+        Map<String, String> s = AdapterSettings.common(config, connectionLimit,
+                "HttpRequest.timeout, less time queued in the adapter; up to the response headers before JDK 26");
+        if (config.protocol() == Protocol.H2C) {
+            s.put("httpVersion", "HTTP/2 cleartext by Upgrade (the client cannot do prior knowledge): the first request"
+                    + " on each new connection is HTTP/1.1 with Upgrade: h2c, answered on stream 1; later ones are streams");
+        } else if (config.protocol() == Protocol.H2) {
+            s.put("httpVersion", "HTTP/2 over TLS; ALPN offers h2 and http/1.1 (fixed in the client)");
+        }
+        AdapterSettings.http2Connections(s, config, "one connection with many streams: the client carries every"
+                + " request to a host on one HTTP/2 connection, opened by the first request alone; it never opens a"
+                + " second while that one lives and fails a stream beyond the server's limit, so at most 100 in flight");
+        s.put("threading", threading);
+        s.put("retries", "client default: a refused connect and an idempotent request on a connection found closed"
+                + " are retried (JVM-wide -Djdk.httpclient.disableRetryConnect)");
+        return Collections.unmodifiableMap(s);
+    }
+
+    /** The adapters' connection limit, as settings() records it. */
+    static String connectionLimit(AdapterConfig config, String http1Limit) {
+        return AdapterSettings.http2(config) ? http1Limit + "; on HTTP/2 " + Http2Ramp.LIMIT : http1Limit;
+    }
+
+    /** {@code shutdownNow} aborts what is in flight; then waits (bounded) for the client's threads. */
+    static void shutdown(HttpClient client) {
+        client.shutdownNow();
+        try {
+            client.awaitTermination(Duration.ofSeconds(5));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Reads a response body to its end, counting its bytes without keeping them: the response's body is the count. */
+    static final HttpResponse.BodyHandler<Long> COUNT_BODY =
+            info -> HttpResponse.BodySubscribers.fromSubscriber(new BodyCounter(), BodyCounter::count);
+
+    /** One new counter per response. */
+    static final class BodyCounter implements Flow.Subscriber<List<ByteBuffer>> {
+
+        private long count;
+
+        @Override
+        public void onSubscribe(Flow.Subscription subscription) {
+            subscription.request(Long.MAX_VALUE);
+        }
+
+        @Override
+        public void onNext(List<ByteBuffer> buffers) {
+            for (ByteBuffer b : buffers) {
+                count += b.remaining();
+            }
+        }
+
+        @Override
+        public void onError(Throwable failure) {
+            // the client completes the exchange exceptionally with the same failure
+        }
+
+        @Override
+        public void onComplete() {
+            // the finisher reads the count
+        }
+
+        private long count() {
+            return count;
+        }
+    }
+}

@@ -1,0 +1,42 @@
+package clientbench.adapters.noop;
+
+import clientbench.api.Completion;
+import clientbench.api.HttpClientAdapter;
+import clientbench.api.Outcome;
+import clientbench.api.Request;
+
+import java.util.Map;
+
+/**
+ * {@code noop}: completes every request inline with 200 and the expected body, touching no network.
+ * Benchmarks of it measure the harness alone (pacing, permits, recording), the floor under every client.
+ */
+public final class NoopAdapter implements HttpClientAdapter {
+
+    public NoopAdapter() {
+    }
+
+    @Override
+    public void send(Request request, Completion completion) {
+        completion.complete(Outcome.OK, 200, null);
+    }
+
+    @Override
+    public void close() {
+    }
+
+    @Override
+    public String name() {
+        return "noop";
+    }
+
+    @Override
+    public String libraryVersion() {
+        return "clientbench:noop:" + Runtime.version().feature();
+    }
+
+    @Override
+    public Map<String, String> settings() {
+        return Map.of("network", "none: completes inline");
+    }
+}

@@ -1,0 +1,183 @@
+package clientbench.adapters.okhttp;
+
+import clientbench.api.AdapterConfig;
+import clientbench.api.Outcome;
+import clientbench.api.Outcomes;
+import clientbench.api.Request;
+import clientbench.api.TrustAllCertificates;
+import clientbench.adapters.support.AdapterSettings;
+import clientbench.adapters.support.Http2Ramp;
+import java.io.IOException;
+import java.net.SocketTimeoutException;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
+import okhttp3.ConnectionPool;
+import okhttp3.Dispatcher;
+import okhttp3.OkHttp;
+import okhttp3.OkHttpClient;
+import okhttp3.Protocol;
+import okhttp3.RequestBody;
+import okhttp3.Response;
+import okhttp3.internal.concurrent.TaskRunner;
+import okhttp3.internal.connection.ConnectionListener;
+
+/**
+ * The OkHttp client both OkHttp adapters use, and everything it owns.
+ *
+ * <p>Why an own {@code TaskRunner}: OkHttp runs its connection-pool cleanup, and in OkHttp 5 the
+ * fast-fallback connect races, as tasks on {@code TaskRunner.INSTANCE}, a JVM-wide runner whose daemon
+ * threads idle out only after 60 s. OkHttp 5.5 has no public way to replace it, but the Kotlin-internal
+ * {@code OkHttpClient.Builder.taskRunner} (compiled to the public method {@code taskRunner$okhttp}) and
+ * the internal {@code ConnectionPool} constructor that takes a runner are callable from Java. With both
+ * set to a runner whose executor this class owns, close() ends every OkHttp thread. This uses
+ * {@code okhttp3.internal}, which OkHttp does not keep stable: re-check on every OkHttp upgrade.
+ *
+ * <p>The one thread close() cannot end: Okio's {@code Okio Watchdog}, a single JVM-wide daemon thread
+ * behind every OkHttp timeout ({@code AsyncTimeout}). It exits by itself after 60 s without timeouts
+ * and no API stops it sooner; the contract test excludes exactly that thread, by name.
+ */
+final class OkHttpClients {
+
+    private OkHttpClients() {
+    }
+
+    /** The client plus the threads it runs on, which close() ends. */
+    static final class Owned implements AutoCloseable {
+        private final OkHttpClient client;
+        private final ExecutorService dispatcherThreads;
+        private final TaskRunner.RealBackend taskThreads;
+        /** The last request converted: sending the same shape again skips URL parsing. */
+        private volatile Converted last;
+
+        private Owned(OkHttpClient client, ExecutorService dispatcherThreads, TaskRunner.RealBackend taskThreads) {
+            this.client = client;
+            this.dispatcherThreads = dispatcherThreads;
+            this.taskThreads = taskThreads;
+        }
+
+        OkHttpClient client() {
+            return client;
+        }
+
+        okhttp3.Request toOkHttp(Request request) {
+            Converted c = last;
+            if (c != null && c.source == request) {
+                return c.converted;
+            }
+            okhttp3.Request.Builder b = new okhttp3.Request.Builder()
+                    .url(request.uri().toString())
+                    .header(AdapterSettings.ACCEPT_ENCODING, AdapterSettings.IDENTITY);
+            if (request.hasBody()) {
+                b.post(RequestBody.create(request.body(), okhttp3.MediaType.get(AdapterSettings.OCTET_STREAM)));
+            }
+            okhttp3.Request converted = b.build();
+            last = new Converted(request, converted);
+            return converted;
+        }
+
+        /** Cancels calls, ends the dispatcher's threads, closes connections, then ends the task runner. */
+        @Override
+        public void close() {
+            client.dispatcher().cancelAll();
+            dispatcherThreads.shutdown();
+            await(dispatcherThreads);
+            client.connectionPool().evictAll();
+            // Interrupting the runner's coordinator makes it cancel every queued task and return.
+            taskThreads.getExecutor().shutdownNow();
+            await(taskThreads.getExecutor());
+        }
+
+        private static void await(ExecutorService executor) {
+            try {
+                executor.awaitTermination(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private record Converted(Request source, okhttp3.Request converted) {
+    }
+
+    static Owned create(AdapterConfig config, ExecutorService dispatcherThreads) {
+        TaskRunner.RealBackend taskThreads = new TaskRunner.RealBackend(
+                Thread.ofPlatform().name("okhttp-taskrunner-", 0).daemon().factory());
+        TaskRunner taskRunner = new TaskRunner(taskThreads, TaskRunner.Companion.getLogger());
+        Dispatcher dispatcher = new Dispatcher(dispatcherThreads);
+        dispatcher.setMaxRequests(Http2Ramp.initialLimit(config));
+        dispatcher.setMaxRequestsPerHost(Http2Ramp.initialLimit(config));
+        OkHttpClient.Builder builder = new OkHttpClient.Builder()
+                .protocols(protocols(config.protocol()))
+                .dispatcher(dispatcher)
+                .connectionPool(new ConnectionPool(config.maxConnections(), 5, TimeUnit.MINUTES, taskRunner,
+                        ConnectionListener.Companion.getNONE()))
+                .connectTimeout(config.connectTimeout())
+                .callTimeout(config.requestTimeout())
+                .readTimeout(config.requestTimeout())
+                .writeTimeout(config.requestTimeout())
+                .retryOnConnectionFailure(false)
+                .followRedirects(false)
+                .followSslRedirects(false);
+        builder.taskRunner$okhttp(taskRunner);
+        if (config.trustAllCertificates() && config.protocol().tls()) {
+            builder.sslSocketFactory(TrustAllCertificates.sslContext().getSocketFactory(),
+                    TrustAllCertificates.trustManager()).hostnameVerifier((host, session) -> true);
+        }
+        return new Owned(builder.build(), dispatcherThreads, taskThreads);
+    }
+
+    /**
+     * h2c by prior knowledge; for h2 OkHttp requires HTTP_1_1 next to HTTP_2, so ALPN offers both and
+     * {@link #wrongVersion} catches an http/1.1 answer.
+     */
+    private static List<Protocol> protocols(clientbench.api.Protocol protocol) {
+        return switch (protocol) {
+            case HTTP1, HTTPS1 -> List.of(Protocol.HTTP_1_1);
+            case H2C -> List.of(Protocol.H2_PRIOR_KNOWLEDGE);
+            case H2 -> List.of(Protocol.HTTP_2, Protocol.HTTP_1_1);
+        };
+    }
+
+    static boolean isHttp2(Response response) {
+        return response.protocol() == Protocol.HTTP_2 || response.protocol() == Protocol.H2_PRIOR_KNOWLEDGE;
+    }
+
+    /** Null when the response came on the pinned HTTP version, else the cause to report it as OTHER with. */
+    static IllegalStateException wrongVersion(AdapterConfig config, Response response) {
+        return isHttp2(response) == AdapterSettings.http2(config) ? null
+                : AdapterSettings.wrongVersion(config, response.protocol().toString());
+    }
+
+    /** OkHttp reports a connect timeout as a plain {@code SocketTimeoutException}: that is a connect failure. */
+    static Outcome outcomeOf(IOException e) {
+        if (e instanceof SocketTimeoutException && String.valueOf(e.getMessage()).startsWith("Connect timed out")) {
+            return Outcome.CONNECT;
+        }
+        return Outcomes.ofThrowable(e);
+    }
+
+    static Map<String, String> settings(AdapterConfig config, String connectionLimit, String threading) {
+        boolean http2 = AdapterSettings.http2(config);
+        Map<String, String> s = AdapterSettings.common(config, http2
+                        ? connectionLimit + "; on HTTP/2 " + Http2Ramp.LIMIT : connectionLimit,
+                "callTimeout (from the start of the call; read/write timeouts set to the same)");
+        if (config.protocol() == clientbench.api.Protocol.H2) {
+            s.put("httpVersion", "HTTP/2 over TLS; ALPN offers h2 and http/1.1 (OkHttp requires http/1.1 next to h2),"
+                    + " an http/1.1 answer is reported as other");
+        }
+        AdapterSettings.http2Connections(s, config, "one connection with many streams: OkHttp carries every call to a"
+                + " host on one HTTP/2 connection, opened by the first call alone; the limit of 100 calls keeps it within"
+                + " the server's stream limit, past which OkHttp would open a second connection and see streams refused");
+        s.put("threading", threading);
+        s.put("connectionPool", "up to maxConnections idle, 5 min keep-alive, own TaskRunner");
+        s.put("fastFallback", "client default (on)");
+        return Collections.unmodifiableMap(s);
+    }
+
+    static String libraryVersion() {
+        return "com.squareup.okhttp3:okhttp-jvm:" + OkHttp.VERSION;
+    }
+}

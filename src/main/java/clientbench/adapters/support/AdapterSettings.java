@@ -1,0 +1,104 @@
+package clientbench.adapters.support;
+
+import clientbench.api.AdapterConfig;
+import clientbench.api.Protocol;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * What every adapter pins the same way, and the start of every adapter's {@code settings()} map, so the
+ * results' env.json lists the shared settings first and in the same order for every client.
+ */
+public final class AdapterSettings {
+
+    /** Sent on every request by every adapter: no client may ask for gzip or decompress on its own. */
+    public static final String ACCEPT_ENCODING = "Accept-Encoding";
+    public static final String IDENTITY = "identity";
+    /** Sent with every POST body, so that clients that add a content type and those that do not agree. */
+    public static final String CONTENT_TYPE = "Content-Type";
+    public static final String OCTET_STREAM = "application/octet-stream";
+
+    private AdapterSettings() {
+    }
+
+    /**
+     * Refuses what the adapter does not wire up yet, before the adapter creates anything.
+     *
+     * @throws NotWiredYet (an IllegalArgumentException) naming the client and the protocol
+     */
+    public static void requireHttp1(String client, AdapterConfig config) {
+        if (http2(config)) {
+            throw new NotWiredYet(client + " does not support protocol " + config.protocol().label() + " yet");
+        }
+    }
+
+    /**
+     * Refuses HTTP/2 for a client that has none, before the adapter creates anything.
+     *
+     * @param why what the client lacks, e.g. "AsyncHttpClient has no HTTP/2 support"
+     * @throws IllegalArgumentException naming the client, what it lacks and the protocol
+     */
+    public static void refuseHttp2(String client, AdapterConfig config, String why) {
+        if (http2(config)) {
+            throw new IllegalArgumentException(client + ": " + why + "; protocol " + config.protocol().label()
+                    + " refused (use http1 or https1)");
+        }
+    }
+
+    /** H2C or H2. */
+    public static boolean http2(AdapterConfig config) {
+        return config.protocol() == Protocol.H2C || config.protocol() == Protocol.H2;
+    }
+
+    /**
+     * The cause for a response that came on another HTTP version than the pinned one (the server declined
+     * the Upgrade, or chose http/1.1 by ALPN): it is reported as OTHER, never measured as ok.
+     */
+    public static IllegalStateException wrongVersion(AdapterConfig config, String seen) {
+        return new IllegalStateException("pinned to " + config.protocol().label() + " but the response came on " + seen);
+    }
+
+    /** Records, for HTTP/2 only, how many connections the client uses and why. */
+    public static void http2Connections(Map<String, String> settings, AdapterConfig config, String how) {
+        if (http2(config)) {
+            settings.put("h2Connections", how);
+        }
+    }
+
+    /**
+     * The shared settings, as every adapter applies them.
+     *
+     * @param connectionLimit how the client enforces {@code maxConnections}, and what it does when all are busy
+     * @param requestTimeout how the client enforces {@code requestTimeout}, and what it covers
+     */
+    public static Map<String, String> common(AdapterConfig config, String connectionLimit, String requestTimeout) {
+        Map<String, String> s = new LinkedHashMap<>();
+        s.put("target", config.target().toString());
+        s.put("protocol", config.protocol().label());
+        s.put("httpVersion", switch (config.protocol()) {
+            case HTTP1 -> "HTTP/1.1, no h2c upgrade";
+            case HTTPS1 -> "HTTP/1.1 over TLS, h2 not offered by ALPN";
+            case H2C -> "HTTP/2 cleartext by prior knowledge (no Upgrade)";
+            case H2 -> "HTTP/2 over TLS, ALPN offers h2 only";
+        });
+        s.put("maxConnections", Integer.toString(config.maxConnections()));
+        s.put("connectionLimit", connectionLimit);
+        s.put("connectTimeoutMs", Long.toString(config.connectTimeout().toMillis()));
+        s.put("requestTimeoutMs", Long.toString(config.requestTimeout().toMillis()));
+        s.put("requestTimeout", requestTimeout);
+        s.put("ioThreads", config.ioThreads() == 0 ? "client default" : Integer.toString(config.ioThreads()));
+        s.put("acceptEncoding", IDENTITY + " (sent explicitly; no decompression)");
+        s.put("redirects", "off");
+        s.put("cookies", "off");
+        s.put("retries", "off");
+        s.put("trustAllCertificates", Boolean.toString(config.trustAllCertificates() && config.protocol().tls()));
+        return s;
+    }
+
+    /** The refusal of a protocol an adapter has not been wired for yet, as opposed to one its client lacks. */
+    public static final class NotWiredYet extends IllegalArgumentException {
+        NotWiredYet(String message) {
+            super(message);
+        }
+    }
+}

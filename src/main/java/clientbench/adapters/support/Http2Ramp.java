@@ -1,0 +1,52 @@
+package clientbench.adapters.support;
+
+import clientbench.api.AdapterConfig;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The limit on requests in flight of an adapter that enforces {@code maxConnections} itself (a queue or
+ * semaphore in the adapter, or OkHttp's dispatcher), for a client built around one HTTP/2 connection per
+ * host (the JDK's, OkHttp).
+ *
+ * <p>Over HTTP/1.1 each request in flight holds a connection, so the limit is {@code maxConnections}. Over
+ * HTTP/2 it is one request until the first response arrives on HTTP/2: before that, such a client opens a
+ * connection per request in flight (the JDK an Upgrade or TLS connection each, and it keeps the extra ones
+ * open; OkHttp a connect race per call, closing the losers), where a prior-knowledge client opens one.
+ * Then the limit is raised once and for all to {@value #STREAMS}, the streams of that one connection: past
+ * the server's SETTINGS_MAX_CONCURRENT_STREAMS the JDK's client fails a request ("too many concurrent
+ * streams"), and OkHttp opens more connections, on which the stub refused streams (REFUSED_STREAM, not
+ * retried with retries off) with 300 requests in flight. More requests wait in the adapter's (or OkHttp's
+ * dispatcher's) queue, their wait inside their latency.
+ */
+public final class Http2Ramp {
+
+    /**
+     * Streams in flight on the one connection: RFC 9113's recommended minimum for SETTINGS_MAX_CONCURRENT_STREAMS,
+     * and the stub's (Netty's default).
+     */
+    public static final int STREAMS = 100;
+
+    /** How settings() describes the limit on HTTP/2. */
+    public static final String LIMIT = "one request until the first HTTP/2 response, then " + STREAMS
+            + " (the streams of one connection); more wait in the queue";
+
+    private final AtomicBoolean raised = new AtomicBoolean();
+    private final Runnable raise;
+
+    /** @param raise raises the adapter's limit from {@link #initialLimit} to {@link #STREAMS}; runs once */
+    public Http2Ramp(Runnable raise) {
+        this.raise = raise;
+    }
+
+    /** The adapter's limit to start with: maxConnections over HTTP/1.1, one request over HTTP/2. */
+    public static int initialLimit(AdapterConfig config) {
+        return AdapterSettings.http2(config) ? 1 : config.maxConnections();
+    }
+
+    /** Called on every response, on the thread that has it; one volatile read once raised. */
+    public void onResponse(boolean http2) {
+        if (http2 && !raised.get() && raised.compareAndSet(false, true)) {
+            raise.run();
+        }
+    }
+}
