@@ -18,15 +18,39 @@ public final class Outcomes {
     private Outcomes() {
     }
 
-    /** A response arrived: 2xx with the expected body length is ok, non-2xx is status, a short body is other. */
-    public static Outcome ofResponse(int status, long bodyBytes, long expectedBodyBytes) {
-        if (status < 200 || status > 299) {
+    /**
+     * A response arrived: the request's expected status (any 2xx when it names none) with the expected body
+     * length (any, when it expects none) is ok; another status is {@code STATUS}; a body of the wrong length
+     * is {@code OTHER}.
+     */
+    public static Outcome ofResponse(Request request, int status, long bodyBytes) {
+        boolean statusOk = request.expectedStatus() == 0 ? status >= 200 && status <= 299 : status == request.expectedStatus();
+        if (!statusOk) {
             return Outcome.STATUS;
         }
-        if (expectedBodyBytes >= 0 && bodyBytes != expectedBodyBytes) {
+        if (request.expectedBodyBytes() >= 0 && bodyBytes != request.expectedBodyBytes()) {
             return Outcome.OTHER;
         }
         return Outcome.OK;
+    }
+
+    /** The cause chain of {@code t}, {@code t} first, each exception once (a cycle ends the walk). */
+    public static java.util.List<Throwable> causes(Throwable t) {
+        java.util.List<Throwable> chain = new java.util.ArrayList<>();
+        for (Throwable c = t; c != null && !chain.contains(c); c = c.getCause()) {
+            chain.add(c);
+        }
+        return chain;
+    }
+
+    /** The first exception in {@code t}'s cause chain of this type, or null. */
+    public static <T extends Throwable> T cause(Throwable t, Class<T> type) {
+        for (Throwable c : causes(t)) {
+            if (type.isInstance(c)) {
+                return type.cast(c);
+            }
+        }
+        return null;
     }
 
     /**
@@ -35,7 +59,7 @@ public final class Outcomes {
      * exception types first and fall back to this.
      */
     public static Outcome ofThrowable(Throwable t) {
-        for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+        for (Throwable c : causes(t)) {
             if (c instanceof HttpConnectTimeoutException || c instanceof ConnectException
                     || c instanceof NoRouteToHostException || c instanceof UnknownHostException
                     || c instanceof UnresolvedAddressException) {
@@ -52,7 +76,7 @@ public final class Outcomes {
                 return Outcome.TIMEOUT; // OkHttp's call timeout
             }
         }
-        for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+        for (Throwable c : causes(t)) {
             if (c instanceof IOException) {
                 return Outcome.RESET;
             }

@@ -101,7 +101,7 @@ public final class AhcAdapter implements HttpClientAdapter {
             completion.complete(Outcome.REJECTED, 0, new RejectedExecutionException(name() + " is closed"));
             return;
         }
-        AhcExchange handler = new AhcExchange(config, request.expectedBodyBytes(), completion, inFlight);
+        AhcExchange handler = new AhcExchange(config, request, completion, inFlight);
         inFlight.add(handler);
         try {
             client.executeRequest(toAhc(request), handler);
@@ -151,10 +151,10 @@ public final class AhcAdapter implements HttpClientAdapter {
             return c.converted;
         }
         RequestBuilder b = new RequestBuilder(request.method())
-                .setUrl(request.uri().toString())
-                .setHeader(AdapterSettings.ACCEPT_ENCODING, AdapterSettings.IDENTITY);
+                .setUrl(request.uri().toString());
+        request.headers().forEach(h -> b.addHeader(h.name(), h.value()));
         if (request.hasBody()) {
-            b.setHeader(AdapterSettings.CONTENT_TYPE, AdapterSettings.OCTET_STREAM).setBody(request.body());
+            b.setHeader("Content-Type", request.contentType()).setBody(request.body());
         }
         org.asynchttpclient.Request converted = b.build();
         last = new Converted(request, converted);

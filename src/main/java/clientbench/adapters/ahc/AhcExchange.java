@@ -23,7 +23,7 @@ import org.asynchttpclient.exception.TooManyConnectionsPerHostException;
 final class AhcExchange implements AsyncHandler<Void> {
 
     private final AdapterConfig config;
-    private final long expectedBodyBytes;
+    private final clientbench.api.Request request;
     private final Completion completion;
     private final Set<AhcExchange> inFlight;
     private final AtomicBoolean done = new AtomicBoolean();
@@ -32,9 +32,9 @@ final class AhcExchange implements AsyncHandler<Void> {
     private long bytes;
 
     /** The caller adds it to {@code inFlight}; it removes itself when it reports. */
-    AhcExchange(AdapterConfig config, long expectedBodyBytes, Completion completion, Set<AhcExchange> inFlight) {
+    AhcExchange(AdapterConfig config, clientbench.api.Request request, Completion completion, Set<AhcExchange> inFlight) {
         this.config = config;
-        this.expectedBodyBytes = expectedBodyBytes;
+        this.request = request;
         this.completion = completion;
         this.inFlight = inFlight;
     }
@@ -70,7 +70,7 @@ final class AhcExchange implements AsyncHandler<Void> {
             if ((majorVersion == 2) != AdapterSettings.http2(config)) { // ALPN chose http/1.1 although h2 was offered
                 completion.complete(Outcome.OTHER, status, AdapterSettings.wrongVersion(config, "HTTP/" + majorVersion));
             } else {
-                completion.complete(Outcomes.ofResponse(status, bytes, expectedBodyBytes), status, null);
+                completion.complete(Outcomes.ofResponse(request, status, bytes), status, bytes, null);
             }
         }
         return null;

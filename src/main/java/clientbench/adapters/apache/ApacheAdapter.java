@@ -108,12 +108,12 @@ public final class ApacheAdapter implements HttpClientAdapter {
             completion.complete(Outcome.REJECTED, 0, new RejectedExecutionException(name() + " is closed"));
             return;
         }
-        AsyncRequestBuilder b = AsyncRequestBuilder.create(request.method()).setUri(request.uri())
-                .addHeader(AdapterSettings.ACCEPT_ENCODING, AdapterSettings.IDENTITY);
+        AsyncRequestBuilder b = AsyncRequestBuilder.create(request.method()).setUri(request.uri());
+        request.headers().forEach(h -> b.addHeader(h.name(), h.value()));
         if (request.hasBody()) {
-            b.setEntity(request.body(), ContentType.APPLICATION_OCTET_STREAM);
+            b.setEntity(request.body(), ContentType.parse(request.contentType()));
         }
-        ApacheExchange exchange = new ApacheExchange(request.expectedBodyBytes(), completion, inFlight);
+        ApacheExchange exchange = new ApacheExchange(request, completion, inFlight);
         inFlight.add(exchange);
         try {
             Future<Long> future = client.execute(b.build(), exchange.counter, exchange);

@@ -25,7 +25,7 @@ import org.apache.hc.core5.http.HttpResponse;
 final class ApacheExchange implements FutureCallback<Long> {
 
     final ByteCounter counter = new ByteCounter();
-    private final long expectedBodyBytes;
+    private final clientbench.api.Request request;
     private final Completion completion;
     private final Set<ApacheExchange> inFlight;
     private final AtomicBoolean done = new AtomicBoolean();
@@ -33,8 +33,8 @@ final class ApacheExchange implements FutureCallback<Long> {
     private volatile ScheduledFuture<?> deadline;
 
     /** The caller adds it to {@code inFlight}; it removes itself when it reports. */
-    ApacheExchange(long expectedBodyBytes, Completion completion, Set<ApacheExchange> inFlight) {
-        this.expectedBodyBytes = expectedBodyBytes;
+    ApacheExchange(clientbench.api.Request request, Completion completion, Set<ApacheExchange> inFlight) {
+        this.request = request;
         this.completion = completion;
         this.inFlight = inFlight;
     }
@@ -52,7 +52,7 @@ final class ApacheExchange implements FutureCallback<Long> {
 
     @Override
     public void completed(Long bytes) {
-        finish(Outcomes.ofResponse(counter.status, bytes, expectedBodyBytes), counter.status, null);
+        finish(Outcomes.ofResponse(request, counter.status, bytes), counter.status, bytes, null);
     }
 
     @Override
@@ -75,13 +75,17 @@ final class ApacheExchange implements FutureCallback<Long> {
     }
 
     private void finish(Outcome outcome, int status, Throwable cause) {
+        finish(outcome, status, -1, cause);
+    }
+
+    private void finish(Outcome outcome, int status, long bodyBytes, Throwable cause) {
         if (done.compareAndSet(false, true)) {
             inFlight.remove(this);
             ScheduledFuture<?> d = deadline;
             if (d != null) {
                 d.cancel(false);
             }
-            completion.complete(outcome, status, cause);
+            completion.complete(outcome, status, bodyBytes, cause);
         }
     }
 

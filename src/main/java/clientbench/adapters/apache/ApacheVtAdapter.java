@@ -92,14 +92,15 @@ public final class ApacheVtAdapter implements HttpClientAdapter {
     /** Runs on the request's virtual thread. */
     private void exchange(Request request, Completion completion) {
         HttpUriRequestBase r = new HttpUriRequestBase(request.method(), request.uri());
-        r.addHeader(AdapterSettings.ACCEPT_ENCODING, AdapterSettings.IDENTITY);
+        request.headers().forEach(h -> r.addHeader(h.name(), h.value()));
         if (request.hasBody()) {
-            r.setEntity(new ByteArrayEntity(request.body(), ContentType.APPLICATION_OCTET_STREAM));
+            r.setEntity(new ByteArrayEntity(request.body(), ContentType.parse(request.contentType())));
         }
         AtomicBoolean timedOut = new AtomicBoolean();
         ScheduledFuture<?> deadline = null;
         Outcome outcome;
         int status = 0;
+        long bodyBytes = -1;
         Throwable failure = null;
         try {
             deadline = deadlines.schedule(config.requestTimeout(), () -> {
@@ -112,7 +113,8 @@ public final class ApacheVtAdapter implements HttpClientAdapter {
                         : response.getEntity().getContent().transferTo(OutputStream.nullOutputStream());
                 return response.getCode();
             });
-            outcome = Outcomes.ofResponse(status, bytes[0], request.expectedBodyBytes());
+            bodyBytes = bytes[0];
+            outcome = Outcomes.ofResponse(request, status, bodyBytes);
         } catch (Exception e) {
             if (timedOut.get()) { // the deadline's cancel shows up as whatever the aborted I/O threw
                 failure = new TimeoutException("request timeout of " + config.requestTimeout().toMillis() + " ms passed")
@@ -127,7 +129,7 @@ public final class ApacheVtAdapter implements HttpClientAdapter {
                 deadline.cancel(false);
             }
         }
-        completion.complete(outcome, status, failure);
+        completion.complete(outcome, status, bodyBytes, failure);
     }
 
     @Override

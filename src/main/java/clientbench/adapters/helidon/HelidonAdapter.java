@@ -97,6 +97,7 @@ public final class HelidonAdapter implements HttpClientAdapter {
     private void exchange(Request request, Completion completion, long queuedAtNanos) {
         Outcome outcome;
         int status = 0;
+        long bodyBytes = -1;
         Throwable failure = null;
         AtomicBoolean expired = new AtomicBoolean();
         Thread self = Thread.currentThread();
@@ -110,8 +111,8 @@ public final class HelidonAdapter implements HttpClientAdapter {
             permits.acquire();
             try (HttpClientResponse response = call(request)) {
                 status = response.status().code();
-                long bytes = response.inputStream().transferTo(OutputStream.nullOutputStream());
-                outcome = Outcomes.ofResponse(status, bytes, request.expectedBodyBytes());
+                bodyBytes = response.inputStream().transferTo(OutputStream.nullOutputStream());
+                outcome = Outcomes.ofResponse(request, status, bodyBytes);
             } finally {
                 permits.release();
             }
@@ -123,14 +124,14 @@ public final class HelidonAdapter implements HttpClientAdapter {
                 deadline.cancel(false);
             }
         }
-        completion.complete(outcome, status, failure);
+        completion.complete(outcome, status, bodyBytes, failure);
     }
 
     private HttpClientResponse call(Request request) {
-        Http1ClientRequest r = client.method(Method.create(request.method())).uri(request.uri())
-                .header(HeaderNames.ACCEPT_ENCODING, AdapterSettings.IDENTITY);
+        Http1ClientRequest r = client.method(Method.create(request.method())).uri(request.uri());
+        request.headers().forEach(h -> r.header(HeaderNames.create(h.name()), h.value()));
         return request.hasBody()
-                ? r.header(HeaderNames.CONTENT_TYPE, AdapterSettings.OCTET_STREAM).submit(request.body())
+                ? r.header(HeaderNames.CONTENT_TYPE, request.contentType()).submit(request.body())
                 : r.request();
     }
 

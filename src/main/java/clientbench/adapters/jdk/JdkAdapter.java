@@ -95,8 +95,8 @@ public final class JdkAdapter implements HttpClientAdapter {
                 IllegalStateException wrongVersion = JdkClients.wrongVersion(config, response);
                 ramp.onResponse(response.version() == HttpClient.Version.HTTP_2);
                 completion.complete(wrongVersion != null ? Outcome.OTHER
-                                : Outcomes.ofResponse(response.statusCode(), response.body(), request.expectedBodyBytes()),
-                        response.statusCode(), wrongVersion);
+                                : Outcomes.ofResponse(request, response.statusCode(), response.body()),
+                        response.statusCode(), response.body(), wrongVersion);
             } finally {
                 permits.release();
             }

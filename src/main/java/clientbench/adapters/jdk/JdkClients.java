@@ -43,11 +43,13 @@ final class JdkClients {
 
     static HttpRequest toJdk(clientbench.api.Request request, Duration timeout) {
         HttpRequest.Builder builder = HttpRequest.newBuilder(request.uri())
-                .timeout(timeout)
-                .header(AdapterSettings.ACCEPT_ENCODING, AdapterSettings.IDENTITY);
+                .timeout(timeout);
+        request.headers().forEach(h -> builder.header(h.name(), h.value()));
         if (request.hasBody()) {
-            builder.header(AdapterSettings.CONTENT_TYPE, AdapterSettings.OCTET_STREAM)
-                    .POST(HttpRequest.BodyPublishers.ofByteArray(request.body()));
+            builder.header("Content-Type", request.contentType())
+                    .method(request.method(), HttpRequest.BodyPublishers.ofByteArray(request.body()));
+        } else {
+            builder.method(request.method(), HttpRequest.BodyPublishers.noBody());
         }
         return builder.build();
     }

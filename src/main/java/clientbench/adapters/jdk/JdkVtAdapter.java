@@ -61,6 +61,7 @@ public final class JdkVtAdapter implements HttpClientAdapter {
     private void exchange(Request request, Completion completion, long queuedAtNanos) {
         Outcome outcome;
         int status = 0;
+        long bodyBytes = -1;
         Throwable failure = null;
         try {
             long remaining = config.requestTimeout().toNanos() - (System.nanoTime() - queuedAtNanos);
@@ -75,7 +76,8 @@ public final class JdkVtAdapter implements HttpClientAdapter {
                 failure = JdkClients.wrongVersion(config, response);
                 ramp.onResponse(response.version() == HttpClient.Version.HTTP_2);
                 outcome = failure != null ? Outcome.OTHER
-                        : Outcomes.ofResponse(status, response.body(), request.expectedBodyBytes());
+                        : Outcomes.ofResponse(request, status, response.body());
+                bodyBytes = response.body();
             } finally {
                 permits.release();
             }
@@ -83,7 +85,7 @@ public final class JdkVtAdapter implements HttpClientAdapter {
             outcome = Outcomes.ofThrowable(e);
             failure = e;
         }
-        completion.complete(outcome, status, failure);
+        completion.complete(outcome, status, bodyBytes, failure);
     }
 
     @Override

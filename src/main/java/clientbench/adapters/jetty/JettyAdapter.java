@@ -62,7 +62,7 @@ public final class JettyAdapter implements HttpClientAdapter {
             public void onComplete(Result result) {
                 int status = result.getResponse() == null ? 0 : result.getResponse().getStatus();
                 if (result.isSucceeded()) {
-                    completion.complete(Outcomes.ofResponse(status, bytes, request.expectedBodyBytes()), status, null);
+                    completion.complete(Outcomes.ofResponse(request, status, bytes), status, bytes, null);
                 } else {
                     completion.complete(JettyClients.outcomeOf(result.getFailure()), 0, result.getFailure());
                 }

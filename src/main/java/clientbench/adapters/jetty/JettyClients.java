@@ -57,9 +57,9 @@ final class JettyClients {
         org.eclipse.jetty.client.Request r = client.newRequest(request.uri())
                 .method(request.method())
                 .timeout(config.requestTimeout().toMillis(), TimeUnit.MILLISECONDS)
-                .headers(h -> h.put(AdapterSettings.ACCEPT_ENCODING, AdapterSettings.IDENTITY));
+                .headers(h -> request.headers().forEach(x -> h.add(x.name(), x.value())));
         if (request.hasBody()) {
-            r.body(new BytesRequestContent(AdapterSettings.OCTET_STREAM, request.body()));
+            r.body(new BytesRequestContent(request.contentType(), request.body()));
         }
         return r;
     }

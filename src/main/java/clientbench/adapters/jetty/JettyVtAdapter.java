@@ -51,6 +51,7 @@ public final class JettyVtAdapter implements HttpClientAdapter {
     private void exchange(Request request, Completion completion) {
         Outcome outcome;
         int status = 0;
+        long bodyBytes = -1;
         Throwable failure = null;
         InputStreamResponseListener listener = new InputStreamResponseListener();
         try {
@@ -59,14 +60,14 @@ public final class JettyVtAdapter implements HttpClientAdapter {
             Response response = listener.get(config.requestTimeout().toMillis() + 1_000, TimeUnit.MILLISECONDS);
             status = response.getStatus();
             try (InputStream body = listener.getInputStream()) {
-                long bytes = body.transferTo(OutputStream.nullOutputStream());
-                outcome = Outcomes.ofResponse(status, bytes, request.expectedBodyBytes());
+                bodyBytes = body.transferTo(OutputStream.nullOutputStream());
+                outcome = Outcomes.ofResponse(request, status, bodyBytes);
             }
         } catch (Exception e) { // ExecutionException or IOException around Jetty's failure
             outcome = JettyClients.outcomeOf(e);
             failure = e;
         }
-        completion.complete(outcome, status, failure);
+        completion.complete(outcome, status, bodyBytes, failure);
     }
 
     @Override

@@ -85,17 +85,18 @@ public final class OkHttpAdapter implements HttpClientAdapter {
             @Override
             public void onResponse(Call call, Response response) {
                 Outcome outcome;
+                long bytes = -1;
                 Throwable failure = OkHttpClients.wrongVersion(config, response);
                 ramp.onResponse(OkHttpClients.isHttp2(response));
                 try (response) {
-                    long bytes = response.body().source().readAll(Okio.blackhole());
+                    bytes = response.body().source().readAll(Okio.blackhole());
                     outcome = failure != null ? Outcome.OTHER
-                            : Outcomes.ofResponse(response.code(), bytes, request.expectedBodyBytes());
+                            : Outcomes.ofResponse(request, response.code(), bytes);
                 } catch (IOException e) {
                     outcome = OkHttpClients.outcomeOf(e);
                     failure = e;
                 }
-                completion.complete(outcome, response.code(), failure);
+                completion.complete(outcome, response.code(), bytes, failure);
             }
         });
     }

@@ -68,11 +68,10 @@ final class OkHttpClients {
                 return c.converted;
             }
             okhttp3.Request.Builder b = new okhttp3.Request.Builder()
-                    .url(request.uri().toString())
-                    .header(AdapterSettings.ACCEPT_ENCODING, AdapterSettings.IDENTITY);
-            if (request.hasBody()) {
-                b.post(RequestBody.create(request.body(), okhttp3.MediaType.get(AdapterSettings.OCTET_STREAM)));
-            }
+                    .url(request.uri().toString());
+            request.headers().forEach(h -> b.addHeader(h.name(), h.value()));
+            b.method(request.method(), request.hasBody()
+                    ? RequestBody.create(request.body(), okhttp3.MediaType.get(request.contentType())) : null);
             okhttp3.Request converted = b.build();
             last = new Converted(request, converted);
             return converted;

@@ -65,6 +65,7 @@ public final class OkHttpVtAdapter implements HttpClientAdapter {
     private void exchange(Request request, Completion completion, long queuedAtNanos) {
         Outcome outcome;
         int status = 0;
+        long bodyBytes = -1;
         Throwable failure = null;
         try {
             long remaining = config.requestTimeout().toNanos() - (System.nanoTime() - queuedAtNanos);
@@ -81,9 +82,9 @@ public final class OkHttpVtAdapter implements HttpClientAdapter {
                     status = response.code();
                     failure = OkHttpClients.wrongVersion(config, response);
                     ramp.onResponse(OkHttpClients.isHttp2(response));
-                    long bytes = response.body().source().readAll(Okio.blackhole());
+                    bodyBytes = response.body().source().readAll(Okio.blackhole());
                     outcome = failure != null ? Outcome.OTHER
-                            : Outcomes.ofResponse(status, bytes, request.expectedBodyBytes());
+                            : Outcomes.ofResponse(request, status, bodyBytes);
                 }
             } finally {
                 permits.release();
@@ -95,7 +96,7 @@ public final class OkHttpVtAdapter implements HttpClientAdapter {
             outcome = Outcomes.ofThrowable(e);
             failure = e;
         }
-        completion.complete(outcome, status, failure);
+        completion.complete(outcome, status, bodyBytes, failure);
     }
 
     @Override

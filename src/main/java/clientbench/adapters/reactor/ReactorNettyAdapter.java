@@ -94,14 +94,14 @@ public final class ReactorNettyAdapter implements HttpClientAdapter {
                 .compress(false)
                 .followRedirect(false)
                 .disableRetry(true)
-                .headers(h -> h.set(AdapterSettings.ACCEPT_ENCODING, AdapterSettings.IDENTITY));
+                ;
         if (config.trustAllCertificates() && config.protocol().tls()) {
             SslProvider.GenericSslContextSpec<SslContextBuilder> tls = Http11SslContextSpec.forClient()
                     .configure(b -> b.trustManager(TrustAllCertificates.trustManager()));
             client = client.secure(spec -> spec.sslContext(tls));
         }
         this.get = client;
-        this.post = client.headers(h -> h.set(AdapterSettings.CONTENT_TYPE, AdapterSettings.OCTET_STREAM));
+        this.post = client;
     }
 
     @Override
@@ -110,17 +110,22 @@ public final class ReactorNettyAdapter implements HttpClientAdapter {
             completion.complete(Outcome.REJECTED, 0, new RejectedExecutionException(name() + " is closed"));
             return;
         }
+        HttpClient withHeaders = get.headers(h -> {
+            request.headers().forEach(x -> h.add(x.name(), x.value()));
+            if (request.hasBody()) {
+                h.set("Content-Type", request.contentType());
+            }
+        });
+        HttpClient.RequestSender sender = withHeaders.request(HttpMethod.valueOf(request.method())).uri(request.uri());
         HttpClient.ResponseReceiver<?> exchange = request.hasBody()
-                ? post.request(HttpMethod.POST).uri(request.uri())
-                        .send(Mono.fromCallable(() -> Unpooled.wrappedBuffer(request.body())))
-                : get.request(HttpMethod.valueOf(request.method())).uri(request.uri());
+                ? sender.send(Mono.fromCallable(() -> Unpooled.wrappedBuffer(request.body())))
+                : sender;
         exchange.response((response, body) -> body.reduce(0L, (n, buf) -> n + buf.readableBytes())
                         .map(bytes -> new Received(response.status().code(), bytes)))
                 .single()
                 .timeout(config.requestTimeout(), timeouts)
                 .subscribe(
-                        r -> completion.complete(Outcomes.ofResponse(r.status, r.bytes, request.expectedBodyBytes()),
-                                r.status, null),
+                        r -> completion.complete(Outcomes.ofResponse(request, r.status, r.bytes), r.status, r.bytes, null),
                         e -> completion.complete(outcomeOf(e), 0, e));
     }
 

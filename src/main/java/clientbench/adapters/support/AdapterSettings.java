@@ -11,13 +11,6 @@ import java.util.Map;
  */
 public final class AdapterSettings {
 
-    /** Sent on every request by every adapter: no client may ask for gzip or decompress on its own. */
-    public static final String ACCEPT_ENCODING = "Accept-Encoding";
-    public static final String IDENTITY = "identity";
-    /** Sent with every POST body, so that clients that add a content type and those that do not agree. */
-    public static final String CONTENT_TYPE = "Content-Type";
-    public static final String OCTET_STREAM = "application/octet-stream";
-
     private AdapterSettings() {
     }
 
@@ -87,7 +80,7 @@ public final class AdapterSettings {
         s.put("requestTimeoutMs", Long.toString(config.requestTimeout().toMillis()));
         s.put("requestTimeout", requestTimeout);
         s.put("ioThreads", config.ioThreads() == 0 ? "client default" : Integer.toString(config.ioThreads()));
-        s.put("acceptEncoding", IDENTITY + " (sent explicitly; no decompression)");
+        s.put("acceptEncoding", clientbench.api.Request.IDENTITY + " (sent explicitly unless the request sets its own; no decompression)");
         s.put("redirects", "off");
         s.put("cookies", "off");
         s.put("retries", "off");

@@ -96,10 +96,10 @@ public final class VertxAdapter implements HttpClientAdapter {
                 .setAbsoluteURI(request.uri().toString())
                 .setFollowRedirects(false)
                 .setConnectTimeout(timeoutMillis)
-                .setIdleTimeout(timeoutMillis)
-                .putHeader(AdapterSettings.ACCEPT_ENCODING, AdapterSettings.IDENTITY);
+                .setIdleTimeout(timeoutMillis);
+        request.headers().forEach(h -> options.addHeader(h.name(), h.value()));
         if (request.hasBody()) {
-            options.putHeader(AdapterSettings.CONTENT_TYPE, AdapterSettings.OCTET_STREAM);
+            options.putHeader("Content-Type", request.contentType());
         }
         Exchange exchange = new Exchange();
         client.request(options).compose(req -> {
@@ -116,8 +116,8 @@ public final class VertxAdapter implements HttpClientAdapter {
             }).andThen(done -> vertx.cancelTimer(timer));
         }).onComplete(done -> {
             if (done.succeeded()) {
-                completion.complete(Outcomes.ofResponse(exchange.status, exchange.bytes, request.expectedBodyBytes()),
-                        exchange.status, null);
+                completion.complete(Outcomes.ofResponse(request, exchange.status, exchange.bytes),
+                        exchange.status, exchange.bytes, null);
             } else {
                 completion.complete(exchange.expired ? Outcome.TIMEOUT : outcomeOf(done.cause()), 0, done.cause());
             }
