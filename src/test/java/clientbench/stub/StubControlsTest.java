@@ -96,6 +96,48 @@ class StubControlsTest {
     }
 
     @Test
+    void faultTruncateAnnouncesTheBodyThenClosesAfterHalfOfIt() throws IOException {
+        try (RawHttp c = new RawHttp(stub.port())) {
+            String head = c.send(RawHttp.get("/?fault=truncate&bytes=1000")).readHead();
+            assertTrue(head.startsWith("HTTP/1.1 200") && head.contains("content-length: 1000\r\n"), head);
+            int n = 0;
+            while (c.readByte() >= 0) {
+                n++;
+            }
+            assertEquals(500, n, "body bytes before the close");
+        }
+    }
+
+    @Test
+    void chunkedSendsTheBodyInChunksThatAddUpToBytes() throws IOException {
+        try (RawHttp c = new RawHttp(stub.port())) {
+            String head = c.send(RawHttp.get("/?chunked=true&bytes=10000")).readHead();
+            assertTrue(head.contains("transfer-encoding: chunked\r\n") && !head.contains("content-length"), head);
+            int total = 0;
+            int chunks = 0;
+            while (true) {
+                StringBuilder size = new StringBuilder();
+                for (int b; (b = c.readByte()) != '\r'; ) {
+                    size.append((char) b);
+                }
+                assertEquals('\n', c.readByte());
+                int n = Integer.parseInt(size.toString(), 16);
+                for (int i = 0; i < n + 2; i++) { // the data and its CRLF
+                    c.readByte();
+                }
+                if (n == 0) {
+                    break;
+                }
+                total += n;
+                chunks++;
+            }
+            assertEquals(10_000, total);
+            assertEquals(3, chunks, "4096 + 4096 + 1808");
+            assertEquals(5, c.send(RawHttp.get("/")).read().body().length, "the connection is still in step");
+        }
+    }
+
+    @Test
     void headGetsHeadersOnly() throws IOException {
         try (RawHttp c = new RawHttp(stub.port())) {
             String head = c.send("HEAD /?bytes=100 HTTP/1.1\r\nHost: x\r\n\r\n").readHead();

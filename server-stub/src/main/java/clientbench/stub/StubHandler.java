@@ -125,10 +125,7 @@ final class StubHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void end() {
-        stats.requests.increment();
-        if (rawOut == null) {
-            stats.http2Requests.increment();
-        }
+        stats.answered(rawOut == null ? ctx.channel().parent() : ctx.channel(), rawOut == null);
         long echo = hasBody ? requestBytes : -1;
         if (invalid != null) {
             stats.badRequests.increment();
@@ -175,15 +172,16 @@ final class StubHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         if (invalid == null && params.fault() != StubParams.Fault.NONE) {
-            fault(ch, params.fault());
+            fault(ch, params);
             return;
         }
         if (rawOut == null) {
             ctx.write(invalid != null ? responses.http2Text(400, invalid)
-                    : responses.http2(params.status(), params.bytes(), requestBytes));
+                    : responses.http2(params.status(), params.bytes(), requestBytes, params.chunked()));
             return;
         }
         ByteBuf bytes = invalid != null ? responses.http1Text(400, invalid, keepAlive)
+                : params.chunked() ? responses.http1Chunked(params.status(), params.bytes(), keepAlive, head, requestBytes)
                 : responses.http1(params.status(), params.bytes(), keepAlive, head, requestBytes);
         if (keepAlive) {
             rawOut.write(bytes);
@@ -196,12 +194,25 @@ final class StubHandler extends ChannelInboundHandlerAdapter {
     /**
      * {@code reset}: an abortive close, so the client reads a TCP RST (on an HTTP/2 stream: RST_STREAM,
      * the other streams live on). {@code close}: an orderly close with no response (on HTTP/2: the
-     * whole connection, as a dying server would).
+     * whole connection, as a dying server would). {@code truncate}: the head announces the body's length,
+     * half of the body follows, then an orderly close (on HTTP/2: RST_STREAM after half the data).
      */
-    private void fault(Channel ch, StubParams.Fault fault) {
+    private void fault(Channel ch, StubParams params) {
+        StubParams.Fault fault = params.fault();
         stats.faults.increment();
         queue.clear();
         Channel connection = rawOut == null ? ch.parent() : ch;
+        if (fault == StubParams.Fault.TRUNCATE) {
+            int bytes = Math.max(2, params.bytes());
+            if (rawOut == null) {
+                ctx.write(responses.http2TruncatedHead(bytes));
+                ctx.writeAndFlush(new io.netty.handler.codec.http.DefaultHttpContent(responses.body(bytes / 2)))
+                        .addListener(ChannelFutureListener.CLOSE);
+            } else {
+                rawOut.writeAndFlush(responses.http1Truncated(bytes)).addListener(ChannelFutureListener.CLOSE);
+            }
+            return;
+        }
         if (fault == StubParams.Fault.RESET) {
             if (rawOut == null) {
                 ch.close();

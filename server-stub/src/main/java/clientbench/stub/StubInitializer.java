@@ -45,8 +45,10 @@ final class StubInitializer extends ChannelInitializer<SocketChannel> {
     private final StubResponses responses;
     private final SslContext sslContext;
     private final ChannelGroup connections;
+    private final long maxStreams;
 
-    StubInitializer(StubStats stats, StubResponses responses, SslContext sslContext, ChannelGroup connections) {
+    StubInitializer(StubStats stats, StubResponses responses, SslContext sslContext, ChannelGroup connections, long maxStreams) {
+        this.maxStreams = maxStreams;
         this.stats = stats;
         this.responses = responses;
         this.sslContext = sslContext;
@@ -56,8 +58,7 @@ final class StubInitializer extends ChannelInitializer<SocketChannel> {
     @Override
     protected void initChannel(SocketChannel ch) {
         connections.add(ch); // leaves the group by itself when it closes
-        stats.openConnections.incrementAndGet();
-        ch.closeFuture().addListener(f -> stats.openConnections.decrementAndGet());
+        stats.opened(ch);
         ChannelPipeline p = ch.pipeline();
         if (sslContext != null) {
             p.addLast("tls", sslContext.newHandler(ch.alloc()));
@@ -105,13 +106,16 @@ final class StubInitializer extends ChannelInitializer<SocketChannel> {
     }
 
     private Http2FrameCodec frameCodec() {
-        return Http2FrameCodecBuilder.forServer().build();
+        return Http2FrameCodecBuilder.forServer()
+                .initialSettings(io.netty.handler.codec.http2.Http2Settings.defaultSettings().maxConcurrentStreams(maxStreams))
+                .build();
     }
 
     private Http2MultiplexHandler multiplex() {
         return new Http2MultiplexHandler(new ChannelInitializer<Http2StreamChannel>() {
             @Override
             protected void initChannel(Http2StreamChannel stream) {
+                stats.streamOpened(stream.parent(), stream);
                 stream.pipeline().addLast(new Http2StreamFrameToHttpObjectCodec(true));
                 stream.pipeline().addLast(new StubHandler(stats, responses, null, false));
             }

@@ -7,16 +7,21 @@ package clientbench.stub;
  * @param delayMs answer after this many milliseconds, on the event loop's timer
  * @param bytes response body size
  * @param status response status
- * @param fault reset or close the connection instead of answering
+ * @param fault reset or close the connection instead of answering, or truncate the body
+ * @param chunked send the body with {@code Transfer-Encoding: chunked} (HTTP/1.1; on HTTP/2, no Content-Length)
  */
-record StubParams(long delayMs, int bytes, int status, Fault fault) {
+record StubParams(long delayMs, int bytes, int status, Fault fault, boolean chunked) {
 
-    enum Fault { NONE, RESET, CLOSE }
+    /** RESET: TCP RST (RST_STREAM on HTTP/2). CLOSE: close without answering. TRUNCATE: announce the body, send half, close. */
+    enum Fault { NONE, RESET, CLOSE, TRUNCATE }
+
+    /** Chunks of a chunked body are at most this long, so that a large body arrives in many chunks. */
+    static final int CHUNK_BYTES = 4096;
 
     static final int DEFAULT_BYTES = 5;
     static final int MAX_BYTES = 64 * 1024 * 1024;
     static final long MAX_DELAY_MS = 3_600_000;
-    static final StubParams DEFAULT = new StubParams(0, DEFAULT_BYTES, 200, Fault.NONE);
+    static final StubParams DEFAULT = new StubParams(0, DEFAULT_BYTES, 200, Fault.NONE, false);
 
     /** @throws IllegalArgumentException with the reason, which the stub sends back with a 400 */
     static StubParams parse(String uri) {
@@ -28,6 +33,7 @@ record StubParams(long delayMs, int bytes, int status, Fault fault) {
         int bytes = DEFAULT_BYTES;
         int status = 200;
         Fault fault = Fault.NONE;
+        boolean chunked = false;
         int end = uri.indexOf('#', q);
         String query = uri.substring(q + 1, end < 0 ? uri.length() : end);
         for (String pair : query.split("&")) {
@@ -41,12 +47,18 @@ record StubParams(long delayMs, int bytes, int status, Fault fault) {
                 case "fault" -> fault = switch (value) {
                     case "reset" -> Fault.RESET;
                     case "close" -> Fault.CLOSE;
-                    default -> throw new IllegalArgumentException("fault must be reset or close, was '" + value + "'");
+                    case "truncate" -> Fault.TRUNCATE;
+                    default -> throw new IllegalArgumentException("fault must be reset, close or truncate, was '" + value + "'");
+                };
+                case "chunked" -> chunked = switch (value) {
+                    case "", "1", "true" -> true;
+                    case "0", "false" -> false;
+                    default -> throw new IllegalArgumentException("chunked must be true or false, was '" + value + "'");
                 };
                 default -> { } // other parameters (cache busters, request ids) are allowed and ignored
             }
         }
-        return new StubParams(delayMs, bytes, status, fault);
+        return new StubParams(delayMs, bytes, status, fault, chunked);
     }
 
     private static long number(String name, String value, long min, long max) {

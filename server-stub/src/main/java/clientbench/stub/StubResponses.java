@@ -59,6 +59,38 @@ final class StubResponses {
         return compose(status, bodyLength, keepAlive, head, requestBytes);
     }
 
+    /**
+     * A response whose body goes out in chunks of {@link StubParams#CHUNK_BYTES} ({@code Transfer-Encoding:
+     * chunked}); built per request, as chunked answers are for tests and are not measured.
+     */
+    ByteBuf http1Chunked(int status, int bytes, boolean keepAlive, boolean head, long requestBytes) {
+        int bodyLength = hasNoBody(status) ? 0 : bytes;
+        String headers = statusLine(status)
+                + "content-type: " + CONTENT_TYPE + "\r\n"
+                + "transfer-encoding: chunked\r\n"
+                + (keepAlive ? "" : "connection: close\r\n")
+                + (requestBytes >= 0 ? REQUEST_BYTES_HEADER + ": " + requestBytes + "\r\n" : "")
+                + "\r\n";
+        io.netty.buffer.CompositeByteBuf out = Unpooled.compositeBuffer(Integer.MAX_VALUE);
+        out.addComponent(true, Unpooled.wrappedBuffer(headers.getBytes(StandardCharsets.US_ASCII)));
+        if (!head) {
+            for (int from = 0; from < bodyLength; from += StubParams.CHUNK_BYTES) {
+                int n = Math.min(StubParams.CHUNK_BYTES, bodyLength - from);
+                out.addComponent(true, Unpooled.wrappedBuffer((Integer.toHexString(n) + "\r\n").getBytes(StandardCharsets.US_ASCII)));
+                out.addComponent(true, body(bodyLength).slice(from, n));
+                out.addComponent(true, Unpooled.wrappedBuffer("\r\n".getBytes(StandardCharsets.US_ASCII)));
+            }
+            out.addComponent(true, Unpooled.wrappedBuffer("0\r\n\r\n".getBytes(StandardCharsets.US_ASCII)));
+        }
+        return out;
+    }
+
+    /** The head of a response announcing {@code bytes} of body, and the first half of that body only. */
+    ByteBuf http1Truncated(int bytes) {
+        String headers = statusLine(200) + "content-type: " + CONTENT_TYPE + "\r\ncontent-length: " + bytes + "\r\n\r\n";
+        return Unpooled.wrappedBuffer(Unpooled.wrappedBuffer(headers.getBytes(StandardCharsets.US_ASCII)), body(bytes / 2));
+    }
+
     /** A 400 (or other) response whose body is a plain-text reason; built per request, errors are rare. */
     ByteBuf http1Text(int status, String reason, boolean keepAlive) {
         byte[] body = (reason + "\n").getBytes(StandardCharsets.UTF_8);
@@ -72,16 +104,30 @@ final class StubResponses {
 
     /** The same response as an object, for HTTP/2 streams (Netty's codec turns it into frames). */
     FullHttpResponse http2(int status, int bytes, long requestBytes) {
+        return http2(status, bytes, requestBytes, false);
+    }
+
+    /** With {@code chunked}, no Content-Length: the length is known only from the end of the stream. */
+    FullHttpResponse http2(int status, int bytes, long requestBytes, boolean chunked) {
         int bodyLength = hasNoBody(status) ? 0 : bytes;
         FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status),
                 body(bodyLength));
         r.headers().set(HttpHeaderNames.CONTENT_TYPE, CONTENT_TYPE);
-        if (!forbidsContentLength(status)) {
+        if (!forbidsContentLength(status) && !chunked) {
             r.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, bodyLength);
         }
         if (requestBytes >= 0) {
             r.headers().set(REQUEST_BYTES_HEADER, Long.toString(requestBytes));
         }
+        return r;
+    }
+
+    /** The head of an HTTP/2 response announcing {@code bytes} of body; the stream is then cut after half of it. */
+    io.netty.handler.codec.http.HttpResponse http2TruncatedHead(int bytes) {
+        io.netty.handler.codec.http.HttpResponse r = new io.netty.handler.codec.http.DefaultHttpResponse(
+                HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
+        r.headers().set(HttpHeaderNames.CONTENT_TYPE, CONTENT_TYPE);
+        r.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, bytes);
         return r;
     }
 

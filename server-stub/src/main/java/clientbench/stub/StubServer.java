@@ -96,7 +96,7 @@ public final class StubServer implements AutoCloseable {
                     .option(ChannelOption.SO_BACKLOG, 4096)
                     .option(ChannelOption.SO_REUSEADDR, true)
                     .childOption(ChannelOption.TCP_NODELAY, true)
-                    .childHandler(new StubInitializer(stats, responses, ssl, connections));
+                    .childHandler(new StubInitializer(stats, responses, ssl, connections, options.maxStreams()));
             this.serverChannel = b.bind(options.host(), options.port()).sync().channel();
         } catch (Exception e) {
             // NIO throws BindException, epoll a NativeIoException: either way the address is not ours.
@@ -136,6 +136,39 @@ public final class StubServer implements AutoCloseable {
 
     public int openConnections() {
         return stats.openConnections.get();
+    }
+
+    /**
+     * What the stub counted, for a harness to set beside the client's own counts.
+     *
+     * @param open connections open now
+     * @param peakOpen the most open at once since the last {@link #mark()}
+     * @param accepted connections accepted since start
+     * @param usedConnections connections that carried at least one request since the last mark
+     * @param peakStreams the most HTTP/2 streams open at once on one connection since the last mark
+     * @param requests requests answered since start (faults and 400s included)
+     * @param http2Requests the part of {@code requests} answered on HTTP/2 streams
+     * @param cpuNanos the stub process's CPU time since start, or -1 where the JVM cannot tell
+     */
+    public record Stats(int open, int peakOpen, long accepted, long usedConnections, int peakStreams, long requests,
+                        long http2Requests, long cpuNanos) {
+
+        /** One line of JSON, as {@code --control} prints it after {@code "stats "}. */
+        public String toJson() {
+            return String.format(java.util.Locale.ROOT, "{\"open\":%d,\"peakOpen\":%d,\"accepted\":%d,"
+                    + "\"usedConnections\":%d,\"peakStreams\":%d,\"requests\":%d,\"http2Requests\":%d,\"cpuNanos\":%d}",
+                    open, peakOpen, accepted, usedConnections, peakStreams, requests, http2Requests, cpuNanos);
+        }
+    }
+
+    /** The counts now; the peaks and used connections are since the last {@link #mark()}. */
+    public Stats stats() {
+        return stats.snapshot();
+    }
+
+    /** The counts now (as {@link #stats()}), then a new window: peaks and used connections restart. */
+    public Stats mark() {
+        return stats.mark();
     }
 
     public long requests() {
@@ -201,6 +234,11 @@ public final class StubServer implements AutoCloseable {
         boolean tls;
         @Option(names = "--quiet", description = "no per-second line")
         boolean quiet;
+        @Option(names = "--max-streams", description = "HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS (default: ${DEFAULT-VALUE})")
+        int maxStreams = StubOptions.DEFAULT_MAX_STREAMS;
+        @Option(names = "--control", description = "read commands from standard input: 'stats' prints 'stats {json}'"
+                + " (counts; peaks since the last mark), 'mark' prints the same, then starts a new window")
+        boolean control;
         @Option(names = "--exit-with-parent", description = "stop when the process that started this one ends "
                 + "(benchmarks use it so that no stub outlives a killed run)")
         boolean exitWithParent;
@@ -209,7 +247,7 @@ public final class StubServer implements AutoCloseable {
         public Integer call() throws Exception {
             StubServer server;
             try {
-                server = StubServer.start(new StubOptions(host, port, ioThreads, tls, !quiet));
+                server = StubServer.start(new StubOptions(host, port, ioThreads, tls, !quiet, maxStreams));
             } catch (IllegalArgumentException | IllegalStateException e) {
                 System.err.println("stub: " + e.getMessage());
                 return 1;
@@ -222,11 +260,34 @@ public final class StubServer implements AutoCloseable {
             if (exitWithParent) {
                 ProcessHandle.current().parent().ifPresent(parent -> parent.onExit().thenRun(() -> System.exit(0)));
             }
+            if (control) {
+                Thread commands = new Thread(() -> control(server), "stub-control");
+                commands.setDaemon(true);
+                commands.start();
+            }
             System.out.println("stub: listening on " + server.uri() + " (" + server.transport() + ", "
                     + ioThreads + " io threads, " + (tls ? "TLS: h2 and http/1.1 by ALPN" : "http/1.1 and h2c") + ")");
             System.out.flush();
             server.awaitClose();
             return 0;
+        }
+
+        /** Answers 'stats' and 'mark' on standard input, one JSON line each, until the input ends. */
+        private static void control(StubServer server) {
+            try (java.io.BufferedReader in = new java.io.BufferedReader(
+                    new java.io.InputStreamReader(System.in, java.nio.charset.StandardCharsets.UTF_8))) {
+                for (String line; (line = in.readLine()) != null; ) {
+                    switch (line.trim()) {
+                        case "stats" -> System.out.println("stats " + server.stats().toJson());
+                        case "mark" -> System.out.println("stats " + server.mark().toJson());
+                        case "" -> { }
+                        default -> System.out.println("stub: unknown command '" + line.trim() + "' (stats, mark)");
+                    }
+                    System.out.flush();
+                }
+            } catch (java.io.IOException e) {
+                // the harness went away; --exit-with-parent ends the process
+            }
         }
     }
 }
