@@ -51,35 +51,16 @@ class CleanShutdownTest {
 
     @Test
     void sigtermPrintsTheTotalAndExits() throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> cmd = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path")));
-        if (Runtime.version().feature() >= 22) {
-            cmd.add("--enable-native-access=ALL-UNNAMED");
-        }
-        cmd.addAll(List.of(StubServer.class.getName(), "--port", "0", "--io-threads", "1"));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-            int port = -1;
-            Pattern listening = Pattern.compile("listening on http://127\\.0\\.0\\.1:(\\d+)");
-            for (String line; port < 0 && (line = out.readLine()) != null; ) {
-                Matcher m = listening.matcher(line);
-                if (m.find()) {
-                    port = Integer.parseInt(m.group(1));
-                }
-            }
-            assertTrue(port > 0, "stub printed its port");
-            try (RawHttp c = new RawHttp(port)) {
+        try (StubCli stub = new StubCli()) {
+            try (RawHttp c = new RawHttp(stub.port)) {
                 for (int i = 0; i < 3; i++) {
                     assertEquals(200, c.send(RawHttp.get("/")).read().status());
                 }
             }
-            p.toHandle().destroy(); // SIGTERM; Process.destroy() would also close our end of its output
-            assertTrue(p.waitFor(10, TimeUnit.SECONDS), "stub exited after SIGTERM");
-            String rest = out.lines().collect(Collectors.joining("\n"));
-            assertTrue(rest.contains("stopped; total requests=3"), rest);
-            assertEquals(143, p.exitValue(), "exit status of a JVM ended by SIGTERM");
-        } finally {
-            p.destroyForcibly();
+            stub.signal("TERM");
+            String total = stub.await(l -> l.contains("stopped; total requests="), 20);
+            assertTrue(total.contains("total requests=3"), total);
+            assertEquals(143, stub.exitValue(20), "exit status of a JVM ended by SIGTERM");
         }
     }
 

@@ -146,7 +146,8 @@ public final class StubServer implements AutoCloseable {
      * @param accepted connections accepted since start
      * @param usedConnections connections that carried at least one request since the last mark
      * @param peakStreams the most HTTP/2 streams open at once on one connection since the last mark
-     * @param requests requests answered since start (faults and 400s included)
+     * @param requests requests received in full since start: answered, faulted (reset, close, truncate) or
+     *                 still waiting for their delay; what a client sent that reached the server
      * @param http2Requests the part of {@code requests} answered on HTTP/2 streams
      * @param cpuNanos the stub process's CPU time since start, or -1 where the JVM cannot tell
      */

@@ -1,0 +1,139 @@
+package clientbench.stub;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import okhttp3.Call;
+import okhttp3.OkHttpClient;
+import okhttp3.Protocol;
+import okhttp3.Request;
+import okhttp3.Response;
+import okhttp3.internal.http2.StreamResetException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.IOException;
+import java.net.SocketTimeoutException;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * What README promises of the stub and no other test checks: the longest delay it takes, PUT bodies,
+ * RST_STREAM on HTTP/2, epoll where the native transport loads, and what only its command line does
+ * (the line a second, the total on Ctrl-C, {@code --control}).
+ */
+@Timeout(60)
+class StubPromisesTest {
+
+    @Test
+    void delayUpToAnHourIsAcceptedAndHoldsOnlyItsOwnConnection() throws Exception {
+        try (StubServer stub = StubServer.start(StubOptions.loopback()); RawHttp held = new RawHttp(stub.port());
+             RawHttp other = new RawHttp(stub.port())) {
+            held.send(RawHttp.get("/?delayMs=3600000"));
+            held.socket.setSoTimeout(300);
+            assertThrows(SocketTimeoutException.class, held::readByte, "an hour's delay answered early");
+            assertEquals(200, other.send(RawHttp.get("/")).read().status(), "the other connection is served");
+            RawHttp.Response tooLong = other.send(RawHttp.get("/?delayMs=3600001")).read();
+            assertEquals(400, tooLong.status());
+            assertTrue(tooLong.text().contains("delayMs must be 0-3600000"), tooLong.text());
+        }
+    }
+
+    @Test
+    void putBodyIsReadAndItsLengthEchoed() throws Exception {
+        try (StubServer stub = StubServer.start(StubOptions.loopback()); RawHttp c = new RawHttp(stub.port())) {
+            RawHttp.Response r = c.send("PUT /thing HTTP/1.1\r\nHost: x\r\nContent-Length: 777\r\n\r\n" + "y".repeat(777)).read();
+            assertEquals(200, r.status());
+            assertEquals("777", r.header("x-request-bytes"));
+        }
+    }
+
+    @Test
+    void resetOnAnHttp2StreamResetsThatStreamOnly() throws Exception {
+        OkHttpClient client = new OkHttpClient.Builder().protocols(List.of(Protocol.H2_PRIOR_KNOWLEDGE))
+                .retryOnConnectionFailure(false).build(); // else OkHttp resends the reset request on a new connection
+        try (StubServer stub = StubServer.start(StubOptions.loopback())) {
+            try (Response warm = client.newCall(new Request.Builder().url(stub.uri() + "/").build()).execute()) {
+                assertEquals(200, warm.code());
+            }
+            long connections = stub.stats().accepted(); // OkHttp may race several connects for the first call
+            Call slow = client.newCall(new Request.Builder().url(stub.uri() + "/?delayMs=300&bytes=7").build());
+            java.util.concurrent.CompletableFuture<Integer> slowBody = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                try (Response r = slow.execute()) {
+                    return r.body().bytes().length;
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+            Thread.sleep(50); // the slow stream is open on the connection before the reset one starts
+            StreamResetException reset = assertThrows(StreamResetException.class, () -> {
+                try (Response r = client.newCall(new Request.Builder().url(stub.uri() + "/?fault=reset").build()).execute()) {
+                    r.body().bytes();
+                }
+            });
+            assertTrue(reset.getMessage().toUpperCase(Locale.ROOT).contains("STREAM") , reset.getMessage());
+            assertEquals(7, slowBody.get(10, TimeUnit.SECONDS), "the other stream lives on");
+            assertEquals(connections, stub.stats().accepted(), "the reset cost a stream, not the connection");
+            assertEquals(3, stub.stats().requests(), "warm-up, slow and reset, each received once");
+        } finally {
+            client.dispatcher().executorService().shutdown();
+            client.connectionPool().evictAll();
+        }
+    }
+
+    @Test
+    void epollWhereTheNativeTransportLoads() throws Exception {
+        String arch = System.getProperty("os.arch");
+        assumeTrue(System.getProperty("os.name").equals("Linux") && (arch.equals("amd64") || arch.equals("aarch64")),
+                "the build ships Netty's epoll native for Linux x86_64 and aarch64 only");
+        try (StubServer stub = StubServer.start(StubOptions.loopback())) {
+            assertEquals("epoll", stub.transport());
+        }
+    }
+
+    @Test
+    void printsALineASecondAndTheTotalOnCtrlC() throws Exception {
+        try (StubCli stub = new StubCli()) {
+            try (RawHttp c = new RawHttp(stub.port)) {
+                assertEquals(200, c.send(RawHttp.get("/")).read().status());
+                assertEquals(200, c.send(RawHttp.get("/")).read().status());
+            }
+            // A loaded machine may delay the timer; two lines within 20 s still show "one a second".
+            stub.await(l -> l.startsWith("stub: open="), 20);
+            stub.await(l -> l.startsWith("stub: open="), 20);
+            stub.signal("INT");
+            String total = stub.await(l -> l.contains("stopped; total requests="), 20);
+            assertTrue(total.contains("total requests=2"), total);
+            assertEquals(130, stub.exitValue(20), "exit status of a JVM ended by SIGINT");
+        }
+    }
+
+    @Test
+    void controlAnswersStatsAndMarkWithItsOwnCounts() throws Exception {
+        ObjectMapper json = new ObjectMapper();
+        try (StubCli stub = new StubCli("--control", "--quiet")) {
+            stub.command("mark");
+            JsonNode atMark = json.readTree(stub.await(l -> l.startsWith("stats "), 20).substring(6));
+            assertEquals(0, atMark.get("requests").asLong());
+            try (RawHttp c = new RawHttp(stub.port)) {
+                for (int i = 0; i < 3; i++) {
+                    assertEquals(200, c.send(RawHttp.get("/")).read().status());
+                }
+            }
+            stub.command("stats");
+            JsonNode window = json.readTree(stub.await(l -> l.startsWith("stats "), 20).substring(6));
+            assertEquals(3, window.get("requests").asLong());
+            assertEquals(1, window.get("accepted").asLong());
+            assertEquals(1, window.get("usedConnections").asLong());
+            assertEquals(1, window.get("peakOpen").asInt());
+            assertTrue(window.get("cpuNanos").asLong() > 0, window.toString());
+            stub.command("nonsense");
+            assertTrue(stub.await(l -> l.startsWith("stub: unknown command"), 20).contains("'nonsense'"));
+        }
+    }
+}
