@@ -1,0 +1,176 @@
+package clientbench.harness;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Finds a client's knee: the highest offered rate at which it keeps the SLO, to within a relative
+ * precision, from a sequence of pass/fail probes at rates this class chooses.
+ *
+ * <p>Method, and why:
+ * <ol>
+ *   <li><b>Ramp</b> by doubling from the start rate until a probe fails (or halving until one passes, when
+ *       the start rate already fails). Every client walks the same ladder of rates ({@code start × 2^k}), so
+ *       below the weakest client's knee all of them are measured at the same rates: the common rates at
+ *       which their latency spectra can be compared.</li>
+ *   <li><b>Bisect</b> between the highest passing and the lowest failing rate, at their geometric mean (rates
+ *       span decades; the precision is relative), until {@code failing / passing ≤ 1 + precision}. From a
+ *       factor of 2 to 5% that takes four probes.</li>
+ *   <li><b>Confirm</b> the knee with one more probe at it. Probes on a shared machine are noisy and bisection
+ *       trusts every answer; a knee that fails its confirmation was luck, so the bracket moves below it
+ *       and the search goes on. A rate that has failed is never called the knee, even if it passed once.</li>
+ * </ol>
+ * The result assumes that passing is monotone in the rate apart from noise near the knee, which is what
+ * an open-model load past a client's capacity does: queues grow without bound. The probe budget bounds
+ * the search; a search cut short by it reports its bracket as it stands, wider than the precision.
+ */
+public final class CapacitySearch {
+
+    /** One probe: the rate offered, whether it kept the SLO, and why not. */
+    public record Probe(double rate, boolean pass, String why) {
+    }
+
+    private final double start;
+    private final double floor;
+    private final double ceiling;
+    private final double precision;
+    private final int maxProbes;
+    private final List<Probe> probes = new ArrayList<>();
+    /** Highest rate that passed every time it was probed; 0 while none has. */
+    private double low;
+    /** Lowest rate that failed; +infinity while none has. */
+    private double high = Double.POSITIVE_INFINITY;
+    private boolean confirmed;
+
+    /**
+     * @param startRate the first rate probed, the base of the ladder
+     * @param floorRate below this the search stops: the client keeps the SLO at no rate worth measuring
+     * @param ceilingRate above this the search stops: the knee is at least this (the harness's own limit)
+     * @param precision the relative width of the final bracket, e.g. 0.05
+     * @param maxProbes the probe budget
+     */
+    public CapacitySearch(double startRate, double floorRate, double ceilingRate, double precision, int maxProbes) {
+        if (!(floorRate > 0 && floorRate <= startRate && startRate <= ceilingRate)) {
+            throw new IllegalArgumentException(String.format(Locale.ROOT,
+                    "need 0 < floor <= start <= ceiling, was %.0f, %.0f, %.0f", floorRate, startRate, ceilingRate));
+        }
+        if (!(precision > 0 && precision < 1)) {
+            throw new IllegalArgumentException("precision must be between 0 and 1, was " + precision);
+        }
+        if (maxProbes < 1) {
+            throw new IllegalArgumentException("maxProbes must be >= 1, was " + maxProbes);
+        }
+        this.start = startRate;
+        this.floor = floorRate;
+        this.ceiling = ceilingRate;
+        this.precision = precision;
+        this.maxProbes = maxProbes;
+    }
+
+    /** The rate of the next probe; NaN once the search is done. */
+    public double nextRate() {
+        if (done()) {
+            return Double.NaN;
+        }
+        if (probes.isEmpty()) {
+            return start;
+        }
+        if (Double.isInfinite(high)) {
+            return Math.min(ceiling, low * 2); // ramp up
+        }
+        if (low == 0) {
+            return high / 2; // ramp down
+        }
+        if (high / low > 1 + precision) {
+            return Math.sqrt(low * high); // bisect
+        }
+        return low; // confirm
+    }
+
+    /** Records the outcome of a probe at {@code rate} (normally the last {@link #nextRate()}). */
+    public void record(double rate, boolean pass, String why) {
+        probes.add(new Probe(rate, pass, pass ? "" : why));
+        if (pass) {
+            if (rate < high && !failedAt(rate)) {
+                if (rate == low && high / low <= 1 + precision) {
+                    confirmed = true;
+                }
+                low = Math.max(low, rate);
+            }
+        } else {
+            high = Math.min(high, rate);
+            confirmed = false;
+            if (low >= high) {
+                // A rate that passed before has now failed: it was noise. The knee is below the highest
+                // rate that passed and never failed, which is no longer known: ramp down from here.
+                low = highestCleanPassBelow(high);
+            }
+        }
+    }
+
+    /** True when the bracket is narrow and its lower end confirmed, or a limit was reached. */
+    public boolean done() {
+        if (probes.size() >= maxProbes) {
+            return true;
+        }
+        if (low >= ceiling && !Double.isInfinite(low)) {
+            return true; // the knee is at least the ceiling
+        }
+        if (low == 0 && high <= floor) {
+            return true; // fails even at the floor
+        }
+        return confirmed;
+    }
+
+    /** The knee: the highest rate that passed and never failed (0 when none did). */
+    public double knee() {
+        return low;
+    }
+
+    /** The lowest rate that failed (+infinity when none did): the knee lies in [knee, bracketHigh). */
+    public double bracketHigh() {
+        return high;
+    }
+
+    /** True when the bracket is within the precision and its lower end passed twice. */
+    public boolean converged() {
+        return confirmed;
+    }
+
+    public List<Probe> probes() {
+        return List.copyOf(probes);
+    }
+
+    /** The rates of the ladder this search walks: {@code start × 2^k} within [floor, ceiling]. */
+    public boolean onLadder(double rate) {
+        double k = Math.log(rate / start) / Math.log(2);
+        return Math.abs(k - Math.rint(k)) < 1e-9 && rate >= floor && rate <= ceiling;
+    }
+
+    private boolean failedAt(double rate) {
+        for (Probe p : probes) {
+            if (!p.pass && p.rate <= rate) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private double highestCleanPassBelow(double limit) {
+        double best = 0;
+        for (Probe p : probes) {
+            if (p.pass && p.rate < limit && !failedAt(p.rate)) {
+                best = Math.max(best, p.rate);
+            }
+        }
+        return best;
+    }
+
+    @Override
+    public String toString() {
+        return String.format(Locale.ROOT, "knee %.0f req/s, bracket [%.0f, %s), %d probes%s", low, low,
+                Double.isInfinite(high) ? "none failed" : String.format(Locale.ROOT, "%.0f", high), probes.size(),
+                confirmed ? ", confirmed" : done() ? ", budget spent" : "");
+    }
+}

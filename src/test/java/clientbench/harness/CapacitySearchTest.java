@@ -1,0 +1,96 @@
+package clientbench.harness;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.function.DoublePredicate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The knee search against clients whose true knee is known (an oracle): it brackets the knee to within
+ * the precision, walks the shared ladder first, recovers from a lucky pass, and stops at its limits.
+ */
+class CapacitySearchTest {
+
+    private static CapacitySearch run(CapacitySearch s, DoublePredicate passes) {
+        while (!s.done()) {
+            double rate = s.nextRate();
+            s.record(rate, passes.test(rate), "p99 over the SLO");
+        }
+        return s;
+    }
+
+    @Test
+    void bracketsAMonotoneKneeToWithinThePrecisionAndConfirmsIt() {
+        for (double knee : new double[] {1_234, 5_300, 7_999, 12_000, 31_000}) {
+            CapacitySearch s = run(new CapacitySearch(1_000, 125, 64_000, 0.05, 20), r -> r <= knee);
+            assertTrue(s.converged(), s::toString);
+            assertTrue(s.knee() <= knee && knee < s.bracketHigh(), "true knee " + knee + ": " + s);
+            assertTrue(s.bracketHigh() / s.knee() <= 1.05, s::toString);
+            List<CapacitySearch.Probe> p = s.probes();
+            assertEquals(s.knee(), p.get(p.size() - 1).rate(), 0.0, "the last probe confirms the knee");
+            assertEquals(2, p.stream().filter(x -> x.rate() == s.knee() && x.pass()).count(), "the knee passed twice");
+        }
+    }
+
+    @Test
+    void everyClientWalksTheSameLadderUntilItsFirstFailure() {
+        CapacitySearch weak = run(new CapacitySearch(1_000, 125, 64_000, 0.05, 20), r -> r <= 2_500);
+        CapacitySearch strong = run(new CapacitySearch(1_000, 125, 64_000, 0.05, 20), r -> r <= 20_000);
+        List<Double> weakRamp = weak.probes().stream().limit(3).map(CapacitySearch.Probe::rate).toList();
+        List<Double> strongRamp = strong.probes().stream().limit(3).map(CapacitySearch.Probe::rate).toList();
+        assertEquals(List.of(1_000.0, 2_000.0, 4_000.0), weakRamp);
+        assertEquals(weakRamp, strongRamp);
+        assertTrue(weak.onLadder(2_000) && !weak.onLadder(3_000), "the ladder is start x 2^k");
+    }
+
+    @Test
+    void aLuckyPassAboveTheKneeIsCaughtByTheConfirmation() {
+        // True knee 5,000; the first probe at 5,657 passes by luck, later ones at 5,657 and above fail.
+        int[] lucky = {1};
+        CapacitySearch s = run(new CapacitySearch(1_000, 125, 64_000, 0.05, 20), r -> {
+            if (r > 5_600 && r < 5_700 && lucky[0]-- > 0) {
+                return true;
+            }
+            return r <= 5_000;
+        });
+        assertTrue(s.converged(), s::toString);
+        assertTrue(s.knee() <= 5_000 && 5_000 < s.bracketHigh(), s::toString);
+    }
+
+    @Test
+    void aClientFailingAtTheStartRateIsFollowedDownTheLadder() {
+        CapacitySearch s = run(new CapacitySearch(1_000, 125, 64_000, 0.05, 20), r -> r <= 300);
+        assertEquals(List.of(1_000.0, 500.0, 250.0), s.probes().stream().limit(3).map(CapacitySearch.Probe::rate).toList());
+        assertTrue(s.knee() <= 300 && 300 < s.bracketHigh(), s::toString);
+    }
+
+    @Test
+    void stopsAtTheCeilingAndAtTheFloor() {
+        CapacitySearch fast = run(new CapacitySearch(1_000, 125, 64_000, 0.05, 20), r -> true);
+        assertEquals(64_000, fast.knee(), 0.0);
+        assertTrue(Double.isInfinite(fast.bracketHigh()), "nothing failed");
+        CapacitySearch hopeless = run(new CapacitySearch(1_000, 125, 64_000, 0.05, 20), r -> false);
+        assertEquals(0, hopeless.knee(), 0.0);
+        assertEquals(125, hopeless.bracketHigh(), 0.0);
+    }
+
+    @Test
+    void aSpentBudgetLeavesTheBracketAsItStands() {
+        CapacitySearch s = run(new CapacitySearch(1_000, 125, 64_000, 0.05, 5), r -> r <= 9_000);
+        assertEquals(5, s.probes().size());
+        assertFalse(s.converged(), s::toString);
+        assertTrue(s.knee() <= 9_000 && 9_000 < s.bracketHigh(), s::toString);
+    }
+
+    @Test
+    void badLimitsAreRefused() {
+        assertThrows(IllegalArgumentException.class, () -> new CapacitySearch(100, 125, 64_000, 0.05, 10));
+        assertThrows(IllegalArgumentException.class, () -> new CapacitySearch(1_000, 125, 64_000, 0, 10));
+        assertThrows(IllegalArgumentException.class, () -> new CapacitySearch(1_000, 125, 64_000, 0.05, 0));
+    }
+}
