@@ -27,6 +27,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * launcher itself): each gives a clear first line naming the problem and a non-zero exit, before any
  * work; and nothing under results/ is created, overwritten or half-written.
  */
+@org.junit.jupiter.api.Tag("reliability") // a long test: mvn verify (Failsafe), not mvn package
 @Timeout(120)
 class CliBadInputTest {
     @TempDir
