@@ -5,6 +5,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -38,11 +39,17 @@ final class Notebook implements Callable<Integer>, Bench.Checked {
             return checked != 0 ? checked : 1;
         }
         Path run = runDir != null ? runDir : Report.newestRun(Report.root().resolve("results"));
-        ProcessBuilder pb = new ProcessBuilder(List.of(python, "-m", "jupyter", "lab",
-                Report.root().resolve("analysis.ipynb").toAbsolutePath().toString()))
-                .directory(Report.root().toFile()).inheritIO();
+        List<String> cmd = new ArrayList<>(List.of(python, "-m", "jupyter", "lab",
+                Report.root().resolve("analysis.ipynb").toAbsolutePath().toString()));
+        // Jupyter refuses root without it; a container's only user often is root.
+        boolean root = "root".equals(System.getProperty("user.name"));
+        if (root) {
+            cmd.add("--allow-root");
+        }
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(Report.root().toFile()).inheritIO();
         pb.environment().put("CLIENTBENCH_RUNS", run.toAbsolutePath().toString());
-        System.out.println("bench: opening analysis.ipynb on " + run + " (Ctrl-C stops Jupyter)");
+        System.out.println("bench: opening analysis.ipynb on " + run + (root ? " (as root: --allow-root)" : "")
+                + "; Ctrl-C stops Jupyter");
         return pb.start().waitFor();
     }
 }
