@@ -1,5 +1,6 @@
 package clientbench.cli;
 
+import clientbench.api.Outcome;
 import clientbench.jmh.HarnessProfiler;
 import clientbench.jmh.HarnessSelfBenchmark;
 import clientbench.jvm.Jdk;
@@ -19,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -96,6 +98,27 @@ class RunResultFilesTest {
             assertEquals(List.of("jmh-result.csv", "results.csv", "results.json"),
                     files.map(p -> p.getFileName().toString()).sorted().toList(), "no temporary file left");
         }
+    }
+
+    @Test
+    void theReadmeListsEveryColumnInOrder() throws Exception {
+        String readme = Files.readString(Path.of(System.getProperty("user.dir"), "README.md"));
+        String table = readme.substring(readme.indexOf("`results.csv` has these columns"));
+        table = table.substring(0, table.indexOf("\n\n", table.indexOf("| columns |")));
+        List<String> listed = new ArrayList<>();
+        for (String line : table.split("\n")) {
+            if (line.startsWith("| `")) {
+                Matcher m = Pattern.compile("`([^`]+)`").matcher(line.substring(0, line.indexOf(" | ", 2)));
+                while (m.find()) {
+                    if (m.group(1).equals("n.fail.<class>")) {
+                        Arrays.stream(Outcome.failures()).forEach(o -> listed.add("n.fail." + o.label()));
+                    } else {
+                        listed.add(m.group(1));
+                    }
+                }
+            }
+        }
+        assertEquals(List.copyOf(ResultsCsv.COLUMNS.keySet()), listed);
     }
 
     @Test
