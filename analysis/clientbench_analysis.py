@@ -382,16 +382,31 @@ def compare(a: pd.DataFrame, b: pd.DataFrame, min_change: float = 0.10) -> pd.Da
     return pd.DataFrame(rows, columns=["shape", "client", "metric", "a", "b", "change"])
 
 
+USAGE = "usage: clientbench_analysis.py check RUN_DIR | compare RUN_A RUN_B"
+
+
 def main(argv):
-    if len(argv) != 3 or argv[1] != "check":
-        print("usage: clientbench_analysis.py check RUN_DIR", file=sys.stderr)
+    """`check RUN_DIR`: one line on the folder, or why it cannot be read. `compare A B`: the significant
+    changes from run A to run B as a table (what `./bench report --compare A B` prints)."""
+    command = argv[1] if len(argv) > 1 else ""
+    if (command, len(argv)) not in (("check", 3), ("compare", 4)):
+        print(USAGE, file=sys.stderr)
         return 2
     try:
-        run = load_run(argv[2])
+        runs = [load_run(p) for p in argv[2:]]
     except AnalysisError as e:
         print(f"report: {e}", file=sys.stderr)
         return 1
-    print(f"report: {run.path}: {len(run.results)} results, {len(run.hlogs)} histogram logs")
+    if command == "check":
+        run = runs[0]
+        print(f"report: {run.path}: {len(run.results)} results, {len(run.hlogs)} histogram logs")
+        return 0
+    a, b = runs
+    changes = compare(wide(a.frame), wide(b.frame))
+    print(f"{a.name} -> {b.name}: {len(changes)} significant changes (rates: 99.9% intervals apart; "
+          f"percentiles, allocation, CPU: moved by more than 10%)")
+    if not changes.empty:
+        print(changes.round(3).to_string(index=False))
     return 0
 
 

@@ -4,49 +4,100 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
  * {@code ./bench report [run dir]}: executes analysis.ipynb headless (nbconvert) against one run and
- * writes a self-contained {@code <run dir>/report.html}. The launcher provides the Python venv and
- * passes its interpreter as {@code -Dclientbench.python}.
+ * writes a self-contained {@code <run dir>/report.html}. With {@code --compare A B} the notebook reads both
+ * runs (the same as {@code CLIENTBENCH_RUNS=A:B}), the terminal gets the significant changes, and the
+ * report goes to {@code B/compare-<A>.html}, leaving B's own report as it was. The launcher provides the
+ * Python venv and passes its interpreter as {@code -Dclientbench.python}.
  */
-@Command(name = "report", description = "Renders analysis.ipynb into <run dir>/report.html (default: the newest run).")
-final class Report implements Callable<Integer> {
+@Command(name = "report", description = {"Renders analysis.ipynb into <run dir>/report.html (default: the newest run).",
+        "With --compare A B: both runs side by side, into B/compare-<A>.html."})
+final class Report implements Callable<Integer>, Bench.Checked {
 
     @Parameters(arity = "0..1", paramLabel = "RUN_DIR", description = "a folder under results/")
     Path runDir;
+
+    @Option(names = "--compare", arity = "2", paramLabel = "RUN_DIR", description = "two run folders: the earlier, then the later")
+    List<Path> compare;
 
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "this text")
     boolean help;
 
     private static final long TIMEOUT_MINUTES = 10;
+    private List<Path> runs;
+
+    @Override
+    public int check() throws IOException {
+        if (compare != null && runDir != null) {
+            System.err.println("bench: give one run folder, or --compare A B, not both");
+            return 2;
+        }
+        List<Path> given = compare != null ? compare : runDir != null ? List.of(runDir) : List.of();
+        runs = new ArrayList<>();
+        if (given.isEmpty()) {
+            Path newest = newestRun(root().resolve("results"));
+            if (newest == null) {
+                System.err.println("bench: no finished run under " + root().resolve("results") + "; run ./bench first");
+                return 1;
+            }
+            runs.add(newest);
+        }
+        for (Path dir : given) {
+            String problem = problem(dir);
+            if (problem != null) {
+                System.err.println("bench: " + problem);
+                return 1;
+            }
+            runs.add(dir);
+        }
+        return 0;
+    }
+
+    /** Null when {@code dir} is a run folder the notebook can read; else why not. */
+    static String problem(Path dir) {
+        if (!Files.isDirectory(dir)) {
+            return dir + " is not a folder";
+        }
+        if (!Files.isRegularFile(dir.resolve("results.json"))) {
+            return dir.resolve("results.json") + " is missing: not a clientbench run folder";
+        }
+        return null;
+    }
 
     @Override
     public Integer call() throws Exception {
-        Path root = root();
-        Path dir = runDir != null ? runDir : newestRun(root.resolve("results"));
-        if (dir == null) {
-            System.err.println("bench: no finished run under " + root.resolve("results") + "; run ./bench first");
+        int checked = check();
+        if (checked != 0) {
+            return checked;
+        }
+        if (runs.size() == 1) {
+            return render(runs.get(0), System.out) ? 0 : 1;
+        }
+        Path a = runs.get(0);
+        Path b = runs.get(1);
+        if (!printChanges(a, b)) {
             return 1;
         }
-        if (!Files.isDirectory(dir)) {
-            System.err.println("bench: " + dir + " is not a folder");
-            return 1;
-        }
-        if (!Files.isRegularFile(dir.resolve("results.json"))) {
-            System.err.println("bench: " + dir.resolve("results.json") + " is missing: not a clientbench run folder");
-            return 1;
-        }
-        return render(dir, System.out) ? 0 : 1;
+        String name = "compare-" + a.toAbsolutePath().normalize().getFileName() + ".html";
+        boolean ok = render(runs, b, name, System.out);
+        System.out.println(ok ? "bench: report " + b.resolve(name) : "bench: the comparison could not be rendered");
+        return ok ? 0 : 1;
     }
 
     static Path root() {
@@ -65,29 +116,70 @@ final class Report implements Callable<Integer> {
         }
     }
 
-    /** Runs the notebook; its output goes to {@code out}. True when report.html was written. */
-    static boolean render(Path dir, PrintStream out) throws IOException, InterruptedException {
+    /** The Python of the launcher's venv, or null (said on stderr). */
+    static String python() {
         String python = System.getProperty("clientbench.python");
-        Path notebook = root().resolve("analysis.ipynb");
         if (python == null || !Files.isExecutable(Path.of(python))) {
             System.err.println("bench: no Python environment for the report (the launcher makes .venv; run ./bench report)");
+            return null;
+        }
+        return python;
+    }
+
+    /** The significant changes from run a to run b, on the terminal (analysis: compare). */
+    private static boolean printChanges(Path a, Path b) throws IOException, InterruptedException {
+        String python = python();
+        if (python == null) {
+            return false;
+        }
+        Process p = new ProcessBuilder(python, analysisModule().toString(), "compare", a.toAbsolutePath().toString(),
+                b.toAbsolutePath().toString()).redirectErrorStream(true).start();
+        String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (p.waitFor() != 0) {
+            System.err.println("bench: " + text.trim().replaceFirst("^report: ", ""));
+            return false;
+        }
+        System.out.print(text);
+        return true;
+    }
+
+    private static Path analysisModule() {
+        return root().resolve("analysis").resolve("clientbench_analysis.py");
+    }
+
+    /** Runs the notebook on one run into its report.html; its output goes to {@code out}. True when written. */
+    static boolean render(Path dir, PrintStream out) throws IOException, InterruptedException {
+        // CLIENTBENCH_RUNS, when set, lists the runs to compare (an alias of --compare; the report still goes into dir).
+        String runs = System.getenv("CLIENTBENCH_RUNS");
+        List<Path> read = runs != null && !runs.isBlank()
+                ? Stream.of(runs.split(File.pathSeparator)).filter(s -> !s.isBlank()).map(Path::of).toList()
+                : List.of(dir);
+        return render(read, dir, "report.html", out);
+    }
+
+    /** Runs the notebook on {@code runs} (the last is the one it judges) into {@code dir/name}. True when written. */
+    static boolean render(List<Path> runs, Path dir, String name, PrintStream out) throws IOException, InterruptedException {
+        String python = python();
+        if (python == null) {
             return false;
         }
         // A missing or malformed file gets one line naming it, not a notebook traceback.
-        Process check = new ProcessBuilder(python, root().resolve("analysis").resolve("clientbench_analysis.py").toString(),
-                "check", dir.toAbsolutePath().toString()).redirectErrorStream(true).start();
-        String checked = new String(check.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).trim();
-        if (check.waitFor() != 0) {
-            System.err.println("bench: " + checked.replaceFirst("^report: ", ""));
-            return false;
+        for (Path run : runs) {
+            Process check = new ProcessBuilder(python, analysisModule().toString(), "check", run.toAbsolutePath().toString())
+                    .redirectErrorStream(true).start();
+            String checked = new String(check.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+            if (check.waitFor() != 0) {
+                System.err.println("bench: " + checked.replaceFirst("^report: ", ""));
+                return false;
+            }
         }
+        Path notebook = root().resolve("analysis.ipynb");
         List<String> cmd = List.of(python, "-m", "nbconvert", "--to", "html", "--execute",
                 "--ExecutePreprocessor.timeout=600", "--output-dir", dir.toAbsolutePath().toString(),
-                "--output", "report.html.tmp", notebook.toAbsolutePath().toString());
+                "--output", name + ".tmp", notebook.toAbsolutePath().toString());
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-        // CLIENTBENCH_RUNS, when set, lists the runs to compare (the report still goes into dir).
-        String runs = System.getenv("CLIENTBENCH_RUNS");
-        pb.environment().put("CLIENTBENCH_RUNS", runs != null && !runs.isBlank() ? runs : dir.toAbsolutePath().toString());
+        pb.environment().put("CLIENTBENCH_RUNS",
+                runs.stream().map(r -> r.toAbsolutePath().toString()).collect(Collectors.joining(File.pathSeparator)));
         Path log = dir.resolve("report.log");
         pb.redirectOutput(log.toFile());
         out.println("bench: rendering the report ...");
@@ -97,7 +189,7 @@ final class Report implements Callable<Integer> {
             System.err.println("bench: the report took over " + TIMEOUT_MINUTES + " minutes; see " + log);
             return false;
         }
-        Path produced = dir.resolve("report.html.tmp.html");
+        Path produced = dir.resolve(name + ".tmp.html");
         if (p.exitValue() != 0 || !Files.isRegularFile(produced)) {
             System.err.println("bench: the report failed; see " + log + " (last lines below)");
             List<String> lines = Files.readAllLines(log);
@@ -105,8 +197,7 @@ final class Report implements Callable<Integer> {
             Files.deleteIfExists(produced);
             return false;
         }
-        Files.move(produced, dir.resolve("report.html"), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-                java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        Files.move(produced, dir.resolve(name), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         return true;
     }
 }

@@ -102,21 +102,14 @@ public final class StubProcess implements AutoCloseable {
         }
     }
 
-    /** Flags this JDK wants: see {@link #jdkFlags(int)}. */
+    /** Flags this JDK wants: see {@link clientbench.jvm.Jdk#flags()}. */
     public static List<String> jdkFlags() {
-        return jdkFlags(Runtime.version().feature());
+        return clientbench.jvm.Jdk.current().flags();
     }
 
-    /** Flags a JDK 22+ wants for Netty's native transport and JDK 23+ for sun.misc.Unsafe (JMH); 21 knows neither. */
+    /** Flags a JDK of {@code feature} wants: see {@link clientbench.jvm.Jdk#flags(int)}. */
     public static List<String> jdkFlags(int feature) {
-        List<String> flags = new ArrayList<>();
-        if (feature >= 22) {
-            flags.add("--enable-native-access=ALL-UNNAMED");
-        }
-        if (feature >= 23) {
-            flags.add("--sun-misc-unsafe-memory-access=allow");
-        }
-        return flags;
+        return clientbench.jvm.Jdk.flags(feature);
     }
 
     /** The taskset binary, or null. */

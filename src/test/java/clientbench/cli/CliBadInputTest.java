@@ -27,6 +27,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * launcher itself): each gives a clear first line naming the problem and a non-zero exit, before any
  * work; and nothing under results/ is created, overwritten or half-written.
  */
+@org.junit.jupiter.api.Tag("reliability") // a long test: mvn verify (Failsafe), not mvn package
 @Timeout(120)
 class CliBadInputTest {
     @TempDir
@@ -42,7 +43,7 @@ class CliBadInputTest {
         before = listing();
     }
 
-    record Result(int exit, List<String> err) {
+    record Result(int exit, List<String> err, List<String> out) {
         String first() {
             return err.isEmpty() ? "" : err.get(0);
         }
@@ -58,13 +59,15 @@ class CliBadInputTest {
 
     static Result run(ProcessBuilder pb) throws Exception {
         Path err = Files.createTempFile("cli", ".err");
-        Process p = pb.redirectError(err.toFile()).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        Path out = Files.createTempFile("cli", ".out");
+        Process p = pb.redirectError(err.toFile()).redirectOutput(out.toFile()).start();
         assertTrue(p.waitFor(60, TimeUnit.SECONDS), "ended: " + pb.command());
-        List<String> lines = Files.readAllLines(err, StandardCharsets.UTF_8).stream()
-                .collect(Collectors.toList());
+        List<String> errLines = Files.readAllLines(err, StandardCharsets.UTF_8);
+        List<String> outLines = Files.readAllLines(out, StandardCharsets.UTF_8);
         Files.delete(err);
+        Files.delete(out);
         assertEquals(before, listing(), "results/ untouched by " + pb.command());
-        return new Result(p.exitValue(), lines);
+        return new Result(p.exitValue(), errLines, outLines);
     }
 
     static String listing() throws IOException {
@@ -192,12 +195,148 @@ class CliBadInputTest {
         } else {
             env.remove("JAVA_HOME");
         }
-        oneLineError(run(pb), "no JDK >= 21 found");
+        Result r = run(pb);
+        oneLineError(r, "no JDK >= 21 found");
+        assertTrue(r.first().contains("apt-get install openjdk-21-jdk"), "names the fix: " + r.first());
     }
 
     @Test
     void launcherUnknownCommand() throws Exception {
         Result r = run(new ProcessBuilder("bash", "bench", "frobnicate"));
         usageError(r, "unknown command 'frobnicate'");
+    }
+
+    // The launcher: help and version on every command, and bad input refused before anything is built
+    // or installed. Stand-ins for mvn and python leave a mark when run, which proves they were not.
+
+    static Path marks;
+    static Path spies;
+
+    @BeforeAll
+    static void standIns() throws IOException {
+        marks = Files.createDirectories(root.resolve("marks"));
+        spies = Files.createDirectories(root.resolve("spies"));
+        for (String tool : List.of("mvn", "python3", "pip")) {
+            Path f = spies.resolve(tool);
+            Files.writeString(f, "#!/bin/sh\ntouch '" + marks.resolve(tool) + "'\nexit 1\n");
+            assertTrue(f.toFile().setExecutable(true));
+        }
+    }
+
+    /** bash DIR/bench ARGS with the stand-ins first on PATH and the test's JDK as JAVA_HOME. */
+    static Result launcher(Path dir, Map<String, String> env, String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of("bash", dir.resolve("bench").toString()));
+        cmd.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile());
+        pb.environment().put("PATH", spies + ":" + System.getenv("PATH"));
+        pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        pb.environment().put("PYTHON", spies.resolve("python3").toString());
+        pb.environment().putAll(env);
+        return run(pb);
+    }
+
+    static Result launcher(String... args) throws Exception {
+        return launcher(Path.of(System.getProperty("user.dir")), Map.of(), args);
+    }
+
+    /** A fresh clone as far as the launcher can tell: the script and what it reads, and no jar. */
+    static Path cloneWithoutJar() throws IOException {
+        Path clone = root.resolve("clone");
+        Path repo = Path.of(System.getProperty("user.dir"));
+        for (String f : List.of("bench", "pom.xml", "src/main/resources/clientbench/jvm/jdk-flags.txt")) {
+            Path to = clone.resolve(f);
+            Files.createDirectories(to.getParent());
+            Files.copy(repo.resolve(f), to, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        }
+        return clone;
+    }
+
+    static void nothingRan(Result r) {
+        try (Stream<Path> s = Files.list(marks)) {
+            assertEquals(List.of(), s.map(p -> p.getFileName().toString()).toList(), "built or installed: " + r);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    @Test
+    void helpExitsZeroOnEveryCommandAndRunsNothing() throws Exception {
+        Path jar = Path.of(System.getProperty("user.dir"), "target", "benchmarks.jar");
+        assertTrue(Files.isRegularFile(jar), "runs after mvn package (Failsafe): the help of stub, jmh and report comes from the jar");
+        for (List<String> args : List.of(List.of("--help"), List.of("-h"), List.of("help"), List.of("test", "--help"),
+                List.of("run", "--help"), List.of("--profile", "full", "-h"), List.of("stub", "--help"),
+                List.of("jmh", "--help"), List.of("report", "--help"), List.of("notebook", "--help"))) {
+            Result r = launcher(args.toArray(String[]::new));
+            assertEquals(0, r.exit(), args + ": " + r);
+            assertTrue(String.join("\n", r.out()).toLowerCase(java.util.Locale.ROOT).contains("usage"), args + ": " + r.out());
+            nothingRan(r);
+        }
+    }
+
+    @Test
+    void versionComesFromTheBuildAndWithoutAJarFromThePom() throws Exception {
+        String version = "clientbench " + Version.clientbench();
+        assertTrue(version.matches("clientbench \\d+\\.\\d+.*"), "filtered from the pom: " + version);
+        for (Result r : List.of(launcher("--version"), launcher("-V"), launcher(cloneWithoutJar(), Map.of(), "--version"))) {
+            assertEquals(0, r.exit(), r.toString());
+            assertEquals(version, r.out().get(0));
+            assertTrue(r.out().get(1).startsWith("JDK " + System.getProperty("java.version") + " ("), r.out().get(1));
+            nothingRan(r);
+        }
+    }
+
+    @Test
+    void badInputIsRefusedBeforeAnyBuildOrInstall() throws Exception {
+        Path clone = cloneWithoutJar();
+        // Without a jar: what the launcher can check itself, so a typo costs no build.
+        usageError(launcher(clone, Map.of(), "--profile", "huge"), "unknown profile 'huge'; valid: quick, standard, full");
+        usageError(launcher(clone, Map.of(), "--profile=huge"), "unknown profile 'huge'");
+        usageError(launcher(clone, Map.of(), "--bogus"), "Unknown option: '--bogus'");
+        usageError(launcher(clone, Map.of(), "--clients"), "Missing required parameter for option '--clients'");
+        usageError(launcher(clone, Map.of(), "frobnicate"), "unknown command 'frobnicate'");
+        // With the jar: everything, by Java, before the venv.
+        usageError(launcher("--clients", "jdk,curl"), "unknown client 'curl'");
+        usageError(launcher("--", "-p", "rate=0"), "rate must be > 0");
+        usageError(launcher("--", "-p", "protocol=http3"), "unknown protocol 'http3'");
+        oneLineError(launcher("report", root.resolve("nowhere").toString()), "is not a folder");
+        oneLineError(launcher("notebook", root.resolve("nowhere").toString()), "is not a folder");
+        Result r = launcher("--profile", "huge");
+        nothingRan(r);
+    }
+
+    @Test
+    void pythonOlderThan311IsNamedBeforePip() throws Exception {
+        Path old = root.resolve("python3.10");
+        // Answers the version questions as 3.10 would; anything else (making a venv) leaves a mark.
+        Files.writeString(old, "#!/bin/sh\ncase \"$*\" in *print*) echo 3.10 ;; *version_info*) exit 1 ;; *) touch '"
+                + marks.resolve("python") + "'; exit 1 ;; esac\n");
+        assertTrue(old.toFile().setExecutable(true));
+        String fixture = Path.of(System.getProperty("user.dir"), "analysis", "fixtures", "run-small").toString();
+        Result r = launcher(Path.of(System.getProperty("user.dir")), Map.of("PYTHON", old.toString()), "report", fixture);
+        oneLineError(r, "is Python 3.10; the report needs Python >= 3.11");
+        assertTrue(r.first().contains("PYTHON="), "names the fix: " + r.first());
+        oneLineError(launcher(Path.of(System.getProperty("user.dir")), Map.of("PYTHON", "no-such-python"), "report", fixture),
+                "no-such-python not found: the report needs Python >= 3.11");
+        nothingRan(r);
+    }
+
+    @Test
+    void compareChecksBothRunsFirst() throws Exception {
+        String fixture = Path.of(System.getProperty("user.dir"), "analysis", "fixtures", "run-small").toString();
+        String missing = root.resolve("nowhere").toString();
+        assertEquals(0, java(Bench.class.getName(), "check", "report", "--compare", fixture, fixture).exit());
+        oneLineError(java(Bench.class.getName(), "check", "report", "--compare", fixture, missing), missing + " is not a folder");
+        usageError(java(Bench.class.getName(), "report", "--compare", fixture), "requires at least 2 values");
+        usageError(java(Bench.class.getName(), "report", fixture, "--compare", fixture, fixture), "not both");
+    }
+
+    @Test
+    void compareListsTheChangesThatMatter() throws Exception {
+        Path python = Path.of(System.getProperty("user.dir"), ".venv", "bin", "python");
+        assumeTrue(Files.isExecutable(python), "the report's venv (./bench test makes it)");
+        String fixture = Path.of(System.getProperty("user.dir"), "analysis", "fixtures", "run-small").toString();
+        Result r = run(new ProcessBuilder(python.toString(), "analysis/clientbench_analysis.py", "compare", fixture, fixture));
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(r.out().get(0).startsWith("run-small -> run-small: 0 significant changes"), r.out().toString());
     }
 }

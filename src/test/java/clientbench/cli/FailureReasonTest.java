@@ -9,7 +9,7 @@ class FailureReasonTest {
 
     @Test
     void anOutOfMemoryErrorWinsOverEverythingElse() {
-        assertEquals("Terminating due to java.lang.OutOfMemoryError: Java heap space", Bench.failureReason("""
+        assertEquals("Terminating due to java.lang.OutOfMemoryError: Java heap space", FailureReason.of("""
                 # VM options: -Xmx1g -XX:+ExitOnOutOfMemoryError
                 # Fork: 1 of 1
                 Iteration   1: Terminating due to java.lang.OutOfMemoryError: Java heap space
@@ -21,16 +21,16 @@ class FailureReasonTest {
 
     @Test
     void otherwiseTheFirstExceptionOrJmhsWordOnTheFork() {
-        assertEquals("java.lang.IllegalArgumentException: rate must be > 0 req/s, was 0", Bench.failureReason("""
+        assertEquals("java.lang.IllegalArgumentException: rate must be > 0 req/s, was 0", FailureReason.of("""
                 <failure>
                 java.lang.IllegalArgumentException: rate must be > 0 req/s, was 0
                 \tat clientbench.harness.LoadSpec.open(LoadSpec.java:60)
                 """));
-        assertEquals("<forked VM failed with exit code 137>", Bench.failureReason("<forked VM failed with exit code 137>\n"));
+        assertEquals("<forked VM failed with exit code 137>", FailureReason.of("<forked VM failed with exit code 137>\n"));
     }
 
     @Test
     void silenceIsSaidToBeSilence() {
-        assertEquals("no reason in the output", Bench.failureReason("# Run complete.\n"));
+        assertEquals("no reason in the output", FailureReason.of("# Run complete.\n"));
     }
 }

@@ -30,6 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * are each counted in their own class, exactly, for every client. The mix repeats every 20 requests, so
  * the expected count of each class follows from how many were sent. POST, so that no client may retry.
  */
+@org.junit.jupiter.api.Tag("reliability") // a long test: mvn verify (Failsafe), not mvn package
 @Timeout(120)
 class FaultMixTest {
     private static final Duration REQUEST_TIMEOUT = Duration.ofMillis(700);

@@ -31,6 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * the fork alive: JMH never has to wait for it ("forked VM did not exit, are there stray running
  * threads?"), and the trial's accounting reaches the JSON.
  */
+@org.junit.jupiter.api.Tag("reliability") // a long test: mvn verify (Failsafe), not mvn package
 @Timeout(180)
 class ForkHygieneTest {
 

@@ -28,6 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * descriptor exhaustion (it would show as connect or reset failures), the run ends within its planned
  * time plus 10%, the shortfall is reported (achieved rate, drops), and the accounting balances exactly.
  */
+@org.junit.jupiter.api.Tag("reliability") // a long test: mvn verify (Failsafe), not mvn package
 @Timeout(120)
 class OverloadTest {
     private static final int RATE = 200_000;

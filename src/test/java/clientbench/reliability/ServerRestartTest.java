@@ -30,6 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * the failures are classified (connect while it is down, reset for the requests it took with it), and
  * ok counts resume: the next iteration is all ok.
  */
+@org.junit.jupiter.api.Tag("reliability") // a long test: mvn verify (Failsafe), not mvn package
 @Timeout(120)
 class ServerRestartTest {
 

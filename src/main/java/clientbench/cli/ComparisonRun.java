@@ -1,0 +1,156 @@
+package clientbench.cli;
+
+import clientbench.adapters.Adapters;
+import clientbench.harness.JsonFiles;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.results.format.ResultFormatFactory;
+import org.openjdk.jmh.results.format.ResultFormatType;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.format.OutputFormatFactory;
+import org.openjdk.jmh.runner.options.VerboseMode;
+
+import java.io.ByteArrayOutputStream;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The comparison: one JMH run per (shape, client) of a {@link RunPlan}, a progress line for each, and at
+ * the end {@code results/<run>/} with results.json, results.csv, env.json and report.html (see README).
+ * A client that crashes is a result; a run that is interrupted or yields nothing stays marked incomplete.
+ */
+final class ComparisonRun {
+    private final RunPlan plan;
+    private final PrintStream out;
+
+    ComparisonRun(RunPlan plan, PrintStream out) {
+        this.plan = plan;
+        this.out = out;
+    }
+
+    int run() throws IOException, InterruptedException {
+        Path results = Report.root().resolve("results");
+        RunFolder run = RunFolder.create(results);
+        Thread onInterrupt = new Thread(() -> {
+            run.markIncomplete("interrupted at " + Instant.now() + ": the numbers here are partial");
+            System.err.println("\nbench: interrupted; partial results stay in " + run.dir() + " (marked INCOMPLETE)");
+        }, "bench-interrupted");
+        Runtime.getRuntime().addShutdownHook(onInterrupt);
+
+        Profile p = plan.profile();
+        List<String> chosen = plan.clients();
+        List<String> forkJvmArgs = RunOptions.forkJvmArgs(plan.jdk(), plan.jmh(), run.dir());
+        Instant started = Instant.now();
+        int total = plan.runs();
+        out.printf("bench: profile %s, %d clients x %d shapes = %d runs, about %s; results in %s%n", p.name(),
+                chosen.size(), p.shapes().size(), total,
+                TimeLeft.human(Duration.ofSeconds(p.estimatedSeconds(chosen.size()))), run.dir());
+        List<RunResult> all = new ArrayList<>();
+        List<Map<String, Object>> runs = new ArrayList<>();
+        List<String> failed = new ArrayList<>();
+        List<String> skipped = new ArrayList<>();
+        int n = 0;
+        try (PrintStream jmhLog = new PrintStream(new FileOutputStream(run.dir().resolve("jmh.log").toFile()), true,
+                StandardCharsets.UTF_8)) {
+            for (Profile.Shape shape : p.shapes()) {
+                for (String client : chosen) {
+                    n++;
+                    String eta = TimeLeft.human(TimeLeft.of(started, n - 1, total, p, chosen.size()));
+                    out.printf("[%2d/%d] %-16s %-10s (%s left) ", n, total, shape.name(), client, eta);
+                    out.flush();
+                    String refusal = Adapters.refusal(client, shape.protocol());
+                    if (refusal != null) {
+                        skipped.add(shape.name() + "/" + client + ": " + refusal);
+                        out.println(" skipped: " + refusal);
+                        continue;
+                    }
+                    Collection<RunResult> r;
+                    ByteArrayOutputStream runLog = new ByteArrayOutputStream();
+                    try (PrintStream runOut = new PrintStream(runLog, true, StandardCharsets.UTF_8)) {
+                        r = new Runner(RunOptions.of(plan, shape, client, forkJvmArgs),
+                                new ProgressFormat(OutputFormatFactory.createFormatInstance(runOut, VerboseMode.NORMAL), out))
+                                .run();
+                    } catch (RunnerException e) {
+                        r = List.of();
+                        runLog.writeBytes(("run failed: " + e + "\n").getBytes(StandardCharsets.UTF_8));
+                    }
+                    jmhLog.write(runLog.toByteArray());
+                    if (r.isEmpty()) {
+                        // A client that crashes (an OutOfMemoryError holding 15,000 requests, say) is a result.
+                        String why = FailureReason.of(runLog.toString(StandardCharsets.UTF_8));
+                        failed.add(shape.name() + "/" + client + ": " + why);
+                        out.println(" FAILED: " + why + " (details in jmh.log)");
+                        continue;
+                    }
+                    all.addAll(r);
+                    for (RunResult rr : r) {
+                        out.println(" " + Summary.line(rr));
+                        runs.add(Map.of("shape", shape.name(), "client", client, "benchmark", shape.benchmark(),
+                                "params", rr.getParams().getParamsKeys().stream().collect(LinkedHashMap::new,
+                                        (m, k) -> m.put(k, rr.getParams().getParam(k)), Map::putAll)));
+                    }
+                }
+            }
+        }
+
+        writeResults(plan.jmh(), run.dir(), run.finalDir().getFileName().toString(), all, runs);
+        JsonFiles.writeAtomically(run.dir().resolve("env.json"),
+                EnvJson.of(plan, started, runs, failed, skipped, forkJvmArgs, run.dir()));
+
+        out.println();
+        out.print(Summary.table(all, runs));
+        if (!failed.isEmpty()) {
+            out.println("bench: " + failed.size() + " of " + total + " runs failed, recorded in env.json and the report:");
+            failed.forEach(f -> out.println("  " + f));
+        }
+        if (all.isEmpty()) {
+            run.markIncomplete("no run produced a result: " + String.join("; ", failed));
+            System.err.println("bench: no run produced a result; see " + run.dir().resolve("jmh.log"));
+            return 1;
+        }
+        run.finish(); // the data is whole; the report is drawn from the finished folder
+        Runtime.getRuntime().removeShutdownHook(onInterrupt);
+        Path requested = plan.jmh().resultFile(run.finalDir());
+        if (requested != null) {
+            out.println("bench: JMH's results as " + plan.jmh().resultFormat() + " in " + requested);
+        }
+        boolean reported = Report.render(run.finalDir(), out);
+        Path html = run.finalDir().resolve("report.html");
+        out.println(reported ? "bench: report " + html : "bench: results in " + run.finalDir()
+                + " (the report could not be rendered; ./bench report " + run.finalDir() + " tries again)");
+        return reported ? 0 : 1;
+    }
+
+    /**
+     * results.json (JMH's JSON, which the notebook reads), results.csv (one row per shape and client), and
+     * the file {@code -rf}/{@code -rff} asked for, each written once for the whole run.
+     */
+    static void writeResults(JmhArgs jmh, Path dir, String runName, List<RunResult> all, List<Map<String, Object>> runs)
+            throws IOException {
+        writeJmh(ResultFormatType.JSON, dir.resolve("results.json"), all);
+        ResultsCsv.write(dir.resolve(ResultsCsv.FILE), runName, all, runs);
+        Path requested = jmh.resultFile(dir);
+        if (requested != null) {
+            writeJmh(jmh.resultFormat(), requested, all);
+        }
+    }
+
+    /** With JMH's writer, through a temporary file beside it, so a failed write leaves no half file. */
+    static void writeJmh(ResultFormatType format, Path file, Collection<RunResult> all) throws IOException {
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        ResultFormatFactory.getInstance(format, tmp.toString()).writeOut(all);
+        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+}

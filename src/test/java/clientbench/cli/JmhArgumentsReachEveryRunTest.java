@@ -1,0 +1,106 @@
+package clientbench.cli;
+
+import clientbench.jvm.Jdk;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openjdk.jmh.results.format.ResultFormatType;
+import org.openjdk.jmh.runner.options.Options;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * What is given after {@code ./bench --} reaches every (shape, client) run's JMH options: {@code -jvmArgs}
+ * after the forks' own flags rather than in their place, {@code -rf}/{@code -rff} as one file for the
+ * whole run rather than one per run that the next overwrites, {@code -p} over the shape's values, and
+ * each parameter checked by the record that will hold it before anything runs.
+ */
+class JmhArgumentsReachEveryRunTest {
+    @TempDir
+    Path runDir;
+
+    static RunPlan plan(String... jmhArgs) throws Exception {
+        return new RunPlan(Profile.named("quick"), List.of("jdk"), null, JmhArgs.parse(List.of(jmhArgs)), Jdk.current());
+    }
+
+    static Options firstRun(RunPlan plan, List<String> forkJvmArgs) {
+        return RunOptions.of(plan, plan.profile().shapes().get(0), "jdk", forkJvmArgs);
+    }
+
+    @Test
+    void jvmArgsAreAppendedToTheForksOwnFlags() throws Exception {
+        RunPlan plan = plan("-jvmArgs", "-Xmx2g -Dclientbench.mark=1");
+        List<String> fork = RunOptions.forkJvmArgs(plan.jdk(), plan.jmh(), runDir);
+
+        List<String> expected = new ArrayList<>(List.of("-Xms1g", "-Xmx1g", "-XX:+ExitOnOutOfMemoryError"));
+        expected.addAll(Jdk.current().flags());
+        expected.addAll(List.of("-Xmx2g", "-Dclientbench.mark=1", "-Dclientbench.hlog.dir=" + runDir.toAbsolutePath()));
+        assertEquals(expected, fork, "ours, then the user's (the last -Xmx wins), then where the .hlog files go");
+        assertEquals(expected, List.copyOf(firstRun(plan, fork).getJvmArgs().get()), "what the fork gets");
+    }
+
+    @Test
+    void withoutJvmArgsTheForksGetOursAlone() throws Exception {
+        RunPlan plan = plan();
+        List<String> fork = RunOptions.forkJvmArgs(plan.jdk(), plan.jmh(), runDir);
+        assertEquals(3 + Jdk.current().flags().size() + 1, fork.size(), fork.toString());
+    }
+
+    @Test
+    void aResultFormatIsWrittenOnceForTheWholeRunNotPerRun() throws Exception {
+        RunPlan plan = plan("-rf", "csv", "-foe", "true");
+        Options perRun = firstRun(plan, List.of());
+        assertFalse(perRun.getResultFormat().hasValue(), "a run writes no jmh-result file of its own");
+        assertFalse(perRun.getResult().hasValue());
+        assertTrue(perRun.shouldFailOnError().get(), "the other arguments still reach the run");
+        assertEquals(ResultFormatType.CSV, plan.jmh().resultFormat());
+        assertEquals(runDir.resolve("jmh-result.csv"), plan.jmh().resultFile(runDir), "-rf alone: in the run's folder");
+    }
+
+    @Test
+    void aResultFileGoesWhereRffSays() throws Exception {
+        Path file = runDir.resolve("elsewhere.json");
+        for (RunPlan plan : List.of(plan("-rf", "json", "-rff", file.toString()), plan("-rff", file.toString(), "-rf", "json"))) {
+            assertFalse(firstRun(plan, List.of()).getResult().hasValue());
+            assertEquals(file, plan.jmh().resultFile(runDir));
+            assertEquals(ResultFormatType.JSON, plan.jmh().resultFormat());
+        }
+        assertNull(plan().jmh().resultFile(runDir), "nothing asked, nothing written beyond results.json and results.csv");
+    }
+
+    @Test
+    void aParameterGivenWinsOverTheShapes() throws Exception {
+        RunPlan plan = plan("-p", "rate=123");
+        Options run = firstRun(plan, List.of());
+        assertEquals(List.of("123"), List.copyOf(run.getParameter("rate").get()));
+        assertEquals(List.of("jdk"), List.copyOf(run.getParameter("client").get()), "the shape's and the run's own still set");
+    }
+
+    @Test
+    void parametersAreCheckedByTheRecordsThatHoldThem() {
+        // The messages are TrialSpec's and LoadSpec's own: the rules live there, not here.
+        assertRejected("rate must be > 0", "-p", "rate=0");
+        assertRejected("rate must be a number", "-p", "rate=fast");
+        assertRejected("concurrency must be > 0", "-p", "concurrency=0");
+        assertRejected("connections must be > 0", "-p", "connections=0");
+        assertRejected("delayMs must be >= 0", "-p", "delayMs=-1");
+        assertRejected("bytes must be >= 0", "-p", "bytes=-5");
+        assertRejected("requestBytes must be >= 0", "-p", "requestBytes=-1");
+        assertRejected("timeoutMs must be > 0", "-p", "timeoutMs=0");
+        assertRejected("unknown protocol 'http3'", "-p", "protocol=http3");
+        assertRejected("unknown backpressure 'shove'", "-p", "backpressure=shove");
+        assertRejected("unknown client 'curl'", "-p", "client=curl");
+    }
+
+    static void assertRejected(String message, String... args) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> JmhArgs.parse(List.of(args)));
+        assertTrue(e.getMessage().contains(message), e.getMessage());
+    }
+}
