@@ -165,8 +165,8 @@ final class OkHttpClients {
         s.put("threading", threading);
         s.put("connectionPool", "up to maxConnections idle, 5 min keep-alive, own TaskRunner");
         s.put("fastFallback", "client default (on)");
-        AdapterSettings.ioThreads(s, 0, "none: OkHttp has no I/O threads, it does blocking I/O on the thread that"
-                + " runs the call (" + threading + ")");
+        AdapterSettings.ioThreads(s, 0, "none: OkHttp has no I/O threads; it does blocking I/O on the thread that"
+                + " runs the call, see threading");
         return Collections.unmodifiableMap(s);
     }
 
