@@ -12,7 +12,9 @@ import java.util.Objects;
  * @param maxConnections the most connections the client may open to the target
  * @param connectTimeout time allowed to establish a connection
  * @param requestTimeout time allowed for the whole exchange, body included
- * @param ioThreads I/O (selector/event-loop) threads, for clients that let us choose; 0 keeps the client's default
+ * @param ioThreads I/O (selector/event-loop/reactor) threads, for clients that let us choose; 0 keeps the client's
+ *                  default. The harness gives every client the same number (the client JVM's CPUs); what each
+ *                  live client ends up with is read back into its settings
  * @param trustAllCertificates accept the stub's self-signed certificate (never for a real server)
  */
 public record AdapterConfig(URI target, Protocol protocol, int maxConnections, Duration connectTimeout,
@@ -75,6 +77,10 @@ public record AdapterConfig(URI target, Protocol protocol, int maxConnections, D
 
     public AdapterConfig withRequestTimeout(Duration d) {
         return new AdapterConfig(target, protocol, maxConnections, connectTimeout, d, ioThreads, trustAllCertificates);
+    }
+
+    public AdapterConfig withIoThreads(int n) {
+        return new AdapterConfig(target, protocol, maxConnections, connectTimeout, requestTimeout, n, trustAllCertificates);
     }
 
     public AdapterConfig withTarget(URI t) {

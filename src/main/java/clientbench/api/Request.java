@@ -8,8 +8,10 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * One request shape, built once per run and sent many times, so that no adapter pays for URL parsing
- * in its hot path and every adapter sends exactly the same bytes.
+ * One request shape, built once per run and sent many times, so that every adapter sends exactly the
+ * same bytes. Its URI is parsed once, here; each adapter builds its client's own request from it on every
+ * send, as that client's users write it (a client whose API takes the URI as a string parses it then), and
+ * none caches a converted request: one policy for all, recorded as {@code requestPreparation}.
  *
  * <p>Every adapter sends {@link #headers()} as they are, in order, and {@link #contentType()} with the
  * body (clients put the content type with the body in their own ways). The headers always include

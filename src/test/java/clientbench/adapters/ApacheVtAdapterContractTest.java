@@ -12,4 +12,10 @@ class ApacheVtAdapterContractTest extends AdapterContractTest {
     protected boolean refusesHttp2() {
         return true;
     }
+
+    /** No I/O-thread knob: the classic client has no I/O threads: it does blocking I/O on each request's virtual thread. */
+    @Override
+    protected boolean takesIoThreads() {
+        return false;
+    }
 }

@@ -1,8 +1,23 @@
 package clientbench.adapters;
 
-import java.util.List;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** {@link JdkAdapter} against the adapter contract: h2c by Upgrade, and over TLS it offers http/1.1 next to h2. */
+import clientbench.api.AdapterConfig;
+import clientbench.api.HttpClientAdapter;
+import clientbench.api.Request;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link JdkAdapter} against the adapter contract: h2c by Upgrade, over TLS it offers http/1.1 next to h2,
+ * it resends a GET whose connection dies, and it has one selector thread.
+ */
 class JdkAdapterContractTest extends AdapterContractTest {
 
     @Override
@@ -18,5 +33,51 @@ class JdkAdapterContractTest extends AdapterContractTest {
     @Override
     protected boolean h2cByUpgrade() {
         return true;
+    }
+
+    /** No I/O-thread knob: the JDK's client has one selector thread and no knob for it. */
+    @Override
+    protected boolean takesIoThreads() {
+        return false;
+    }
+
+    /**
+     * The JDK resends an HTTP/1.1 GET once when its connection closes or resets before the first response
+     * byte, new or pooled connection alike, and has no switch for it (see JdkClients): twice, documented.
+     */
+    @Override
+    protected int sendsOfAGetWhoseConnectionDies() {
+        return 2;
+    }
+
+    /**
+     * The JDK reads {@code jdk.httpclient.disableRetryConnect} once per JVM, when its first request initialises
+     * {@code MultiExchange}; JdkClients sets it when it loads. A fresh JVM, like a benchmark fork, builds the
+     * adapter, sends one request, and reads the JDK's own flag back (it needs --add-opens, hence the JVM).
+     */
+    @Test
+    void connectRetryIsOffInAFreshJvmThatBuildsTheAdapter() throws Exception {
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--add-opens", "java.net.http/jdk.internal.net.http=ALL-UNNAMED",
+                "-cp", System.getProperty("java.class.path"), RetryConnectProbe.class.getName())
+                .redirectErrorStream(true).start();
+        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(20, TimeUnit.SECONDS), "probe JVM did not end");
+        assertEquals("RETRY_CONNECT=false", output.strip().lines().reduce((a, b) -> b).orElse(""), output);
+    }
+
+    /** Run in its own JVM by the test above: prints the JDK's connect-retry flag after one request. */
+    static final class RetryConnectProbe {
+        public static void main(String[] args) throws Exception {
+            URI nowhere = URI.create("http://127.0.0.1:9"); // discard port: refused, so the request ends at once
+            try (HttpClientAdapter adapter = Adapters.create("jdk", AdapterConfig.defaults(nowhere))) {
+                CountDownLatch done = new CountDownLatch(1);
+                adapter.send(Request.get(nowhere, "/", 0), (outcome, status, cause) -> done.countDown());
+                done.await(10, TimeUnit.SECONDS);
+            }
+            var flag = Class.forName("jdk.internal.net.http.MultiExchange").getDeclaredField("RETRY_CONNECT");
+            flag.setAccessible(true);
+            System.out.println("RETRY_CONNECT=" + flag.getBoolean(null));
+        }
     }
 }

@@ -2,7 +2,10 @@ package clientbench.adapters;
 
 import java.util.List;
 
-/** {@link JdkVtAdapter} against the adapter contract: h2c by Upgrade, and over TLS it offers http/1.1 next to h2. */
+/**
+ * {@link JdkVtAdapter} against the adapter contract: h2c by Upgrade, over TLS it offers http/1.1 next to h2,
+ * it resends a GET whose connection dies, and it has one selector thread.
+ */
 class JdkVtAdapterContractTest extends AdapterContractTest {
 
     @Override
@@ -18,5 +21,20 @@ class JdkVtAdapterContractTest extends AdapterContractTest {
     @Override
     protected boolean h2cByUpgrade() {
         return true;
+    }
+
+    /** No I/O-thread knob: the JDK's client has one selector thread and no knob for it. */
+    @Override
+    protected boolean takesIoThreads() {
+        return false;
+    }
+
+    /**
+     * The JDK resends an HTTP/1.1 GET once when its connection closes or resets before the first response
+     * byte, new or pooled connection alike, and has no switch for it (see JdkClients): twice, documented.
+     */
+    @Override
+    protected int sendsOfAGetWhoseConnectionDies() {
+        return 2;
     }
 }

@@ -14,4 +14,10 @@ class OkHttpAdapterContractTest extends AdapterContractTest {
     protected List<String> alpnOffersForH2() {
         return List.of("h2", "http/1.1");
     }
+
+    /** No I/O-thread knob: OkHttp has no I/O threads: it does blocking I/O on the dispatcher's threads. */
+    @Override
+    protected boolean takesIoThreads() {
+        return false;
+    }
 }

@@ -22,8 +22,9 @@ import javax.net.ssl.SSLSocket;
 
 /**
  * A tiny HTTP/1.1 server that gives every request the same canned response and records each request's
- * head (request line and headers), to check what a client puts on the wire; with TLS, also the protocols
- * each client offers by ALPN. Loopback only, test-owned platform threads, all ended by close().
+ * head (request line and headers) and the body bytes that really arrived, to check what a client puts on
+ * the wire; with TLS, also the protocols each client offers by ALPN. Loopback only, test-owned platform
+ * threads, all ended by close().
  */
 final class RecordingServer implements AutoCloseable {
 
@@ -31,6 +32,7 @@ final class RecordingServer implements AutoCloseable {
     private final byte[] response;
     private final boolean tls;
     private final List<String> heads = new CopyOnWriteArrayList<>();
+    private final List<Long> bodies = new CopyOnWriteArrayList<>();
     private final List<List<String>> alpnOffers = new CopyOnWriteArrayList<>();
     private final List<Socket> connections = new CopyOnWriteArrayList<>();
     private final List<Thread> threads = new CopyOnWriteArrayList<>();
@@ -77,6 +79,14 @@ final class RecordingServer implements AutoCloseable {
         return List.copyOf(heads);
     }
 
+    /**
+     * The body bytes each request really delivered, in arrival order, by its Content-Length or its chunked
+     * framing: a request whose body falls short never completes and is not listed.
+     */
+    List<Long> bodies() {
+        return List.copyOf(bodies);
+    }
+
     private void accept() {
         try {
             while (true) {
@@ -102,16 +112,54 @@ final class RecordingServer implements AutoCloseable {
                 if (head == null) {
                     return;
                 }
-                heads.add(head.toLowerCase(Locale.ROOT));
-                long length = head.lines().filter(l -> l.toLowerCase(Locale.ROOT).startsWith("content-length:"))
-                        .mapToLong(l -> Long.parseLong(l.substring(l.indexOf(':') + 1).trim())).findFirst().orElse(0);
-                in.skipNBytes(length);
+                String lower = head.toLowerCase(Locale.ROOT);
+                heads.add(lower);
+                long length;
+                if (lower.contains("\ntransfer-encoding: chunked\r\n")) {
+                    length = skipChunks(in);
+                } else {
+                    length = lower.lines().filter(l -> l.startsWith("content-length:"))
+                            .mapToLong(l -> Long.parseLong(l.substring(l.indexOf(':') + 1).trim())).findFirst().orElse(0);
+                    in.skipNBytes(length);
+                }
+                bodies.add(length);
                 out.write(response);
                 out.flush();
             }
         } catch (IOException closed) {
             // the client or close() ended the connection
         }
+    }
+
+    /** Reads a chunked body to its last chunk and trailers; returns the data bytes it carried. */
+    private static long skipChunks(InputStream in) throws IOException {
+        long total = 0;
+        while (true) {
+            String size = readLine(in);
+            long n = Long.parseLong(size.split(";", 2)[0].trim(), 16);
+            if (n == 0) {
+                while (!readLine(in).isEmpty()) {
+                    // trailers
+                }
+                return total;
+            }
+            in.skipNBytes(n);
+            total += n;
+            readLine(in); // the CRLF after the chunk's data
+        }
+    }
+
+    private static String readLine(InputStream in) throws IOException {
+        ByteArrayOutputStream line = new ByteArrayOutputStream();
+        for (int b; (b = in.read()) != '\n'; ) {
+            if (b < 0) {
+                throw new java.io.EOFException("connection closed inside a chunked body");
+            }
+            if (b != '\r') {
+                line.write(b);
+            }
+        }
+        return line.toString(StandardCharsets.ISO_8859_1);
     }
 
     private static String readHead(InputStream in) throws IOException {

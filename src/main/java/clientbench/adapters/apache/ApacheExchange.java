@@ -31,6 +31,7 @@ final class ApacheExchange implements FutureCallback<Long> {
     private final AtomicBoolean done = new AtomicBoolean();
     private volatile boolean timedOut;
     private volatile ScheduledFuture<?> deadline;
+    private volatile Future<Long> future;
 
     /** The caller adds it to {@code inFlight}; it removes itself when it reports. */
     ApacheExchange(clientbench.api.Request request, Completion completion, Set<ApacheExchange> inFlight) {
@@ -41,6 +42,7 @@ final class ApacheExchange implements FutureCallback<Long> {
 
     /** Cancels the exchange when {@code timeout} passes; the cancellation is reported as TIMEOUT. */
     void startDeadline(Future<Long> exchange, DeadlineTimer deadlines, Duration timeout) {
+        future = exchange;
         deadline = deadlines.schedule(timeout, () -> {
             timedOut = true;
             exchange.cancel(true);
@@ -57,7 +59,7 @@ final class ApacheExchange implements FutureCallback<Long> {
 
     @Override
     public void failed(Exception e) {
-        finish(ApacheAdapter.outcomeOf(e), 0, e);
+        finish(ApacheClients.outcomeOf(e), 0, e);
     }
 
     @Override
@@ -69,9 +71,17 @@ final class ApacheExchange implements FutureCallback<Long> {
         }
     }
 
-    /** For close(): a closed async client never reports the exchanges it still had. */
+    /**
+     * For close(): reports the exchange as ended by the close, then cancels it, which frees its connection or
+     * its place in the pool's queue (a client closed gracefully would otherwise let it run to its end, and a
+     * closed client never reports the exchanges it still had).
+     */
     void abandon() {
         failed(new IOException("Apache HttpAsyncClient closed with the request in flight"));
+        Future<Long> f = future;
+        if (f != null) {
+            f.cancel(true);
+        }
     }
 
     private void finish(Outcome outcome, int status, Throwable cause) {

@@ -36,9 +36,13 @@ import java.util.concurrent.RejectedExecutionException;
  *   <li>{@code Accept-Encoding: identity} sent explicitly (the client never compresses on its own);</li>
  *   <li>a trust-all {@code SSLContext} when the config asks for it.</li>
  * </ul>
- * Redirects ({@code NEVER}) and cookies (no handler) are already off by default. Retries stay the
- * client's: it retries a refused connect unless {@code -Djdk.httpclient.disableRetryConnect=true}, a
- * JVM-wide property, and an idempotent request whose pooled connection turns out to be closed.
+ * Redirects ({@code NEVER}) and cookies (no handler) are already off by default. The connect retry is off
+ * ({@code jdk.httpclient.disableRetryConnect}, set by {@link JdkClients}); the client still sends an HTTP/1.1
+ * GET again once when its connection closes or resets before the first response byte, and has no switch for
+ * that (see {@link JdkClients}). An exchange gives its permit back before it reports, as the virtual-thread
+ * adapters do: a request the harness sends in reply to that report finds the permit free (unless others
+ * already wait for one) and starts on the harness's thread, not later from a JDK worker after this
+ * completion. The JDK request is built on every send, as its users write it.
  */
 public final class JdkAdapter implements HttpClientAdapter {
 
@@ -46,16 +50,12 @@ public final class JdkAdapter implements HttpClientAdapter {
     private final HttpClient client;
     private final AsyncPermits permits;
     private final Http2Ramp ramp;
-    private final Map<String, String> settings;
     private volatile boolean closed;
 
     public JdkAdapter(AdapterConfig config) {
         this.config = config;
         this.permits = new AsyncPermits(Http2Ramp.initialLimit(config));
         this.ramp = new Http2Ramp(() -> permits.grow(Http2Ramp.STREAMS - Http2Ramp.initialLimit(config)));
-        this.settings = JdkClients.settings(config, JdkClients.connectionLimit(config, "at most maxConnections"
-                        + " exchanges at once; more wait in a queue in the adapter, without blocking the caller"),
-                "sendAsync; the client's selector thread and default executor (a cached pool)");
         this.client = JdkClients.newClient(config);
     }
 
@@ -69,7 +69,7 @@ public final class JdkAdapter implements HttpClientAdapter {
         permits.submit(() -> start(request, completion, queuedAtNanos));
     }
 
-    /** Runs holding a permit; every path gives it back once, after the completion. */
+    /** Runs holding a permit; every path gives it back once, before the completion. */
     private void start(Request request, Completion completion, long queuedAtNanos) {
         Duration remaining = config.requestTimeout().minusNanos(System.nanoTime() - queuedAtNanos);
         CompletableFuture<HttpResponse<Long>> exchange;
@@ -79,27 +79,21 @@ public final class JdkAdapter implements HttpClientAdapter {
             }
             exchange = client.sendAsync(JdkClients.toJdk(request, remaining), JdkClients.COUNT_BODY);
         } catch (HttpTimeoutException | RuntimeException e) { // queued too long, or refused, e.g. after close()
-            try {
-                completion.complete(Outcomes.ofThrowable(e), 0, e);
-            } finally {
-                permits.release();
-            }
+            permits.release();
+            completion.complete(Outcomes.ofThrowable(e), 0, e);
             return;
         }
         exchange.whenComplete((response, failure) -> {
-            try {
-                if (failure != null) {
-                    completion.complete(Outcomes.ofThrowable(failure), 0, failure);
-                    return;
-                }
-                IllegalStateException wrongVersion = JdkClients.wrongVersion(config, response);
-                ramp.onResponse(response.version() == HttpClient.Version.HTTP_2);
-                completion.complete(wrongVersion != null ? Outcome.OTHER
-                                : Outcomes.ofResponse(request, response.statusCode(), response.body()),
-                        response.statusCode(), response.body(), wrongVersion);
-            } finally {
-                permits.release();
+            permits.release();
+            if (failure != null) {
+                completion.complete(Outcomes.ofThrowable(failure), 0, failure);
+                return;
             }
+            IllegalStateException wrongVersion = JdkClients.wrongVersion(config, response);
+            ramp.onResponse(response.version() == HttpClient.Version.HTTP_2);
+            completion.complete(wrongVersion != null ? Outcome.OTHER
+                            : Outcomes.ofResponse(request, response.statusCode(), response.body()),
+                    response.statusCode(), response.body(), wrongVersion);
         });
     }
 
@@ -116,7 +110,9 @@ public final class JdkAdapter implements HttpClientAdapter {
 
     @Override
     public Map<String, String> settings() {
-        return settings;
+        return JdkClients.settings(config, client, JdkClients.connectionLimit(config, "at most maxConnections"
+                        + " exchanges at once; more wait in a queue in the adapter, without blocking the caller"),
+                "sendAsync; the client's selector thread and default executor (a cached pool)");
     }
 
     @Override

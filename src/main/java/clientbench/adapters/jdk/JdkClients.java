@@ -24,8 +24,27 @@ import java.util.concurrent.Flow;
  * an HTTP/2 stream on the pooled connection. That is the closest it comes, and what H2C measures for it.
  * Over TLS it offers h2 and http/1.1 by ALPN, a list fixed in the client. A response that still came on
  * HTTP/1.1 (Upgrade declined, http/1.1 chosen) is reported as {@code OTHER}, never measured as ok.
+ *
+ * <p>Retries. The client retries a refused connect once, unless {@value #DISABLE_RETRY_CONNECT} is true. That
+ * property is read once per JVM, into a static final field, when the client sends its first request (class
+ * initialisation of {@code jdk.internal.net.http.MultiExchange}, JDK 25), so this class sets it when it is
+ * loaded, before either JDK adapter exists, unless it was given on the command line; JdkAdapterContractTest
+ * proves in a fresh JVM that it takes effect. What the JDK still retries, with no switch of its own: an HTTP/1.1
+ * GET or HEAD whose connection is closed or reset before the first response byte (new or pooled connection
+ * alike) is sent again once; on HTTP/2, a stream the server refused (REFUSED_STREAM) or left unprocessed by
+ * GOAWAY is sent again once. The only switch that also stops those, {@code jdk.httpclient.redirects.retrylimit=1},
+ * caps every follow-up of an exchange; it is not set, as the client's users do not set it.
  */
 final class JdkClients {
+
+    /** The JDK's switch for its connect retry, read once per JVM. */
+    static final String DISABLE_RETRY_CONNECT = "jdk.httpclient.disableRetryConnect";
+
+    static {
+        if (System.getProperty(DISABLE_RETRY_CONNECT) == null) {
+            System.setProperty(DISABLE_RETRY_CONNECT, "true");
+        }
+    }
 
     private JdkClients() {
     }
@@ -60,7 +79,8 @@ final class JdkClients {
         return http2 == AdapterSettings.http2(config) ? null : AdapterSettings.wrongVersion(config, response.version().name());
     }
 
-    static Map<String, String> settings(AdapterConfig config, String connectionLimit, String threading) {
+    /** What the live client runs with, read from it: its selector thread and the retry switch. */
+    static Map<String, String> settings(AdapterConfig config, HttpClient client, String connectionLimit, String threading) {
         Map<String, String> s = AdapterSettings.common(config, connectionLimit,
                 "HttpRequest.timeout, less time queued in the adapter; up to the response headers before JDK 26");
         if (config.protocol() == Protocol.H2C) {
@@ -69,13 +89,34 @@ final class JdkClients {
         } else if (config.protocol() == Protocol.H2) {
             s.put("httpVersion", "HTTP/2 over TLS; ALPN offers h2 and http/1.1 (fixed in the client)");
         }
-        AdapterSettings.http2Connections(s, config, "one connection with many streams: the client carries every"
-                + " request to a host on one HTTP/2 connection, opened by the first request alone; it never opens a"
-                + " second while that one lives and fails a stream beyond the server's limit, so at most 100 in flight");
+        AdapterSettings.http2OneConnection(s, config, "the client carries every request to a host on one HTTP/2"
+                + " connection, opened by the first request alone, and fails a stream beyond the server's limit; so "
+                + Http2Ramp.STREAMS + " requests at once (" + Http2Ramp.LIMIT_REASON + "), more wait in the adapter");
         s.put("threading", threading);
-        s.put("retries", "client default: a refused connect and an idempotent request on a connection found closed"
-                + " are retried (JVM-wide -Djdk.httpclient.disableRetryConnect)");
+        String disabled = System.getProperty(DISABLE_RETRY_CONNECT);
+        boolean off = disabled != null && (disabled.isEmpty() || Boolean.parseBoolean(disabled)); // as the JDK reads it
+        s.put("retries", "connect retry " + (off ? "off" : "ON") + " ("
+                + DISABLE_RETRY_CONNECT + "=" + disabled + "); still retried once, with"
+                + " no switch: an HTTP/1.1 GET/HEAD whose connection closes or resets before the first response byte,"
+                + " and an HTTP/2 stream refused (REFUSED_STREAM) or unprocessed (GOAWAY)");
+        AdapterSettings.ioThreads(s, selectorThreads(client), "the client's one selector thread (HttpClient-<id>-SelectorManager,"
+                + " no knob), counted by name; exchanges complete on its default executor (a cached pool)");
         return Collections.unmodifiableMap(s);
+    }
+
+    /**
+     * The client's selector threads alive now, found by the name the JDK gives them ("HttpClient-7-SelectorManager");
+     * -1 when the client no longer names itself as JDK 25 does (the contract test then fails, a trial does not).
+     */
+    private static int selectorThreads(HttpClient client) {
+        String text = client.toString(); // "...HttpClientImpl@1b2c3d(7)": the JDK's own tests read the id this way
+        int open = text.lastIndexOf('(');
+        if (open < 0 || !text.endsWith(")")) {
+            return -1;
+        }
+        String id = text.substring(open + 1, text.length() - 1);
+        String name = "HttpClient-" + id + "-SelectorManager";
+        return (int) Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().equals(name)).count();
     }
 
     /** The adapters' connection limit, as settings() records it. */

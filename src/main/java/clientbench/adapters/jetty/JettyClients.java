@@ -7,6 +7,7 @@ import clientbench.api.Request;
 import clientbench.api.TrustAllCertificates;
 import clientbench.adapters.support.AdapterSettings;
 import java.net.SocketTimeoutException;
+import java.time.Duration;
 import java.util.Collections;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -17,10 +18,19 @@ import org.eclipse.jetty.http.HttpCookieStore;
 import org.eclipse.jetty.http2.client.HTTP2Client;
 import org.eclipse.jetty.http2.client.transport.HttpClientTransportOverHTTP2;
 import org.eclipse.jetty.io.ClientConnector;
+import org.eclipse.jetty.io.SelectorManager;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 
 /** The Jetty client both Jetty adapters use (settings in {@link JettyAdapter}'s class comment), and its helpers. */
 final class JettyClients {
+
+    /**
+     * Requests that may wait for a connection (or an HTTP/2 stream) per destination: unbounded, because the
+     * harness bounds requests in flight with its own permits (its concurrency, up to tens of thousands in the
+     * long-lived shapes, which an adapter cannot know) and Jetty's default of 1,024 would reject a burst no
+     * user at that scale keeps. The queue grows in steps of 32 entries, so the bound costs no memory.
+     */
+    static final int MAX_QUEUED = Integer.MAX_VALUE;
 
     private JettyClients() {
     }
@@ -39,7 +49,9 @@ final class JettyClients {
         HttpClient client = new HttpClient(AdapterSettings.http2(config)
                 ? new HttpClientTransportOverHTTP2(new HTTP2Client(connector))
                 : new HttpClientTransportOverHTTP(connector));
-        client.setMaxConnectionsPerDestination(config.maxConnections());
+        // HTTP/2: one connection, as in every HTTP/2 row; Jetty's multiplexed pool would open up to this many.
+        client.setMaxConnectionsPerDestination(AdapterSettings.http2(config) ? 1 : config.maxConnections());
+        client.setMaxRequestsQueuedPerDestination(MAX_QUEUED);
         client.setConnectTimeout(config.connectTimeout().toMillis());
         client.setFollowRedirects(false);
         client.setHttpCookieStore(new HttpCookieStore.Empty());
@@ -53,10 +65,11 @@ final class JettyClients {
         return client;
     }
 
-    static org.eclipse.jetty.client.Request newRequest(HttpClient client, AdapterConfig config, Request request) {
+    /** The request as Jetty's users write it, on every send; {@code timeout} is total, from send() to the body's end. */
+    static org.eclipse.jetty.client.Request newRequest(HttpClient client, Duration timeout, Request request) {
         org.eclipse.jetty.client.Request r = client.newRequest(request.uri())
                 .method(request.method())
-                .timeout(config.requestTimeout().toMillis(), TimeUnit.MILLISECONDS)
+                .timeout(Math.max(1, timeout.toMillis()), TimeUnit.MILLISECONDS)
                 .headers(h -> request.headers().forEach(x -> h.add(x.name(), x.value())));
         if (request.hasBody()) {
             r.body(new BytesRequestContent(request.contentType(), request.body()));
@@ -66,7 +79,7 @@ final class JettyClients {
 
     /** Jetty reports a connect timeout as a plain {@code SocketTimeoutException}: a connect failure. */
     static Outcome outcomeOf(Throwable failure) {
-        for (Throwable c = failure; c != null; c = c.getCause() == c ? null : c.getCause()) {
+        for (Throwable c : Outcomes.causes(failure)) {
             if (c instanceof SocketTimeoutException && String.valueOf(c.getMessage()).contains("Connect")) {
                 return Outcome.CONNECT;
             }
@@ -74,17 +87,20 @@ final class JettyClients {
         return Outcomes.ofThrowable(failure);
     }
 
-    static Map<String, String> settings(AdapterConfig config, String threading) {
-        Map<String, String> s = AdapterSettings.common(config, AdapterSettings.http2(config)
-                        ? "maxConnectionsPerDestination connections, each with as many streams as the server allows;"
-                                + " up to 1024 more requests wait in the destination queue, beyond that rejected"
-                        : "maxConnectionsPerDestination; up to 1024 more wait in the destination queue, beyond that rejected",
+    /** What the live client runs with, read from it: connections, queue, selectors. */
+    static Map<String, String> settings(AdapterConfig config, HttpClient client, String threading) {
+        Map<String, String> s = AdapterSettings.common(config, "maxConnectionsPerDestination = "
+                        + client.getMaxConnectionsPerDestination() + "; more wait in the destination queue, which holds "
+                        + client.getMaxRequestsQueuedPerDestination() + " (the harness bounds requests in flight)",
                 "Request.timeout: total, from send() to the end of the body");
-        AdapterSettings.http2Connections(s, config, "a multiplexed pool of up to maxConnections connections: until a"
-                + " connection has the server's SETTINGS Jetty counts it as one stream, so concurrent first requests open"
-                + " up to maxConnections; after that a new one opens only when every open one has its streams full");
-        s.put("retries", "none (Jetty does not retry)");
+        AdapterSettings.http2OneConnection(s, config, "as many streams as the server's SETTINGS_MAX_CONCURRENT_STREAMS"
+                + " allows on the one connection (maxConnectionsPerDestination = 1); more wait in the destination queue");
+        s.put("maxRequestsQueuedPerDestination", Integer.toString(client.getMaxRequestsQueuedPerDestination()));
+        s.put("retries", "none (Jetty re-sends only a request never written, on a connection it closed itself)");
         s.put("threading", threading);
+        SelectorManager selectors = client.getContainedBeans(ClientConnector.class).iterator().next().getSelectorManager();
+        AdapterSettings.ioThreads(s, selectors == null ? 0 : selectors.getSelectorCount(),
+                "selector threads (ClientConnector's SelectorManager), run on the client's QueuedThreadPool");
         return Collections.unmodifiableMap(s);
     }
 

@@ -1,17 +1,16 @@
 package clientbench.adapters.jetty;
 
+import clientbench.adapters.support.BodyBuffers;
+import clientbench.adapters.support.VirtualThreadExchanges;
+import clientbench.adapters.support.VirtualThreadExchanges.Answer;
+import clientbench.adapters.support.VirtualThreads;
 import clientbench.api.AdapterConfig;
 import clientbench.api.Completion;
 import clientbench.api.HttpClientAdapter;
 import clientbench.api.LibraryVersion;
-import clientbench.api.Outcome;
-import clientbench.api.Outcomes;
 import clientbench.api.Request;
-import clientbench.adapters.support.VirtualThreads;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.InputStreamResponseListener;
@@ -19,61 +18,49 @@ import org.eclipse.jetty.client.Response;
 
 /**
  * Jetty HttpClient 12 driven from virtual threads: each request's virtual thread sends with an
- * {@code InputStreamResponseListener} and blocks reading the body stream to its end, counting bytes
- * (the blocking {@code Request.send()} would buffer the body, and refuses more than 2 MiB).
- * Docs: https://jetty.org/docs/jetty/12.1/programming-guide/client/http.html
+ * {@code InputStreamResponseListener}, Jetty's listener for blocking readers, and reads the body stream to
+ * its end, counting bytes (the blocking {@code Request.send()} would buffer the body, and refuses more than
+ * 2 MiB). Docs: https://jetty.org/docs/jetty/12.1/programming-guide/client/http.html
  *
  * <p>Settings that differ from the client's defaults are those of {@link JettyAdapter}, the transport
- * (HTTP/1.1 or HTTP/2) among them: the client enforces the connection limit and the total request
- * timeout itself, as there. Virtual threads come from a per-adapter thread-per-task executor named
- * {@code jetty-vt-N}; Jetty's own threads still do the I/O and hand the content over to them.
+ * (HTTP/1.1 or HTTP/2) among them: the client enforces the connection limit and the total request timeout
+ * itself, as there, the timeout being what is left of the request timeout when the virtual thread sends.
+ * The body is read into a reused buffer ({@link BodyBuffers}; {@code transferTo} would allocate 16 KiB per
+ * request). Virtual threads come from {@link VirtualThreadExchanges}, named {@code jetty-vt-N}; Jetty's
+ * own threads still do the I/O and hand the content over to them.
  */
 public final class JettyVtAdapter implements HttpClientAdapter {
 
+    /** Past Jetty's own total timeout, which ends the exchange first: only a backstop for the wait on the head. */
+    private static final long BACKSTOP_MILLIS = 1_000;
+
     private final AdapterConfig config;
     private final HttpClient client;
-    private final ExecutorService threads;
-    private final Map<String, String> settings;
+    private final BodyBuffers buffers = new BodyBuffers();
+    private final VirtualThreadExchanges exchanges;
 
     public JettyVtAdapter(AdapterConfig config) {
         this.config = config;
-        this.settings = JettyClients.settings(config, VirtualThreads.THREADING + "; Jetty's pool and selectors do the I/O");
         this.client = JettyClients.newClient(config);
-        this.threads = VirtualThreads.perRequest(name());
+        this.exchanges = new VirtualThreadExchanges(name(), config, null, false, JettyClients::outcomeOf);
     }
 
     @Override
     public void send(Request request, Completion completion) {
-        VirtualThreads.start(threads, completion, () -> exchange(request, completion));
-    }
-
-    /** Runs on the request's virtual thread. */
-    private void exchange(Request request, Completion completion) {
-        Outcome outcome;
-        int status = 0;
-        long bodyBytes = -1;
-        Throwable failure = null;
-        InputStreamResponseListener listener = new InputStreamResponseListener();
-        try {
-            JettyClients.newRequest(client, config, request).send(listener);
-            // The request's own total timeout ends the exchange first; this bound is only a backstop.
-            Response response = listener.get(config.requestTimeout().toMillis() + 1_000, TimeUnit.MILLISECONDS);
-            status = response.getStatus();
+        exchanges.send(request, completion, call -> {
+            InputStreamResponseListener listener = new InputStreamResponseListener();
+            JettyClients.newRequest(client, call.timeLeft(), request).send(listener);
+            Response response = listener.get(call.timeLeft().toMillis() + BACKSTOP_MILLIS, TimeUnit.MILLISECONDS);
             try (InputStream body = listener.getInputStream()) {
-                bodyBytes = body.transferTo(OutputStream.nullOutputStream());
-                outcome = Outcomes.ofResponse(request, status, bodyBytes);
+                return Answer.of(response.getStatus(), buffers.drain(body));
             }
-        } catch (Exception e) { // ExecutionException or IOException around Jetty's failure
-            outcome = JettyClients.outcomeOf(e);
-            failure = e;
-        }
-        completion.complete(outcome, status, bodyBytes, failure);
+        });
     }
 
     @Override
     public void close() {
         JettyClients.stop(client);
-        VirtualThreads.shutdown(threads);
+        exchanges.close();
     }
 
     @Override
@@ -83,7 +70,8 @@ public final class JettyVtAdapter implements HttpClientAdapter {
 
     @Override
     public Map<String, String> settings() {
-        return settings;
+        return JettyClients.settings(config, client, VirtualThreads.THREADING + "; Jetty's pool and selectors do the I/O;"
+                + " the body is read into a reused 16 KiB buffer");
     }
 
     @Override

@@ -43,6 +43,7 @@ import okio.Okio;
  *       decompresses transparently;</li>
  *   <li>trust-all TLS and host names when the config asks for it.</li>
  * </ul>
+ * The OkHttp request is built on every send, as OkHttp's users write it (its URL string parsed each time).
  * The call timeout starts when the dispatcher runs the call, so time queued in the dispatcher is not
  * part of it. OkHttp reads the body with blocking I/O on the dispatcher's threads ("fake async").
  */
@@ -52,14 +53,10 @@ public final class OkHttpAdapter implements HttpClientAdapter {
     private final OkHttpClients.Owned owned;
     private final OkHttpClient client;
     private final Http2Ramp ramp;
-    private final Map<String, String> settings;
     private volatile boolean closed;
 
     public OkHttpAdapter(AdapterConfig config) {
         this.config = config;
-        this.settings = OkHttpClients.settings(config,
-                "Dispatcher maxRequests = maxRequestsPerHost = maxConnections; more wait in the dispatcher's queue",
-                "enqueue; blocking I/O on the dispatcher's cached pool (okhttp-dispatcher-N)");
         ThreadPoolExecutor dispatcherThreads = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS,
                 new SynchronousQueue<>(), Thread.ofPlatform().name("okhttp-dispatcher-", 0).daemon().factory());
         this.owned = OkHttpClients.create(config, dispatcherThreads);
@@ -114,7 +111,9 @@ public final class OkHttpAdapter implements HttpClientAdapter {
 
     @Override
     public Map<String, String> settings() {
-        return settings;
+        return OkHttpClients.settings(config,
+                "Dispatcher maxRequests = maxRequestsPerHost = maxConnections; more wait in the dispatcher's queue",
+                "enqueue; the dispatcher's cached pool (okhttp-dispatcher-N)");
     }
 
     @Override

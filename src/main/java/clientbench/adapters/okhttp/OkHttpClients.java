@@ -7,7 +7,6 @@ import clientbench.api.Request;
 import clientbench.api.TrustAllCertificates;
 import clientbench.adapters.support.AdapterSettings;
 import clientbench.adapters.support.Http2Ramp;
-import java.io.IOException;
 import java.net.SocketTimeoutException;
 import java.util.Collections;
 import java.util.List;
@@ -49,8 +48,6 @@ final class OkHttpClients {
         private final OkHttpClient client;
         private final ExecutorService dispatcherThreads;
         private final TaskRunner.RealBackend taskThreads;
-        /** The last request converted: sending the same shape again skips URL parsing. */
-        private volatile Converted last;
 
         private Owned(OkHttpClient client, ExecutorService dispatcherThreads, TaskRunner.RealBackend taskThreads) {
             this.client = client;
@@ -62,19 +59,14 @@ final class OkHttpClients {
             return client;
         }
 
+        /** The request as OkHttp's users write it, on every send: the URL string is parsed each time. */
         okhttp3.Request toOkHttp(Request request) {
-            Converted c = last;
-            if (c != null && c.source == request) {
-                return c.converted;
-            }
             okhttp3.Request.Builder b = new okhttp3.Request.Builder()
                     .url(request.uri().toString());
             request.headers().forEach(h -> b.addHeader(h.name(), h.value()));
             b.method(request.method(), request.hasBody()
                     ? RequestBody.create(request.body(), okhttp3.MediaType.get(request.contentType())) : null);
-            okhttp3.Request converted = b.build();
-            last = new Converted(request, converted);
-            return converted;
+            return b.build();
         }
 
         /** Cancels calls, ends the dispatcher's threads, closes connections, then ends the task runner. */
@@ -96,9 +88,6 @@ final class OkHttpClients {
                 Thread.currentThread().interrupt();
             }
         }
-    }
-
-    private record Converted(Request source, okhttp3.Request converted) {
     }
 
     static Owned create(AdapterConfig config, ExecutorService dispatcherThreads) {
@@ -151,13 +140,15 @@ final class OkHttpClients {
     }
 
     /** OkHttp reports a connect timeout as a plain {@code SocketTimeoutException}: that is a connect failure. */
-    static Outcome outcomeOf(IOException e) {
-        if (e instanceof SocketTimeoutException && String.valueOf(e.getMessage()).startsWith("Connect timed out")) {
+    static Outcome outcomeOf(Throwable failure) {
+        SocketTimeoutException timeout = Outcomes.cause(failure, SocketTimeoutException.class);
+        if (timeout != null && String.valueOf(timeout.getMessage()).startsWith("Connect timed out")) {
             return Outcome.CONNECT;
         }
-        return Outcomes.ofThrowable(e);
+        return Outcomes.ofThrowable(failure);
     }
 
+    /** @param threading where calls run, which is also where OkHttp does its (blocking) I/O */
     static Map<String, String> settings(AdapterConfig config, String connectionLimit, String threading) {
         boolean http2 = AdapterSettings.http2(config);
         Map<String, String> s = AdapterSettings.common(config, http2
@@ -167,12 +158,15 @@ final class OkHttpClients {
             s.put("httpVersion", "HTTP/2 over TLS; ALPN offers h2 and http/1.1 (OkHttp requires http/1.1 next to h2),"
                     + " an http/1.1 answer is reported as other");
         }
-        AdapterSettings.http2Connections(s, config, "one connection with many streams: OkHttp carries every call to a"
-                + " host on one HTTP/2 connection, opened by the first call alone; the limit of 100 calls keeps it within"
-                + " the server's stream limit, past which OkHttp would open a second connection and see streams refused");
+        AdapterSettings.http2OneConnection(s, config, "OkHttp carries every call to a host on one HTTP/2 connection,"
+                + " opened by the first call alone; " + Http2Ramp.STREAMS + " calls at once (" + Http2Ramp.LIMIT_REASON
+                + "), more wait in the queue; past the server's limit OkHttp would open a second connection");
+        s.put("retries", "off (retryOnConnectionFailure false); OkHttp still repeats a 503 with Retry-After: 0 once");
         s.put("threading", threading);
         s.put("connectionPool", "up to maxConnections idle, 5 min keep-alive, own TaskRunner");
         s.put("fastFallback", "client default (on)");
+        AdapterSettings.ioThreads(s, 0, "none: OkHttp has no I/O threads; it does blocking I/O on the thread that"
+                + " runs the call, see threading");
         return Collections.unmodifiableMap(s);
     }
 

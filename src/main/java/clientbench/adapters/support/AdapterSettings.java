@@ -11,6 +11,14 @@ import java.util.Map;
  */
 public final class AdapterSettings {
 
+    /**
+     * The one request-preparation policy of every adapter (issue 13): the client's own request object is built
+     * on every send, as the client's users write it. Where the client's API takes a URI string (OkHttp, Vert.x)
+     * that includes parsing it; where it takes a {@code java.net.URI}, the one parsed with the Request is used.
+     */
+    public static final String REQUEST_PREPARATION = "per call: each send builds the client's request from the"
+            + " shared Request (method, URI, headers, body) as the client's users write it; nothing is cached or reused";
+
     private AdapterSettings() {
     }
 
@@ -59,6 +67,30 @@ public final class AdapterSettings {
     }
 
     /**
+     * Records, for HTTP/2 only, what every HTTP/2 row runs on (issue 13): {@code h2Connections} = 1, and in
+     * {@code h2Streams} how streams are bounded by the server's SETTINGS_MAX_CONCURRENT_STREAMS and where
+     * the requests beyond it wait.
+     */
+    public static void http2OneConnection(Map<String, String> settings, AdapterConfig config, String streams) {
+        if (http2(config)) {
+            settings.put("h2Connections", "1");
+            settings.put("h2Streams", streams);
+        }
+    }
+
+    /**
+     * Records the I/O threads the live client runs with, read back from it after start, never the number
+     * asked for (that is {@code ioThreadsRequested}).
+     *
+     * @param live the count read from the client; 0 for a client without I/O threads of its own
+     * @param kind what they are and how they were read, e.g. "selector threads (ClientConnector.getSelectors)"
+     */
+    public static void ioThreads(Map<String, String> settings, int live, String kind) {
+        settings.put("ioThreads", Integer.toString(live));
+        settings.put("ioThreadsKind", kind);
+    }
+
+    /**
      * The shared settings, as every adapter applies them.
      *
      * @param connectionLimit how the client enforces {@code maxConnections}, and what it does when all are busy
@@ -79,7 +111,10 @@ public final class AdapterSettings {
         s.put("connectTimeoutMs", Long.toString(config.connectTimeout().toMillis()));
         s.put("requestTimeoutMs", Long.toString(config.requestTimeout().toMillis()));
         s.put("requestTimeout", requestTimeout);
-        s.put("ioThreads", config.ioThreads() == 0 ? "client default" : Integer.toString(config.ioThreads()));
+        s.put("ioThreadsRequested", config.ioThreads() == 0 ? "0 (client default)" : Integer.toString(config.ioThreads()));
+        s.put("ioThreads", "not read back"); // the adapter puts what the live client runs with: see ioThreads()
+        s.put("ioThreadsKind", "not read back");
+        s.put("requestPreparation", REQUEST_PREPARATION);
         s.put("acceptEncoding", clientbench.api.Request.IDENTITY + " (sent explicitly unless the request sets its own; no decompression)");
         s.put("redirects", "off");
         s.put("cookies", "off");

@@ -26,6 +26,13 @@ public final class Http2Ramp {
      */
     public static final int STREAMS = 100;
 
+    /**
+     * Why {@value #STREAMS}: the clients built around one connection (the JDK's, OkHttp) do not say what the
+     * server allows, so the adapter keeps to the stub's announced limit.
+     */
+    public static final String LIMIT_REASON = "the stub's SETTINGS_MAX_CONCURRENT_STREAMS unless started with"
+            + " --max-streams; the client does not expose the server's value, so a server announcing fewer is not followed";
+
     /** How settings() describes the limit on HTTP/2. */
     public static final String LIMIT = "one request until the first HTTP/2 response, then " + STREAMS
             + " (the streams of one connection); more wait in the queue";

@@ -16,9 +16,13 @@ public final class VirtualThreads {
     private VirtualThreads() {
     }
 
-    /** Threads named {@code <adapter>-vt-N}; the executor tracks them so that close() can wait for them. */
+    /**
+     * Threads named {@code <adapter>-vt-N} ({@code apache-vt-N}, not {@code apache-vt-vt-N}); the executor
+     * tracks them so that close() can wait for them.
+     */
     public static ExecutorService perRequest(String adapterName) {
-        return Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name(adapterName + "-vt-", 0).factory());
+        String prefix = adapterName.endsWith("-vt") ? adapterName + "-" : adapterName + "-vt-";
+        return Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name(prefix, 0).factory());
     }
 
     /** Runs {@code exchange} on its own virtual thread; once the executor is shut down, the request is {@code REJECTED}. */

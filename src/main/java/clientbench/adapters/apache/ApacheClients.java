@@ -1,0 +1,189 @@
+package clientbench.adapters.apache;
+
+import clientbench.adapters.support.AdapterSettings;
+import clientbench.api.AdapterConfig;
+import clientbench.api.LibraryVersion;
+import clientbench.api.Outcome;
+import clientbench.api.Outcomes;
+import clientbench.api.TrustAllCertificates;
+import java.net.SocketAddress;
+import java.util.Map;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.hc.client5.http.ConnectTimeoutException;
+import org.apache.hc.client5.http.config.ConnectionConfig;
+import org.apache.hc.client5.http.config.TlsConfig;
+import org.apache.hc.client5.http.impl.async.CloseableHttpAsyncClient;
+import org.apache.hc.client5.http.impl.async.HttpAsyncClients;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.classic.HttpClients;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.client5.http.impl.nio.PoolingAsyncClientConnectionManagerBuilder;
+import org.apache.hc.client5.http.ssl.ClientTlsStrategyBuilder;
+import org.apache.hc.client5.http.ssl.NoopHostnameVerifier;
+import org.apache.hc.core5.concurrent.FutureCallback;
+import org.apache.hc.core5.http.HttpHost;
+import org.apache.hc.core5.http.nio.ssl.TlsStrategy;
+import org.apache.hc.core5.http2.HttpVersionPolicy;
+import org.apache.hc.core5.net.NamedEndpoint;
+import org.apache.hc.core5.reactor.IOReactorConfig;
+import org.apache.hc.core5.reactor.ssl.TransportSecurityLayer;
+import org.apache.hc.core5.util.Timeout;
+
+/**
+ * The Apache clients both Apache adapters use (settings in each adapter's class comment): the async client
+ * ({@code HttpAsyncClients.custom()} over a pooling manager for HTTP/1.1, {@code customHttp2()} for HTTP/2),
+ * the classic one, their shared pool and TLS setup, and how their failures and settings read.
+ */
+final class ApacheClients {
+
+    private ApacheClients() {
+    }
+
+    /**
+     * The async client, not yet started. On HTTP/2 it is Apache's HTTP/2-only client: one connection per
+     * route, every exchange a stream on it; exchanges beyond the server's SETTINGS_MAX_CONCURRENT_STREAMS
+     * wait in the connection's command queue in the client (the pooling manager of HTTP/1.1 would lease a
+     * whole connection per exchange, so N concurrent requests would open N connections of one stream each).
+     */
+    static CloseableHttpAsyncClient newAsyncClient(AdapterConfig config, ThreadFactory reactorThreads) {
+        IOReactorConfig.Builder reactor = IOReactorConfig.custom();
+        if (config.ioThreads() > 0) {
+            reactor.setIoThreadCount(config.ioThreads());
+        }
+        ConnectionConfig connect = ConnectionConfig.custom().setConnectTimeout(Timeout.of(config.connectTimeout())).build();
+        if (AdapterSettings.http2(config)) {
+            return HttpAsyncClients.customHttp2()
+                    .setTlsStrategy(new Http2Only(asyncTls(config)))
+                    .setDefaultConnectionConfig(connect)
+                    .setIOReactorConfig(reactor.build())
+                    .setThreadFactory(reactorThreads)
+                    .disableRedirectHandling()
+                    .disableCookieManagement()
+                    .disableAutomaticRetries()
+                    .build();
+        }
+        PoolingAsyncClientConnectionManagerBuilder pool = PoolingAsyncClientConnectionManagerBuilder.create()
+                .setMaxConnTotal(config.maxConnections())
+                .setMaxConnPerRoute(config.maxConnections())
+                .setDefaultConnectionConfig(connect)
+                .setDefaultTlsConfig(TlsConfig.custom().setVersionPolicy(HttpVersionPolicy.FORCE_HTTP_1).build());
+        if (config.protocol().tls()) {
+            pool.setTlsStrategy(asyncTls(config));
+        }
+        return HttpAsyncClients.custom()
+                .setConnectionManager(pool.build())
+                .setIOReactorConfig(reactor.build())
+                .setThreadFactory(reactorThreads)
+                .disableRedirectHandling()
+                .disableCookieManagement()
+                .disableAutomaticRetries()
+                .disableContentCompression()
+                .build();
+    }
+
+    static CloseableHttpClient newClassicClient(AdapterConfig config) {
+        PoolingHttpClientConnectionManagerBuilder pool = PoolingHttpClientConnectionManagerBuilder.create()
+                .setMaxConnTotal(config.maxConnections())
+                .setMaxConnPerRoute(config.maxConnections())
+                .setDefaultConnectionConfig(ConnectionConfig.custom()
+                        .setConnectTimeout(Timeout.of(config.connectTimeout())).build());
+        if (config.protocol().tls()) {
+            pool.setTlsSocketStrategy(tls(config).buildClassic());
+        }
+        return HttpClients.custom()
+                .setConnectionManager(pool.build())
+                .disableRedirectHandling()
+                .disableCookieManagement()
+                .disableAutomaticRetries()
+                .disableContentCompression()
+                .build();
+    }
+
+    private static TlsStrategy asyncTls(AdapterConfig config) {
+        return tls(config).buildAsync();
+    }
+
+    private static ClientTlsStrategyBuilder tls(AdapterConfig config) {
+        ClientTlsStrategyBuilder b = ClientTlsStrategyBuilder.create();
+        if (config.trustAllCertificates()) {
+            b.setSslContext(TrustAllCertificates.sslContext()).setHostnameVerifier(NoopHostnameVerifier.INSTANCE);
+        }
+        return b;
+    }
+
+    /**
+     * Offers h2 alone by ALPN: the HTTP/2 client's pool hands the TLS strategy no {@code TlsConfig}, and the
+     * strategy's default then offers h2 and http/1.1, though this client speaks nothing but HTTP/2.
+     */
+    private record Http2Only(TlsStrategy tls) implements TlsStrategy {
+        private static final TlsConfig FORCE_HTTP_2 = TlsConfig.custom().setVersionPolicy(HttpVersionPolicy.FORCE_HTTP_2).build();
+
+        @Override
+        public void upgrade(TransportSecurityLayer session, NamedEndpoint endpoint, Object attachment, Timeout handshakeTimeout,
+                            FutureCallback<TransportSecurityLayer> callback) {
+            tls.upgrade(session, endpoint, FORCE_HTTP_2, handshakeTimeout, callback);
+        }
+
+        @Override
+        @Deprecated
+        public boolean upgrade(TransportSecurityLayer session, HttpHost host, SocketAddress localAddress,
+                               SocketAddress remoteAddress, Object attachment, Timeout handshakeTimeout) {
+            return tls.upgrade(session, host, localAddress, remoteAddress, FORCE_HTTP_2, handshakeTimeout);
+        }
+    }
+
+    /**
+     * Names and counts the async client's threads. The builder hands this factory to the I/O reactor, which
+     * makes its worker threads when the client is built, and to the client's one "main" thread, made only
+     * when the client starts: so the threads made by the end of {@code build()} are the reactor's.
+     */
+    static final class ReactorThreads implements ThreadFactory {
+        private final String adapterName;
+        private final AtomicInteger next = new AtomicInteger();
+        private volatile int reactorCount = -1;
+
+        ReactorThreads(String adapterName) {
+            this.adapterName = adapterName;
+        }
+
+        @Override
+        public Thread newThread(Runnable r) {
+            String role = reactorCount < 0 ? "-io-" : "-main-";
+            return Thread.ofPlatform().name(adapterName + role + next.getAndIncrement()).daemon().unstarted(r);
+        }
+
+        /** Call once, after {@code build()} and before {@code start()}. */
+        void built() {
+            reactorCount = next.get();
+        }
+
+        /**
+         * The reactor's worker threads, as the client made them. Not "alive now": the client starts them on its
+         * main thread a moment after {@code start()} returns.
+         */
+        int reactorThreads() {
+            return Math.max(0, reactorCount);
+        }
+    }
+
+    /** Apache reports a connect timeout as a {@code SocketTimeoutException} subclass: a connect failure. */
+    static Outcome outcomeOf(Throwable failure) {
+        return Outcomes.cause(failure, ConnectTimeoutException.class) != null ? Outcome.CONNECT : Outcomes.ofThrowable(failure);
+    }
+
+    static Map<String, String> settings(AdapterConfig config, String connectionLimit, String threading) {
+        Map<String, String> s = AdapterSettings.common(config, connectionLimit,
+                "adapter deadline cancels the exchange (the client has no whole-exchange timeout)");
+        AdapterSettings.http2OneConnection(s, config, "Apache's HTTP/2 client keeps one connection per route;"
+                + " streams beyond the server's SETTINGS_MAX_CONCURRENT_STREAMS wait in the client's command queue of"
+                + " that connection, requests that arrive while it connects wait for it");
+        s.put("retries", "off (disableAutomaticRetries; nothing else resends a sent request)");
+        s.put("threading", threading);
+        return s;
+    }
+
+    static String libraryVersion() {
+        return LibraryVersion.of(CloseableHttpAsyncClient.class, "org.apache.httpcomponents.client5", "httpclient5");
+    }
+}
