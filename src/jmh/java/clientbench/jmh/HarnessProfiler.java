@@ -84,13 +84,13 @@ public final class HarnessProfiler implements InternalProfiler {
             r.add(new ScalarResult("cpu.per.req", cpu / 1e3 / s.scheduled(), "us", AggregationPolicy.AVG));
         }
         r.add(new ScalarResult("threads.max", threads.getPeakThreadCount(), "threads", AggregationPolicy.MAX));
-        r.add(new ScalarResult("inflight.end", s.inFlightAtEnd(), "requests", AggregationPolicy.MAX));
+        r.add(new ScalarResult("inflight.end", s.inFlightAtClose(), "requests", AggregationPolicy.MAX));
         if (s.connections() >= 0) {
             r.add(new ScalarResult("connections", s.connections(), "connections", AggregationPolicy.MAX));
         }
-        if (s.heapBytes() >= 0 && s.inFlightAtEnd() > 0) {
-            r.add(new ScalarResult("heap.per.inflight", (double) s.heapBytes() / s.inFlightAtEnd(), "B", AggregationPolicy.AVG));
-            r.add(new ScalarResult("threads.per.inflight", (double) s.threadsAtEnd() / s.inFlightAtEnd(),
+        if (s.heapBytes() >= 0 && s.inFlightAtClose() > 0) {
+            r.add(new ScalarResult("heap.per.inflight", (double) s.heapBytes() / s.inFlightAtClose(), "B", AggregationPolicy.AVG));
+            r.add(new ScalarResult("threads.per.inflight", (double) s.threadsAtClose() / s.inFlightAtClose(),
                     "threads", AggregationPolicy.AVG));
         }
         return r;
@@ -112,7 +112,7 @@ public final class HarnessProfiler implements InternalProfiler {
         for (Outcome o : Outcome.failures()) {
             r.add(total("n.fail." + o.label(), s.count(o)));
         }
-        r.add(total("n.unsent", s.unsentAtEnd()));
+        r.add(total("n.unsent", s.unsent()));
         r.add(total("n.expired", s.expiredAtDrain()));
         r.add(total("n.duplicates", s.duplicates()));
 

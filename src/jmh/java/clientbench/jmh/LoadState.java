@@ -9,6 +9,7 @@ import org.openjdk.jmh.runner.IterationType;
 
 import java.nio.file.Path;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -32,7 +33,7 @@ final class LoadState {
 
     void beginIteration(IterationParams iteration) {
         measured = iteration.getType() == IterationType.MEASUREMENT;
-        trial.beginIteration();
+        trial.beginIteration(iteration.getTime().convertTo(TimeUnit.NANOSECONDS));
     }
 
     boolean sendNext(BooleanSupplier stop) {

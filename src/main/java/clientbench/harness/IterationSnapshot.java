@@ -12,25 +12,27 @@ import org.HdrHistogram.Histogram;
  * free of coordinated omission); in the closed model there is no intended start, so it equals
  * {@code service} and is labelled service time. {@code lag} is actual send minus intended start.
  *
- * @param windowNanos from the first scheduled request to the end of sending
- * @param unsentAtEnd of the dropped, those that fell due in the window while the pacer was parked
- *                    waiting for a permit and were never sent (open model, park policy)
+ * @param windowNanos the measured window's length: the iteration time, exactly (0 when nothing was sent)
+ * @param scheduled open model: the requests due in the window; closed model: the requests sent
+ * @param dropped never sent: refused at the concurrency limit (drop policy) or {@code unsent}
+ * @param unsent of the dropped, those that fell due in the window and had not gone out by the window's
+ *               end plus the late-send grace (the pacer was behind: parked for a permit, or late)
  * @param outcomes completed requests by {@link Outcome#ordinal()}
  * @param duplicates completions beyond the first for one request: an adapter bug, never counted twice
- * @param inFlightAtEnd requests out when the window closed, before the drain
+ * @param inFlightAtClose requests out when the window closed, before the drain
  * @param connections the client's established connections to the target then; -1 when unknown
  * @param heapBytes heap the client held then beyond its idle baseline, after a GC; -1 when not measured
- * @param threadsAtEnd the JVM's live threads then; -1 when not measured
+ * @param threadsAtClose the JVM's live threads then; -1 when not measured
  */
 public record IterationSnapshot(boolean openModel, long windowNanos, long scheduled, long sent, long dropped,
-                                long unsentAtEnd,
+                                long unsent,
                                 long[] outcomes, long expiredAtDrain, long duplicates,
                                 Histogram latency, Histogram service, Histogram lag,
-                                long inFlightAtEnd, long connections, long heapBytes, long threadsAtEnd) {
+                                long inFlightAtClose, long connections, long heapBytes, long threadsAtClose) {
 
-    IterationSnapshot withProbes(long connections, long heapBytes, long threadsAtEnd) {
-        return new IterationSnapshot(openModel, windowNanos, scheduled, sent, dropped, unsentAtEnd, outcomes,
-                expiredAtDrain, duplicates, latency, service, lag, inFlightAtEnd, connections, heapBytes, threadsAtEnd);
+    IterationSnapshot withProbes(long connections, long heapBytes, long threadsAtClose) {
+        return new IterationSnapshot(openModel, windowNanos, scheduled, sent, dropped, unsent, outcomes,
+                expiredAtDrain, duplicates, latency, service, lag, inFlightAtClose, connections, heapBytes, threadsAtClose);
     }
 
     public long count(Outcome o) {
@@ -49,7 +51,7 @@ public record IterationSnapshot(boolean openModel, long windowNanos, long schedu
         return n;
     }
 
-    /** Events per second over the sending window. */
+    /** Events per second over the measured window. */
     public double perSecond(long events) {
         return windowNanos <= 0 ? 0 : events * 1e9 / windowNanos;
     }
@@ -67,8 +69,8 @@ public record IterationSnapshot(boolean openModel, long windowNanos, long schedu
                 sb.append(' ').append(o.label()).append('=').append(count(o));
             }
         }
-        if (unsentAtEnd > 0) {
-            sb.append(" (").append(unsentAtEnd).append(" of the dropped fell due but were never sent)");
+        if (unsent > 0) {
+            sb.append(" (").append(unsent).append(" of the dropped fell due but were never sent)");
         }
         if (expiredAtDrain > 0) {
             sb.append(" (").append(expiredAtDrain).append(" still in flight at the drain deadline)");

@@ -137,8 +137,9 @@ public final class Trial implements AutoCloseable {
         return settings;
     }
 
-    public void beginIteration() {
-        generator.beginIteration();
+    /** Starts an iteration whose measured window, from its first send, is {@code windowNanos} long. */
+    public void beginIteration(long windowNanos) {
+        generator.beginIteration(windowNanos);
     }
 
     public boolean sendNext(BooleanSupplier stop) {
@@ -146,15 +147,17 @@ public final class Trial implements AutoCloseable {
     }
 
     /**
-     * Drains and accounts the iteration; a measured one goes into the histogram log. Before the drain,
-     * with the window just closed and its requests still out, it counts the client's connections to the
-     * target and (long-lived shapes) the heap they hold.
+     * Closes the window (its schedule sent and accounted), then probes its end: the client's connections
+     * to the target, its threads and (long-lived shapes) the heap its requests in flight hold; then
+     * drains. The probes run after the window's end, so their cost never moves it. A measured iteration
+     * goes into the histogram log.
      */
     public IterationSnapshot endIteration(boolean measured) {
+        generator.closeWindow();
         long connections = TcpConnections.establishedTo(targetPort);
         long threads = java.lang.management.ManagementFactory.getThreadMXBean().getThreadCount();
         long heap = spec.measureHeap() ? heapAfterGc() - baselineHeap : -1;
-        IterationSnapshot s = generator.endIteration().withProbes(connections, heap, threads);
+        IterationSnapshot s = generator.drain().withProbes(connections, heap, threads);
         if (!s.balanced()) {
             failed = true;
             throw new IllegalStateException("accounting does not balance: " + s.summary());
