@@ -8,7 +8,10 @@ import org.openjdk.jmh.profile.InternalProfiler;
 import org.openjdk.jmh.results.AggregationPolicy;
 import org.openjdk.jmh.results.IterationResult;
 import org.openjdk.jmh.results.Result;
+import org.openjdk.jmh.results.ResultRole;
 import org.openjdk.jmh.results.ScalarResult;
+import org.openjdk.jmh.results.ThroughputResult;
+import org.openjdk.jmh.annotations.Mode;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -18,14 +21,27 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Turns each iteration's {@link IterationSnapshot} into JMH secondary metrics. A profiler, rather than
- * {@code @AuxCounters}, because aux counters are plain numbers that JMH averages across iterations and
- * forks (wrong for percentiles) and must be Java identifiers (no {@code fail.timeout}).
+ * Turns each iteration's {@link IterationSnapshot} into JMH results: the primary score and the secondary
+ * metrics. A profiler, rather than {@code @AuxCounters}, because aux counters are plain numbers that JMH
+ * averages across iterations and forks (wrong for percentiles) and must be Java identifiers (no
+ * {@code fail.timeout}). {@link Main} adds it to every run of {@code java -jar benchmarks.jar}.
+ *
+ * <p>The primary score is successful requests per second over the exact window ({@code ok}), not JMH's
+ * count of benchmark calls (which is the offered rate in the open model and counts failures in the closed
+ * one). How, in JMH 1.37: {@code BenchmarkHandler.runIteration} adds the benchmark threads' primary results
+ * to the {@code IterationResult}, then adds what each profiler's {@code afterIteration} returns; the
+ * iteration's primary result aggregates every primary result it holds with the thread aggregator, which
+ * for {@code ThroughputResult} sums the scores (labels and units must agree). So this profiler returns one
+ * more primary {@code ThroughputResult}, same label and unit, scoring {@code ok/s - JMH's own score}: JMH's
+ * table, its per-iteration lines and its JSON then headline ok/s exactly. Benchmarks in another mode
+ * (the self-benchmark's {@code overhead}, time per call) keep JMH's score. The offered rate stays as a
+ * check, {@code scheduled} per second.
  *
  * <p>Metrics (names are API: the notebook reads them):
  * <ul>
- *   <li>rates over the sending window, ops/s, averaged over iterations with JMH's error:
- *       {@code sent}, {@code ok}, {@code fail.<class>}, {@code dropped};</li>
+ *   <li>rates over the exact window, ops/s, averaged over iterations with JMH's error:
+ *       {@code ok} (also the primary score), {@code sent}, {@code fail.<class>}, {@code dropped}, and
+ *       {@code scheduled} (the offered rate: a check on the pacer);</li>
  *   <li>exact totals, summed over iterations and forks: {@code n.scheduled}, {@code n.sent},
  *       {@code n.dropped}, {@code n.ok}, {@code n.fail.<class>}, {@code n.unsent}, {@code n.expired},
  *       {@code n.duplicates};</li>
@@ -39,9 +55,14 @@ import java.util.concurrent.atomic.AtomicReference;
  *       counted by the kernel), {@code inflight.end} (requests out then), and for long-lived shapes
  *       {@code heap.per.inflight} (bytes after a GC) and {@code threads.per.inflight}.</li>
  * </ul>
- * HOW TO RUN: add {@code -prof clientbench.jmh.HarnessProfiler} to any clientbench benchmark.
+ * HOW TO RUN: {@code java -jar target/benchmarks.jar OpenLoopBenchmark} adds it; with JMH's own main or the
+ * Runner API, add {@code -prof clientbench.jmh.HarnessProfiler} ({@code addProfiler(HarnessProfiler.class)}).
  */
 public final class HarnessProfiler implements InternalProfiler {
+
+    /** JMH lists it ({@code -lprof}) and instantiates it by this constructor. */
+    public HarnessProfiler() {
+    }
 
     private static final AtomicReference<IterationSnapshot> PUBLISHED = new AtomicReference<>();
     static volatile boolean active;
@@ -79,6 +100,10 @@ public final class HarnessProfiler implements InternalProfiler {
             return List.of();
         }
         List<Result<?>> r = results(s);
+        Result<?> primary = okAsPrimaryScore(benchmarkParams, result, s);
+        if (primary != null) {
+            r.add(primary);
+        }
         long cpu = processCpuNanos() - cpuNanosAtStart;
         if (cpuNanosAtStart >= 0 && s.scheduled() > 0) {
             r.add(new ScalarResult("cpu.per.req", cpu / 1e3 / s.scheduled(), "us", AggregationPolicy.AVG));
@@ -96,8 +121,20 @@ public final class HarnessProfiler implements InternalProfiler {
         return r;
     }
 
+    /** The primary result that, summed with JMH's own, makes the iteration's score ok per time unit. */
+    static Result<?> okAsPrimaryScore(BenchmarkParams params, IterationResult result, IterationSnapshot s) {
+        if (params.getMode() != Mode.Throughput || !(result.getPrimaryResult() instanceof ThroughputResult jmh)) {
+            return null;
+        }
+        double okPerUnit = s.perSecond(s.ok()) * params.getTimeUnit().toNanos(1) / 1e9;
+        // operations / durationNs x (ns per time unit): with durationNs = one time unit, the score is exactly operations.
+        return new ThroughputResult(ResultRole.PRIMARY, jmh.getLabel(), okPerUnit - jmh.getScore(),
+                params.getTimeUnit().toNanos(1), params.getTimeUnit());
+    }
+
     static List<Result<?>> results(IterationSnapshot s) {
         List<Result<?>> r = new ArrayList<>();
+        r.add(rate("scheduled", s, s.scheduled()));
         r.add(rate("sent", s, s.sent()));
         r.add(rate("ok", s, s.ok()));
         for (Outcome o : Outcome.failures()) {
