@@ -2,6 +2,7 @@ package clientbench.jmh;
 
 import clientbench.api.Outcome;
 import clientbench.harness.IterationSnapshot;
+import clientbench.harness.Probes;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.IterationParams;
 import org.openjdk.jmh.profile.InternalProfiler;
@@ -49,8 +50,11 @@ import java.util.concurrent.atomic.AtomicReference;
  *       {@code latency.p50 .p90 .p99 .p999 .max} (from the intended start; in the closed model
  *       there is none and they are named {@code service.*}), {@code service.p50 .p99},
  *       {@code lag.p50 .p99 .max} (actual send minus intended start);</li>
- *   <li>cost: {@code cpu.per.req} (the client JVM's CPU time per scheduled request, harness included: the
- *       {@code noop} client shows the harness's share), {@code threads.max} (the JVM's peak live threads),
+ *   <li>cost: {@code cpu.per.req} (the client JVM's CPU time in the window per request sent, in us, harness
+ *       included: the {@code noop} client at the same shape shows the harness's share, which ./bench
+ *       subtracts), {@code alloc.per.req} (bytes allocated in the window per request sent, the counter of
+ *       {@code -prof gc}, whose {@code gc.alloc.rate.norm} divides a whole iteration by JMH's call count),
+ *       {@code threads.max} (the JVM's peak live threads),
  *       {@code connections} (the client's established connections to the target when the window closed,
  *       counted by the kernel), {@code inflight.end} (requests out then), and for long-lived shapes
  *       {@code heap.per.inflight} (bytes after a GC) and {@code threads.per.inflight}.</li>
@@ -67,7 +71,6 @@ public final class HarnessProfiler implements InternalProfiler {
     private static final AtomicReference<IterationSnapshot> PUBLISHED = new AtomicReference<>();
     static volatile boolean active;
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-    private long cpuNanosAtStart;
 
     /** Called by the benchmark state at the end of each iteration, after the drain. */
     static void publish(IterationSnapshot s) {
@@ -84,12 +87,6 @@ public final class HarnessProfiler implements InternalProfiler {
         active = true;
         PUBLISHED.set(null);
         threads.resetPeakThreadCount();
-        cpuNanosAtStart = processCpuNanos();
-    }
-
-    private static long processCpuNanos() {
-        return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
-                ? os.getProcessCpuTime() : -1;
     }
 
     @Override
@@ -104,20 +101,7 @@ public final class HarnessProfiler implements InternalProfiler {
         if (primary != null) {
             r.add(primary);
         }
-        long cpu = processCpuNanos() - cpuNanosAtStart;
-        if (cpuNanosAtStart >= 0 && s.scheduled() > 0) {
-            r.add(new ScalarResult("cpu.per.req", cpu / 1e3 / s.scheduled(), "us", AggregationPolicy.AVG));
-        }
         r.add(new ScalarResult("threads.max", threads.getPeakThreadCount(), "threads", AggregationPolicy.MAX));
-        r.add(new ScalarResult("inflight.end", s.inFlightAtClose(), "requests", AggregationPolicy.MAX));
-        if (s.connections() >= 0) {
-            r.add(new ScalarResult("connections", s.connections(), "connections", AggregationPolicy.MAX));
-        }
-        if (s.heapBytes() >= 0 && s.inFlightAtClose() > 0) {
-            r.add(new ScalarResult("heap.per.inflight", (double) s.heapBytes() / s.inFlightAtClose(), "B", AggregationPolicy.AVG));
-            r.add(new ScalarResult("threads.per.inflight", (double) s.threadsAtClose() / s.inFlightAtClose(),
-                    "threads", AggregationPolicy.AVG));
-        }
         return r;
     }
 
@@ -152,6 +136,23 @@ public final class HarnessProfiler implements InternalProfiler {
         r.add(total("n.unsent", s.unsent()));
         r.add(total("n.expired", s.expiredAtDrain()));
         r.add(total("n.duplicates", s.duplicates()));
+
+        if (!Double.isNaN(s.cpuMicrosPerRequest())) {
+            r.add(new ScalarResult("cpu.per.req", s.cpuMicrosPerRequest(), "us", AggregationPolicy.AVG));
+        }
+        if (!Double.isNaN(s.allocatedBytesPerRequest())) {
+            r.add(new ScalarResult("alloc.per.req", s.allocatedBytesPerRequest(), "B", AggregationPolicy.AVG));
+        }
+        r.add(new ScalarResult("inflight.end", s.inFlightAtClose(), "requests", AggregationPolicy.MAX));
+        Probes p = s.probes();
+        if (p.connections() >= 0) {
+            r.add(new ScalarResult("connections", p.connections(), "connections", AggregationPolicy.MAX));
+        }
+        if (p.heapBytes() >= 0 && s.inFlightAtClose() > 0) {
+            r.add(new ScalarResult("heap.per.inflight", (double) p.heapBytes() / s.inFlightAtClose(), "B", AggregationPolicy.AVG));
+            r.add(new ScalarResult("threads.per.inflight", (double) p.threadsAtClose() / s.inFlightAtClose(),
+                    "threads", AggregationPolicy.AVG));
+        }
 
         if (s.latency().getTotalCount() > 0) {
             String name = s.openModel() ? "latency" : "service";

@@ -133,7 +133,7 @@ public final class Bench implements Callable<Integer> {
 
         List<String> forkJvmArgs = jvmArgs(java, run.dir());
         Instant started = Instant.now();
-        int total = p.shapes().size() * chosen.size();
+        int total = p.runs(chosen);
         out.printf("bench: profile %s, %d clients x %d shapes = %d runs, about %s; results in %s%n", p.name(),
                 chosen.size(), p.shapes().size(), total, human(Duration.ofSeconds(p.estimatedSeconds(chosen.size()))),
                 run.dir());
@@ -145,7 +145,7 @@ public final class Bench implements Callable<Integer> {
         try (PrintStream jmhLog = new PrintStream(new FileOutputStream(run.dir().resolve("jmh.log").toFile()), true,
                 StandardCharsets.UTF_8)) {
             for (Profile.Shape shape : p.shapes()) {
-                for (String client : chosen) {
+                for (String client : shape.clients(chosen)) {
                     n++;
                     String eta = human(eta(started, n - 1, total, p, chosen.size()));
                     out.printf("[%2d/%d] %-16s %-10s (%s left) ", n, total, shape.name(), client, eta);
@@ -189,6 +189,7 @@ public final class Bench implements Callable<Integer> {
         Path tmp = run.dir().resolve("results.json.tmp");
         ResultFormatFactory.getInstance(ResultFormatType.JSON, tmp.toString()).writeOut(all);
         Files.move(tmp, json, StandardCopyOption.ATOMIC_MOVE);
+        JsonFiles.writeAtomically(run.dir().resolve("summary.json"), Summary.json(all, runs));
         JsonFiles.writeAtomically(run.dir().resolve("env.json"),
                 env(p, chosen, started, runs, failed, skipped, java, forkJvmArgs, run.dir()));
 

@@ -13,7 +13,9 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * A named set of shapes and run settings for {@code ./bench --profile NAME}.
+ * A named set of shapes and run settings for {@code ./bench --profile NAME}. Every open- and
+ * closed-loop shape also runs {@code noop}, the harness alone, at the same settings: the baseline that
+ * {@link Figures} subtracts from each client's CPU, allocation and threads.
  *
  * <ul>
  *   <li>{@code quick} (default, about ten minutes on 2 cores): every client; immediate responses at
@@ -44,6 +46,24 @@ public record Profile(String name, int forks, int warmupIterations, int warmupSe
         /** The protocol the shape pins, http1 when it pins none. */
         public String protocol() {
             return params.getOrDefault("protocol", "http1");
+        }
+
+        /** Open- and closed-loop shapes measure the harness's own cost too: {@code noop}, at the same settings. */
+        public boolean hasBaseline() {
+            return benchmark.equals(OPEN) || benchmark.equals(CLOSED);
+        }
+
+        /**
+         * The clients this shape runs: {@code chosen}, then {@link Adapters#NOOP} where the shape has a
+         * baseline, so that every run publishes the harness's cost at the same rate and pinning.
+         */
+        public List<String> clients(List<String> chosen) {
+            if (!hasBaseline() || chosen.contains(Adapters.NOOP)) {
+                return chosen;
+            }
+            List<String> all = new ArrayList<>(chosen);
+            all.add(Adapters.NOOP);
+            return List.copyOf(all);
         }
     }
 
@@ -91,13 +111,19 @@ public record Profile(String name, int forks, int warmupIterations, int warmupSe
         return forks * (warmupIterations * warmupSeconds + measurementIterations * measurementSeconds + 4);
     }
 
-    /** Seconds the whole profile takes for {@code clients} clients. */
+    /** Seconds the whole profile takes for {@code clients} clients, noop baselines included. */
     public long estimatedSeconds(int clients) {
         long s = 0;
         for (Shape shape : shapes) {
-            s += shape.ownTimings() ? LONG_LIVED_SECONDS : estimatedSecondsPerRun();
+            s += (shape.ownTimings() ? LONG_LIVED_SECONDS : estimatedSecondsPerRun())
+                    * (clients + (shape.hasBaseline() ? 1 : 0));
         }
-        return s * clients;
+        return s;
+    }
+
+    /** Runs (shape, client) the profile makes for {@code chosen}, noop baselines included. */
+    public int runs(List<String> chosen) {
+        return shapes.stream().mapToInt(shape -> shape.clients(chosen).size()).sum();
     }
 
     private static Shape open(String name, int rate, int delayMs, int concurrency, int connections, int bytes,

@@ -20,19 +20,32 @@ import org.HdrHistogram.Histogram;
  * @param outcomes completed requests by {@link Outcome#ordinal()}
  * @param duplicates completions beyond the first for one request: an adapter bug, never counted twice
  * @param inFlightAtClose requests out when the window closed, before the drain
- * @param connections the client's established connections to the target then; -1 when unknown
- * @param heapBytes heap the client held then beyond its idle baseline, after a GC; -1 when not measured
- * @param threadsAtClose the JVM's live threads then; -1 when not measured
+ * @param cpuNanosInWindow the client JVM's CPU time (every thread: client, harness, JMH) from the window's
+ *                         first send to its close; -1 when unknown
+ * @param allocatedBytesInWindow bytes its threads allocated in that time; -1 when unknown
+ * @param probes what the trial measured around the iteration ({@link Probes#NONE} from a bare generator)
  */
 public record IterationSnapshot(boolean openModel, long windowNanos, long scheduled, long sent, long dropped,
                                 long unsent,
                                 long[] outcomes, long expiredAtDrain, long duplicates,
                                 Histogram latency, Histogram service, Histogram lag,
-                                long inFlightAtClose, long connections, long heapBytes, long threadsAtClose) {
+                                long inFlightAtClose, long cpuNanosInWindow, long allocatedBytesInWindow,
+                                Probes probes) {
 
-    IterationSnapshot withProbes(long connections, long heapBytes, long threadsAtClose) {
+    IterationSnapshot withProbes(Probes p) {
         return new IterationSnapshot(openModel, windowNanos, scheduled, sent, dropped, unsent, outcomes,
-                expiredAtDrain, duplicates, latency, service, lag, inFlightAtClose, connections, heapBytes, threadsAtClose);
+                expiredAtDrain, duplicates, latency, service, lag, inFlightAtClose, cpuNanosInWindow,
+                allocatedBytesInWindow, p);
+    }
+
+    /** The client JVM's CPU time in the window per request sent, in microseconds; NaN when unknown. */
+    public double cpuMicrosPerRequest() {
+        return cpuNanosInWindow < 0 || sent == 0 ? Double.NaN : cpuNanosInWindow / 1e3 / sent;
+    }
+
+    /** Bytes allocated in the window per request sent; NaN when unknown. */
+    public double allocatedBytesPerRequest() {
+        return allocatedBytesInWindow < 0 || sent == 0 ? Double.NaN : (double) allocatedBytesInWindow / sent;
     }
 
     public long count(Outcome o) {

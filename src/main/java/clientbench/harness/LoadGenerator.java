@@ -153,6 +153,8 @@ public final class LoadGenerator {
 
     private void startWindow(Epoch e) {
         e.started = true;
+        e.cpuNanosAtStart = JvmCounters.processCpuNanos();
+        e.allocatedBytesAtStart = JvmCounters.allocatedBytes();
         e.t0Nanos = System.nanoTime();
         e.windowEndNanos = e.t0Nanos + e.windowNanos;
         e.lastSendNanos = e.windowEndNanos + spec.lateSendGrace().toNanos();
@@ -250,6 +252,8 @@ public final class LoadGenerator {
         }
         if (!e.started) {
             e.closed = true; // nothing was ever sent: an empty window
+            e.cpuNanosInWindow = -1;
+            e.allocatedBytesInWindow = -1;
             e.drainDeadlineNanos = System.nanoTime();
             return;
         }
@@ -270,6 +274,10 @@ public final class LoadGenerator {
         }
         e.closedAtNanos = nowNanos;
         e.inFlightAtClose = e.sent - e.recorded.get();
+        // The CPU of requests still out is partly after this; the previous window's tail, drained before
+        // this one began, is not in it: a window's count misses the last few requests' completions.
+        e.cpuNanosInWindow = JvmCounters.delta(e.cpuNanosAtStart, JvmCounters.processCpuNanos());
+        e.allocatedBytesInWindow = JvmCounters.delta(e.allocatedBytesAtStart, JvmCounters.allocatedBytes());
         e.drainDeadlineNanos = nowNanos + spec.drainTimeout().toNanos();
         e.closed = true;
     }
@@ -301,7 +309,7 @@ public final class LoadGenerator {
         return new IterationSnapshot(pacer != null, e.started ? e.windowNanos : 0, scheduled, e.sent,
                 e.droppedAtLimit + e.unsent, e.unsent, outcomes, expired, e.duplicates.sum(),
                 latency.getIntervalHistogram(), service.getIntervalHistogram(), lag.getIntervalHistogram(),
-                e.inFlightAtClose, -1, -1, -1);
+                e.inFlightAtClose, e.cpuNanosInWindow, e.allocatedBytesInWindow, Probes.NONE);
     }
 
     /** {@link #closeWindow}, then {@link #drain}: for callers with nothing to probe at the window's end. */
@@ -363,6 +371,10 @@ public final class LoadGenerator {
         /** Due in the window, never sent: the pacer was behind (parked for a permit, or late). */
         long unsent;
         long inFlightAtClose;
+        long cpuNanosAtStart;
+        long allocatedBytesAtStart;
+        long cpuNanosInWindow;
+        long allocatedBytesInWindow;
         volatile boolean ended;
 
         Epoch(int concurrency, long windowNanos) {

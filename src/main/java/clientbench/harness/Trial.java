@@ -27,6 +27,8 @@ public final class Trial implements AutoCloseable {
     private boolean failed;
 
     private final int targetPort;
+    /** The CPUs this JVM may use after pinning. */
+    private final int jvmCpus = Runtime.getRuntime().availableProcessors();
     private final long baselineHeap;
 
     private Trial(TrialSpec spec, StubProcess stub, HttpClientAdapter adapter, LoadGenerator generator, HlogFile hlog,
@@ -157,7 +159,7 @@ public final class Trial implements AutoCloseable {
         long connections = TcpConnections.establishedTo(targetPort);
         long threads = java.lang.management.ManagementFactory.getThreadMXBean().getThreadCount();
         long heap = spec.measureHeap() ? heapAfterGc() - baselineHeap : -1;
-        IterationSnapshot s = generator.drain().withProbes(connections, heap, threads);
+        IterationSnapshot s = generator.drain().withProbes(new Probes(jvmCpus, connections, heap, threads));
         if (!s.balanced()) {
             failed = true;
             throw new IllegalStateException("accounting does not balance: " + s.summary());
