@@ -57,10 +57,14 @@ public class ClosedLoopBenchmark extends LoadBenchmark {
     @Param("0")
     public String requestBytes;
 
+    /** The client's I/O threads (event loops, selectors); empty: one per CPU the client may use, recorded. */
+    @Param("")
+    public String ioThreads;
+
     @Setup(Level.Trial)
     public void startTrial(BenchmarkParams params) throws Exception {
         LoadSpec spec = LoadSpec.closed(TrialSpec.integer("concurrency", concurrency), TrialSpec.DRAIN_TIMEOUT);
         load.start(params, hlog -> TrialSpec.parse(client, target, protocol, connections, delayMs, bytes, requestBytes,
-                spec, hlog));
+                spec, hlog).withIoThreads(ioThreads));
     }
 }

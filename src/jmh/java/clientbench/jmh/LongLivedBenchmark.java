@@ -62,6 +62,10 @@ public class LongLivedBenchmark extends LoadBenchmark {
     @Param("15000")
     public String connections;
 
+    /** The client's I/O threads (event loops, selectors); empty: one per CPU the client may use, recorded. */
+    @Param("")
+    public String ioThreads;
+
     @Setup(Level.Trial)
     public void startTrial(BenchmarkParams params) throws Exception {
         Duration timeout = Duration.ofMillis(TrialSpec.integer("timeoutMs", timeoutMs));
@@ -70,6 +74,6 @@ public class LongLivedBenchmark extends LoadBenchmark {
         }
         LoadSpec spec = LoadSpec.closed(TrialSpec.integer("concurrency", concurrency), TrialSpec.drainFor(timeout));
         load.start(params, hlog -> TrialSpec.parse(client, target, protocol, connections, delayMs, bytes, "0", spec, hlog)
-                .withLongLived(timeout));
+                .withLongLived(timeout).withIoThreads(ioThreads));
     }
 }

@@ -65,11 +65,15 @@ public class OpenLoopBenchmark extends LoadBenchmark {
     @Param("0")
     public String requestBytes;
 
+    /** The client's I/O threads (event loops, selectors); empty: one per CPU the client may use, recorded. */
+    @Param("")
+    public String ioThreads;
+
     @Setup(Level.Trial)
     public void startTrial(BenchmarkParams params) throws Exception {
         LoadSpec spec = LoadSpec.open(TrialSpec.number("rate", rate), TrialSpec.integer("concurrency", concurrency),
                 LoadSpec.Backpressure.parse(backpressure), TrialSpec.DRAIN_TIMEOUT);
         load.start(params, hlog -> TrialSpec.parse(client, target, protocol, connections, delayMs, bytes, requestBytes,
-                spec, hlog));
+                spec, hlog).withIoThreads(ioThreads));
     }
 }

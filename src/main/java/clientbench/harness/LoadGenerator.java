@@ -74,7 +74,8 @@ public final class LoadGenerator {
         this.adapter = adapter;
         this.requests = List.copyOf(requests);
         this.spec = spec;
-        this.pacer = spec.isOpen() ? new Pacer(spec.ratePerSecond(), spec.arrivals() == LoadSpec.Arrivals.POISSON) : null;
+        this.pacer = spec.isOpen() ? new Pacer(spec.ratePerSecond(), spec.arrivals() == LoadSpec.Arrivals.POISSON,
+                spec.pacing()) : null;
     }
 
     public static Recorder newRecorder() {
@@ -172,7 +173,7 @@ public final class LoadGenerator {
             if (intendedNanos - e.windowEndNanos >= 0) {
                 return Step.COMPLETE;
             }
-            if (!Pacer.awaitUntil(intendedNanos, stop)) {
+            if (!pacer.awaitUntil(intendedNanos, stop)) {
                 return Step.STOPPED;
             }
             deadlineNanos = e.lastSendNanos;

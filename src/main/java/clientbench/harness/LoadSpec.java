@@ -17,9 +17,10 @@ import java.util.Objects;
  * @param lateSendGrace open model: how long after the window's end a request that fell due inside the
  *                      window may still go out (late, which its lag and latency show); what is still
  *                      unsent then is counted {@code unsent}
+ * @param pacing how the pacer waits for a request's intended start (see {@link Pacing})
  */
 public record LoadSpec(double ratePerSecond, int concurrency, Backpressure backpressure, Arrivals arrivals,
-                       Duration drainTimeout, Duration lateSendGrace) {
+                       Duration drainTimeout, Duration lateSendGrace, Pacing pacing) {
 
     /**
      * 200 ms: longer than what delays a pacer that keeps up (a GC pause, a descheduling on a busy
@@ -39,6 +40,17 @@ public record LoadSpec(double ratePerSecond, int concurrency, Backpressure backp
         }
     }
 
+    /**
+     * PARK: park until the intended start, to the nanosecond asked (the kernel wakes the thread some tens
+     * of microseconds late, which the lag shows): the pacer's choice when it shares a core with the
+     * client, whose threads then have the core between sends. SPIN: park until shortly before, then
+     * spin to the instant: sharper, but it burns the rest of a core, so only for a pacer with a core of
+     * its own.
+     */
+    public enum Pacing {
+        PARK, SPIN
+    }
+
     public enum Arrivals {
         UNIFORM, POISSON;
 
@@ -52,6 +64,7 @@ public record LoadSpec(double ratePerSecond, int concurrency, Backpressure backp
         Objects.requireNonNull(arrivals, "arrivals");
         Objects.requireNonNull(drainTimeout, "drainTimeout");
         Objects.requireNonNull(lateSendGrace, "lateSendGrace");
+        Objects.requireNonNull(pacing, "pacing");
         if (!(ratePerSecond >= 0) || Double.isInfinite(ratePerSecond)) {
             throw new IllegalArgumentException("rate must be > 0 req/s, was " + ratePerSecond);
         }
@@ -71,12 +84,13 @@ public record LoadSpec(double ratePerSecond, int concurrency, Backpressure backp
         if (!(rate > 0)) {
             throw new IllegalArgumentException("rate must be > 0 req/s, was " + rate);
         }
-        return new LoadSpec(rate, concurrency, backpressure, Arrivals.UNIFORM, drainTimeout, DEFAULT_LATE_SEND_GRACE);
+        return new LoadSpec(rate, concurrency, backpressure, Arrivals.UNIFORM, drainTimeout, DEFAULT_LATE_SEND_GRACE,
+                Pacing.PARK);
     }
 
     /** The closed model: {@code loops} requests always in flight. */
     public static LoadSpec closed(int loops, Duration drainTimeout) {
-        return new LoadSpec(0, loops, Backpressure.PARK, Arrivals.UNIFORM, drainTimeout, DEFAULT_LATE_SEND_GRACE);
+        return new LoadSpec(0, loops, Backpressure.PARK, Arrivals.UNIFORM, drainTimeout, DEFAULT_LATE_SEND_GRACE, Pacing.PARK);
     }
 
     public boolean isOpen() {
@@ -84,11 +98,15 @@ public record LoadSpec(double ratePerSecond, int concurrency, Backpressure backp
     }
 
     public LoadSpec withArrivals(Arrivals a) {
-        return new LoadSpec(ratePerSecond, concurrency, backpressure, a, drainTimeout, lateSendGrace);
+        return new LoadSpec(ratePerSecond, concurrency, backpressure, a, drainTimeout, lateSendGrace, pacing);
     }
 
     public LoadSpec withLateSendGrace(Duration grace) {
-        return new LoadSpec(ratePerSecond, concurrency, backpressure, arrivals, drainTimeout, grace);
+        return new LoadSpec(ratePerSecond, concurrency, backpressure, arrivals, drainTimeout, grace, pacing);
+    }
+
+    public LoadSpec withPacing(Pacing p) {
+        return new LoadSpec(ratePerSecond, concurrency, backpressure, arrivals, drainTimeout, lateSendGrace, p);
     }
 
     static <E extends Enum<E>> E parseEnum(Class<E> type, String what, String s) {

@@ -14,19 +14,23 @@ import java.util.function.LongConsumer;
  */
 final class Pacer {
 
-    /** parkNanos overshoots by tens of microseconds on Linux; the last stretch is spent yielding. */
-    static final long YIELD_WINDOW_NANOS = 120_000;
+    /** SPIN: parkNanos overshoots by tens of microseconds on Linux; the last stretch is spent spinning. */
+    static final long SPIN_WINDOW_NANOS = 120_000;
     /** Park at most this long at a time, so that a stop request is seen promptly. */
     static final long MAX_PARK_NANOS = 1_000_000;
 
+    private final LoadSpec.Pacing pacing;
     private final double ratePerSecond;
     private final boolean poisson;
     private final SplittableRandom random = new SplittableRandom(42);
     private long t0Nanos;
     private long index;
     private double poissonOffsetNanos;
+    /** Passes through the wait loop, for tests: about one per request when parking, hundreds when spinning. */
+    private long waitLoops;
 
-    Pacer(double ratePerSecond, boolean poisson) {
+    Pacer(double ratePerSecond, boolean poisson, LoadSpec.Pacing pacing) {
+        this.pacing = pacing;
         this.ratePerSecond = ratePerSecond;
         this.poisson = poisson;
     }
@@ -65,23 +69,30 @@ final class Pacer {
         return n;
     }
 
+    long waitLoops() {
+        return waitLoops;
+    }
+
     /**
-     * Waits until {@code dueNanos}: parks until just before it, then yields. Returns false, early, when
-     * {@code stop} turns true; never waits past {@code dueNanos}.
+     * Waits until {@code dueNanos} (see {@link LoadSpec.Pacing}). Returns false, early, when {@code stop}
+     * turns true; never waits past {@code dueNanos} but by the kernel's wake-up latency when parking.
      */
-    static boolean awaitUntil(long dueNanos, BooleanSupplier stop) {
+    boolean awaitUntil(long dueNanos, BooleanSupplier stop) {
         while (true) {
             long leftNanos = dueNanos - System.nanoTime();
             if (leftNanos <= 0) {
                 return true;
             }
+            waitLoops++;
             if (stop.getAsBoolean()) {
                 return false;
             }
-            if (leftNanos > YIELD_WINDOW_NANOS) {
-                LockSupport.parkNanos(Math.min(MAX_PARK_NANOS, leftNanos - YIELD_WINDOW_NANOS));
+            if (pacing == LoadSpec.Pacing.PARK) {
+                LockSupport.parkNanos(Math.min(MAX_PARK_NANOS, leftNanos));
+            } else if (leftNanos > SPIN_WINDOW_NANOS) {
+                LockSupport.parkNanos(Math.min(MAX_PARK_NANOS, leftNanos - SPIN_WINDOW_NANOS));
             } else {
-                Thread.yield();
+                Thread.onSpinWait(); // a core of its own: nobody waits for it
             }
         }
     }

@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
 
 /**
  * The stub server in a JVM of its own, so that the client JVM's profile (allocation, CPU, threads)
- * holds the client alone. Pinned to the last CPU with {@code taskset} when there is more than one.
+ * holds the client alone. Pinned with {@code taskset} to the CPUs its {@link CpuLayout} gives it.
  * Started on a free loopback port; {@link #close()} ends it (SIGTERM, then, after 10 s, SIGKILL).
  */
 public final class StubProcess implements AutoCloseable {
@@ -43,18 +43,28 @@ public final class StubProcess implements AutoCloseable {
      * @param pin pin the stub to the last CPU when taskset exists and there is more than one CPU
      */
     public static StubProcess start(boolean tls, boolean pin) throws IOException, InterruptedException {
+        CpuLayout layout = CpuLayout.plan(CpuLayout.allowedCpus(), pin);
+        return start(tls, layout.pinned() ? layout.stubCpus() : null);
+    }
+
+    /**
+     * @param tls serve TLS (ALPN h2 and http/1.1)
+     * @param cpus the CPUs to pin the stub to, one event loop each; null: not pinned, one per core
+     */
+    public static StubProcess start(boolean tls, List<Integer> cpus) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>();
-        int cpus = Runtime.getRuntime().availableProcessors();
         String cpu = null;
-        if (pin && cpus > 1 && taskset() != null) {
-            cpu = Integer.toString(cpus - 1);
+        int ioThreads = Runtime.getRuntime().availableProcessors();
+        if (cpus != null && !cpus.isEmpty() && taskset() != null) {
+            cpu = CpuLayout.format(cpus);
+            ioThreads = cpus.size();
             cmd.addAll(List.of(taskset(), "-c", cpu));
         }
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(jdkFlags());
         cmd.addAll(List.of("-Xms256m", "-Xmx1g", "-cp", System.getProperty("java.class.path"),
                 StubServer.class.getName(), "--port", "0", "--quiet", "--exit-with-parent",
-                "--io-threads", cpu != null ? "1" : Integer.toString(cpus)));
+                "--io-threads", Integer.toString(ioThreads)));
         if (tls) {
             cmd.add("--tls");
         }
@@ -133,7 +143,7 @@ public final class StubProcess implements AutoCloseable {
         return uri;
     }
 
-    /** The CPU the stub is pinned to, or null when it is not pinned. */
+    /** The CPUs the stub is pinned to (taskset's list form), or null when it is not pinned. */
     public String cpu() {
         return cpu;
     }

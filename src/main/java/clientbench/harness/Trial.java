@@ -6,63 +6,70 @@ import clientbench.api.HttpClientAdapter;
 import clientbench.api.Request;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.net.URI;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 
 /**
- * One trial of one client: the stub in its own JVM (unless a target is given), the adapter, the load
- * generator and the trial's histogram log, with their lifecycle in one place for JMH states and tests.
+ * One trial of one client: the CPU layout, the stub in its own JVM (unless a target is given), the
+ * adapter, the load generator and the trial's histogram log, with their lifecycle in one place for JMH
+ * states and tests.
  */
 public final class Trial implements AutoCloseable {
 
     private final TrialSpec spec;
+    private final CpuLayout layout;
     private final StubProcess stub;
     private final HttpClientAdapter adapter;
     private final LoadGenerator generator;
     private final HlogFile hlog;
     private final Map<String, String> settings;
+    private final URI target;
+    private final long baselineHeapBytes;
     private boolean failed;
 
-    private final int targetPort;
-    /** The CPUs this JVM may use after pinning. */
-    private final int jvmCpus = Runtime.getRuntime().availableProcessors();
-    private final long baselineHeap;
-
-    private Trial(TrialSpec spec, StubProcess stub, HttpClientAdapter adapter, LoadGenerator generator, HlogFile hlog,
-                  Map<String, String> settings, int targetPort, long baselineHeap) {
-        this.targetPort = targetPort;
-        this.baselineHeap = baselineHeap;
+    private Trial(TrialSpec spec, CpuLayout layout, StubProcess stub, HttpClientAdapter adapter, LoadGenerator generator,
+                  HlogFile hlog, Map<String, String> settings, URI target, long baselineHeapBytes) {
         this.spec = spec;
+        this.layout = layout;
         this.stub = stub;
         this.adapter = adapter;
         this.generator = generator;
         this.hlog = hlog;
         this.settings = settings;
+        this.target = target;
+        this.baselineHeapBytes = baselineHeapBytes;
     }
 
-    /** Starts the stub (when needed), the client and the log; on failure, stops what it started. */
+    /**
+     * Plans the CPU layout, starts the stub (when needed) on its CPUs, pins this JVM to the client's,
+     * then starts the client and the log; on failure, stops what it started.
+     *
+     * @param pin pin the stub, the client and the pacer to CPUs of their own ({@link CpuLayout})
+     */
     public static Trial start(TrialSpec spec, boolean pin) throws IOException, InterruptedException {
-        boolean noop = Adapters.NOOP.equals(spec.client());
+        CpuLayout layout = CpuLayout.plan(CpuLayout.allowedCpus(), pin);
         StubProcess stub = null;
         HttpClientAdapter adapter = null;
         try {
             URI target;
-            if (noop) {
-                target = URI.create("http://127.0.0.1:9");
+            if (Adapters.NOOP.equals(spec.client())) {
+                // No network; the same pinning as a client, so that it is the baseline of one.
+                target = URI.create((spec.protocol().tls() ? "https" : "http") + "://127.0.0.1:9");
             } else if (spec.target().isBlank()) {
-                stub = StubProcess.start(spec.protocol().tls(), pin);
+                stub = StubProcess.start(spec.protocol().tls(), layout.pinned() ? layout.stubCpus() : null);
                 target = stub.uri();
-                if (stub.cpu() != null) {
-                    pinSelfAwayFrom(Integer.parseInt(stub.cpu()));
-                }
             } else {
                 target = AdapterConfig.parseTarget(spec.target());
             }
+            layout.pinClientAndPacer(); // before the client starts its threads: they inherit the client's CPUs
+            int ioThreads = spec.ioThreads() > 0 ? spec.ioThreads() : layout.ioThreads();
             AdapterConfig config = new AdapterConfig(target, spec.protocol(), spec.connections(),
-                    TrialSpec.CONNECT_TIMEOUT, spec.requestTimeout(), 0, true);
+                    TrialSpec.CONNECT_TIMEOUT, spec.requestTimeout(), ioThreads, true);
             adapter = Adapters.create(spec.client(), config);
             Request request = spec.requestBytes() > 0
                     ? Request.post(target, spec.pathAndQuery(), filled(spec.requestBytes()), spec.bytes())
@@ -72,14 +79,17 @@ public final class Trial implements AutoCloseable {
             settings.put("target", target.toString());
             settings.put("stub", stub == null ? "external or none" : "own JVM, pid " + stub.pid()
                     + (stub.cpu() == null ? ", not pinned" : ", pinned to CPU " + stub.cpu()));
+            settings.put("harness.cpus", layout.describe());
+            settings.put("harness.ioThreads", ioThreads + (spec.ioThreads() > 0 ? " (given)" : " (one per client CPU)"));
             settings.putAll(adapter.settings());
             HlogFile hlog = null;
             if (spec.hlog() != null) {
                 hlog = new HlogFile(spec.hlog(), "clientbench " + spec);
                 JsonFiles.writeAtomically(settingsFile(spec.hlog()), Map.of("client", spec.client(), "settings", settings));
             }
-            return new Trial(spec, stub, adapter, new LoadGenerator(adapter, request, spec.load()), hlog, settings,
-                    target.getPort(), spec.measureHeap() ? heapAfterGc() : -1);
+            LoadGenerator generator = new LoadGenerator(adapter, request, spec.load().withPacing(layout.pacing()));
+            return new Trial(spec, layout, stub, adapter, generator, hlog, settings, target,
+                    spec.measureHeap() ? heapAfterGc() : -1);
         } catch (IOException | InterruptedException | RuntimeException e) {
             if (adapter != null) {
                 adapter.close();
@@ -92,7 +102,7 @@ public final class Trial implements AutoCloseable {
     }
 
     /** The trial's settings beside its log: {@code x.hlog} has {@code x.settings.json}. */
-    public static java.nio.file.Path settingsFile(java.nio.file.Path hlog) {
+    public static Path settingsFile(Path hlog) {
         String name = hlog.getFileName().toString();
         return hlog.resolveSibling(name.substring(0, name.length() - ".hlog".length()) + ".settings.json");
     }
@@ -105,33 +115,24 @@ public final class Trial implements AutoCloseable {
 
     private static long heapAfterGc() {
         System.gc();
-        return java.lang.management.ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
-    }
-
-    /** Keeps this JVM's threads off the stub's CPU, so the two never compete for one core. */
-    private static void pinSelfAwayFrom(int stubCpu) {
-        String taskset = StubProcess.taskset();
-        int cpus = Runtime.getRuntime().availableProcessors();
-        if (taskset == null || cpus < 2) {
-            return;
-        }
-        String others = stubCpu == 0 ? "1-" + (cpus - 1) : "0-" + (stubCpu - 1);
-        try {
-            new ProcessBuilder(taskset, "-a", "-p", "-c", others, Long.toString(ProcessHandle.current().pid()))
-                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
-        } catch (IOException e) {
-            System.err.println("clientbench: could not pin the client JVM: " + e.getMessage());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
     }
 
     public TrialSpec spec() {
         return spec;
     }
 
+    public CpuLayout layout() {
+        return layout;
+    }
+
     public HttpClientAdapter adapter() {
         return adapter;
+    }
+
+    /** The generator, for the benchmark's hot path: {@link LoadGenerator#sendNext} with no hop between. */
+    public LoadGenerator generator() {
+        return generator;
     }
 
     /** Library version and every effective setting, for env.json. */
@@ -139,8 +140,12 @@ public final class Trial implements AutoCloseable {
         return settings;
     }
 
-    /** Starts an iteration whose measured window, from its first send, is {@code windowNanos} long. */
+    /**
+     * Starts an iteration whose measured window, from its first send, is {@code windowNanos} long. The
+     * calling thread is the pacer: it is pinned (with the JVM) here, before the window.
+     */
     public void beginIteration(long windowNanos) {
+        layout.pinClientAndPacer();
         generator.beginIteration(windowNanos);
     }
 
@@ -156,10 +161,10 @@ public final class Trial implements AutoCloseable {
      */
     public IterationSnapshot endIteration(boolean measured) {
         generator.closeWindow();
-        long connections = TcpConnections.establishedTo(targetPort);
-        long threads = java.lang.management.ManagementFactory.getThreadMXBean().getThreadCount();
-        long heap = spec.measureHeap() ? heapAfterGc() - baselineHeap : -1;
-        IterationSnapshot s = generator.drain().withProbes(new Probes(jvmCpus, connections, heap, threads));
+        long connections = TcpConnections.establishedTo(target.getPort());
+        long threads = ManagementFactory.getThreadMXBean().getThreadCount();
+        long heap = spec.measureHeap() ? heapAfterGc() - baselineHeapBytes : -1;
+        IterationSnapshot s = generator.drain().withProbes(new Probes(layout.jvmCpus(), connections, heap, threads));
         if (!s.balanced()) {
             failed = true;
             throw new IllegalStateException("accounting does not balance: " + s.summary());
