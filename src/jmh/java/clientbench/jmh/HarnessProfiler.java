@@ -1,6 +1,7 @@
 package clientbench.jmh;
 
 import clientbench.api.Outcome;
+import clientbench.harness.Flag;
 import clientbench.harness.IterationSnapshot;
 import clientbench.harness.Probes;
 import org.openjdk.jmh.infra.BenchmarkParams;
@@ -12,6 +13,7 @@ import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.ResultRole;
 import org.openjdk.jmh.results.ScalarResult;
 import org.openjdk.jmh.results.ThroughputResult;
+import org.openjdk.jmh.runner.IterationType;
 import org.openjdk.jmh.annotations.Mode;
 
 import java.lang.management.ManagementFactory;
@@ -57,7 +59,12 @@ import java.util.concurrent.atomic.AtomicReference;
  *       {@code threads.max} (the JVM's peak live threads),
  *       {@code connections} (the client's established connections to the target when the window closed,
  *       counted by the kernel), {@code inflight.end} (requests out then), and for long-lived shapes
- *       {@code heap.per.inflight} (bytes after a GC) and {@code threads.per.inflight}.</li>
+ *       {@code heap.per.inflight} (bytes after a GC) and {@code threads.per.inflight};</li>
+ *   <li>validity flags, 0 or 1, the maximum over iterations and forks (see {@link Flag}):
+ *       {@code flag.generator} ({@code cpu.share}, the client JVM's share of its CPUs in the window, >= 0.9),
+ *       {@code flag.lag} (open model: lag p99 > 10% of latency p99), {@code flag.unsteady} (this fork's
+ *       measured iterations so far differ by > 20% in ok/s), {@code flag.samples} (< 1,000 latency samples
+ *       in an iteration).</li>
  * </ul>
  * HOW TO RUN: {@code java -jar target/benchmarks.jar OpenLoopBenchmark} adds it; with JMH's own main or the
  * Runner API, add {@code -prof clientbench.jmh.HarnessProfiler} ({@code addProfiler(HarnessProfiler.class)}).
@@ -71,6 +78,8 @@ public final class HarnessProfiler implements InternalProfiler {
     private static final AtomicReference<IterationSnapshot> PUBLISHED = new AtomicReference<>();
     static volatile boolean active;
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    /** ok/s of each measured iteration of this fork (JMH makes one profiler per fork), for {@link Flag#UNSTEADY}. */
+    private final List<Double> measuredOkPerSecond = new ArrayList<>();
 
     /** Called by the benchmark state at the end of each iteration, after the drain. */
     static void publish(IterationSnapshot s) {
@@ -102,7 +111,41 @@ public final class HarnessProfiler implements InternalProfiler {
             r.add(primary);
         }
         r.add(new ScalarResult("threads.max", threads.getPeakThreadCount(), "threads", AggregationPolicy.MAX));
+        if (iterationParams.getType() == IterationType.MEASUREMENT) {
+            measuredOkPerSecond.add(s.perSecond(s.ok()));
+        }
+        r.add(flag(Flag.UNSTEADY, unsteady(measuredOkPerSecond)));
         return r;
+    }
+
+    /** More than {@link Flag#UNSTEADY_SPREAD} between the fastest and the slowest measured iteration so far. */
+    static boolean unsteady(List<Double> okPerSecond) {
+        if (okPerSecond.size() < 2) {
+            return false;
+        }
+        double max = okPerSecond.stream().mapToDouble(Double::doubleValue).max().orElse(0);
+        double min = okPerSecond.stream().mapToDouble(Double::doubleValue).min().orElse(0);
+        return max > 0 && (max - min) / max > Flag.UNSTEADY_SPREAD;
+    }
+
+    /** The flags one iteration raises by itself (see {@link Flag}); UNSTEADY needs the fork's history. */
+    static List<Result<?>> flags(IterationSnapshot s) {
+        List<Result<?>> r = new ArrayList<>();
+        double cpuShare = s.cpuShare();
+        if (!Double.isNaN(cpuShare)) {
+            r.add(new ScalarResult("cpu.share", cpuShare, "of its CPUs", AggregationPolicy.AVG));
+            r.add(flag(Flag.GENERATOR, cpuShare >= Flag.GENERATOR_CPU_SHARE));
+        }
+        if (s.openModel() && s.lag().getTotalCount() > 0 && s.latency().getTotalCount() > 0) {
+            r.add(flag(Flag.LAG, s.lag().getValueAtPercentile(99)
+                    > Flag.LAG_SHARE_OF_LATENCY * s.latency().getValueAtPercentile(99)));
+        }
+        r.add(flag(Flag.SAMPLES, s.latency().getTotalCount() < Flag.MIN_SAMPLES));
+        return r;
+    }
+
+    private static ScalarResult flag(Flag f, boolean raised) {
+        return new ScalarResult(f.metric(), raised ? 1 : 0, "flag", AggregationPolicy.MAX);
     }
 
     /** The primary result that, summed with JMH's own, makes the iteration's score ok per time unit. */
@@ -144,6 +187,7 @@ public final class HarnessProfiler implements InternalProfiler {
             r.add(new ScalarResult("alloc.per.req", s.allocatedBytesPerRequest(), "B", AggregationPolicy.AVG));
         }
         r.add(new ScalarResult("inflight.end", s.inFlightAtClose(), "requests", AggregationPolicy.MAX));
+        r.addAll(flags(s));
         Probes p = s.probes();
         if (p.connections() >= 0) {
             r.add(new ScalarResult("connections", p.connections(), "connections", AggregationPolicy.MAX));

@@ -43,6 +43,12 @@ public record IterationSnapshot(boolean openModel, long windowNanos, long schedu
         return cpuNanosInWindow < 0 || sent == 0 ? Double.NaN : cpuNanosInWindow / 1e3 / sent;
     }
 
+    /** The share of the CPUs the client JVM may use that it used in the window (0-1); NaN when unknown. */
+    public double cpuShare() {
+        return cpuNanosInWindow < 0 || windowNanos <= 0 || probes.jvmCpus() <= 0 ? Double.NaN
+                : (double) cpuNanosInWindow / windowNanos / probes.jvmCpus();
+    }
+
     /** Bytes allocated in the window per request sent; NaN when unknown. */
     public double allocatedBytesPerRequest() {
         return allocatedBytesInWindow < 0 || sent == 0 ? Double.NaN : (double) allocatedBytesInWindow / sent;
