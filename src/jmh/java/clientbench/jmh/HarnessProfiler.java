@@ -4,6 +4,7 @@ import clientbench.api.Outcome;
 import clientbench.harness.Flag;
 import clientbench.harness.IterationSnapshot;
 import clientbench.harness.Probes;
+import org.HdrHistogram.Histogram;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.IterationParams;
 import org.openjdk.jmh.profile.InternalProfiler;
@@ -49,9 +50,12 @@ import java.util.concurrent.atomic.AtomicReference;
  *       {@code n.dropped}, {@code n.ok}, {@code n.fail.<class>}, {@code n.unsent}, {@code n.expired},
  *       {@code n.duplicates};</li>
  *   <li>percentiles in microseconds from merged histograms ({@link PercentileResult}):
- *       {@code latency.p50 .p90 .p99 .p999 .max} (from the intended start; in the closed model
- *       there is none and they are named {@code service.*}), {@code service.p50 .p99},
- *       {@code lag.p50 .p99 .max} (actual send minus intended start);</li>
+ *       {@code latency.p50 .p90 .p99 .p999 .max} (from the intended start, every outcome, and requests that
+ *       never completed at a lower bound: unsent ones at window close - intended, ones still out at the
+ *       drain deadline at deadline - intended; verdicts read these), {@code latency.ok.*} (successes only),
+ *       in the closed model, which has no intended start, {@code service.*} and {@code service.ok.*};
+ *       {@code service.p50 .p99}, {@code lag.p50 .p99 .max} (actual send minus intended start);
+ *       {@code body.bytes.min .max}, the response body lengths the client reported;</li>
  *   <li>cost: {@code cpu.per.req} (the client JVM's CPU time in the window per request sent, in us, harness
  *       included: the {@code noop} client at the same shape shows the harness's share, which ./bench
  *       subtracts), {@code alloc.per.req} (bytes allocated in the window per request sent, the counter of
@@ -198,17 +202,16 @@ public final class HarnessProfiler implements InternalProfiler {
                     "threads", AggregationPolicy.AVG));
         }
 
-        if (s.latency().getTotalCount() > 0) {
-            String name = s.openModel() ? "latency" : "service";
-            r.add(new PercentileResult(name + ".p50", 50, s.latency()));
-            r.add(new PercentileResult(name + ".p90", 90, s.latency()));
-            r.add(new PercentileResult(name + ".p99", 99, s.latency()));
-            r.add(new PercentileResult(name + ".p999", 99.9, s.latency()));
-            r.add(new PercentileResult(name + ".max", PercentileResult.MAX, s.latency()));
-            if (s.openModel()) {
-                r.add(new PercentileResult("service.p50", 50, s.service()));
-                r.add(new PercentileResult("service.p99", 99, s.service()));
-            }
+        String name = s.openModel() ? "latency" : "service";
+        percentiles(r, name, s.latency());
+        percentiles(r, name + ".ok", s.latencyOk());
+        if (s.openModel() && s.service().getTotalCount() > 0) {
+            r.add(new PercentileResult("service.p50", 50, s.service()));
+            r.add(new PercentileResult("service.p99", 99, s.service()));
+        }
+        if (s.bodyBytesMin() >= 0) {
+            r.add(new ScalarResult("body.bytes.min", s.bodyBytesMin(), "B", AggregationPolicy.MIN));
+            r.add(new ScalarResult("body.bytes.max", s.bodyBytesMax(), "B", AggregationPolicy.MAX));
         }
         if (s.lag().getTotalCount() > 0) {
             r.add(new PercentileResult("lag.p50", 50, s.lag()));
@@ -216,6 +219,16 @@ public final class HarnessProfiler implements InternalProfiler {
             r.add(new PercentileResult("lag.max", PercentileResult.MAX, s.lag()));
         }
         return r;
+    }
+
+    private static void percentiles(List<Result<?>> r, String name, Histogram h) {
+        if (h.getTotalCount() > 0) {
+            r.add(new PercentileResult(name + ".p50", 50, h));
+            r.add(new PercentileResult(name + ".p90", 90, h));
+            r.add(new PercentileResult(name + ".p99", 99, h));
+            r.add(new PercentileResult(name + ".p999", 99.9, h));
+            r.add(new PercentileResult(name + ".max", PercentileResult.MAX, h));
+        }
     }
 
     private static ScalarResult rate(String label, IterationSnapshot s, long events) {

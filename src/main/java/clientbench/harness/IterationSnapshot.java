@@ -9,8 +9,10 @@ import org.HdrHistogram.Histogram;
  * drain deadline are among the {@code timeout} failures, as {@link #expiredAtDrain}).
  *
  * <p>Histograms are in microseconds. {@code latency} is from the intended start (what a caller sees,
- * free of coordinated omission); in the closed model there is no intended start, so it equals
- * {@code service} and is labelled service time. {@code lag} is actual send minus intended start.
+ * free of coordinated omission), every outcome, and for each request that never completed (unsent, or
+ * still out at the drain deadline) a lower bound, so that the longest waits are in its tail: verdicts
+ * read it. {@code latencyOk} is successes only. In the closed model there is no intended start: latency
+ * is service time and labelled so. {@code lag} is actual send minus intended start.
  *
  * @param windowNanos the measured window's length: the iteration time, exactly (0 when nothing was sent)
  * @param scheduled open model: the requests due in the window; closed model: the requests sent
@@ -23,19 +25,21 @@ import org.HdrHistogram.Histogram;
  * @param cpuNanosInWindow the client JVM's CPU time (every thread: client, harness, JMH) from the window's
  *                         first send to its close; -1 when unknown
  * @param allocatedBytesInWindow bytes its threads allocated in that time; -1 when unknown
+ * @param bodyBytesMin the shortest response body a client reported reading (-1: none reported)
+ * @param bodyBytesMax the longest (-1: none reported)
  * @param probes what the trial measured around the iteration ({@link Probes#NONE} from a bare generator)
  */
 public record IterationSnapshot(boolean openModel, long windowNanos, long scheduled, long sent, long dropped,
                                 long unsent,
                                 long[] outcomes, long expiredAtDrain, long duplicates,
-                                Histogram latency, Histogram service, Histogram lag,
+                                Histogram latency, Histogram latencyOk, Histogram service, Histogram lag,
                                 long inFlightAtClose, long cpuNanosInWindow, long allocatedBytesInWindow,
-                                Probes probes) {
+                                long bodyBytesMin, long bodyBytesMax, Probes probes) {
 
     IterationSnapshot withProbes(Probes p) {
         return new IterationSnapshot(openModel, windowNanos, scheduled, sent, dropped, unsent, outcomes,
-                expiredAtDrain, duplicates, latency, service, lag, inFlightAtClose, cpuNanosInWindow,
-                allocatedBytesInWindow, p);
+                expiredAtDrain, duplicates, latency, latencyOk, service, lag, inFlightAtClose, cpuNanosInWindow,
+                allocatedBytesInWindow, bodyBytesMin, bodyBytesMax, p);
     }
 
     /** The client JVM's CPU time in the window per request sent, in microseconds; NaN when unknown. */

@@ -14,6 +14,8 @@ import java.util.List;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
@@ -51,7 +53,9 @@ public final class LoadGenerator {
     private final List<Request> requests;
     private final LoadSpec spec;
     private final Pacer pacer;
+    /** Every outcome, and a lower bound for requests that never completed (see {@link #drain}). */
     private final Recorder latency = newRecorder();
+    private final Recorder latencyOk = newRecorder();
     private final Recorder service = newRecorder();
     private final Recorder lag = newRecorder();
     private Epoch epoch;
@@ -99,6 +103,7 @@ public final class LoadGenerator {
             throw new IllegalStateException("beginIteration() before drain() of the previous iteration");
         }
         latency.reset();
+        latencyOk.reset();
         service.reset();
         lag.reset();
         epoch = new Epoch(spec.concurrency(), windowNanos);
@@ -232,11 +237,12 @@ public final class LoadGenerator {
         }
         Request request = requests.get((int) (e.sent % requests.size()));
         e.sent++;
-        Exchange x = new Exchange(this, e, intendedNanos, sentAtNanos);
+        Exchange x = new Exchange(this, e, intendedNanos, sentAtNanos, e.freeSlot());
+        e.slots.set(x.slot, x);
         try {
             adapter.send(request, x);
         } catch (Throwable t) {
-            x.complete(Outcomes.ofThrowable(t), 0, t); // a client that throws instead of reporting
+            x.complete(Outcomes.ofThrowable(t), 0, -1, t); // a client that throws instead of reporting
         }
     }
 
@@ -271,7 +277,8 @@ public final class LoadGenerator {
     private void close(Epoch e, long nowNanos) {
         if (pacer != null) {
             // Due within the window but never sent: the callers were there, the requests never went out.
-            e.unsent = pacer.skipDueBefore(e.windowEndNanos, intendedNanos -> { });
+            // Each waited at least until now: that lower bound keeps them in the latency tail.
+            e.unsent = pacer.skipDueBefore(e.windowEndNanos, intendedNanos -> latency.recordValue(micros(nowNanos - intendedNanos)));
         }
         e.closedAtNanos = nowNanos;
         e.inFlightAtClose = e.sent - e.recorded.get();
@@ -286,6 +293,12 @@ public final class LoadGenerator {
     /**
      * Waits up to the drain timeout (from the window's close) for the requests in flight, closes the
      * epoch so that later completions are ignored, and returns the iteration's exact accounting.
+     *
+     * <p>{@code latency} holds every request the window scheduled and sent or left unsent: completions at
+     * their latency, requests still out at the drain deadline at {@code deadline - intended} and unsent
+     * ones at {@code close - intended}, both lower bounds, so that the callers who waited longest are in the
+     * tail rather than missing from it. Verdicts read {@code latency}; {@code latencyOk} (successes only)
+     * is what a caller that got an answer saw.
      */
     public IterationSnapshot drain() {
         Epoch e = current("drain()");
@@ -301,16 +314,35 @@ public final class LoadGenerator {
         }
         e.ended = true;
         long expired = e.sent - admitted;
+        long stillOut = 0;
+        for (int i = 0; i < e.slots.length(); i++) {
+            Exchange x = e.slots.get(i);
+            if (x != null) { // only when the drain ran to its deadline: each waited at least until then
+                stillOut++;
+                latency.recordValue(micros(e.drainDeadlineNanos - x.intendedNanos));
+            }
+        }
+        if (stillOut != expired) {
+            throw new IllegalStateException("accounting does not balance: " + stillOut + " requests still out, "
+                    + expired + " sent and never admitted");
+        }
+        long completed = 0;
         long[] outcomes = new long[Outcome.values().length];
         for (Outcome o : Outcome.values()) {
             outcomes[o.ordinal()] = e.outcomes[o.ordinal()].sum();
+            completed += outcomes[o.ordinal()];
+        }
+        if (completed != admitted) {
+            throw new IllegalStateException("accounting does not balance: " + completed + " outcomes counted, "
+                    + admitted + " completions admitted");
         }
         outcomes[Outcome.TIMEOUT.ordinal()] += expired;
         long scheduled = e.sent + e.droppedAtLimit + e.unsent;
         return new IterationSnapshot(pacer != null, e.started ? e.windowNanos : 0, scheduled, e.sent,
                 e.droppedAtLimit + e.unsent, e.unsent, outcomes, expired, e.duplicates.sum(),
-                latency.getIntervalHistogram(), service.getIntervalHistogram(), lag.getIntervalHistogram(),
-                e.inFlightAtClose, e.cpuNanosInWindow, e.allocatedBytesInWindow, Probes.NONE);
+                latency.getIntervalHistogram(), latencyOk.getIntervalHistogram(), service.getIntervalHistogram(),
+                lag.getIntervalHistogram(), e.inFlightAtClose, e.cpuNanosInWindow, e.allocatedBytesInWindow,
+                e.bodyBytesMin.get() == Long.MAX_VALUE ? -1 : e.bodyBytesMin.get(), e.bodyBytesMax.get(), Probes.NONE);
     }
 
     /** {@link #closeWindow}, then {@link #drain}: for callers with nothing to probe at the window's end. */
@@ -331,15 +363,24 @@ public final class LoadGenerator {
         return Math.max(0, Math.min(HIGHEST_TRACKABLE_MICROS, nanos / 1_000));
     }
 
-    private void record(Exchange x, Outcome outcome, long nowNanos) {
+    private void record(Exchange x, Outcome outcome, long bodyBytes, long nowNanos) {
         Epoch e = x.epoch;
         long admitted = e.gate.getAndIncrement();
         if ((admitted & Epoch.CLOSED) != 0) {
             return; // abandoned at the drain deadline and already counted as a timeout
         }
         e.outcomes[outcome.ordinal()].increment();
-        latency.recordValue(micros(nowNanos - x.intendedNanos));
+        long latencyMicros = micros(nowNanos - x.intendedNanos);
+        latency.recordValue(latencyMicros);
+        if (outcome == Outcome.OK) {
+            latencyOk.recordValue(latencyMicros);
+        }
         service.recordValue(micros(nowNanos - x.sentAtNanos));
+        if (bodyBytes >= 0) {
+            e.bodyBytesMin.accumulate(bodyBytes);
+            e.bodyBytesMax.accumulate(bodyBytes);
+        }
+        e.slots.set(x.slot, null); // before the permit: a sender holding a permit always finds a free slot
         e.recorded.incrementAndGet();
         e.permits.release();
     }
@@ -350,6 +391,13 @@ public final class LoadGenerator {
         static final long COUNT_MASK = CLOSED - 1;
 
         final Semaphore permits;
+        /**
+         * The requests out, one slot per permit, so that those still out at the drain deadline can be
+         * found (for their lower-bound latency) without a collection that every send would feed.
+         */
+        final AtomicReferenceArray<Exchange> slots;
+        final LongAccumulator bodyBytesMin = new LongAccumulator(Math::min, Long.MAX_VALUE);
+        final LongAccumulator bodyBytesMax = new LongAccumulator(Math::max, -1);
         final long windowNanos;
         final LongAdder[] outcomes = new LongAdder[Outcome.values().length];
         final LongAdder duplicates = new LongAdder();
@@ -378,12 +426,29 @@ public final class LoadGenerator {
         long allocatedBytesInWindow;
         volatile boolean ended;
 
+        /** Where the sender looks for a free slot next. */
+        int slotCursor;
+
         Epoch(int concurrency, long windowNanos) {
             permits = new Semaphore(concurrency);
+            slots = new AtomicReferenceArray<>(concurrency);
             this.windowNanos = windowNanos;
             for (int i = 0; i < outcomes.length; i++) {
                 outcomes[i] = new LongAdder();
             }
+        }
+
+        /** A free slot; called with a permit held, so one is free (a completion frees its slot first). */
+        int freeSlot() {
+            int n = slots.length();
+            for (int k = 0; k < n; k++) {
+                int i = slotCursor;
+                slotCursor = i + 1 == n ? 0 : i + 1;
+                if (slots.get(i) == null) {
+                    return i;
+                }
+            }
+            throw new IllegalStateException("no free slot with a permit held");
         }
     }
 
@@ -403,24 +468,31 @@ public final class LoadGenerator {
         final Epoch epoch;
         final long intendedNanos;
         final long sentAtNanos;
+        final int slot;
         @SuppressWarnings("unused") // accessed through DONE
         private volatile int done;
 
-        Exchange(LoadGenerator generator, Epoch epoch, long intendedNanos, long sentAtNanos) {
+        Exchange(LoadGenerator generator, Epoch epoch, long intendedNanos, long sentAtNanos, int slot) {
             this.generator = generator;
             this.epoch = epoch;
             this.intendedNanos = intendedNanos;
             this.sentAtNanos = sentAtNanos;
+            this.slot = slot;
         }
 
         @Override
         public void complete(Outcome outcome, int status, Throwable cause) {
+            complete(outcome, status, -1, cause);
+        }
+
+        @Override
+        public void complete(Outcome outcome, int status, long bodyBytes, Throwable cause) {
             long nowNanos = System.nanoTime();
             if (!DONE.compareAndSet(this, 0, 1)) {
                 epoch.duplicates.increment();
                 return;
             }
-            generator.record(this, outcome == null ? Outcome.OTHER : outcome, nowNanos);
+            generator.record(this, outcome == null ? Outcome.OTHER : outcome, bodyBytes, nowNanos);
         }
     }
 }

@@ -23,7 +23,7 @@ import java.util.function.LongFunction;
  */
 final class FakeAdapter implements HttpClientAdapter {
 
-    sealed interface Behaviour permits Inline, Late, Never, Twice {
+    sealed interface Behaviour permits Inline, Late, Never, Twice, Body {
     }
 
     record Inline(Outcome outcome) implements Behaviour {
@@ -36,6 +36,10 @@ final class FakeAdapter implements HttpClientAdapter {
     }
 
     record Twice(Outcome outcome) implements Behaviour {
+    }
+
+    /** OK inline, reporting a body of {@code bytes}. */
+    record Body(long bytes) implements Behaviour {
     }
 
     private final LongFunction<Behaviour> script;
@@ -61,6 +65,10 @@ final class FakeAdapter implements HttpClientAdapter {
             case Inline i -> complete(completion, i.outcome());
             case Late l -> timer.schedule(() -> complete(completion, l.outcome()), l.delayMillis(), TimeUnit.MILLISECONDS);
             case Never n -> neverCompleted.increment();
+            case Body b -> {
+                completed[Outcome.OK.ordinal()].increment();
+                completion.complete(Outcome.OK, 200, b.bytes(), null);
+            }
             case Twice t -> {
                 complete(completion, t.outcome());
                 completion.complete(t.outcome(), 200, 5, null);
