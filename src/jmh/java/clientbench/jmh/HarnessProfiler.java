@@ -60,13 +60,23 @@ import java.util.concurrent.atomic.AtomicReference;
  *       included: the {@code noop} client at the same shape shows the harness's share, which ./bench
  *       subtracts), {@code alloc.per.req} (bytes allocated in the window per request sent, the counter of
  *       {@code -prof gc}, whose {@code gc.alloc.rate.norm} divides a whole iteration by JMH's call count),
- *       {@code threads.max} (the JVM's peak live threads),
- *       {@code connections} (the client's established connections to the target when the window closed,
- *       counted by the kernel), {@code inflight.end} (requests out then), and for long-lived shapes
+ *       {@code threads.max} (the JVM's peak live threads), {@code inflight.end} (requests out when the
+ *       window closed), and for long-lived shapes
  *       {@code heap.per.inflight} (bytes after a GC) and {@code threads.per.inflight};</li>
+ *   <li>connections and the stub's own counts (probes after the window, so they move with it):
+ *       {@code connections} (the client's established connections to the target when the window closed,
+ *       by the kernel, matching the target's address and port), {@code connections.peak} (the most open at
+ *       once in the window: the stub's count, or with an external target the kernel's sampled 4 times a
+ *       second), {@code connections.used} (connections that carried a request in the window),
+ *       {@code connections.opened} (connections the stub accepted over the iteration), {@code stub.requests}
+ *       (requests the stub answered over the iteration: beside {@code n.sent}, they agree up to
+ *       {@code n.expired}), {@code listen.overflows} (connections the kernel's accept queues refused over
+ *       the iteration: 0 proves the stub took every connection offered) - the last three summed like
+ *       {@code n.*}; {@code stub.cpu} (its share of its CPUs in the window);</li>
  *   <li>validity flags, 0 or 1, the maximum over iterations and forks (see {@link Flag}):
  *       {@code flag.generator} ({@code cpu.share}, the client JVM's share of its CPUs in the window, >= 0.9),
- *       {@code flag.lag} (open model: lag p99 > 10% of latency p99), {@code flag.unsteady} (this fork's
+ *       {@code flag.lag} (open model: lag p99 > 10% of latency p99), {@code flag.stub} ({@code stub.cpu} >= 0.7),
+ *       {@code flag.unsteady} (this fork's
  *       measured iterations so far differ by > 20% in ok/s), {@code flag.samples} (< 1,000 latency samples
  *       in an iteration).</li>
  * </ul>
@@ -145,6 +155,10 @@ public final class HarnessProfiler implements InternalProfiler {
                     > Flag.LAG_SHARE_OF_LATENCY * s.latency().getValueAtPercentile(99)));
         }
         r.add(flag(Flag.SAMPLES, s.latency().getTotalCount() < Flag.MIN_SAMPLES));
+        if (s.probes().stubCpuShare() >= 0) {
+            r.add(new ScalarResult("stub.cpu", s.probes().stubCpuShare(), "of its CPUs", AggregationPolicy.AVG));
+            r.add(flag(Flag.STUB, s.probes().stubCpuShare() >= Flag.STUB_CPU_SHARE));
+        }
         return r;
     }
 
@@ -195,6 +209,21 @@ public final class HarnessProfiler implements InternalProfiler {
         Probes p = s.probes();
         if (p.connections() >= 0) {
             r.add(new ScalarResult("connections", p.connections(), "connections", AggregationPolicy.MAX));
+        }
+        if (p.connectionsPeak() >= 0) {
+            r.add(new ScalarResult("connections.peak", p.connectionsPeak(), "connections", AggregationPolicy.MAX));
+        }
+        if (p.connectionsUsed() >= 0) {
+            r.add(new ScalarResult("connections.used", p.connectionsUsed(), "connections", AggregationPolicy.MAX));
+        }
+        if (p.connectionsOpened() >= 0) {
+            r.add(total("connections.opened", p.connectionsOpened()));
+        }
+        if (p.stubRequests() >= 0) {
+            r.add(total("stub.requests", p.stubRequests()));
+        }
+        if (p.listenRefused() >= 0) {
+            r.add(total("listen.overflows", p.listenRefused()));
         }
         if (p.heapBytes() >= 0 && s.inFlightAtClose() > 0) {
             r.add(new ScalarResult("heap.per.inflight", (double) p.heapBytes() / s.inFlightAtClose(), "B", AggregationPolicy.AVG));

@@ -4,6 +4,7 @@ import clientbench.adapters.Adapters;
 import clientbench.api.AdapterConfig;
 import clientbench.api.HttpClientAdapter;
 import clientbench.api.Request;
+import clientbench.stub.StubServer;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -28,12 +29,19 @@ public final class Trial implements AutoCloseable {
     private final LoadGenerator generator;
     private final HlogFile hlog;
     private final Map<String, String> settings;
-    private final URI target;
+    /** The client's connections to the target in the kernel's tables; null for noop (no network). */
+    private final TcpConnections tcp;
+    /** External target only: the kernel's connection count sampled for its peak (no stub counts it). */
+    private final TcpConnections.PeakSampler sampler;
     private final long baselineHeapBytes;
     private boolean failed;
+    // This iteration's marks, taken before its window.
+    private StubServer.Stats statsAtMark;
+    private long markNanos;
+    private long listenRefusedAtStart;
 
     private Trial(TrialSpec spec, CpuLayout layout, StubProcess stub, HttpClientAdapter adapter, LoadGenerator generator,
-                  HlogFile hlog, Map<String, String> settings, URI target, long baselineHeapBytes) {
+                  HlogFile hlog, Map<String, String> settings, TcpConnections tcp, long baselineHeapBytes) {
         this.spec = spec;
         this.layout = layout;
         this.stub = stub;
@@ -41,7 +49,8 @@ public final class Trial implements AutoCloseable {
         this.generator = generator;
         this.hlog = hlog;
         this.settings = settings;
-        this.target = target;
+        this.tcp = tcp;
+        this.sampler = stub == null && tcp != null ? tcp.new PeakSampler() : null;
         this.baselineHeapBytes = baselineHeapBytes;
     }
 
@@ -88,7 +97,8 @@ public final class Trial implements AutoCloseable {
                 JsonFiles.writeAtomically(settingsFile(spec.hlog()), Map.of("client", spec.client(), "settings", settings));
             }
             LoadGenerator generator = new LoadGenerator(adapter, request, spec.load().withPacing(layout.pacing()));
-            return new Trial(spec, layout, stub, adapter, generator, hlog, settings, target,
+            TcpConnections tcp = Adapters.NOOP.equals(spec.client()) ? null : TcpConnections.to(target);
+            return new Trial(spec, layout, stub, adapter, generator, hlog, settings, tcp,
                     spec.measureHeap() ? heapAfterGc() : -1);
         } catch (IOException | InterruptedException | RuntimeException e) {
             if (adapter != null) {
@@ -146,6 +156,14 @@ public final class Trial implements AutoCloseable {
      */
     public void beginIteration(long windowNanos) {
         layout.pinClientAndPacer();
+        // Marks for the iteration's deltas: nothing is in flight between the previous drain and the first send.
+        if (stub != null) {
+            statsAtMark = stub.mark();
+            markNanos = System.nanoTime();
+        } else if (sampler != null) {
+            sampler.peakAndReset();
+        }
+        listenRefusedAtStart = ListenQueue.refused();
         generator.beginIteration(windowNanos);
     }
 
@@ -155,16 +173,34 @@ public final class Trial implements AutoCloseable {
 
     /**
      * Closes the window (its schedule sent and accounted), then probes its end: the client's connections
-     * to the target, its threads and (long-lived shapes) the heap its requests in flight hold; then
-     * drains. The probes run after the window's end, so their cost never moves it. A measured iteration
-     * goes into the histogram log.
+     * to the target (the kernel's count now, the peak and the connections used in the window), the stub's
+     * CPU in the window, the JVM's threads and (long-lived shapes) the heap the requests in flight hold;
+     * then drains, and counts what the stub accepted and answered over the iteration. The probes run after
+     * the window's end, so their cost never moves it. A measured iteration goes into the histogram log.
      */
     public IterationSnapshot endIteration(boolean measured) {
         generator.closeWindow();
-        long connections = TcpConnections.establishedTo(target.getPort());
+        long connections = tcp == null ? -1 : tcp.established();
+        StubServer.Stats atClose = stub == null ? null : stub.stats();
+        long closeNanos = System.nanoTime();
+        long peak = -1;
+        if (atClose != null) {
+            peak = atClose.peakOpen();
+        } else if (sampler != null) {
+            peak = Math.max(sampler.peakAndReset(), connections);
+        }
         long threads = ManagementFactory.getThreadMXBean().getThreadCount();
         long heap = spec.measureHeap() ? heapAfterGc() - baselineHeapBytes : -1;
-        IterationSnapshot s = generator.drain().withProbes(new Probes(layout.jvmCpus(), connections, heap, threads));
+        IterationSnapshot s = generator.drain();
+        StubServer.Stats atEnd = stub == null ? null : stub.stats();
+        boolean counted = statsAtMark != null && atEnd != null;
+        double stubCpuShare = statsAtMark != null && atClose != null && atClose.cpuNanos() >= 0
+                ? (double) (atClose.cpuNanos() - statsAtMark.cpuNanos()) / (closeNanos - markNanos) / stub.ioThreads() : -1;
+        long refusedAtEnd = ListenQueue.refused();
+        s = s.withProbes(new Probes(layout.jvmCpus(), connections, peak, atClose == null ? -1 : atClose.usedConnections(),
+                counted ? atEnd.accepted() - statsAtMark.accepted() : -1,
+                counted ? atEnd.requests() - statsAtMark.requests() : -1, stubCpuShare,
+                listenRefusedAtStart < 0 || refusedAtEnd < 0 ? -1 : refusedAtEnd - listenRefusedAtStart, heap, threads));
         if (!s.balanced()) {
             failed = true;
             throw new IllegalStateException("accounting does not balance: " + s.summary());
@@ -177,6 +213,9 @@ public final class Trial implements AutoCloseable {
 
     @Override
     public void close() {
+        if (sampler != null) {
+            sampler.close();
+        }
         try {
             adapter.close();
         } finally {

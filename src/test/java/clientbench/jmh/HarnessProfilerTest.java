@@ -24,6 +24,11 @@ class HarnessProfilerTest {
 
     /** One second, {@code samples} requests, latency p99 and lag p99 as given, the JVM's CPU share as given. */
     private static IterationSnapshot iteration(long samples, long latencyMicros, long lagMicros, double cpuShare) {
+        return iteration(samples, latencyMicros, lagMicros, cpuShare, 0.2);
+    }
+
+    private static IterationSnapshot iteration(long samples, long latencyMicros, long lagMicros, double cpuShare,
+                                               double stubCpuShare) {
         Histogram latency = LoadGenerator.newHistogram();
         Histogram lag = LoadGenerator.newHistogram();
         latency.recordValueWithCount(latencyMicros, samples);
@@ -32,7 +37,7 @@ class HarnessProfilerTest {
         outcomes[Outcome.OK.ordinal()] = samples;
         return new IterationSnapshot(true, WINDOW_NANOS, samples, samples, 0, 0, outcomes, 0, 0, latency,
                 latency.copy(), latency.copy(), lag, 0, (long) (cpuShare * 2 * WINDOW_NANOS), 0, 5, 5,
-                new Probes(2, -1, -1, -1));
+                new Probes(2, -1, -1, -1, -1, -1, stubCpuShare, -1, -1, -1));
     }
 
     private static Map<String, Double> flags(IterationSnapshot s) {
@@ -52,6 +57,13 @@ class HarnessProfilerTest {
     void aSaturatedClientJvmRaisesGenerator() {
         assertEquals(1.0, flags(iteration(2_000, 1_000, 50, 0.95)).get(Flag.GENERATOR.metric()));
         assertEquals(0.0, flags(iteration(2_000, 1_000, 50, 0.85)).get(Flag.GENERATOR.metric()));
+    }
+
+    @Test
+    void aBusyStubRaisesStub() {
+        assertEquals(1.0, flags(iteration(2_000, 1_000, 50, 0.3, 0.75)).get(Flag.STUB.metric()));
+        assertEquals(0.0, flags(iteration(2_000, 1_000, 50, 0.3, 0.65)).get(Flag.STUB.metric()));
+        assertFalse(flags(iteration(2_000, 1_000, 50, 0.3, -1)).containsKey(Flag.STUB.metric()), "no stub, no flag");
     }
 
     @Test
