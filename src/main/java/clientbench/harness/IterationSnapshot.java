@@ -15,6 +15,7 @@ import org.HdrHistogram.Histogram;
  * is service time and labelled so. {@code lag} is actual send minus intended start.
  *
  * @param windowNanos the measured window's length: the iteration time, exactly (0 when nothing was sent)
+ * @param windowStartEpochMillis the window's first send, wall-clock (for the histogram log)
  * @param scheduled open model: the requests due in the window; closed model: the requests sent
  * @param dropped never sent: refused at the concurrency limit (drop policy) or {@code unsent}
  * @param unsent of the dropped, those that fell due in the window and had not gone out by the window's
@@ -29,7 +30,7 @@ import org.HdrHistogram.Histogram;
  * @param bodyBytesMax the longest (-1: none reported)
  * @param probes what the trial measured around the iteration ({@link Probes#NONE} from a bare generator)
  */
-public record IterationSnapshot(boolean openModel, long windowNanos, long scheduled, long sent, long dropped,
+public record IterationSnapshot(boolean openModel, long windowNanos, long windowStartEpochMillis, long scheduled, long sent, long dropped,
                                 long unsent,
                                 long[] outcomes, long expiredAtDrain, long duplicates,
                                 Histogram latency, Histogram latencyOk, Histogram service, Histogram lag,
@@ -37,7 +38,7 @@ public record IterationSnapshot(boolean openModel, long windowNanos, long schedu
                                 long bodyBytesMin, long bodyBytesMax, Probes probes) {
 
     IterationSnapshot withProbes(Probes p) {
-        return new IterationSnapshot(openModel, windowNanos, scheduled, sent, dropped, unsent, outcomes,
+        return new IterationSnapshot(openModel, windowNanos, windowStartEpochMillis, scheduled, sent, dropped, unsent, outcomes,
                 expiredAtDrain, duplicates, latency, latencyOk, service, lag, inFlightAtClose, cpuNanosInWindow,
                 allocatedBytesInWindow, bodyBytesMin, bodyBytesMax, p);
     }

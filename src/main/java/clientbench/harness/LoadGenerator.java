@@ -162,6 +162,7 @@ public final class LoadGenerator {
         e.cpuNanosAtStart = JvmCounters.processCpuNanos();
         e.allocatedBytesAtStart = JvmCounters.allocatedBytes();
         e.t0Nanos = System.nanoTime();
+        e.startEpochMillis = System.currentTimeMillis();
         e.windowEndNanos = e.t0Nanos + e.windowNanos;
         e.lastSendNanos = e.windowEndNanos + spec.lateSendGrace().toNanos();
         if (pacer != null) {
@@ -338,7 +339,7 @@ public final class LoadGenerator {
         }
         outcomes[Outcome.TIMEOUT.ordinal()] += expired;
         long scheduled = e.sent + e.droppedAtLimit + e.unsent;
-        return new IterationSnapshot(pacer != null, e.started ? e.windowNanos : 0, scheduled, e.sent,
+        return new IterationSnapshot(pacer != null, e.started ? e.windowNanos : 0, e.startEpochMillis, scheduled, e.sent,
                 e.droppedAtLimit + e.unsent, e.unsent, outcomes, expired, e.duplicates.sum(),
                 latency.getIntervalHistogram(), latencyOk.getIntervalHistogram(), service.getIntervalHistogram(),
                 lag.getIntervalHistogram(), e.inFlightAtClose, e.cpuNanosInWindow, e.allocatedBytesInWindow,
@@ -407,6 +408,7 @@ public final class LoadGenerator {
         // Written by the driving thread only.
         boolean started;
         long t0Nanos;
+        long startEpochMillis;
         long windowEndNanos;
         /** Open model: a request due in the window that has not gone out by then is unsent. */
         long lastSendNanos;

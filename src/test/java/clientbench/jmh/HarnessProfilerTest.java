@@ -35,7 +35,7 @@ class HarnessProfilerTest {
         lag.recordValueWithCount(lagMicros, samples);
         long[] outcomes = new long[Outcome.values().length];
         outcomes[Outcome.OK.ordinal()] = samples;
-        return new IterationSnapshot(true, WINDOW_NANOS, samples, samples, 0, 0, outcomes, 0, 0, latency,
+        return new IterationSnapshot(true, WINDOW_NANOS, 0, samples, samples, 0, 0, outcomes, 0, 0, latency,
                 latency.copy(), latency.copy(), lag, 0, (long) (cpuShare * 2 * WINDOW_NANOS), 0, 5, 5,
                 new Probes(2, -1, -1, -1, -1, -1, stubCpuShare, -1, -1, -1));
     }
