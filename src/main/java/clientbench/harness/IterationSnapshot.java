@@ -6,7 +6,10 @@ import org.HdrHistogram.Histogram;
 /**
  * Everything one iteration measured, after its drain. The counts are exact:
  * {@code scheduled = sent + dropped} and {@code sent = ok + failures} (requests still in flight at the
- * drain deadline are among the {@code timeout} failures, as {@link #expiredAtDrain}).
+ * drain deadline are among the {@code timeout} failures, as {@link #expiredAtDrain}). Both hold by
+ * construction; what the generator checks before it returns one (and throws if not) is that its
+ * independent counts agree: outcomes counted against completions admitted, requests found still out
+ * against requests sent and never admitted.
  *
  * <p>Histograms are in microseconds. {@code latency} is from the intended start (what a caller sees,
  * free of coordinated omission), every outcome, and for each request that never completed (unsent, or
@@ -78,11 +81,6 @@ public record IterationSnapshot(boolean openModel, long windowNanos, long window
     /** Events per second over the measured window. */
     public double perSecond(long events) {
         return windowNanos <= 0 ? 0 : events * 1e9 / windowNanos;
-    }
-
-    /** True when every scheduled request is accounted for exactly once. */
-    public boolean balanced() {
-        return scheduled == sent + dropped && sent == ok() + failures();
     }
 
     public String summary() {

@@ -40,7 +40,6 @@ public final class OverloadProbe {
         long elapsedMs = (System.nanoTime() - t0) / 1_000_000;
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("client", client);
-        out.put("balanced", s.balanced());
         out.put("scheduled", s.scheduled());
         out.put("sent", s.sent());
         out.put("dropped", s.dropped());
