@@ -61,7 +61,10 @@ import java.util.concurrent.atomic.AtomicReference;
  *       subtracts), {@code alloc.per.req} (bytes allocated in the window per request sent, the counter of
  *       {@code -prof gc}, whose {@code gc.alloc.rate.norm} divides a whole iteration by JMH's call count),
  *       {@code threads.max} (the JVM's peak live threads), {@code inflight.end} (requests out when the
- *       window closed), and for long-lived shapes
+ *       window closed);</li>
+ *   <li>long-lived shapes: {@code ll.asked} (requests asked to be held at once), {@code ll.held} (in flight
+ *       when the window closed), {@code ll.open.ms} (from the first send until the count in flight last
+ *       rose: it reached {@code ll.asked}, or stopped short), why the rest failed in {@code fail.*},
  *       {@code heap.per.inflight} (bytes after a GC) and {@code threads.per.inflight};</li>
  *   <li>connections and the stub's own counts (probes after the window, so they move with it):
  *       {@code connections} (the client's established connections to the target when the window closed,
@@ -224,6 +227,11 @@ public final class HarnessProfiler implements InternalProfiler {
         }
         if (p.listenRefused() >= 0) {
             r.add(total("listen.overflows", p.listenRefused()));
+        }
+        if (p.asked() >= 0) {
+            r.add(new ScalarResult("ll.asked", p.asked(), "requests", AggregationPolicy.MAX));
+            r.add(new ScalarResult("ll.held", s.inFlightAtClose(), "requests", AggregationPolicy.AVG));
+            r.add(new ScalarResult("ll.open.ms", s.inFlightPeakAfterNanos() / 1e6, "ms", AggregationPolicy.AVG));
         }
         if (p.heapBytes() >= 0 && s.inFlightAtClose() > 0) {
             r.add(new ScalarResult("heap.per.inflight", (double) p.heapBytes() / s.inFlightAtClose(), "B", AggregationPolicy.AVG));

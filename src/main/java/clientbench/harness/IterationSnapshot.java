@@ -26,6 +26,9 @@ import org.HdrHistogram.Histogram;
  * @param outcomes completed requests by {@link Outcome#ordinal()}
  * @param duplicates completions beyond the first for one request: an adapter bug, never counted twice
  * @param inFlightAtClose requests out when the window closed, before the drain
+ * @param inFlightPeak the most requests out at once in the window (counted at each send)
+ * @param inFlightPeakAfterNanos when, from the window's first send, that count was last raised: how long
+ *                               opening took (long-lived shapes: until the target was held or stopped rising)
  * @param cpuNanosInWindow the client JVM's CPU time (every thread: client, harness, JMH) from the window's
  *                         first send to its close; -1 when unknown
  * @param allocatedBytesInWindow bytes its threads allocated in that time; -1 when unknown
@@ -37,12 +40,13 @@ public record IterationSnapshot(boolean openModel, long windowNanos, long window
                                 long unsent,
                                 long[] outcomes, long expiredAtDrain, long duplicates,
                                 Histogram latency, Histogram latencyOk, Histogram service, Histogram lag,
-                                long inFlightAtClose, long cpuNanosInWindow, long allocatedBytesInWindow,
+                                long inFlightAtClose, long inFlightPeak, long inFlightPeakAfterNanos, long cpuNanosInWindow, long allocatedBytesInWindow,
                                 long bodyBytesMin, long bodyBytesMax, Probes probes) {
 
     IterationSnapshot withProbes(Probes p) {
         return new IterationSnapshot(openModel, windowNanos, windowStartEpochMillis, scheduled, sent, dropped, unsent, outcomes,
-                expiredAtDrain, duplicates, latency, latencyOk, service, lag, inFlightAtClose, cpuNanosInWindow,
+                expiredAtDrain, duplicates, latency, latencyOk, service, lag, inFlightAtClose, inFlightPeak,
+                inFlightPeakAfterNanos, cpuNanosInWindow,
                 allocatedBytesInWindow, bodyBytesMin, bodyBytesMax, p);
     }
 

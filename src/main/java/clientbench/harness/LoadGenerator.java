@@ -240,6 +240,11 @@ public final class LoadGenerator {
         e.sent++;
         Exchange x = new Exchange(this, e, intendedNanos, sentAtNanos, e.freeSlot());
         e.slots.set(x.slot, x);
+        long inFlight = e.sent - e.recorded.get();
+        if (inFlight > e.inFlightPeak) {
+            e.inFlightPeak = inFlight;
+            e.inFlightPeakAfterNanos = sentAtNanos - e.t0Nanos;
+        }
         try {
             adapter.send(request, x);
         } catch (Throwable t) {
@@ -342,7 +347,8 @@ public final class LoadGenerator {
         return new IterationSnapshot(pacer != null, e.started ? e.windowNanos : 0, e.startEpochMillis, scheduled, e.sent,
                 e.droppedAtLimit + e.unsent, e.unsent, outcomes, expired, e.duplicates.sum(),
                 latency.getIntervalHistogram(), latencyOk.getIntervalHistogram(), service.getIntervalHistogram(),
-                lag.getIntervalHistogram(), e.inFlightAtClose, e.cpuNanosInWindow, e.allocatedBytesInWindow,
+                lag.getIntervalHistogram(), e.inFlightAtClose, e.inFlightPeak, e.inFlightPeakAfterNanos,
+                e.cpuNanosInWindow, e.allocatedBytesInWindow,
                 e.bodyBytesMin.get() == Long.MAX_VALUE ? -1 : e.bodyBytesMin.get(), e.bodyBytesMax.get(), Probes.NONE);
     }
 
@@ -422,6 +428,9 @@ public final class LoadGenerator {
         /** Due in the window, never sent: the pacer was behind (parked for a permit, or late). */
         long unsent;
         long inFlightAtClose;
+        /** The most requests out at once in the window, and when (from t0) that count was last reached. */
+        long inFlightPeak;
+        long inFlightPeakAfterNanos;
         long cpuNanosAtStart;
         long allocatedBytesAtStart;
         long cpuNanosInWindow;

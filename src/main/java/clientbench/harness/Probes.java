@@ -5,6 +5,7 @@ package clientbench.harness;
  * stub's view. Every field is -1 when it was not measured (no stub, not Linux, not this shape).
  *
  * @param jvmCpus the CPUs the client JVM may use (its pinning), the base of its CPU share
+ * @param asked long-lived shapes: the requests asked to be held at once (their concurrency); else -1
  * @param connections the client's established connections to the target when the window closed (kernel)
  * @param connectionsPeak the most connections open at once in the window: the stub's count, or with an
  *                        external target the kernel's sampled a few times a second
@@ -17,8 +18,8 @@ package clientbench.harness;
  * @param heapBytes heap the client held at the window's close beyond its idle baseline, after a GC (long-lived shapes)
  * @param threadsAtClose the JVM's live threads then
  */
-public record Probes(int jvmCpus, long connections, long connectionsPeak, long connectionsUsed, long connectionsOpened,
+public record Probes(int jvmCpus, long asked, long connections, long connectionsPeak, long connectionsUsed, long connectionsOpened,
                      long stubRequests, double stubCpuShare, long listenRefused, long heapBytes, long threadsAtClose) {
 
-    public static final Probes NONE = new Probes(-1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
+    public static final Probes NONE = new Probes(-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
 }
