@@ -86,7 +86,7 @@ public class LongLivedBenchmark extends LoadBenchmark {
             throw new IllegalArgumentException("timeoutMs (" + timeoutMs + ") must exceed delayMs (" + delayMs + ")");
         }
         LoadSpec spec = LoadSpec.closed(TrialSpec.integer("concurrency", concurrency), TrialSpec.drainFor(timeout));
-        load.start(params, hlog -> TrialSpec.parse(client, target, protocol, connections, delayMs, bytes, "0", spec, hlog)
+        start(params, hlog -> TrialSpec.parse(client, target, protocol, connections, delayMs, bytes, "0", spec, hlog)
                 .withLongLived(timeout).withIoThreads(ioThreads));
     }
 }

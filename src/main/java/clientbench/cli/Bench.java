@@ -219,7 +219,7 @@ public final class Bench implements Callable<Integer> {
                 .include("^" + Pattern.quote(shape.benchmark()) + "$")
                 .shouldFailOnError(true)
                 .jvm(java)
-                .jvmArgs(forkJvmArgs.toArray(String[]::new))
+                .jvmArgs(shape.forkJvmArgs(forkJvmArgs))
                 .addProfiler(clientbench.jmh.HarnessProfiler.class)
                 .addProfiler(GCProfiler.class);
         if (!shape.ownTimings()) {
@@ -387,7 +387,7 @@ public final class Bench implements Callable<Integer> {
     /** Library versions and effective settings, as each trial's fork recorded them. */
     private static Map<String, Object> clientSettings(Path dir) throws IOException {
         Map<String, Object> m = new LinkedHashMap<>();
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*.settings.json")) {
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*.trial.json")) {
             for (Path f : files) {
                 JsonNode node = JsonFiles.MAPPER.readTree(f.toFile());
                 m.putIfAbsent(node.path("client").asText(), node.path("settings"));

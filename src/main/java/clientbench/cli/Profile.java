@@ -48,6 +48,13 @@ public record Profile(String name, int forks, int warmupIterations, int warmupSe
             return params.getOrDefault("protocol", "http1");
         }
 
+        /** The forks' JVM flags, plus this shape's name for the trial's record ({@code clientbench.shape}). */
+        public String[] forkJvmArgs(List<String> base) {
+            List<String> args = new ArrayList<>(base);
+            args.add("-Dclientbench.shape=" + name);
+            return args.toArray(String[]::new);
+        }
+
         /** Open- and closed-loop shapes measure the harness's own cost too: {@code noop}, at the same settings. */
         public boolean hasBaseline() {
             return benchmark.equals(OPEN) || benchmark.equals(CLOSED);

@@ -17,8 +17,8 @@ import java.util.function.BooleanSupplier;
 
 /**
  * One trial of one client: the CPU layout, the stub in its own JVM (unless a target is given), the
- * adapter, the load generator and the trial's histogram log, with their lifecycle in one place for JMH
- * states and tests.
+ * adapter, the load generator, the trial's histogram log and its record, with their lifecycle in one place
+ * for JMH states and tests.
  */
 public final class Trial implements AutoCloseable {
 
@@ -28,6 +28,7 @@ public final class Trial implements AutoCloseable {
     private final HttpClientAdapter adapter;
     private final LoadGenerator generator;
     private final HlogFile hlog;
+    private final TrialRecord record;
     private final Map<String, String> settings;
     /** The client's connections to the target in the kernel's tables; null for noop (no network). */
     private final TcpConnections tcp;
@@ -41,13 +42,15 @@ public final class Trial implements AutoCloseable {
     private long listenRefusedAtStart;
 
     private Trial(TrialSpec spec, CpuLayout layout, StubProcess stub, HttpClientAdapter adapter, LoadGenerator generator,
-                  HlogFile hlog, Map<String, String> settings, TcpConnections tcp, long baselineHeapBytes) {
+                  HlogFile hlog, TrialRecord record, Map<String, String> settings, TcpConnections tcp,
+                  long baselineHeapBytes) {
         this.spec = spec;
         this.layout = layout;
         this.stub = stub;
         this.adapter = adapter;
         this.generator = generator;
         this.hlog = hlog;
+        this.record = record;
         this.settings = settings;
         this.tcp = tcp;
         this.sampler = stub == null && tcp != null ? tcp.new PeakSampler() : null;
@@ -61,6 +64,14 @@ public final class Trial implements AutoCloseable {
      * @param pin pin the stub, the client and the pacer to CPUs of their own ({@link CpuLayout})
      */
     public static Trial start(TrialSpec spec, boolean pin) throws IOException, InterruptedException {
+        return start(spec, pin, Map.of());
+    }
+
+    /**
+     * As {@link #start(TrialSpec, boolean)}, recording {@code about} (the JMH benchmark, its parameters, the
+     * ./bench shape) in the trial's record beside its log.
+     */
+    public static Trial start(TrialSpec spec, boolean pin, Map<String, Object> about) throws IOException, InterruptedException {
         CpuLayout layout = CpuLayout.plan(CpuLayout.allowedCpus(), pin);
         StubProcess stub = null;
         HttpClientAdapter adapter = null;
@@ -92,13 +103,14 @@ public final class Trial implements AutoCloseable {
             settings.put("harness.ioThreads", ioThreads + (spec.ioThreads() > 0 ? " (given)" : " (one per client CPU)"));
             settings.putAll(adapter.settings());
             HlogFile hlog = null;
+            TrialRecord record = null;
             if (spec.hlog() != null) {
                 hlog = new HlogFile(spec.hlog(), "clientbench " + spec);
-                JsonFiles.writeAtomically(settingsFile(spec.hlog()), Map.of("client", spec.client(), "settings", settings));
+                record = new TrialRecord(spec.hlog(), spec.client(), about, settings, layout);
             }
             LoadGenerator generator = new LoadGenerator(adapter, request, spec.load().withPacing(layout.pacing()));
             TcpConnections tcp = Adapters.NOOP.equals(spec.client()) ? null : TcpConnections.to(target);
-            return new Trial(spec, layout, stub, adapter, generator, hlog, settings, tcp,
+            return new Trial(spec, layout, stub, adapter, generator, hlog, record, settings, tcp,
                     spec.measureHeap() ? heapAfterGc() : -1);
         } catch (IOException | InterruptedException | RuntimeException e) {
             if (adapter != null) {
@@ -111,10 +123,9 @@ public final class Trial implements AutoCloseable {
         }
     }
 
-    /** The trial's settings beside its log: {@code x.hlog} has {@code x.settings.json}. */
-    public static Path settingsFile(Path hlog) {
-        String name = hlog.getFileName().toString();
-        return hlog.resolveSibling(name.substring(0, name.length() - ".hlog".length()) + ".settings.json");
+    /** The trial's record beside its log: {@code x.hlog} has {@code x.trial.json} ({@link TrialRecord}). */
+    public static Path recordFile(Path hlog) {
+        return TrialRecord.fileFor(hlog);
     }
 
     private static byte[] filled(int n) {
@@ -183,6 +194,9 @@ public final class Trial implements AutoCloseable {
             IterationSnapshot s = probeAndDrain();
             if (measured && hlog != null) {
                 hlog.write(s);
+            }
+            if (record != null) {
+                record.add(s, measured);
             }
             return s;
         } catch (RuntimeException e) {

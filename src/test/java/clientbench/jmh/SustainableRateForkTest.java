@@ -1,5 +1,8 @@
 package clientbench.jmh;
 
+import clientbench.harness.JsonFiles;
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -8,10 +11,13 @@ import org.openjdk.jmh.results.IterationResult;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.options.TimeValue;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import static clientbench.jmh.ForkedRuns.score;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -33,12 +39,20 @@ class SustainableRateForkTest {
     @TempDir
     static Path hlogs;
 
-    @Test
-    void aSustainableRateDropsNothingAndThePrimaryScoreIsOkPerSecond() throws Exception {
-        RunResult r = ForkedRuns.run(ForkedRuns.options(OpenLoopBenchmark.class, hlogs)
+    private static RunResult r;
+
+    /** The one forked run both tests read. */
+    @BeforeAll
+    static void run() throws Exception {
+        r = ForkedRuns.run(ForkedRuns.options(OpenLoopBenchmark.class, hlogs)
                 .param("client", "jdk").param("rate", Integer.toString(RATE))
                 .warmupIterations(1).warmupTime(TimeValue.seconds(SECONDS))
-                .measurementIterations(ITERATIONS).measurementTime(TimeValue.seconds(SECONDS)));
+                .measurementIterations(ITERATIONS).measurementTime(TimeValue.seconds(SECONDS))
+                .jvmArgsAppend("-Dclientbench.shape=sustainable-" + RATE));
+    }
+
+    @Test
+    void aSustainableRateDropsNothingAndThePrimaryScoreIsOkPerSecond() {
 
         long due = (long) RATE * SECONDS * ITERATIONS;
         assertEquals(due, score(r, "n.scheduled"), 0.0, "each window scheduled exactly rate x time");
@@ -59,5 +73,32 @@ class SustainableRateForkTest {
             }
         }
         assertTrue(score(r, "lag.p99") < 200_000, "no request was late by the grace: lag p99 us " + score(r, "lag.p99"));
+    }
+
+    /** One fork, so one trial and one record. */
+    @Test
+    void theTrialsRecordCarriesWhatRanAndEveryIteration() throws Exception {
+        List<Path> records;
+        try (var files = Files.list(hlogs)) {
+            records = files.filter(f -> f.getFileName().toString().endsWith(".trial.json")).toList();
+        }
+        assertEquals(1, records.size(), "one trial, one record: " + records);
+        JsonNode t = JsonFiles.MAPPER.readTree(records.get(0).toFile());
+        assertEquals(OpenLoopBenchmark.class.getName() + "." + LoadBenchmark.METHOD, t.path("benchmark").asText());
+        assertEquals("sustainable-" + RATE, t.path("shape").asText());
+        assertEquals("jdk", t.path("params").path("client").asText());
+        assertEquals(Integer.toString(RATE), t.path("params").path("rate").asText());
+        assertEquals("64", t.path("params").path("connections").asText(), "every JMH parameter, defaults too");
+        assertTrue(t.path("layout").has("pacing"), t.path("layout").toString());
+        assertTrue(t.path("settings").has("library"), t.path("settings").toString());
+        JsonNode iterations = t.path("iterations");
+        assertEquals(1 + ITERATIONS, iterations.size(), "the warm-up and the measured iterations");
+        assertFalse(iterations.get(0).path("measured").asBoolean());
+        for (int i = 1; i <= ITERATIONS; i++) {
+            JsonNode it = iterations.get(i);
+            assertTrue(it.path("measured").asBoolean());
+            assertEquals((long) RATE * SECONDS, it.path("scheduled").asLong(), it.toString());
+            assertEquals(it.path("sent").asLong(), it.path("probes").path("stubRequests").asLong(), it.toString());
+        }
     }
 }
