@@ -27,7 +27,7 @@ import java.util.concurrent.TimeUnit;
  * <p>Expect: {@code ok} near the client's maximum at this concurrency; compare clients by it, and read
  * latency from {@link OpenLoopBenchmark}.
  *
- * <p>HOW TO RUN: {@code ./bench jmh ClosedLoopBenchmark -prof clientbench.jmh.HarnessProfiler -p client=jdk -p concurrency=16}
+ * <p>HOW TO RUN: {@code ./bench jmh ClosedLoopBenchmark -p client=jdk -p concurrency=16}
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)

@@ -5,6 +5,7 @@ import clientbench.harness.Flag;
 import clientbench.harness.IterationSnapshot;
 import clientbench.harness.Probes;
 import org.HdrHistogram.Histogram;
+import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.IterationParams;
 import org.openjdk.jmh.profile.InternalProfiler;
@@ -15,7 +16,6 @@ import org.openjdk.jmh.results.ResultRole;
 import org.openjdk.jmh.results.ScalarResult;
 import org.openjdk.jmh.results.ThroughputResult;
 import org.openjdk.jmh.runner.IterationType;
-import org.openjdk.jmh.annotations.Mode;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -43,9 +43,10 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <p>Metrics (names are API: the notebook reads them):
  * <ul>
- *   <li>rates over the exact window, ops/s, averaged over iterations with JMH's error:
- *       {@code ok} (also the primary score), {@code sent}, {@code fail.<class>}, {@code dropped}, and
- *       {@code scheduled} (the offered rate: a check on the pacer);</li>
+ *   <li>rates over the exact window (the iteration time from its first send), ops/s, averaged over
+ *       iterations with JMH's error: {@code ok} (also the primary score), {@code sent}, {@code fail.<class>},
+ *       {@code dropped} (never sent: the drop policy's refusals and the unsent), and {@code scheduled} (the
+ *       offered rate: a check on the pacer);</li>
  *   <li>exact totals, summed over iterations and forks: {@code n.scheduled}, {@code n.sent},
  *       {@code n.dropped}, {@code n.ok}, {@code n.fail.<class>}, {@code n.unsent}, {@code n.expired},
  *       {@code n.duplicates};</li>
@@ -60,43 +61,43 @@ import java.util.concurrent.atomic.AtomicReference;
  *       included: the {@code noop} client at the same shape shows the harness's share, which ./bench
  *       subtracts), {@code alloc.per.req} (bytes allocated in the window per request sent, the counter of
  *       {@code -prof gc}, whose {@code gc.alloc.rate.norm} divides a whole iteration by JMH's call count),
- *       {@code threads.max} (the JVM's peak live threads), {@code inflight.end} (requests out when the
- *       window closed);</li>
+ *       {@code cpu.share} (the client JVM's CPU time in the window over the window times its CPUs),
+ *       {@code threads.max} (the JVM's peak live threads in the iteration), {@code inflight.end} (requests
+ *       out when the window closed);</li>
  *   <li>long-lived shapes: {@code ll.asked} (requests asked to be held at once), {@code ll.held} (in flight
  *       when the window closed), {@code ll.open.ms} (from the first send until the count in flight last
  *       rose: it reached {@code ll.asked}, or stopped short), why the rest failed in {@code fail.*},
  *       {@code heap.per.inflight} (bytes after a GC) and {@code threads.per.inflight};</li>
- *   <li>connections and the stub's own counts (probes after the window, so they move with it):
+ *   <li>connections and the stub's own counts, probed once the window is closed (so they never move it):
  *       {@code connections} (the client's established connections to the target when the window closed,
  *       by the kernel, matching the target's address and port), {@code connections.peak} (the most open at
  *       once in the window: the stub's count, or with an external target the kernel's sampled 4 times a
  *       second), {@code connections.used} (connections that carried a request in the window),
  *       {@code connections.opened} (connections the stub accepted over the iteration), {@code stub.requests}
- *       (requests the stub answered over the iteration: beside {@code n.sent}, they agree up to
- *       {@code n.expired}), {@code listen.overflows} (connections the kernel's accept queues refused over
+ *       (requests the stub answered over the iteration: beside {@code n.sent}, they agree up to the requests
+ *       that never reached it or were still out at the drain deadline), {@code listen.overflows} (connections the kernel's accept queues refused over
  *       the iteration: 0 proves the stub took every connection offered) - the last three summed like
  *       {@code n.*}; {@code stub.cpu} (its share of its CPUs in the window);</li>
  *   <li>validity flags, 0 or 1, the maximum over iterations and forks (see {@link Flag}):
- *       {@code flag.generator} ({@code cpu.share}, the client JVM's share of its CPUs in the window, >= 0.9),
- *       {@code flag.lag} (open model: lag p99 > 10% of latency p99), {@code flag.stub} ({@code stub.cpu} >= 0.7),
- *       {@code flag.unsteady} (this fork's
+ *       {@code flag.generator} ({@code cpu.share} >= 0.9), {@code flag.lag} (open model: lag p99 > 10% of
+ *       latency p99), {@code flag.stub} ({@code stub.cpu} >= 0.7), {@code flag.unsteady} (this fork's
  *       measured iterations so far differ by > 20% in ok/s), {@code flag.samples} (< 1,000 latency samples
- *       in an iteration).</li>
+ *       in an iteration). A flagged figure never drives a verdict.</li>
  * </ul>
  * HOW TO RUN: {@code java -jar target/benchmarks.jar OpenLoopBenchmark} adds it; with JMH's own main or the
  * Runner API, add {@code -prof clientbench.jmh.HarnessProfiler} ({@code addProfiler(HarnessProfiler.class)}).
  */
 public final class HarnessProfiler implements InternalProfiler {
 
-    /** JMH lists it ({@code -lprof}) and instantiates it by this constructor. */
-    public HarnessProfiler() {
-    }
-
     private static final AtomicReference<IterationSnapshot> PUBLISHED = new AtomicReference<>();
     static volatile boolean active;
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     /** ok/s of each measured iteration of this fork (JMH makes one profiler per fork), for {@link Flag#UNSTEADY}. */
     private final List<Double> measuredOkPerSecond = new ArrayList<>();
+
+    /** JMH lists it ({@code -lprof}, through the services file) and instantiates it by this constructor. */
+    public HarnessProfiler() {
+    }
 
     /** Called by the benchmark state at the end of each iteration, after the drain. */
     static void publish(IterationSnapshot s) {
@@ -105,7 +106,7 @@ public final class HarnessProfiler implements InternalProfiler {
 
     @Override
     public String getDescription() {
-        return "clientbench: request accounting, rates and latency percentiles from merged HdrHistograms";
+        return "clientbench: ok/s as the primary score; accounting, latency from merged HdrHistograms, cost, validity flags";
     }
 
     @Override

@@ -32,7 +32,7 @@ import java.util.concurrent.TimeUnit;
  *       {@code rate} and {@code lag.p99} under 100 us (wrk2 paces to about 1 ms).</li>
  * </ul>
  *
- * <p>HOW TO RUN: {@code ./bench jmh HarnessSelfBenchmark -prof clientbench.jmh.HarnessProfiler}
+ * <p>HOW TO RUN: {@code ./bench jmh HarnessSelfBenchmark}
  */
 @Warmup(iterations = 3, time = 5)
 @Measurement(iterations = 5, time = 5)

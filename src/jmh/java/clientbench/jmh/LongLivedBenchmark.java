@@ -43,7 +43,7 @@ import java.util.concurrent.TimeUnit;
  * (thread-per-request clients show about one thread each); beyond its limit a client fails with
  * {@code rejected}, {@code connect} or {@code timeout}, which the failure counts name.
  *
- * <p>HOW TO RUN: {@code ./bench jmh LongLivedBenchmark -prof clientbench.jmh.HarnessProfiler -p client=jdk -p concurrency=1000,4000}
+ * <p>HOW TO RUN: {@code ./bench jmh LongLivedBenchmark -p client=jdk -p concurrency=1000,4000}
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
