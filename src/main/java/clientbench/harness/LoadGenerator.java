@@ -130,12 +130,8 @@ public final class LoadGenerator {
             startWindow(e);
         }
         if (!e.closed) {
-            switch (step(e, () -> {
-                if (!e.stopSeen && stop.getAsBoolean()) {
-                    e.stopSeen = true;
-                }
-                return e.stopSeen;
-            })) {
+            e.driverStop = stop;
+            switch (step(e, e.stopCheck)) {
                 case SENT, DROPPED -> {
                     return true;
                 }
@@ -421,6 +417,14 @@ public final class LoadGenerator {
         long closedAtNanos;
         long drainDeadlineNanos;
         boolean stopSeen;
+        /** The driver's stop flag of the current sendNext, and a check of it that remembers a sighting. */
+        BooleanSupplier driverStop;
+        final BooleanSupplier stopCheck = () -> {
+            if (!stopSeen && driverStop.getAsBoolean()) {
+                stopSeen = true;
+            }
+            return stopSeen;
+        };
         boolean closed;
         long sent;
         /** DROP policy: due, but every permit was taken. */
