@@ -224,7 +224,9 @@ public final class Trial implements AutoCloseable {
         double stubCpuShare = statsAtMark != null && atClose != null && atClose.cpuNanos() >= 0
                 ? (double) (atClose.cpuNanos() - statsAtMark.cpuNanos()) / (closeNanos - markNanos) / stub.ioThreads() : -1;
         long refusedAtEnd = ListenQueue.refused();
-        return s.withProbes(new Probes(layout.jvmCpus(), spec.measureHeap() ? spec.load().concurrency() : -1, connections, peak, atClose == null ? -1 : atClose.usedConnections(),
+        long asked = spec.measureHeap() ? spec.load().concurrency() : -1; // long-lived shapes
+        return s.withProbes(new Probes(layout.jvmCpus(), asked, connections, peak,
+                atClose == null ? -1 : atClose.usedConnections(),
                 counted ? atEnd.accepted() - statsAtMark.accepted() : -1,
                 counted ? atEnd.requests() - statsAtMark.requests() : -1, stubCpuShare,
                 listenRefusedAtStart < 0 || refusedAtEnd < 0 ? -1 : refusedAtEnd - listenRefusedAtStart, heap, threads));
