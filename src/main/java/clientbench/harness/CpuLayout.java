@@ -107,12 +107,19 @@ public record CpuLayout(boolean pinned, List<Integer> stubCpus, List<Integer> cl
         if (!pinned) {
             return;
         }
-        taskset("-a", "-p", "-c", format(clientCpus), Long.toString(ProcessHandle.current().pid()));
+        pinClient();
         if (!pacerCpus.isEmpty()) {
             long tid = currentThreadTid();
             if (tid > 0) {
                 taskset("-p", "-c", format(pacerCpus), Long.toString(tid));
             }
+        }
+    }
+
+    /** Pins every thread of this JVM to the client's CPUs (before the client starts: its threads inherit them). */
+    public void pinClient() {
+        if (pinned) {
+            taskset("-a", "-p", "-c", format(clientCpus), Long.toString(ProcessHandle.current().pid()));
         }
     }
 

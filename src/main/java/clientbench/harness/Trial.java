@@ -86,7 +86,7 @@ public final class Trial implements AutoCloseable {
             } else {
                 target = AdapterConfig.parseTarget(spec.target());
             }
-            layout.pinClientAndPacer(); // before the client starts its threads: they inherit the client's CPUs
+            layout.pinClient(); // before the client starts its threads: they inherit the client's CPUs
             int ioThreads = spec.ioThreads() > 0 ? spec.ioThreads() : layout.ioThreads();
             AdapterConfig config = new AdapterConfig(target, spec.protocol(), spec.connections(),
                     TrialSpec.CONNECT_TIMEOUT, spec.requestTimeout(), ioThreads, true);
