@@ -27,7 +27,7 @@ import java.util.concurrent.TimeUnit;
  * <p>Expect: {@code ok} near the client's maximum at this concurrency; compare clients by it, and read
  * latency from {@link OpenLoopBenchmark}.
  *
- * <p>HOW TO RUN: {@code ./bench jmh ClosedLoopBenchmark -prof clientbench.jmh.HarnessProfiler -p client=jdk -p concurrency=16}
+ * <p>HOW TO RUN: {@code ./bench jmh ClosedLoopBenchmark -p client=jdk -p concurrency=16}
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -57,10 +57,14 @@ public class ClosedLoopBenchmark extends LoadBenchmark {
     @Param("0")
     public String requestBytes;
 
+    /** The client's I/O threads (event loops, selectors); empty: one per CPU the client may use, recorded. */
+    @Param("")
+    public String ioThreads;
+
     @Setup(Level.Trial)
     public void startTrial(BenchmarkParams params) throws Exception {
         LoadSpec spec = LoadSpec.closed(TrialSpec.integer("concurrency", concurrency), TrialSpec.DRAIN_TIMEOUT);
-        load.start(params, hlog -> TrialSpec.parse(client, target, protocol, connections, delayMs, bytes, requestBytes,
-                spec, hlog));
+        start(params, hlog -> TrialSpec.parse(client, target, protocol, connections, delayMs, bytes, requestBytes,
+                spec, hlog).withIoThreads(ioThreads));
     }
 }

@@ -1,45 +1,65 @@
 package clientbench.jmh;
 
 import clientbench.harness.IterationSnapshot;
+import clientbench.harness.LoadGenerator;
 import clientbench.harness.Trial;
 import clientbench.harness.TrialSpec;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.IterationParams;
 import org.openjdk.jmh.runner.IterationType;
 
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.TreeMap;
-import java.util.function.BooleanSupplier;
+import java.util.concurrent.TimeUnit;
 
 /**
- * The lifecycle every load benchmark shares: start the trial (stub JVM, client), begin and drain each
- * iteration, hand its snapshot to {@link HarnessProfiler}, stop everything at the end of the trial.
+ * The lifecycle every clientbench state shares, as JMH calls it: a subclass's {@code @Setup(Level.Trial)}
+ * starts the trial ({@link #start}); each iteration begins with the iteration's time as its window and ends
+ * with the window closed, probed and drained, its snapshot handed to {@link HarnessProfiler}; the trial
+ * stops everything at its end. Benchmark methods send through {@link #generator} directly: JMH, then the
+ * generator, with no hop between on the hot path.
  *
  * <p>System properties (passed to forks with {@code -jvmArgsAppend}): {@code clientbench.hlog.dir}
- * (where the .hlog files go; default: the working directory, beside JMH's JSON), {@code clientbench.pin}
- * (pin the stub and the client JVM to different CPUs; default true).
+ * (where the .hlog and .trial.json files go; default: the working directory, beside JMH's JSON),
+ * {@code clientbench.pin} (pin the stub, the pacer and the client JVM to CPUs of their own; default true),
+ * {@code clientbench.shape} (the ./bench shape this run measures, for the trial's record).
  */
-final class LoadState {
+public abstract class LoadState {
     private static boolean warned;
 
-    private Trial trial;
+    protected Trial trial;
+    protected LoadGenerator generator;
     private boolean measured;
 
-    void start(BenchmarkParams params, TrialSpecFactory spec) throws Exception {
+    /** Starts the trial of {@code spec} (built for this trial's .hlog path), recording what JMH runs. */
+    protected final void start(BenchmarkParams params, TrialSpecFactory spec) throws Exception {
         Path hlog = Path.of(System.getProperty("clientbench.hlog.dir", ".")).resolve(hlogName(params));
-        trial = Trial.start(spec.create(hlog), Boolean.parseBoolean(System.getProperty("clientbench.pin", "true")));
+        Map<String, Object> about = new LinkedHashMap<>();
+        about.put("benchmark", params.getBenchmark());
+        about.put("mode", params.getMode().shortLabel());
+        Map<String, String> jmhParams = new LinkedHashMap<>();
+        for (String key : params.getParamsKeys()) {
+            jmhParams.put(key, params.getParam(key));
+        }
+        about.put("params", jmhParams);
+        about.put("shape", System.getProperty("clientbench.shape", ""));
+        trial = Trial.start(spec.create(hlog), Boolean.parseBoolean(System.getProperty("clientbench.pin", "true")), about);
+        generator = trial.generator();
     }
 
-    void beginIteration(IterationParams iteration) {
+    @Setup(Level.Iteration)
+    public void beginIteration(IterationParams iteration) {
         measured = iteration.getType() == IterationType.MEASUREMENT;
-        trial.beginIteration();
+        trial.beginIteration(iteration.getTime().convertTo(TimeUnit.NANOSECONDS));
     }
 
-    boolean sendNext(BooleanSupplier stop) {
-        return trial.sendNext(stop);
-    }
-
-    void endIteration() {
+    @TearDown(Level.Iteration)
+    public void endIteration() {
         IterationSnapshot s = trial.endIteration(measured);
         HarnessProfiler.publish(s);
         if (!HarnessProfiler.active && !warned) {
@@ -49,10 +69,12 @@ final class LoadState {
         }
     }
 
-    void stop() {
+    @TearDown(Level.Trial)
+    public void stopTrial() {
         if (trial != null) {
             trial.close();
             trial = null;
+            generator = null;
         }
     }
 
@@ -71,7 +93,7 @@ final class LoadState {
     }
 
     @FunctionalInterface
-    interface TrialSpecFactory {
+    protected interface TrialSpecFactory {
         TrialSpec create(Path hlog);
     }
 }

@@ -65,7 +65,7 @@ final class ComparisonRun {
         try (PrintStream jmhLog = new PrintStream(new FileOutputStream(run.dir().resolve("jmh.log").toFile()), true,
                 StandardCharsets.UTF_8)) {
             for (Profile.Shape shape : p.shapes()) {
-                for (String client : chosen) {
+                for (String client : shape.clients(chosen)) {
                     n++;
                     String eta = TimeLeft.human(TimeLeft.of(started, n - 1, total, p, chosen.size()));
                     out.printf("[%2d/%d] %-16s %-10s (%s left) ", n, total, shape.name(), client, eta);
@@ -106,6 +106,7 @@ final class ComparisonRun {
         }
 
         writeResults(plan.jmh(), run.dir(), run.finalDir().getFileName().toString(), all, runs);
+        JsonFiles.writeAtomically(run.dir().resolve("summary.json"), Summary.json(all, runs));
         JsonFiles.writeAtomically(run.dir().resolve("env.json"),
                 EnvJson.of(plan, started, runs, failed, skipped, forkJvmArgs, run.dir()));
 

@@ -53,7 +53,7 @@ final class EnvJson {
     /** Library versions and effective settings, as each trial's fork recorded them. */
     private static Map<String, Object> clientSettings(Path dir) throws IOException {
         Map<String, Object> m = new LinkedHashMap<>();
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*.settings.json")) {
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*.trial.json")) {
             for (Path f : files) {
                 JsonNode node = JsonFiles.MAPPER.readTree(f.toFile());
                 m.putIfAbsent(node.path("client").asText(), node.path("settings"));

@@ -13,17 +13,19 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * A named set of shapes and run settings for {@code ./bench --profile NAME}.
+ * A named set of shapes and run settings for {@code ./bench --profile NAME}. Every open- and
+ * closed-loop shape also runs {@code noop}, the harness alone, at the same settings: the baseline that
+ * {@link Figures} subtracts from each client's CPU, allocation and threads.
  *
  * <ul>
- *   <li>{@code quick} (default, about ten minutes on 2 cores): every client; immediate responses at
+ *   <li>{@code quick} (default, about eleven minutes on 2 cores): every client; immediate responses at
  *       1k, 4k and 8k req/s, 100 ms server delay at 1k req/s, closed loop x16; 1 fork, 1 x 2 s warm-up,
  *       2 x 2 s measured. Short but honest: every number is measured, the error bars say how little.</li>
  *   <li>{@code standard} (about an hour): immediate responses at 1k-16k req/s, 100 ms delay at 10k req/s
  *       and 1 s delay at 1k req/s (about 1,000 in flight each), closed loop; 3 forks, 3 x 5 s warm-up,
  *       5 x 5 s measured: publishable.</li>
  *   <li>{@code full}: standard plus payloads (POST 1 KiB, GET 100 KiB, GET 1 MiB), HTTPS/1.1, h2c and h2
- *       at 2k req/s, and long-lived concurrency (1,000, 4,000 and 15,000 requests held 20 s).</li>
+ *       at 2k req/s, and long-lived concurrency (1,000, 4,000 and 15,000 requests held, 40 s each, in a 30 s window).</li>
  * </ul>
  */
 public record Profile(String name, int forks, int warmupIterations, int warmupSeconds, int measurementIterations,
@@ -45,13 +47,38 @@ public record Profile(String name, int forks, int warmupIterations, int warmupSe
         public String protocol() {
             return params.getOrDefault("protocol", "http1");
         }
+
+        /** The forks' JVM flags, plus this shape's name for the trial's record ({@code clientbench.shape}). */
+        public String[] forkJvmArgs(List<String> base) {
+            List<String> args = new ArrayList<>(base);
+            args.add("-Dclientbench.shape=" + name);
+            return args.toArray(String[]::new);
+        }
+
+        /** Open- and closed-loop shapes measure the harness's own cost too: {@code noop}, at the same settings. */
+        public boolean hasBaseline() {
+            return benchmark.equals(OPEN) || benchmark.equals(CLOSED);
+        }
+
+        /**
+         * The clients this shape runs: {@code chosen}, then {@link Adapters#NOOP} where the shape has a
+         * baseline, so that every run publishes the harness's cost at the same rate and pinning.
+         */
+        public List<String> clients(List<String> chosen) {
+            if (!hasBaseline() || chosen.contains(Adapters.NOOP)) {
+                return chosen;
+            }
+            List<String> all = new ArrayList<>(chosen);
+            all.add(Adapters.NOOP);
+            return List.copyOf(all);
+        }
     }
 
     static final String OPEN = OpenLoopBenchmark.class.getName() + "." + LoadBenchmark.METHOD;
     static final String CLOSED = ClosedLoopBenchmark.class.getName() + "." + LoadBenchmark.METHOD;
     static final String LONG_LIVED = LongLivedBenchmark.class.getName() + "." + LoadBenchmark.METHOD;
-    /** One iteration of LongLivedBenchmark: 10 s measured, up to 20 s more for the requests to return, start-up. */
-    static final int LONG_LIVED_SECONDS = 40;
+    /** One iteration of LongLivedBenchmark: 30 s measured, about 25 s more for the requests to return, start-up. */
+    static final int LONG_LIVED_SECONDS = 65;
 
     public static Profile named(String name) {
         return switch (name) {
@@ -91,13 +118,19 @@ public record Profile(String name, int forks, int warmupIterations, int warmupSe
         return forks * (warmupIterations * warmupSeconds + measurementIterations * measurementSeconds + 4);
     }
 
-    /** Seconds the whole profile takes for {@code clients} clients. */
+    /** Seconds the whole profile takes for {@code clients} clients, noop baselines included. */
     public long estimatedSeconds(int clients) {
         long s = 0;
         for (Shape shape : shapes) {
-            s += shape.ownTimings() ? LONG_LIVED_SECONDS : estimatedSecondsPerRun();
+            s += (shape.ownTimings() ? LONG_LIVED_SECONDS : estimatedSecondsPerRun())
+                    * (clients + (shape.hasBaseline() ? 1 : 0));
         }
-        return s * clients;
+        return s;
+    }
+
+    /** Runs (shape, client) the profile makes for {@code chosen}, noop baselines included. */
+    public int runs(List<String> chosen) {
+        return shapes.stream().mapToInt(shape -> shape.clients(chosen).size()).sum();
     }
 
     private static Shape open(String name, int rate, int delayMs, int concurrency, int connections, int bytes,

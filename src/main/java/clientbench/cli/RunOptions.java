@@ -46,7 +46,7 @@ final class RunOptions {
                 .include("^" + Pattern.quote(shape.benchmark()) + "$")
                 .shouldFailOnError(true)
                 .jvm(plan.jdk().java().toString())
-                .jvmArgs(forkJvmArgs.toArray(String[]::new))
+                .jvmArgs(shape.forkJvmArgs(forkJvmArgs))
                 .addProfiler(HarnessProfiler.class)
                 .addProfiler(GCProfiler.class);
         if (!shape.ownTimings()) {

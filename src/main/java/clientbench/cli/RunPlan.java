@@ -13,6 +13,6 @@ import java.util.List;
 record RunPlan(Profile profile, List<String> clients, String target, JmhArgs jmh, Jdk jdk) {
 
     int runs() {
-        return profile.shapes().size() * clients.size();
+        return profile.runs(clients);
     }
 }

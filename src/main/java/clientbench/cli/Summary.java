@@ -1,6 +1,7 @@
 package clientbench.cli;
 
-import clientbench.api.Outcome;
+import clientbench.adapters.Adapters;
+import clientbench.harness.Flag;
 import org.openjdk.jmh.results.RunResult;
 
 import java.util.Collection;
@@ -9,70 +10,96 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** The terminal's view of a run: one line per (shape, client), one table per run. */
+/**
+ * The terminal's view of a run: one line per (shape, client), one table per run; and {@code summary.json},
+ * the same facts ({@link Figures}) for the notebook.
+ */
 final class Summary {
-
-    /** Sustained: ok/s within 1% of the offered rate and no more than 0.1% of sent requests failed. */
-    static final double SUSTAINED_SHARE = 0.99;
-    static final double MAX_FAILURE_SHARE = 0.001;
 
     private Summary() {
     }
 
     static String line(RunResult r) {
-        boolean open = r.getParams().getBenchmark().contains("OpenLoop");
-        String lat = open ? "latency" : "service";
-        return String.format(Locale.ROOT, "ok %8.0f/s  %s p50 %8s  p99 %8s  failed %6.0f  dropped %6.0f  alloc %s/req",
-                Bench.score(r, "ok"), lat, ms(Bench.score(r, lat + ".p50")), ms(Bench.score(r, lat + ".p99")),
-                failures(r), Bench.score(r, "n.dropped"), bytes(Bench.score(r, "gc.alloc.rate.norm")));
-    }
-
-    static double failures(RunResult r) {
-        double n = 0;
-        for (Outcome o : Outcome.failures()) {
-            double v = Bench.score(r, "n.fail." + o.label());
-            n += Double.isNaN(v) ? 0 : v;
-        }
-        return n;
+        Figures f = Figures.of(r, "", "", null);
+        return String.format(Locale.ROOT, "ok %8.0f/s  %s p50 %8s  p99 %8s  failed %6.0f  unsent %6.0f  cpu %s/req  flags %s",
+                f.ok(), f.latencyMetric(), ms(f.latencyP50()), ms(f.latencyP99()), f.failures(), f.unsent(),
+                us(f.cpuMicrosPerRequest()), f.flagWords());
     }
 
     static String table(Collection<RunResult> all, List<Map<String, Object>> runs) {
+        List<Figures> figures = Figures.of(all, runs);
         Map<String, Row> rows = new LinkedHashMap<>();
-        int i = 0;
-        for (RunResult r : all) {
-            Map<String, Object> meta = runs.get(i++);
-            String client = (String) meta.get("client");
-            Row row = rows.computeIfAbsent(client, c -> new Row());
-            row.failures += failures(r);
-            row.sent += Bench.score(r, "n.sent");
-            String rateParam = r.getParams().getParamsKeys().contains("rate") ? r.getParams().getParam("rate") : null;
-            boolean immediate = ((String) meta.get("shape")).startsWith("immediate-");
-            if (rateParam != null && immediate) {
-                double rate = Double.parseDouble(rateParam);
-                double sent = Bench.score(r, "n.sent");
-                boolean sustained = Bench.score(r, "ok") >= SUSTAINED_SHARE * rate
-                        && failures(r) <= MAX_FAILURE_SHARE * Math.max(1, sent);
-                if (sustained && rate > row.sustainedRate) {
-                    row.sustainedRate = rate;
-                    row.p50 = Bench.score(r, "latency.p50");
-                    row.p99 = Bench.score(r, "latency.p99");
-                    row.alloc = Bench.score(r, "gc.alloc.rate.norm");
-                }
+        for (Figures f : figures) {
+            Row row = rows.computeIfAbsent(f.client(), c -> new Row());
+            row.failures += f.failures();
+            row.sent += f.sent();
+            if (f.sustained() && f.rate() > row.sustainedRate) {
+                row.sustainedRate = f.rate();
+                row.p50 = f.latencyP50();
+                row.p99 = f.latencyP99();
+                row.netCpu = f.netCpuMicrosPerRequest();
+                row.netAlloc = f.netAllocatedBytesPerRequest();
             }
-            if (r.getParams().getBenchmark().contains("ClosedLoop")) {
-                row.closedOk = Bench.score(r, "ok");
+            if (f.benchmark().startsWith("ClosedLoop")) {
+                row.closedOk = f.ok();
+                row.closedFlags = f.flagWords();
             }
         }
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "%-10s %12s %10s %10s %12s %12s %12s%n", "client", "sustained/s",
-                "p50", "p99", "alloc/req", "closed ok/s", "failed"));
-        rows.forEach((client, row) -> sb.append(String.format(Locale.ROOT, "%-10s %12s %10s %10s %12s %12.0f %12s%n",
+        sb.append(String.format(Locale.ROOT, "%-10s %12s %10s %10s %12s %12s %12s %10s %16s%n", "client", "sustained/s",
+                "p50", "p99", "net cpu/req", "net alloc", "closed ok/s", "(flags)", "failed"));
+        rows.forEach((client, row) -> sb.append(String.format(Locale.ROOT, "%-10s %12s %10s %10s %12s %12s %12.0f %10s %16s%n",
                 client, row.sustainedRate > 0 ? String.format(Locale.ROOT, "%.0f", row.sustainedRate) : "none",
-                ms(row.p50), ms(row.p99), bytes(row.alloc), row.closedOk,
+                ms(row.p50), ms(row.p99), us(row.netCpu), bytes(row.netAlloc), row.closedOk, row.closedFlags,
                 String.format(Locale.ROOT, "%.0f (%.2f%%)", row.failures, 100 * row.failures / Math.max(1, row.sent)))));
-        sb.append("sustained: the highest offered rate (immediate responses) with ok/s >= 99% of it and <= 0.1% failed;\n")
-          .append("p50/p99: latency from the intended start at that rate.\n");
+        sb.append("sustained: the highest offered rate (immediate responses) with ok/s >= 99% of it, <= 0.1% failed and\n")
+          .append("no flag; p50/p99: latency from the intended start at that rate; net: minus the noop baseline there.\n");
+        sb.append('\n').append(netTable(figures));
+        sb.append("flags (a flagged figure never makes a verdict):\n");
+        for (Flag flag : Flag.values()) {
+            sb.append(String.format(Locale.ROOT, "  %-9s %s%n", flag.word(), flag.explanation()));
+        }
         return sb.toString();
+    }
+
+    /** Per shape and client: what callers got, and what it cost net of the harness (client - noop). */
+    private static String netTable(List<Figures> figures) {
+        StringBuilder sb = new StringBuilder();
+        sb.append(String.format(Locale.ROOT, "%-18s %-10s %10s %10s %10s %12s %12s %8s  %s%n", "shape", "client", "ok/s",
+                "p99", "lag p99", "net cpu/req", "net alloc", "net thr", "flags"));
+        for (Figures f : figures) {
+            boolean noop = Adapters.NOOP.equals(f.client());
+            sb.append(String.format(Locale.ROOT, "%-18s %-10s %10.0f %10s %10s %12s %12s %8s  %s%n", f.shape(), f.client(),
+                    f.ok(), ms(f.latencyP99()), ms(f.lagP99()),
+                    noop ? "(" + us(f.cpuMicrosPerRequest()) + ")" : us(f.netCpuMicrosPerRequest()),
+                    noop ? "(" + bytes(f.allocatedBytesPerRequest()) + ")" : bytes(f.netAllocatedBytesPerRequest()),
+                    noop ? String.format(Locale.ROOT, "(%.0f)", f.threadsMax())
+                            : Double.isNaN(f.netThreads()) ? "-" : String.format(Locale.ROOT, "%+.0f", f.netThreads()),
+                    f.flagWords()));
+        }
+        sb.append("net: the client's CPU time and allocation per request sent, and peak threads, minus the noop\n")
+          .append("baseline's of the same shape (in parentheses: the baseline itself, the harness alone).\n");
+        return sb.toString();
+    }
+
+    /** summary.json: every run's facts, the definitions they follow, and what each flag means. */
+    static Map<String, Object> json(Collection<RunResult> all, List<Map<String, Object>> runs) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        Map<String, Object> definitions = new LinkedHashMap<>();
+        definitions.put("sustained", String.format(Locale.ROOT, "immediate-* shape: ok/s >= %.2f x rate, failures <= %.3f x sent, no flag",
+                Figures.SUSTAINED_SHARE, Figures.MAX_FAILURE_SHARE));
+        definitions.put("netOfNoop", "client - noop of the same shape: cpu.per.req (us per request sent), "
+                + "alloc.per.req (bytes per request sent), threads.max");
+        definitions.put("verdictLatency", "latency.* (every outcome, requests never completed at a lower bound), "
+                + "not latency.ok.*");
+        Map<String, String> flags = new LinkedHashMap<>();
+        for (Flag f : Flag.values()) {
+            flags.put(f.metric(), f.explanation());
+        }
+        definitions.put("flags", flags);
+        m.put("definitions", definitions);
+        m.put("runs", Figures.of(all, runs).stream().map(Figures::toJson).toList());
+        return m;
     }
 
     static String ms(double micros) {
@@ -82,19 +109,25 @@ final class Summary {
         return micros >= 1000 ? String.format(Locale.ROOT, "%.1f ms", micros / 1000) : String.format(Locale.ROOT, "%.0f us", micros);
     }
 
+    static String us(double micros) {
+        return Double.isNaN(micros) ? "-" : String.format(Locale.ROOT, "%.1f us", micros);
+    }
+
     static String bytes(double b) {
         if (Double.isNaN(b)) {
             return "-";
         }
-        return b >= 1024 ? String.format(Locale.ROOT, "%.1f KiB", b / 1024) : String.format(Locale.ROOT, "%.0f B", b);
+        return Math.abs(b) >= 1024 ? String.format(Locale.ROOT, "%.1f KiB", b / 1024) : String.format(Locale.ROOT, "%.0f B", b);
     }
 
     private static final class Row {
         double sustainedRate;
         double p50 = Double.NaN;
         double p99 = Double.NaN;
-        double alloc = Double.NaN;
+        double netCpu = Double.NaN;
+        double netAlloc = Double.NaN;
         double closedOk = Double.NaN;
+        String closedFlags = "";
         double failures;
         double sent;
     }

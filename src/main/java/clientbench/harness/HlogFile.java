@@ -10,15 +10,27 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 
 /**
- * One trial's interval histograms in HdrHistogram's log format, tagged {@code latency}, {@code service}
- * and {@code lag}, one interval per measured iteration. Written to a {@code .part} file and renamed
- * into place on close, so a failed trial never leaves a half-written log under the final name.
+ * One trial's interval histograms in HdrHistogram's log format, one interval per measured iteration, from
+ * the window's first send to its end: tagged {@code latency} (every outcome, from the intended start, the
+ * never-completed at a lower bound), {@code latency.ok} (successes), {@code service} and {@code lag}; in
+ * the closed model, which has no intended start, {@code service} and {@code service.ok}.
+ *
+ * <p>Values are in microseconds. Each line's {@code Interval_Max} is written with a max-value unit ratio
+ * of 1000, so it reads in milliseconds, the unit HdrHistogram's log tools ({@code HistogramLogProcessor})
+ * assume for the ratio they apply; the log's first comment says so. Written to a {@code .part} file and
+ * renamed into place on close, so a failed trial never leaves a half-written log under the final name.
  */
 public final class HlogFile implements AutoCloseable {
+
+    /** Values are microseconds; Interval_Max is divided by this, so it reads in milliseconds. */
+    public static final double MAX_VALUE_UNIT_RATIO = 1000.0;
+    static final String UNITS = "values in microseconds; Interval_Max in milliseconds (max value unit ratio 1000)";
 
     private final Path target;
     private final Path part;
     private final HistogramLogWriter writer;
+    /** The log's BaseTime: interval start times are written relative to it, as readers expect. */
+    private final long baseMillis;
     private boolean closed;
 
     public HlogFile(Path target, String comment) {
@@ -30,9 +42,11 @@ public final class HlogFile implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + part, e);
         }
+        writer.outputComment(UNITS);
         writer.outputComment(comment);
         writer.outputLogFormatVersion();
         long now = System.currentTimeMillis();
+        this.baseMillis = now;
         writer.setBaseTime(now);
         writer.outputBaseTime(now);
         writer.outputStartTime(now);
@@ -40,17 +54,21 @@ public final class HlogFile implements AutoCloseable {
     }
 
     public void write(IterationSnapshot s) {
-        write(s.openModel() ? "latency" : "service", s.latency());
+        double startSeconds = (s.windowStartEpochMillis() - baseMillis) / 1e3;
+        double endSeconds = startSeconds + s.windowNanos() / 1e9;
+        String latency = s.openModel() ? "latency" : "service";
+        write(latency, s.latency(), startSeconds, endSeconds);
+        write(latency + ".ok", s.latencyOk(), startSeconds, endSeconds);
         if (s.openModel()) {
-            write("service", s.service());
-            write("lag", s.lag());
+            write("service", s.service(), startSeconds, endSeconds);
+            write("lag", s.lag(), startSeconds, endSeconds);
         }
     }
 
-    private void write(String tag, Histogram h) {
+    private void write(String tag, Histogram h, double startSeconds, double endSeconds) {
         Histogram copy = h.copy();
         copy.setTag(tag);
-        writer.outputIntervalHistogram(copy);
+        writer.outputIntervalHistogram(startSeconds, endSeconds, copy, MAX_VALUE_UNIT_RATIO);
     }
 
     public Path path() {

@@ -10,9 +10,12 @@ import org.HdrHistogram.Recorder;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.List;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
@@ -21,172 +24,290 @@ import java.util.function.BooleanSupplier;
  * The load harness: paces requests on an open-model schedule (or runs closed loops), bounds the
  * requests in flight, and accounts for every request exactly once per iteration.
  *
- * <p>One thread drives it ({@link #sendNext} between {@link #beginIteration} and {@link #endIteration});
- * completions arrive on any client thread. Each iteration is an {@code Epoch}: at its drain deadline
- * the epoch's gate closes, the requests still out are counted as timeouts, and their late completions
- * are ignored, so nothing leaks into the next iteration and nothing is counted twice.
+ * <p>Each iteration measures an exact window, {@code [t0, t0 + window)}: {@code t0} is its first send,
+ * the window length is the iteration time. In the open model exactly the requests due before the
+ * window's end are scheduled (uniform arrivals: {@code ceil(rate * window)}); in the closed model the
+ * loops send until the window's end. Whoever stops the driving loop (JMH's stop flag, a test) does not
+ * move the window: {@link #sendNext} returns false at the first sighting of {@code stop}, and
+ * {@link #closeWindow} sends the rest of the window's schedule; a stop that comes after the window's
+ * end finds {@link #sendNext} parked, the schedule complete. Rates are over the window's length.
+ *
+ * <p>One thread drives it ({@link #beginIteration}, {@link #sendNext}, {@link #closeWindow},
+ * {@link #drain}); completions arrive on any client thread. Each iteration is an {@code Epoch}: at its
+ * drain deadline the epoch's gate closes, the requests still out are counted as timeouts, and their
+ * late completions are ignored, so nothing leaks into the next iteration and nothing is counted twice.
  */
 public final class LoadGenerator {
 
     /** 1 us to 1 h at 3 significant digits, as every histogram in this suite. */
-    public static final long HIGHEST_MICROS = TimeUnit.HOURS.toMicros(1);
-    public static final int DIGITS = 3;
+    public static final long HIGHEST_TRACKABLE_MICROS = TimeUnit.HOURS.toMicros(1);
+    public static final int SIGNIFICANT_DIGITS = 3;
+    /**
+     * How long {@link #sendNext} parks, once the window's schedule is complete, before it returns to let
+     * its caller look at its own stop flag (JMH checks its flag only between calls).
+     */
+    static final long IDLE_PARK_NANOS = 1_000_000;
+    private static final BooleanSupplier NEVER = () -> false;
 
     private final HttpClientAdapter adapter;
-    private final java.util.List<Request> requests;
+    private final List<Request> requests;
     private final LoadSpec spec;
     private final Pacer pacer;
+    /** Every outcome, and a lower bound for requests that never completed (see {@link #drain}). */
     private final Recorder latency = newRecorder();
+    private final Recorder latencyOk = newRecorder();
     private final Recorder service = newRecorder();
     private final Recorder lag = newRecorder();
     private Epoch epoch;
 
+    /** What one scheduling step did. */
+    private enum Step { SENT, DROPPED, STOPPED, COMPLETE }
+
     public LoadGenerator(HttpClientAdapter adapter, Request request, LoadSpec spec) {
-        this(adapter, java.util.List.of(request), spec);
+        this(adapter, List.of(request), spec);
     }
 
     /**
      * Sends {@code requests} in turn: the i-th request sent in an iteration is {@code requests[i % size]},
      * so a mix (of faults, say) is exact and known for any number sent.
      */
-    public LoadGenerator(HttpClientAdapter adapter, java.util.List<Request> requests, LoadSpec spec) {
+    public LoadGenerator(HttpClientAdapter adapter, List<Request> requests, LoadSpec spec) {
         if (requests.isEmpty()) {
             throw new IllegalArgumentException("no request to send");
         }
         this.adapter = adapter;
-        this.requests = java.util.List.copyOf(requests);
+        this.requests = List.copyOf(requests);
         this.spec = spec;
-        this.pacer = spec.isOpen() ? new Pacer(spec.ratePerSecond(), spec.arrivals() == LoadSpec.Arrivals.POISSON) : null;
+        this.pacer = spec.isOpen() ? new Pacer(spec.ratePerSecond(), spec.arrivals() == LoadSpec.Arrivals.POISSON,
+                spec.pacing()) : null;
     }
 
     public static Recorder newRecorder() {
-        return new Recorder(1, HIGHEST_MICROS, DIGITS);
+        return new Recorder(1, HIGHEST_TRACKABLE_MICROS, SIGNIFICANT_DIGITS);
     }
 
     public static Histogram newHistogram() {
-        return new Histogram(1, HIGHEST_MICROS, DIGITS);
+        return new Histogram(1, HIGHEST_TRACKABLE_MICROS, SIGNIFICANT_DIGITS);
     }
 
     public LoadSpec spec() {
         return spec;
     }
 
-    /** Starts a new iteration; the previous one must have ended. */
-    public void beginIteration() {
+    /** Starts a new iteration whose window will be {@code windowNanos} long; the previous one must have ended. */
+    public void beginIteration(long windowNanos) {
+        if (windowNanos <= 0) {
+            throw new IllegalArgumentException("window must be > 0 ns, was " + windowNanos);
+        }
         if (epoch != null && !epoch.ended) {
-            throw new IllegalStateException("beginIteration() before endIteration() of the previous iteration");
+            throw new IllegalStateException("beginIteration() before drain() of the previous iteration");
         }
         latency.reset();
+        latencyOk.reset();
         service.reset();
         lag.reset();
-        epoch = new Epoch(spec.concurrency());
+        epoch = new Epoch(spec.concurrency(), windowNanos);
     }
 
     /**
-     * Schedules and sends one request: waits for its intended start (open model), then for a permit
-     * (or drops it), then hands it to the adapter. Returns false without scheduling anything once
-     * {@code stop} is true, or when it turns true before the request is due; a request that waited
-     * for a permit until {@code stop} is counted as dropped. Requests that fell due but were never
-     * reached (the pacer was parked behind a full window) are counted by {@link #endIteration}.
+     * Schedules and sends one request of the window: waits for its intended start (open model), then for
+     * a permit (or drops it), then hands it to the adapter. Returns true when it scheduled a request.
+     * Returns false at once, and on every later call, once {@code stop} is true: the window stays open
+     * and {@link #closeWindow} sends what is still due in it. Once the window's schedule is complete it
+     * schedules nothing: it parks (up to {@link #IDLE_PARK_NANOS}) and returns false, closing the window
+     * when its end has passed.
      */
     public boolean sendNext(BooleanSupplier stop) {
-        Epoch e = epoch;
-        if (e == null || e.ended) {
-            throw new IllegalStateException("sendNext() outside an iteration");
-        }
-        if (stopped(e, stop)) {
+        Epoch e = current("sendNext()");
+        if (e.stopSeen) {
             return false;
         }
-        if (e.t0 == 0) {
-            e.t0 = System.nanoTime();
-            if (pacer != null) {
-                pacer.start(e.t0);
-            }
-        }
-        long intended = 0;
-        if (pacer != null) {
-            intended = pacer.due();
-            if (!Pacer.awaitUntil(intended, () -> stopped(e, stop))) {
-                return false;
-            }
-            pacer.advance();
-        }
-        e.scheduled++;
-        if (!acquire(e, () -> stopped(e, stop))) {
-            e.dropped++;
-            return true;
-        }
-        long sentAt = System.nanoTime();
-        if (pacer == null) {
-            intended = sentAt; // closed model: no schedule, latency is service time
-        } else {
-            lag.recordValue(micros(sentAt - intended));
-        }
-        Request request = requests.get((int) (e.sent % requests.size()));
-        e.sent++;
-        Exchange x = new Exchange(this, e, intended, sentAt);
-        try {
-            adapter.send(request, x);
-        } catch (Throwable t) {
-            x.complete(Outcomes.ofThrowable(t), 0, t); // a client that throws instead of reporting
-        }
-        return true;
-    }
-
-    /** True once {@code stop} has been seen; the first sighting ends the sending window. */
-    private static boolean stopped(Epoch e, BooleanSupplier stop) {
-        if (e.stopAt != 0) {
-            return true;
-        }
         if (stop.getAsBoolean()) {
-            e.stopAt = System.nanoTime();
-            return true;
+            e.stopSeen = true;
+            return false;
         }
+        if (!e.started) {
+            startWindow(e);
+        }
+        if (!e.closed) {
+            e.driverStop = stop;
+            switch (step(e, e.stopCheck)) {
+                case SENT, DROPPED -> {
+                    return true;
+                }
+                case STOPPED -> {
+                    return false;
+                }
+                case COMPLETE -> {
+                    long nowNanos = System.nanoTime();
+                    if (nowNanos - e.windowEndNanos >= 0) {
+                        close(e, nowNanos);
+                    } else {
+                        LockSupport.parkNanos(Math.min(IDLE_PARK_NANOS, e.windowEndNanos - nowNanos));
+                        return false;
+                    }
+                }
+            }
+        }
+        LockSupport.parkNanos(IDLE_PARK_NANOS); // the window is closed; the caller's stop is still to come
         return false;
     }
 
-    private boolean acquire(Epoch e, BooleanSupplier stop) {
-        if (e.permits.tryAcquire()) {
-            return true;
+    private void startWindow(Epoch e) {
+        e.started = true;
+        e.cpuNanosAtStart = JvmCounters.processCpuNanos();
+        e.allocatedBytesAtStart = JvmCounters.allocatedBytes();
+        e.t0Nanos = System.nanoTime();
+        e.startEpochMillis = System.currentTimeMillis();
+        e.windowEndNanos = e.t0Nanos + e.windowNanos;
+        e.lastSendNanos = e.windowEndNanos + spec.lateSendGrace().toNanos();
+        if (pacer != null) {
+            pacer.start(e.t0Nanos);
         }
-        if (spec.backpressure() == LoadSpec.Backpressure.DROP) {
-            return false;
+    }
+
+    /** One request of the window's schedule, or COMPLETE when nothing of it is left to send. */
+    private Step step(Epoch e, BooleanSupplier stop) {
+        long intendedNanos;
+        long deadlineNanos;
+        if (pacer != null) {
+            intendedNanos = pacer.dueNanos();
+            if (intendedNanos - e.windowEndNanos >= 0) {
+                return Step.COMPLETE;
+            }
+            if (!pacer.awaitUntil(intendedNanos, stop)) {
+                return Step.STOPPED;
+            }
+            deadlineNanos = e.lastSendNanos;
+        } else {
+            intendedNanos = 0; // closed model: no schedule, latency is service time
+            deadlineNanos = e.windowEndNanos;
         }
+        if (System.nanoTime() - deadlineNanos >= 0) {
+            return Step.COMPLETE; // open model: what is still due is unsent; closed: the loops stop
+        }
+        if (!e.permits.tryAcquire()) {
+            if (spec.backpressure() == LoadSpec.Backpressure.DROP && pacer != null) {
+                pacer.advance();
+                e.droppedAtLimit++;
+                return Step.DROPPED;
+            }
+            Step waited = awaitPermit(e, deadlineNanos, stop);
+            if (waited != null) {
+                return waited;
+            }
+        }
+        if (pacer != null) {
+            pacer.advance();
+        }
+        send(e, intendedNanos);
+        return Step.SENT;
+    }
+
+    /** Null once a permit is held; STOPPED or COMPLETE (the deadline passed) without one. */
+    private static Step awaitPermit(Epoch e, long deadlineNanos, BooleanSupplier stop) {
         try {
-            while (!e.permits.tryAcquire(1, TimeUnit.MILLISECONDS)) {
+            while (true) {
+                long leftNanos = deadlineNanos - System.nanoTime();
+                if (leftNanos <= 0) {
+                    return Step.COMPLETE;
+                }
+                if (e.permits.tryAcquire(Math.min(leftNanos, Pacer.MAX_PARK_NANOS), TimeUnit.NANOSECONDS)) {
+                    return null;
+                }
                 if (stop.getAsBoolean()) {
-                    return false;
+                    return Step.STOPPED;
                 }
             }
-            return true;
         } catch (InterruptedException ie) {
             Thread.currentThread().interrupt();
-            return false;
+            return Step.STOPPED;
+        }
+    }
+
+    private void send(Epoch e, long intendedNanos) {
+        long sentAtNanos = System.nanoTime();
+        if (pacer == null) {
+            intendedNanos = sentAtNanos;
+        } else {
+            lag.recordValue(micros(sentAtNanos - intendedNanos));
+        }
+        Request request = requests.get((int) (e.sent % requests.size()));
+        e.sent++;
+        Exchange x = new Exchange(this, e, intendedNanos, sentAtNanos, e.freeSlot());
+        e.slots.set(x.slot, x);
+        long inFlight = e.sent - e.recorded.get();
+        if (inFlight > e.inFlightPeak) {
+            e.inFlightPeak = inFlight;
+            e.inFlightPeakAfterNanos = sentAtNanos - e.t0Nanos;
+        }
+        try {
+            adapter.send(request, x);
+        } catch (Throwable t) {
+            x.complete(Outcomes.ofThrowable(t), 0, -1, t); // a client that throws instead of reporting
         }
     }
 
     /**
-     * Ends the iteration: no more sends (the window ended when {@code stop} was first seen, or now);
-     * waits up to the drain timeout for the requests in flight;
-     * closes the epoch so that later completions are ignored; returns the exact accounting.
+     * Closes the iteration's window: sends what is still due in it (open model: every request due before
+     * the window's end, each as late as it must be, up to {@link LoadSpec#lateSendGrace()} after the end;
+     * closed model: the loops run until the end), waits for the end, and accounts for what was never sent.
+     * After it, probes of the window's end (connections, threads, heap) no longer move the window.
      */
-    public IterationSnapshot endIteration() {
-        Epoch e = epoch;
-        if (e == null || e.ended) {
-            throw new IllegalStateException("endIteration() without beginIteration()");
+    public void closeWindow() {
+        Epoch e = current("closeWindow()");
+        if (e.closed) {
+            return;
         }
-        long end = e.stopAt != 0 ? e.stopAt : System.nanoTime();
-        long window = e.t0 == 0 ? 0 : end - e.t0;
-        if (pacer != null && e.t0 != 0) {
-            // Due within the window but never reached: the callers were there, the requests never went out.
-            long unsent = pacer.skipDueBy(end);
-            e.scheduled += unsent;
-            e.dropped += unsent;
-            e.unsentAtEnd = unsent;
+        if (!e.started) {
+            e.closed = true; // nothing was ever sent: an empty window
+            e.cpuNanosInWindow = -1;
+            e.allocatedBytesInWindow = -1;
+            e.drainDeadlineNanos = System.nanoTime();
+            return;
         }
-        long inFlightAtEnd = e.sent - e.recorded.get();
-        long deadline = System.nanoTime() + spec.drainTimeout().toNanos();
-        while (e.recorded.get() < e.sent && System.nanoTime() - deadline < 0) {
+        while (step(e, NEVER) != Step.COMPLETE) {
+            // each step sends (or drops) one request of the window
+        }
+        long nowNanos;
+        while ((nowNanos = System.nanoTime()) - e.windowEndNanos < 0) {
+            LockSupport.parkNanos(e.windowEndNanos - nowNanos);
+        }
+        close(e, nowNanos);
+    }
+
+    private void close(Epoch e, long nowNanos) {
+        if (pacer != null) {
+            // Due within the window but never sent: the callers were there, the requests never went out.
+            // Each waited at least until now: that lower bound keeps them in the latency tail.
+            e.unsent = pacer.skipDueBefore(e.windowEndNanos, intendedNanos -> latency.recordValue(micros(nowNanos - intendedNanos)));
+        }
+        e.closedAtNanos = nowNanos;
+        e.inFlightAtClose = e.sent - e.recorded.get();
+        // The CPU of requests still out is partly after this; the previous window's tail, drained before
+        // this one began, is not in it: a window's count misses the last few requests' completions.
+        e.cpuNanosInWindow = JvmCounters.delta(e.cpuNanosAtStart, JvmCounters.processCpuNanos());
+        e.allocatedBytesInWindow = JvmCounters.delta(e.allocatedBytesAtStart, JvmCounters.allocatedBytes());
+        e.drainDeadlineNanos = nowNanos + spec.drainTimeout().toNanos();
+        e.closed = true;
+    }
+
+    /**
+     * Waits up to the drain timeout (from the window's close) for the requests in flight, closes the
+     * epoch so that later completions are ignored, and returns the iteration's exact accounting.
+     *
+     * <p>{@code latency} holds every request the window scheduled and sent or left unsent: completions at
+     * their latency, requests still out at the drain deadline at {@code deadline - intended} and unsent
+     * ones at {@code close - intended}, both lower bounds, so that the callers who waited longest are in the
+     * tail rather than missing from it. Verdicts read {@code latency}; {@code latencyOk} (successes only)
+     * is what a caller that got an answer saw.
+     */
+    public IterationSnapshot drain() {
+        Epoch e = current("drain()");
+        if (!e.closed) {
+            throw new IllegalStateException("drain() before closeWindow()");
+        }
+        while (e.recorded.get() < e.sent && System.nanoTime() - e.drainDeadlineNanos < 0) {
             LockSupport.parkNanos(200_000);
         }
         long admitted = e.gate.getAndAdd(Epoch.CLOSED) & Epoch.COUNT_MASK;
@@ -195,29 +316,74 @@ public final class LoadGenerator {
         }
         e.ended = true;
         long expired = e.sent - admitted;
+        long stillOut = 0;
+        for (int i = 0; i < e.slots.length(); i++) {
+            Exchange x = e.slots.get(i);
+            if (x != null) { // only when the drain ran to its deadline: each waited at least until then
+                stillOut++;
+                latency.recordValue(micros(e.drainDeadlineNanos - x.intendedNanos));
+            }
+        }
+        if (stillOut != expired) {
+            throw new IllegalStateException("accounting does not balance: " + stillOut + " requests still out, "
+                    + expired + " sent and never admitted");
+        }
+        long completed = 0;
         long[] outcomes = new long[Outcome.values().length];
         for (Outcome o : Outcome.values()) {
             outcomes[o.ordinal()] = e.outcomes[o.ordinal()].sum();
+            completed += outcomes[o.ordinal()];
+        }
+        if (completed != admitted) {
+            throw new IllegalStateException("accounting does not balance: " + completed + " outcomes counted, "
+                    + admitted + " completions admitted");
         }
         outcomes[Outcome.TIMEOUT.ordinal()] += expired;
-        return new IterationSnapshot(pacer != null, window, e.scheduled, e.sent, e.dropped, e.unsentAtEnd, outcomes, expired,
-                e.duplicates.sum(), latency.getIntervalHistogram(), service.getIntervalHistogram(),
-                lag.getIntervalHistogram(), inFlightAtEnd, -1, -1, -1);
+        long scheduled = e.sent + e.droppedAtLimit + e.unsent;
+        return new IterationSnapshot(pacer != null, e.started ? e.windowNanos : 0, e.startEpochMillis, scheduled, e.sent,
+                e.droppedAtLimit + e.unsent, e.unsent, outcomes, expired, e.duplicates.sum(),
+                latency.getIntervalHistogram(), latencyOk.getIntervalHistogram(), service.getIntervalHistogram(),
+                lag.getIntervalHistogram(), e.inFlightAtClose, e.inFlightPeak, e.inFlightPeakAfterNanos,
+                e.cpuNanosInWindow, e.allocatedBytesInWindow,
+                e.bodyBytesMin.get() == Long.MAX_VALUE ? -1 : e.bodyBytesMin.get(), e.bodyBytesMax.get(), Probes.NONE);
+    }
+
+    /** {@link #closeWindow}, then {@link #drain}: for callers with nothing to probe at the window's end. */
+    public IterationSnapshot endIteration() {
+        closeWindow();
+        return drain();
+    }
+
+    private Epoch current(String what) {
+        Epoch e = epoch;
+        if (e == null || e.ended) {
+            throw new IllegalStateException(what + " outside an iteration (beginIteration() first)");
+        }
+        return e;
     }
 
     static long micros(long nanos) {
-        return Math.max(0, Math.min(HIGHEST_MICROS, nanos / 1_000));
+        return Math.max(0, Math.min(HIGHEST_TRACKABLE_MICROS, nanos / 1_000));
     }
 
-    private void record(Exchange x, Outcome outcome, long now) {
+    private void record(Exchange x, Outcome outcome, long bodyBytes, long nowNanos) {
         Epoch e = x.epoch;
         long admitted = e.gate.getAndIncrement();
         if ((admitted & Epoch.CLOSED) != 0) {
             return; // abandoned at the drain deadline and already counted as a timeout
         }
         e.outcomes[outcome.ordinal()].increment();
-        latency.recordValue(micros(now - x.intended));
-        service.recordValue(micros(now - x.sentAt));
+        long latencyMicros = micros(nowNanos - x.intendedNanos);
+        latency.recordValue(latencyMicros);
+        if (outcome == Outcome.OK) {
+            latencyOk.recordValue(latencyMicros);
+        }
+        service.recordValue(micros(nowNanos - x.sentAtNanos));
+        if (bodyBytes >= 0) {
+            e.bodyBytesMin.accumulate(bodyBytes);
+            e.bodyBytesMax.accumulate(bodyBytes);
+        }
+        e.slots.set(x.slot, null); // before the permit: a sender holding a permit always finds a free slot
         e.recorded.incrementAndGet();
         e.permits.release();
     }
@@ -228,25 +394,76 @@ public final class LoadGenerator {
         static final long COUNT_MASK = CLOSED - 1;
 
         final Semaphore permits;
+        /**
+         * The requests out, one slot per permit, so that those still out at the drain deadline can be
+         * found (for their lower-bound latency) without a collection that every send would feed.
+         */
+        final AtomicReferenceArray<Exchange> slots;
+        final LongAccumulator bodyBytesMin = new LongAccumulator(Math::min, Long.MAX_VALUE);
+        final LongAccumulator bodyBytesMax = new LongAccumulator(Math::max, -1);
+        final long windowNanos;
         final LongAdder[] outcomes = new LongAdder[Outcome.values().length];
         final LongAdder duplicates = new LongAdder();
         /** Completions admitted so far, plus CLOSED once the drain has ended. */
         final AtomicLong gate = new AtomicLong();
         final AtomicLong recorded = new AtomicLong();
         // Written by the driving thread only.
-        long t0;
-        long stopAt;
-        long scheduled;
+        boolean started;
+        long t0Nanos;
+        long startEpochMillis;
+        long windowEndNanos;
+        /** Open model: a request due in the window that has not gone out by then is unsent. */
+        long lastSendNanos;
+        long closedAtNanos;
+        long drainDeadlineNanos;
+        boolean stopSeen;
+        /** The driver's stop flag of the current sendNext, and a check of it that remembers a sighting. */
+        BooleanSupplier driverStop;
+        final BooleanSupplier stopCheck = () -> {
+            if (!stopSeen && driverStop.getAsBoolean()) {
+                stopSeen = true;
+            }
+            return stopSeen;
+        };
+        boolean closed;
         long sent;
-        long dropped;
-        long unsentAtEnd;
+        /** DROP policy: due, but every permit was taken. */
+        long droppedAtLimit;
+        /** Due in the window, never sent: the pacer was behind (parked for a permit, or late). */
+        long unsent;
+        long inFlightAtClose;
+        /** The most requests out at once in the window, and when (from t0) that count was last reached. */
+        long inFlightPeak;
+        long inFlightPeakAfterNanos;
+        long cpuNanosAtStart;
+        long allocatedBytesAtStart;
+        long cpuNanosInWindow;
+        long allocatedBytesInWindow;
         volatile boolean ended;
 
-        Epoch(int concurrency) {
+        /** Where the sender looks for a free slot next. */
+        int slotCursor;
+
+        Epoch(int concurrency, long windowNanos) {
             permits = new Semaphore(concurrency);
+            slots = new AtomicReferenceArray<>(concurrency);
+            this.windowNanos = windowNanos;
             for (int i = 0; i < outcomes.length; i++) {
                 outcomes[i] = new LongAdder();
             }
+        }
+
+        /** A free slot; called with a permit held, so one is free (a completion frees its slot first). */
+        int freeSlot() {
+            int n = slots.length();
+            for (int k = 0; k < n; k++) {
+                int i = slotCursor;
+                slotCursor = i + 1 == n ? 0 : i + 1;
+                if (slots.get(i) == null) {
+                    return i;
+                }
+            }
+            throw new IllegalStateException("no free slot with a permit held");
         }
     }
 
@@ -264,26 +481,33 @@ public final class LoadGenerator {
 
         final LoadGenerator generator;
         final Epoch epoch;
-        final long intended;
-        final long sentAt;
+        final long intendedNanos;
+        final long sentAtNanos;
+        final int slot;
         @SuppressWarnings("unused") // accessed through DONE
         private volatile int done;
 
-        Exchange(LoadGenerator generator, Epoch epoch, long intended, long sentAt) {
+        Exchange(LoadGenerator generator, Epoch epoch, long intendedNanos, long sentAtNanos, int slot) {
             this.generator = generator;
             this.epoch = epoch;
-            this.intended = intended;
-            this.sentAt = sentAt;
+            this.intendedNanos = intendedNanos;
+            this.sentAtNanos = sentAtNanos;
+            this.slot = slot;
         }
 
         @Override
         public void complete(Outcome outcome, int status, Throwable cause) {
-            long now = System.nanoTime();
+            complete(outcome, status, -1, cause);
+        }
+
+        @Override
+        public void complete(Outcome outcome, int status, long bodyBytes, Throwable cause) {
+            long nowNanos = System.nanoTime();
             if (!DONE.compareAndSet(this, 0, 1)) {
                 epoch.duplicates.increment();
                 return;
             }
-            generator.record(this, outcome == null ? Outcome.OTHER : outcome, now);
+            generator.record(this, outcome == null ? Outcome.OTHER : outcome, bodyBytes, nowNanos);
         }
     }
 }

@@ -3,78 +3,96 @@ package clientbench.harness;
 import java.util.SplittableRandom;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongConsumer;
 
 /**
  * Intended start times of an open-model schedule: request {@code i} is due at {@code t0 + i / rate}
  * (or after Poisson gaps of the same mean). Times are computed from {@code i}, never by adding
- * periods, so the schedule cannot drift. Falling behind is not hidden: a late request is due at once,
- * and the caller records how late it went out.
+ * periods, so the schedule cannot drift, and the requests due before {@code t0 + window} are exactly
+ * {@code ceil(rate * window)}. Falling behind is not hidden: a late request is due at once, and the
+ * caller records how late it went out.
  */
 final class Pacer {
 
-    /** parkNanos overshoots by tens of microseconds on Linux; the last stretch is spent yielding. */
-    static final long YIELD_WINDOW_NANOS = 120_000;
+    /** SPIN: parkNanos overshoots by tens of microseconds on Linux; the last stretch is spent spinning. */
+    static final long SPIN_WINDOW_NANOS = 120_000;
     /** Park at most this long at a time, so that a stop request is seen promptly. */
-    private static final long MAX_PARK_NANOS = 1_000_000;
+    static final long MAX_PARK_NANOS = 1_000_000;
 
-    private final double nanosPerRequest;
+    private final LoadSpec.Pacing pacing;
+    private final double ratePerSecond;
     private final boolean poisson;
     private final SplittableRandom random = new SplittableRandom(42);
-    private long t0;
+    private long t0Nanos;
     private long index;
-    private double poissonOffset;
+    private double poissonOffsetNanos;
+    /** Passes through the wait loop, for tests: about one per request when parking, hundreds when spinning. */
+    private long waitLoops;
 
-    Pacer(double ratePerSecond, boolean poisson) {
-        this.nanosPerRequest = 1e9 / ratePerSecond;
+    Pacer(double ratePerSecond, boolean poisson, LoadSpec.Pacing pacing) {
+        this.pacing = pacing;
+        this.ratePerSecond = ratePerSecond;
         this.poisson = poisson;
     }
 
     void start(long t0Nanos) {
-        this.t0 = t0Nanos;
+        this.t0Nanos = t0Nanos;
         this.index = 0;
-        this.poissonOffset = 0;
+        this.poissonOffsetNanos = 0;
     }
 
     /** The intended start of the next request. */
-    long due() {
-        return poisson ? t0 + (long) poissonOffset : t0 + (long) (index * nanosPerRequest);
+    long dueNanos() {
+        // index * 1e9 / rate, not index * (1e9 / rate): exact wherever the true value is an integer.
+        return t0Nanos + (long) (poisson ? poissonOffsetNanos : index * 1e9 / ratePerSecond);
     }
 
     /** Moves on to the request after it. */
     void advance() {
         index++;
         if (poisson) {
-            poissonOffset += -Math.log(1 - random.nextDouble()) * nanosPerRequest;
+            poissonOffsetNanos += -Math.log(1 - random.nextDouble()) * 1e9 / ratePerSecond;
         }
     }
 
-    /** Advances past every request due at or before {@code endNanos}; returns how many that was. */
-    long skipDueBy(long endNanos) {
+    /**
+     * Advances past every request due before {@code endNanos}, handing each one's intended start to
+     * {@code skipped}; returns how many that was.
+     */
+    long skipDueBefore(long endNanos, LongConsumer skipped) {
         long n = 0;
-        while (due() <= endNanos) {
+        for (long due = dueNanos(); due - endNanos < 0; due = dueNanos()) {
+            skipped.accept(due);
             advance();
             n++;
         }
         return n;
     }
 
+    long waitLoops() {
+        return waitLoops;
+    }
+
     /**
-     * Waits until {@code due}: parks until just before it, then yields. Returns false, early, when
-     * {@code stop} turns true; never waits past {@code due}.
+     * Waits until {@code dueNanos} (see {@link LoadSpec.Pacing}). Returns false, early, when {@code stop}
+     * turns true; never waits past {@code dueNanos} but by the kernel's wake-up latency when parking.
      */
-    static boolean awaitUntil(long due, BooleanSupplier stop) {
+    boolean awaitUntil(long dueNanos, BooleanSupplier stop) {
         while (true) {
-            long left = due - System.nanoTime();
-            if (left <= 0) {
+            long leftNanos = dueNanos - System.nanoTime();
+            if (leftNanos <= 0) {
                 return true;
             }
+            waitLoops++;
             if (stop.getAsBoolean()) {
                 return false;
             }
-            if (left > YIELD_WINDOW_NANOS) {
-                LockSupport.parkNanos(Math.min(MAX_PARK_NANOS, left - YIELD_WINDOW_NANOS));
+            if (pacing == LoadSpec.Pacing.PARK) {
+                LockSupport.parkNanos(Math.min(MAX_PARK_NANOS, leftNanos));
+            } else if (leftNanos > SPIN_WINDOW_NANOS) {
+                LockSupport.parkNanos(Math.min(MAX_PARK_NANOS, leftNanos - SPIN_WINDOW_NANOS));
             } else {
-                Thread.yield();
+                Thread.onSpinWait(); // a core of its own: nobody waits for it
             }
         }
     }

@@ -5,6 +5,7 @@ import clientbench.stub.StubServer;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -13,29 +14,41 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * The stub server in a JVM of its own, so that the client JVM's profile (allocation, CPU, threads)
- * holds the client alone. Pinned to the last CPU with {@code taskset} when there is more than one.
- * Started on a free loopback port; {@link #close()} ends it (SIGTERM, then, after 10 s, SIGKILL).
+ * holds the client alone. Pinned with {@code taskset} to the CPUs its {@link CpuLayout} gives it.
+ * Started on a free loopback port with {@code --control}, so that the harness can ask it for its own
+ * counts ({@link #stats()}, {@link #mark()}) through its standard input; {@link #close()} ends it
+ * (SIGTERM, then, after 10 s, SIGKILL).
  */
 public final class StubProcess implements AutoCloseable {
 
     private static final Pattern LISTENING = Pattern.compile("listening on (\\S+)");
+    /** How {@code --control} prefixes its answers. */
+    private static final String STATS_PREFIX = "stats ";
     private static final long START_TIMEOUT_SECONDS = 30;
+
+    /** How long {@link #stats()} waits for the stub's answer; it answers in microseconds when well. */
+    private static final long STATS_TIMEOUT_SECONDS = 5;
 
     private final Process process;
     private final URI uri;
     private final String cpu;
+    private final int ioThreads;
+    private final BlockingQueue<String> statsLines;
     private final List<String> output = new ArrayList<>();
 
-    private StubProcess(Process process, URI uri, String cpu) {
+    private StubProcess(Process process, URI uri, String cpu, int ioThreads, BlockingQueue<String> statsLines) {
         this.process = process;
         this.uri = uri;
         this.cpu = cpu;
+        this.ioThreads = ioThreads;
+        this.statsLines = statsLines;
     }
 
     /**
@@ -43,25 +56,36 @@ public final class StubProcess implements AutoCloseable {
      * @param pin pin the stub to the last CPU when taskset exists and there is more than one CPU
      */
     public static StubProcess start(boolean tls, boolean pin) throws IOException, InterruptedException {
+        CpuLayout layout = CpuLayout.plan(CpuLayout.allowedCpus(), pin);
+        return start(tls, layout.pinned() ? layout.stubCpus() : null);
+    }
+
+    /**
+     * @param tls serve TLS (ALPN h2 and http/1.1)
+     * @param cpus the CPUs to pin the stub to, one event loop each; null: not pinned, one per core
+     */
+    public static StubProcess start(boolean tls, List<Integer> cpus) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>();
-        int cpus = Runtime.getRuntime().availableProcessors();
         String cpu = null;
-        if (pin && cpus > 1 && taskset() != null) {
-            cpu = Integer.toString(cpus - 1);
+        int ioThreads = Runtime.getRuntime().availableProcessors();
+        if (cpus != null && !cpus.isEmpty() && taskset() != null) {
+            cpu = CpuLayout.format(cpus);
+            ioThreads = cpus.size();
             cmd.addAll(List.of(taskset(), "-c", cpu));
         }
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(jdkFlags());
         cmd.addAll(List.of("-Xms256m", "-Xmx1g", "-cp", System.getProperty("java.class.path"),
-                StubServer.class.getName(), "--port", "0", "--quiet", "--exit-with-parent",
-                "--io-threads", cpu != null ? "1" : Integer.toString(cpus)));
+                StubServer.class.getName(), "--port", "0", "--quiet", "--exit-with-parent", "--control",
+                "--io-threads", Integer.toString(ioThreads)));
         if (tls) {
             cmd.add("--tls");
         }
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         BlockingQueue<String> firstLines = new ArrayBlockingQueue<>(64);
+        BlockingQueue<String> statsLines = new LinkedBlockingQueue<>();
         List<String> seen = new ArrayList<>();
-        Thread pump = new Thread(() -> pump(p, firstLines, seen), "stub-output");
+        Thread pump = new Thread(() -> pump(p, firstLines, statsLines, seen), "stub-output");
         pump.setDaemon(true);
         pump.start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(START_TIMEOUT_SECONDS);
@@ -70,7 +94,7 @@ public final class StubProcess implements AutoCloseable {
             if (line != null) {
                 Matcher m = LISTENING.matcher(line);
                 if (m.find()) {
-                    StubProcess stub = new StubProcess(p, URI.create(m.group(1)), cpu);
+                    StubProcess stub = new StubProcess(p, URI.create(m.group(1)), cpu, ioThreads, statsLines);
                     synchronized (seen) {
                         stub.output.addAll(seen);
                     }
@@ -87,9 +111,14 @@ public final class StubProcess implements AutoCloseable {
         }
     }
 
-    private static void pump(Process p, BlockingQueue<String> firstLines, List<String> seen) {
+    private static void pump(Process p, BlockingQueue<String> firstLines, BlockingQueue<String> statsLines,
+                             List<String> seen) {
         try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
             for (String line; (line = r.readLine()) != null; ) {
+                if (line.startsWith(STATS_PREFIX)) {
+                    statsLines.offer(line.substring(STATS_PREFIX.length()));
+                    continue;
+                }
                 firstLines.offer(line);
                 synchronized (seen) {
                     if (seen.size() < 100) {
@@ -126,13 +155,49 @@ public final class StubProcess implements AutoCloseable {
         return uri;
     }
 
-    /** The CPU the stub is pinned to, or null when it is not pinned. */
+    /** The CPUs the stub is pinned to (taskset's list form), or null when it is not pinned. */
     public String cpu() {
         return cpu;
     }
 
+    /** Its event-loop threads: the CPUs it may keep busy. */
+    public int ioThreads() {
+        return ioThreads;
+    }
+
     public long pid() {
         return process.pid();
+    }
+
+    /** The stub's own counts now (peaks since the last {@link #mark()}); null when it does not answer. */
+    public StubServer.Stats stats() {
+        return ask("stats");
+    }
+
+    /** The stub's counts now, then a new window for its peaks and used connections; null when it does not answer. */
+    public StubServer.Stats mark() {
+        return ask("mark");
+    }
+
+    private synchronized StubServer.Stats ask(String command) {
+        statsLines.clear(); // a late answer to an earlier question that timed out
+        try {
+            OutputStream in = process.getOutputStream();
+            in.write((command + "\n").getBytes(StandardCharsets.UTF_8));
+            in.flush();
+            String json = statsLines.poll(STATS_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            if (json == null) {
+                System.err.println("clientbench: the stub did not answer '" + command + "' within " + STATS_TIMEOUT_SECONDS + " s");
+                return null;
+            }
+            return JsonFiles.MAPPER.readValue(json, StubServer.Stats.class);
+        } catch (IOException e) {
+            System.err.println("clientbench: cannot ask the stub '" + command + "': " + e.getMessage());
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
     }
 
     @Override

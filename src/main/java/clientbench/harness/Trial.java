@@ -4,63 +4,92 @@ import clientbench.adapters.Adapters;
 import clientbench.api.AdapterConfig;
 import clientbench.api.HttpClientAdapter;
 import clientbench.api.Request;
+import clientbench.stub.StubServer;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.net.URI;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 
 /**
- * One trial of one client: the stub in its own JVM (unless a target is given), the adapter, the load
- * generator and the trial's histogram log, with their lifecycle in one place for JMH states and tests.
+ * One trial of one client: the CPU layout, the stub in its own JVM (unless a target is given), the
+ * adapter, the load generator, the trial's histogram log and its record, with their lifecycle in one place
+ * for JMH states and tests.
  */
 public final class Trial implements AutoCloseable {
 
     private final TrialSpec spec;
+    private final CpuLayout layout;
     private final StubProcess stub;
     private final HttpClientAdapter adapter;
     private final LoadGenerator generator;
     private final HlogFile hlog;
+    private final TrialRecord record;
     private final Map<String, String> settings;
+    /** The client's connections to the target in the kernel's tables; null for noop (no network). */
+    private final TcpConnections tcp;
+    /** External target only: the kernel's connection count sampled for its peak (no stub counts it). */
+    private final TcpConnections.PeakSampler sampler;
+    private final long baselineHeapBytes;
     private boolean failed;
+    // This iteration's marks, taken before its window.
+    private StubServer.Stats statsAtMark;
+    private long markNanos;
+    private long listenRefusedAtStart;
 
-    private final int targetPort;
-    private final long baselineHeap;
-
-    private Trial(TrialSpec spec, StubProcess stub, HttpClientAdapter adapter, LoadGenerator generator, HlogFile hlog,
-                  Map<String, String> settings, int targetPort, long baselineHeap) {
-        this.targetPort = targetPort;
-        this.baselineHeap = baselineHeap;
+    private Trial(TrialSpec spec, CpuLayout layout, StubProcess stub, HttpClientAdapter adapter, LoadGenerator generator,
+                  HlogFile hlog, TrialRecord record, Map<String, String> settings, TcpConnections tcp,
+                  long baselineHeapBytes) {
         this.spec = spec;
+        this.layout = layout;
         this.stub = stub;
         this.adapter = adapter;
         this.generator = generator;
         this.hlog = hlog;
+        this.record = record;
         this.settings = settings;
+        this.tcp = tcp;
+        this.sampler = stub == null && tcp != null ? tcp.new PeakSampler() : null;
+        this.baselineHeapBytes = baselineHeapBytes;
     }
 
-    /** Starts the stub (when needed), the client and the log; on failure, stops what it started. */
+    /**
+     * Plans the CPU layout, starts the stub (when needed) on its CPUs, pins this JVM to the client's,
+     * then starts the client and the log; on failure, stops what it started.
+     *
+     * @param pin pin the stub, the client and the pacer to CPUs of their own ({@link CpuLayout})
+     */
     public static Trial start(TrialSpec spec, boolean pin) throws IOException, InterruptedException {
-        boolean noop = Adapters.NOOP.equals(spec.client());
+        return start(spec, pin, Map.of());
+    }
+
+    /**
+     * As {@link #start(TrialSpec, boolean)}, recording {@code about} (the JMH benchmark, its parameters, the
+     * ./bench shape) in the trial's record beside its log.
+     */
+    public static Trial start(TrialSpec spec, boolean pin, Map<String, Object> about) throws IOException, InterruptedException {
+        CpuLayout layout = CpuLayout.plan(CpuLayout.allowedCpus(), pin);
         StubProcess stub = null;
         HttpClientAdapter adapter = null;
         try {
             URI target;
-            if (noop) {
-                target = URI.create("http://127.0.0.1:9");
+            if (Adapters.NOOP.equals(spec.client())) {
+                // No network; the same pinning as a client, so that it is the baseline of one.
+                target = URI.create((spec.protocol().tls() ? "https" : "http") + "://127.0.0.1:9");
             } else if (spec.target().isBlank()) {
-                stub = StubProcess.start(spec.protocol().tls(), pin);
+                stub = StubProcess.start(spec.protocol().tls(), layout.pinned() ? layout.stubCpus() : null);
                 target = stub.uri();
-                if (stub.cpu() != null) {
-                    pinSelfAwayFrom(Integer.parseInt(stub.cpu()));
-                }
             } else {
                 target = AdapterConfig.parseTarget(spec.target());
             }
+            layout.pinClient(); // before the client starts its threads: they inherit the client's CPUs
+            int ioThreads = spec.ioThreads() > 0 ? spec.ioThreads() : layout.ioThreads();
             AdapterConfig config = new AdapterConfig(target, spec.protocol(), spec.connections(),
-                    TrialSpec.CONNECT_TIMEOUT, spec.requestTimeout(), 0, true);
+                    TrialSpec.CONNECT_TIMEOUT, spec.requestTimeout(), ioThreads, true);
             adapter = Adapters.create(spec.client(), config);
             Request request = spec.requestBytes() > 0
                     ? Request.post(target, spec.pathAndQuery(), filled(spec.requestBytes()), spec.bytes())
@@ -70,14 +99,19 @@ public final class Trial implements AutoCloseable {
             settings.put("target", target.toString());
             settings.put("stub", stub == null ? "external or none" : "own JVM, pid " + stub.pid()
                     + (stub.cpu() == null ? ", not pinned" : ", pinned to CPU " + stub.cpu()));
+            settings.put("harness.cpus", layout.describe());
+            settings.put("harness.ioThreads", ioThreads + (spec.ioThreads() > 0 ? " (given)" : " (one per client CPU)"));
             settings.putAll(adapter.settings());
             HlogFile hlog = null;
+            TrialRecord record = null;
             if (spec.hlog() != null) {
                 hlog = new HlogFile(spec.hlog(), "clientbench " + spec);
-                JsonFiles.writeAtomically(settingsFile(spec.hlog()), Map.of("client", spec.client(), "settings", settings));
+                record = new TrialRecord(spec.hlog(), spec.client(), about, settings, layout);
             }
-            return new Trial(spec, stub, adapter, new LoadGenerator(adapter, request, spec.load()), hlog, settings,
-                    target.getPort(), spec.measureHeap() ? heapAfterGc() : -1);
+            LoadGenerator generator = new LoadGenerator(adapter, request, spec.load().withPacing(layout.pacing()));
+            TcpConnections tcp = Adapters.NOOP.equals(spec.client()) ? null : TcpConnections.to(target);
+            return new Trial(spec, layout, stub, adapter, generator, hlog, record, settings, tcp,
+                    spec.measureHeap() ? heapAfterGc() : -1);
         } catch (IOException | InterruptedException | RuntimeException e) {
             if (adapter != null) {
                 adapter.close();
@@ -89,10 +123,9 @@ public final class Trial implements AutoCloseable {
         }
     }
 
-    /** The trial's settings beside its log: {@code x.hlog} has {@code x.settings.json}. */
-    public static java.nio.file.Path settingsFile(java.nio.file.Path hlog) {
-        String name = hlog.getFileName().toString();
-        return hlog.resolveSibling(name.substring(0, name.length() - ".hlog".length()) + ".settings.json");
+    /** The trial's record beside its log: {@code x.hlog} has {@code x.trial.json} ({@link TrialRecord}). */
+    public static Path recordFile(Path hlog) {
+        return TrialRecord.fileFor(hlog);
     }
 
     private static byte[] filled(int n) {
@@ -103,33 +136,24 @@ public final class Trial implements AutoCloseable {
 
     private static long heapAfterGc() {
         System.gc();
-        return java.lang.management.ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
-    }
-
-    /** Keeps this JVM's threads off the stub's CPU, so the two never compete for one core. */
-    private static void pinSelfAwayFrom(int stubCpu) {
-        String taskset = StubProcess.taskset();
-        int cpus = Runtime.getRuntime().availableProcessors();
-        if (taskset == null || cpus < 2) {
-            return;
-        }
-        String others = stubCpu == 0 ? "1-" + (cpus - 1) : "0-" + (stubCpu - 1);
-        try {
-            new ProcessBuilder(taskset, "-a", "-p", "-c", others, Long.toString(ProcessHandle.current().pid()))
-                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
-        } catch (IOException e) {
-            System.err.println("clientbench: could not pin the client JVM: " + e.getMessage());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
     }
 
     public TrialSpec spec() {
         return spec;
     }
 
+    public CpuLayout layout() {
+        return layout;
+    }
+
     public HttpClientAdapter adapter() {
         return adapter;
+    }
+
+    /** The generator, for the benchmark's hot path: {@link LoadGenerator#sendNext} with no hop between. */
+    public LoadGenerator generator() {
+        return generator;
     }
 
     /** Library version and every effective setting, for env.json. */
@@ -137,8 +161,21 @@ public final class Trial implements AutoCloseable {
         return settings;
     }
 
-    public void beginIteration() {
-        generator.beginIteration();
+    /**
+     * Starts an iteration whose measured window, from its first send, is {@code windowNanos} long. The
+     * calling thread is the pacer: it is pinned (with the JVM) here, before the window.
+     */
+    public void beginIteration(long windowNanos) {
+        layout.pinClientAndPacer();
+        // Marks for the iteration's deltas: nothing is in flight between the previous drain and the first send.
+        if (stub != null) {
+            statsAtMark = stub.mark();
+            markNanos = System.nanoTime();
+        } else if (sampler != null) {
+            sampler.peakAndReset();
+        }
+        listenRefusedAtStart = ListenQueue.refused();
+        generator.beginIteration(windowNanos);
     }
 
     public boolean sendNext(BooleanSupplier stop) {
@@ -146,27 +183,60 @@ public final class Trial implements AutoCloseable {
     }
 
     /**
-     * Drains and accounts the iteration; a measured one goes into the histogram log. Before the drain,
-     * with the window just closed and its requests still out, it counts the client's connections to the
-     * target and (long-lived shapes) the heap they hold.
+     * Closes the window (its schedule sent and accounted), then probes its end: the client's connections
+     * to the target (the kernel's count now, the peak and the connections used in the window), the stub's
+     * CPU in the window, the JVM's threads and (long-lived shapes) the heap the requests in flight hold;
+     * then drains, and counts what the stub accepted and answered over the iteration. The probes run after
+     * the window's end, so their cost never moves it. A measured iteration goes into the histogram log.
      */
     public IterationSnapshot endIteration(boolean measured) {
-        long connections = TcpConnections.establishedTo(targetPort);
-        long threads = java.lang.management.ManagementFactory.getThreadMXBean().getThreadCount();
-        long heap = spec.measureHeap() ? heapAfterGc() - baselineHeap : -1;
-        IterationSnapshot s = generator.endIteration().withProbes(connections, heap, threads);
-        if (!s.balanced()) {
-            failed = true;
-            throw new IllegalStateException("accounting does not balance: " + s.summary());
+        try {
+            IterationSnapshot s = probeAndDrain();
+            if (measured && hlog != null) {
+                hlog.write(s);
+            }
+            if (record != null) {
+                record.add(s, measured);
+            }
+            return s;
+        } catch (RuntimeException e) {
+            failed = true; // the log is discarded: no half-counted interval in it
+            throw e;
         }
-        if (measured && hlog != null) {
-            hlog.write(s);
+    }
+
+    private IterationSnapshot probeAndDrain() {
+        generator.closeWindow();
+        long connections = tcp == null ? -1 : tcp.established();
+        StubServer.Stats atClose = stub == null ? null : stub.stats();
+        long closeNanos = System.nanoTime();
+        long peak = -1;
+        if (atClose != null) {
+            peak = atClose.peakOpen();
+        } else if (sampler != null) {
+            peak = Math.max(sampler.peakAndReset(), connections);
         }
-        return s;
+        long threads = ManagementFactory.getThreadMXBean().getThreadCount();
+        long heap = spec.measureHeap() ? heapAfterGc() - baselineHeapBytes : -1;
+        IterationSnapshot s = generator.drain();
+        StubServer.Stats atEnd = stub == null ? null : stub.stats();
+        boolean counted = statsAtMark != null && atEnd != null;
+        double stubCpuShare = statsAtMark != null && atClose != null && atClose.cpuNanos() >= 0
+                ? (double) (atClose.cpuNanos() - statsAtMark.cpuNanos()) / (closeNanos - markNanos) / stub.ioThreads() : -1;
+        long refusedAtEnd = ListenQueue.refused();
+        long asked = spec.measureHeap() ? spec.load().concurrency() : -1; // long-lived shapes
+        return s.withProbes(new Probes(layout.jvmCpus(), asked, connections, peak,
+                atClose == null ? -1 : atClose.usedConnections(),
+                counted ? atEnd.accepted() - statsAtMark.accepted() : -1,
+                counted ? atEnd.requests() - statsAtMark.requests() : -1, stubCpuShare,
+                listenRefusedAtStart < 0 || refusedAtEnd < 0 ? -1 : refusedAtEnd - listenRefusedAtStart, heap, threads));
     }
 
     @Override
     public void close() {
+        if (sampler != null) {
+            sampler.close();
+        }
         try {
             adapter.close();
         } finally {

@@ -24,9 +24,11 @@ import java.util.Objects;
  * @param requestTimeout every client's request timeout (long-lived shapes need more than the default)
  * @param measureHeap at the end of each window, collect garbage and record the heap the requests in
  *                    flight hold (long-lived shapes; a full GC per iteration would disturb the others)
+ * @param ioThreads the client's I/O threads; 0: one per CPU the client may use after pinning ({@link CpuLayout})
  */
 public record TrialSpec(String client, String target, Protocol protocol, int connections, int delayMs, int bytes,
-                        int requestBytes, LoadSpec load, Path hlog, Duration requestTimeout, boolean measureHeap) {
+                        int requestBytes, LoadSpec load, Path hlog, Duration requestTimeout, boolean measureHeap,
+                        int ioThreads) {
 
     public static final Duration CONNECT_TIMEOUT = AdapterConfig.DEFAULT_CONNECT_TIMEOUT;
     public static final Duration REQUEST_TIMEOUT = AdapterConfig.DEFAULT_REQUEST_TIMEOUT;
@@ -66,6 +68,9 @@ public record TrialSpec(String client, String target, Protocol protocol, int con
         if (requestTimeout.isNegative() || requestTimeout.isZero()) {
             throw new IllegalArgumentException("timeoutMs must be > 0, was " + requestTimeout.toMillis());
         }
+        if (ioThreads < 0) {
+            throw new IllegalArgumentException("ioThreads must be > 0 (or empty: one per client CPU), was " + ioThreads);
+        }
     }
 
     /** From JMH's string parameters; every error names the parameter. */
@@ -73,12 +78,23 @@ public record TrialSpec(String client, String target, Protocol protocol, int con
                                   String bytes, String requestBytes, LoadSpec load, Path hlog) {
         return new TrialSpec(client, target, Protocol.parse(protocol), integer("connections", connections),
                 integer("delayMs", delayMs), integer("bytes", bytes), integer("requestBytes", requestBytes), load, hlog,
-                REQUEST_TIMEOUT, false);
+                REQUEST_TIMEOUT, false, 0);
     }
 
     /** With a request timeout other than the default, and the heap measured at the end of each window. */
     public TrialSpec withLongLived(Duration timeout) {
-        return new TrialSpec(client, target, protocol, connections, delayMs, bytes, requestBytes, load, hlog, timeout, true);
+        return new TrialSpec(client, target, protocol, connections, delayMs, bytes, requestBytes, load, hlog, timeout, true,
+                ioThreads);
+    }
+
+    /** With the JMH parameter {@code ioThreads}: empty keeps the layout's count, else a positive integer. */
+    public TrialSpec withIoThreads(String value) {
+        int n = value == null || value.isBlank() ? 0 : integer("ioThreads", value);
+        if (value != null && !value.isBlank() && n <= 0) {
+            throw new IllegalArgumentException("ioThreads must be > 0 (or empty: one per client CPU), was " + value);
+        }
+        return new TrialSpec(client, target, protocol, connections, delayMs, bytes, requestBytes, load, hlog,
+                requestTimeout, measureHeap, n);
     }
 
     public static int integer(String name, String value) {

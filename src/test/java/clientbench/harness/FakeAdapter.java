@@ -10,15 +10,20 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongFunction;
 
 /**
  * A client whose behaviour per request (by its sequence number) is scripted: answer inline, late,
  * with a failure, twice, or never. Late answers come from another thread, as real clients' do.
+ *
+ * <p>It keeps its own counts, outside the harness, for tests to check the harness's accounting against:
+ * requests it was handed, completions it made by outcome (the first of a {@code Twice}), and requests it
+ * never completed.
  */
 final class FakeAdapter implements HttpClientAdapter {
 
-    sealed interface Behaviour permits Inline, Late, Never, Twice {
+    sealed interface Behaviour permits Inline, Late, Never, Twice, Body {
     }
 
     record Inline(Outcome outcome) implements Behaviour {
@@ -33,8 +38,14 @@ final class FakeAdapter implements HttpClientAdapter {
     record Twice(Outcome outcome) implements Behaviour {
     }
 
+    /** OK inline, reporting a body of {@code bytes}. */
+    record Body(long bytes) implements Behaviour {
+    }
+
     private final LongFunction<Behaviour> script;
     private final AtomicLong seq = new AtomicLong();
+    private final LongAdder[] completed = new LongAdder[Outcome.values().length];
+    private final LongAdder neverCompleted = new LongAdder();
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "fake-adapter");
         t.setDaemon(true);
@@ -43,23 +54,46 @@ final class FakeAdapter implements HttpClientAdapter {
 
     FakeAdapter(LongFunction<Behaviour> script) {
         this.script = script;
+        for (int i = 0; i < completed.length; i++) {
+            completed[i] = new LongAdder();
+        }
     }
 
     @Override
     public void send(Request request, Completion completion) {
         switch (script.apply(seq.getAndIncrement())) {
-            case Inline i -> completion.complete(i.outcome(), i.outcome() == Outcome.OK ? 200 : 0, null);
-            case Late l -> timer.schedule(() -> completion.complete(l.outcome(), 200, null), l.delayMillis(), TimeUnit.MILLISECONDS);
-            case Never n -> { }
+            case Inline i -> complete(completion, i.outcome());
+            case Late l -> timer.schedule(() -> complete(completion, l.outcome()), l.delayMillis(), TimeUnit.MILLISECONDS);
+            case Never n -> neverCompleted.increment();
+            case Body b -> {
+                completed[Outcome.OK.ordinal()].increment();
+                completion.complete(Outcome.OK, 200, b.bytes(), null);
+            }
             case Twice t -> {
-                completion.complete(t.outcome(), 200, null);
-                completion.complete(t.outcome(), 200, null);
+                complete(completion, t.outcome());
+                completion.complete(t.outcome(), 200, 5, null);
             }
         }
     }
 
+    private void complete(Completion completion, Outcome outcome) {
+        completed[outcome.ordinal()].increment();
+        completion.complete(outcome, outcome == Outcome.STATUS ? 500 : 200, 5, null);
+    }
+
+    /** Requests handed to this client. */
     long sends() {
         return seq.get();
+    }
+
+    /** Completions this client made with {@code outcome} (a late one counts once it has fired). */
+    long completed(Outcome outcome) {
+        return completed[outcome.ordinal()].sum();
+    }
+
+    /** Requests this client was told never to complete. */
+    long neverCompleted() {
+        return neverCompleted.sum();
     }
 
     @Override

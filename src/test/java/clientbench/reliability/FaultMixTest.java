@@ -77,7 +77,6 @@ class FaultMixTest {
         for (long i = 0; i < s.sent(); i++) {
             expected.merge(MIX.get((int) (i % MIX.size())).getValue(), 1L, Long::sum);
         }
-        assertTrue(s.balanced(), s.summary());
         assertTrue(s.sent() >= 150, s.summary());
         assertEquals(0, s.expiredAtDrain(), "every request ended by the client's own timeout at the latest: " + s.summary());
         for (Outcome o : Outcome.values()) {

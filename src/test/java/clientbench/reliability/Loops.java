@@ -9,7 +9,7 @@ final class Loops {
     }
 
     static IterationSnapshot iteration(LoadGenerator g, long millis) {
-        g.beginIteration();
+        g.beginIteration(millis * 1_000_000);
         long end = System.nanoTime() + millis * 1_000_000;
         while (g.sendNext(() -> System.nanoTime() >= end)) {
             // each call schedules one request

@@ -40,11 +40,10 @@ public final class OverloadProbe {
         long elapsedMs = (System.nanoTime() - t0) / 1_000_000;
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("client", client);
-        out.put("balanced", s.balanced());
         out.put("scheduled", s.scheduled());
         out.put("sent", s.sent());
         out.put("dropped", s.dropped());
-        out.put("unsent", s.unsentAtEnd());
+        out.put("unsent", s.unsent());
         for (Outcome o : Outcome.values()) {
             out.put(o.label(), s.count(o));
         }
@@ -52,7 +51,7 @@ public final class OverloadProbe {
         out.put("lagP99Us", s.lag().getValueAtPercentile(99));
         out.put("latencyP99Us", s.latency().getValueAtPercentile(99));
         out.put("elapsedMs", elapsedMs);
-        out.put("plannedMs", windowMs + DRAIN.toMillis());
+        out.put("plannedMs", windowMs + LoadSpec.DEFAULT_LATE_SEND_GRACE.toMillis() + DRAIN.toMillis());
         System.out.println("RESULT " + clientbench.harness.JsonFiles.MAPPER.writer().without(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT)
                 .writeValueAsString(out));
         System.exit(0);

@@ -61,12 +61,10 @@ class ServerRestartTest {
             IterationSnapshot down = Loops.iteration(g, 3_000);
             IterationSnapshot after = Loops.iteration(g, 1_000);
 
-            assertTrue(down.balanced(), down.summary());
             assertTrue(down.ok() > 0, down.summary());
             assertTrue(down.count(Outcome.CONNECT) + down.count(Outcome.RESET) > 0, "the outage shows: " + down.summary());
             assertEquals(down.failures(), down.count(Outcome.CONNECT) + down.count(Outcome.RESET) + down.count(Outcome.TIMEOUT),
                     "only connect, reset or timeout: " + down.summary());
-            assertTrue(after.balanced(), after.summary());
             assertTrue(after.sent() >= 150, after.summary());
             assertEquals(after.sent(), after.ok(), "all ok once the server is back: " + after.summary());
         } finally {

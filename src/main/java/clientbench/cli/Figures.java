@@ -1,0 +1,153 @@
+package clientbench.cli;
+
+import clientbench.adapters.Adapters;
+import clientbench.api.Outcome;
+import clientbench.harness.Flag;
+import org.openjdk.jmh.results.Result;
+import org.openjdk.jmh.results.RunResult;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The facts of one run (shape, client), computed once in Java and written to {@code summary.json}, so
+ * that the terminal and the notebook read the same numbers instead of deriving them twice: the figures,
+ * the validity flags, whether the offered rate was sustained, and the client's cost net of the harness.
+ *
+ * <p>Net cost: {@code client - noop} of the same shape (same rate, pinning and settings, in the same run):
+ * CPU per request sent ({@code cpu.per.req}), bytes allocated per request sent ({@code alloc.per.req})
+ * and peak live threads ({@code threads.max}). NaN where the shape has no baseline (long-lived) or the
+ * baseline run failed.
+ *
+ * @param latencyMetric {@code latency} (from the intended start) in the open model, {@code service} in the
+ *                      closed one, which has no intended start
+ * @param sustained an {@code immediate-*} shape's rate kept: ok/s at least {@link #SUSTAINED_SHARE} of it,
+ *                  at most {@link #MAX_FAILURE_SHARE} of the requests sent failed, and no flag raised
+ */
+record Figures(String shape, String client, String benchmark, Map<String, String> params, String latencyMetric,
+               double rate, double primary, double ok, double scheduled, double sent, double failures,
+               double dropped, double unsent, double expired, double latencyP50, double latencyP99,
+               double latencyOkP99, double lagP99, double cpuMicrosPerRequest, double allocatedBytesPerRequest,
+               double threadsMax, double netCpuMicrosPerRequest, double netAllocatedBytesPerRequest,
+               double netThreads, List<Flag> flags, boolean sustained) {
+
+    /** Sustained: ok/s within 1% of the offered rate and no more than 0.1% of sent requests failed. */
+    static final double SUSTAINED_SHARE = 0.99;
+    static final double MAX_FAILURE_SHARE = 0.001;
+
+    /** Every run's figures, in run order; {@code runs[i]} describes {@code all[i]} (shape, client, benchmark, params). */
+    static List<Figures> of(Collection<RunResult> all, List<Map<String, Object>> runs) {
+        Map<String, RunResult> baselines = new LinkedHashMap<>();
+        Iterator<RunResult> it = all.iterator();
+        for (Map<String, Object> meta : runs) {
+            RunResult r = it.next();
+            if (Adapters.NOOP.equals(meta.get("client"))) {
+                baselines.put((String) meta.get("shape"), r);
+            }
+        }
+        List<Figures> out = new ArrayList<>();
+        it = all.iterator();
+        for (Map<String, Object> meta : runs) {
+            RunResult r = it.next();
+            String client = (String) meta.get("client");
+            RunResult base = Adapters.NOOP.equals(client) ? null : baselines.get((String) meta.get("shape"));
+            out.add(of(r, (String) meta.get("shape"), client, base));
+        }
+        return out;
+    }
+
+    static Figures of(RunResult r, String shape, String client, RunResult baseline) {
+        Map<String, String> params = new LinkedHashMap<>();
+        for (String k : r.getParams().getParamsKeys()) {
+            params.put(k, r.getParams().getParam(k));
+        }
+        String benchmark = r.getParams().getBenchmark();
+        benchmark = benchmark.substring(benchmark.lastIndexOf('.', benchmark.lastIndexOf('.') - 1) + 1);
+        boolean open = r.getParams().getParamsKeys().contains("rate");
+        String lat = open ? "latency" : "service";
+        double rate = open ? Double.parseDouble(params.get("rate")) : Double.NaN;
+        double failures = failures(r);
+        double sent = score(r, "n.sent");
+        List<Flag> flags = new ArrayList<>();
+        for (Flag f : Flag.values()) {
+            if (score(r, f.metric()) > 0) {
+                flags.add(f);
+            }
+        }
+        boolean sustained = open && shape.startsWith("immediate-") && flags.isEmpty()
+                && score(r, "ok") >= SUSTAINED_SHARE * rate && failures <= MAX_FAILURE_SHARE * Math.max(1, sent);
+        double primary = r.getAggregatedResult().getPrimaryResult().getScore();
+        return new Figures(shape, client, benchmark, params, lat, rate, primary, score(r, "ok"), score(r, "scheduled"),
+                sent, failures, score(r, "n.dropped"), score(r, "n.unsent"), score(r, "n.expired"),
+                score(r, lat + ".p50"), score(r, lat + ".p99"), score(r, lat + ".ok.p99"), score(r, "lag.p99"),
+                score(r, "cpu.per.req"), score(r, "alloc.per.req"), score(r, "threads.max"),
+                net(r, baseline, "cpu.per.req"), net(r, baseline, "alloc.per.req"), net(r, baseline, "threads.max"),
+                List.copyOf(flags), sustained);
+    }
+
+    private static double net(RunResult r, RunResult baseline, String metric) {
+        return baseline == null ? Double.NaN : score(r, metric) - score(baseline, metric);
+    }
+
+    static double failures(RunResult r) {
+        double n = 0;
+        for (Outcome o : Outcome.failures()) {
+            double v = score(r, "n.fail." + o.label());
+            n += Double.isNaN(v) ? 0 : v;
+        }
+        return n;
+    }
+
+    /** A secondary metric's aggregated score, NaN when the run has none. */
+    static double score(RunResult r, String label) {
+        Result<?> res = r.getAggregatedResult().getSecondaryResults().get(label);
+        return res == null ? Double.NaN : res.getScore();
+    }
+
+    /** The short words of the raised flags, or "-". */
+    String flagWords() {
+        return flags.isEmpty() ? "-" : String.join(",", flags.stream().map(Flag::word).toList());
+    }
+
+    /** For summary.json: NaN (unknown) as null, flags by name. */
+    Map<String, Object> toJson() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("shape", shape);
+        m.put("client", client);
+        m.put("benchmark", benchmark);
+        m.put("params", params);
+        m.put("latencyMetric", latencyMetric);
+        m.put("rate", num(rate));
+        m.put("primaryScore", num(primary));
+        m.put("okPerSecond", num(ok));
+        m.put("scheduledPerSecond", num(scheduled));
+        m.put("sent", num(sent));
+        m.put("failures", num(failures));
+        m.put("dropped", num(dropped));
+        m.put("unsent", num(unsent));
+        m.put("expired", num(expired));
+        m.put("latencyP50Micros", num(latencyP50));
+        m.put("latencyP99Micros", num(latencyP99));
+        m.put("latencyOkP99Micros", num(latencyOkP99));
+        m.put("lagP99Micros", num(lagP99));
+        m.put("cpuMicrosPerRequest", num(cpuMicrosPerRequest));
+        m.put("allocatedBytesPerRequest", num(allocatedBytesPerRequest));
+        m.put("threadsMax", num(threadsMax));
+        Map<String, Object> net = new LinkedHashMap<>();
+        net.put("cpuMicrosPerRequest", num(netCpuMicrosPerRequest));
+        net.put("allocatedBytesPerRequest", num(netAllocatedBytesPerRequest));
+        net.put("threads", num(netThreads));
+        m.put("netOfNoop", net);
+        m.put("flags", flags.stream().map(f -> f.metric()).toList());
+        m.put("sustained", sustained);
+        return m;
+    }
+
+    private static Double num(double v) {
+        return Double.isNaN(v) || Double.isInfinite(v) ? null : v;
+    }
+}

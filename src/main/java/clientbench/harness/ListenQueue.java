@@ -1,0 +1,36 @@
+package clientbench.harness;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The kernel's count of connections that a listening socket's accept queue refused ({@code TcpExt}
+ * {@code ListenOverflows} + {@code ListenDrops} in {@code /proc/net/netstat}). A delta of 0 over an
+ * iteration proves that every listener of this network namespace, the stub's included, took every
+ * connection offered; the counters are not per socket, so another listener's overflow would show too.
+ */
+final class ListenQueue {
+
+    private ListenQueue() {
+    }
+
+    /** Refused connections since boot, or -1 where the counters cannot be read. */
+    static long refused() {
+        try {
+            List<String> lines = Files.readAllLines(Path.of("/proc/net/netstat"));
+            for (int i = 0; i + 1 < lines.size(); i++) {
+                if (lines.get(i).startsWith("TcpExt:") && lines.get(i + 1).startsWith("TcpExt:")) {
+                    List<String> names = List.of(lines.get(i).trim().split("\\s+"));
+                    String[] values = lines.get(i + 1).trim().split("\\s+");
+                    return Long.parseLong(values[names.indexOf("ListenOverflows")])
+                            + Long.parseLong(values[names.indexOf("ListenDrops")]);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // not Linux, or a kernel without these counters
+        }
+        return -1;
+    }
+}

@@ -1,0 +1,25 @@
+package clientbench.harness;
+
+/**
+ * What a trial measured around one iteration beside the generator's own counts: the kernel's and the
+ * stub's view. Every field is -1 when it was not measured (no stub, not Linux, not this shape).
+ *
+ * @param jvmCpus the CPUs the client JVM may use (its pinning), the base of its CPU share
+ * @param asked long-lived shapes: the requests asked to be held at once (their concurrency); else -1
+ * @param connections the client's established connections to the target when the window closed (kernel)
+ * @param connectionsPeak the most connections open at once in the window: the stub's count, or with an
+ *                        external target the kernel's sampled a few times a second
+ * @param connectionsUsed connections that carried a request in the window (the stub's count)
+ * @param connectionsOpened connections the stub accepted over the iteration, drain included
+ * @param stubRequests requests the stub answered over the iteration, drain included (beside {@code sent}:
+ *                     they agree up to the requests still out at the drain deadline)
+ * @param stubCpuShare the share of its CPUs the stub used in the window (0-1), -1 when unknown
+ * @param listenRefused connections the kernel's accept queues refused over the iteration (see {@link ListenQueue})
+ * @param heapBytes heap the client held at the window's close beyond its idle baseline, after a GC (long-lived shapes)
+ * @param threadsAtClose the JVM's live threads then
+ */
+public record Probes(int jvmCpus, long asked, long connections, long connectionsPeak, long connectionsUsed, long connectionsOpened,
+                     long stubRequests, double stubCpuShare, long listenRefused, long heapBytes, long threadsAtClose) {
+
+    public static final Probes NONE = new Probes(-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
+}

@@ -1,0 +1,101 @@
+package clientbench.harness;
+
+import clientbench.api.Outcome;
+import org.HdrHistogram.Histogram;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One trial's facts as JSON beside its histogram log ({@code x.hlog} has {@code x.trial.json}), so that
+ * readers (env.json, the notebook) read them instead of parsing file names: what ran (the JMH benchmark,
+ * every JMH parameter, the ./bench shape), the client's library and effective settings, the CPU layout,
+ * and one record per iteration (its counts, percentiles and probes). Rewritten whole after each iteration.
+ */
+final class TrialRecord {
+
+    private final Path file;
+    private final Map<String, Object> json = new LinkedHashMap<>();
+    private final List<Map<String, Object>> iterations = new ArrayList<>();
+
+    /**
+     * @param about what ran: {@code benchmark}, {@code params}, {@code shape} (from the runner; may be empty)
+     */
+    TrialRecord(Path hlog, String client, Map<String, Object> about, Map<String, String> settings, CpuLayout layout) {
+        this.file = fileFor(hlog);
+        json.put("client", client);
+        json.putAll(about);
+        json.put("hlog", hlog.getFileName().toString());
+        json.put("layout", layout.toJson());
+        json.put("settings", settings);
+        json.put("iterations", iterations);
+        write();
+    }
+
+    /** The trial's record beside its log: {@code x.hlog} has {@code x.trial.json}. */
+    static Path fileFor(Path hlog) {
+        String name = hlog.getFileName().toString();
+        return hlog.resolveSibling(name.substring(0, name.length() - ".hlog".length()) + ".trial.json");
+    }
+
+    void add(IterationSnapshot s, boolean measured) {
+        Map<String, Object> it = new LinkedHashMap<>();
+        it.put("index", iterations.size());
+        it.put("measured", measured);
+        it.put("windowNanos", s.windowNanos());
+        it.put("windowStartEpochMillis", s.windowStartEpochMillis());
+        it.put("scheduled", s.scheduled());
+        it.put("sent", s.sent());
+        it.put("dropped", s.dropped());
+        it.put("unsent", s.unsent());
+        it.put("ok", s.ok());
+        Map<String, Long> failures = new LinkedHashMap<>();
+        for (Outcome o : Outcome.failures()) {
+            failures.put(o.label(), s.count(o));
+        }
+        it.put("failures", failures);
+        it.put("expiredAtDrain", s.expiredAtDrain());
+        it.put("duplicates", s.duplicates());
+        it.put("inFlightAtClose", s.inFlightAtClose());
+        it.put("inFlightPeak", s.inFlightPeak());
+        it.put("inFlightPeakAfterNanos", s.inFlightPeakAfterNanos());
+        it.put("cpuNanosInWindow", s.cpuNanosInWindow());
+        it.put("allocatedBytesInWindow", s.allocatedBytesInWindow());
+        it.put("bodyBytesMin", s.bodyBytesMin());
+        it.put("bodyBytesMax", s.bodyBytesMax());
+        String latency = s.openModel() ? "latency" : "service";
+        it.put(latency + "Micros", percentiles(s.latency()));
+        it.put(latency + "OkMicros", percentiles(s.latencyOk()));
+        if (s.openModel()) {
+            it.put("serviceMicros", percentiles(s.service()));
+            it.put("lagMicros", percentiles(s.lag()));
+        }
+        it.put("probes", s.probes());
+        iterations.add(it);
+        write();
+    }
+
+    private static Map<String, Object> percentiles(Histogram h) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("count", h.getTotalCount());
+        if (h.getTotalCount() > 0) {
+            m.put("p50", h.getValueAtPercentile(50));
+            m.put("p99", h.getValueAtPercentile(99));
+            m.put("max", h.getMaxValue());
+        }
+        return m;
+    }
+
+    private void write() {
+        try {
+            JsonFiles.writeAtomically(file, json);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file, e);
+        }
+    }
+}

@@ -1,0 +1,113 @@
+package clientbench.harness;
+
+import clientbench.api.Outcome;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The measured window is {@code [t0, t0 + iteration time)} whenever the driver's stop comes. JMH's
+ * clock starts before the first send, so its stop normally comes a little before the window's end:
+ * the rest of the window must still be sent. A stop after the end must not stretch the window.
+ */
+@Timeout(60)
+class ExactWindowTest {
+
+    static final int RATE = 2_000;
+    static final long WINDOW_MILLIS = 500;
+    /** ceil(rate x window): the requests due before the window's end. */
+    static final long DUE = RATE * WINDOW_MILLIS / 1_000;
+
+    /**
+     * One iteration of {@code windowMillis}, the driver's stop set {@code stopOffsetMillis} from the
+     * window's end as seen from {@code beginIteration} (the window starts at the first send, a little
+     * later: a negative offset is at least that early).
+     */
+    static IterationSnapshot run(LoadGenerator g, long windowMillis, long stopOffsetMillis) {
+        g.beginIteration(windowMillis * 1_000_000);
+        long stopNanos = System.nanoTime() + (windowMillis + stopOffsetMillis) * 1_000_000;
+        while (g.sendNext(() -> System.nanoTime() - stopNanos >= 0)) {
+            // each true is one request scheduled
+        }
+        while (System.nanoTime() - stopNanos < 0) {
+            g.sendNext(() -> System.nanoTime() - stopNanos >= 0); // JMH keeps calling until its own stop
+        }
+        return g.endIteration();
+    }
+
+    private static LoadGenerator inlineOk(FakeAdapter fake) {
+        return new LoadGenerator(fake, AccountingTest.GET, LoadSpec.open(RATE, 64, LoadSpec.Backpressure.PARK,
+                Duration.ofSeconds(1)));
+    }
+
+    @Test
+    void aStopThirtyMillisecondsBeforeTheWindowsEndStillSendsEveryRequestDueInIt() {
+        FakeAdapter fake = new FakeAdapter(i -> new FakeAdapter.Inline(Outcome.OK));
+        IterationSnapshot s = run(inlineOk(fake), WINDOW_MILLIS, -30);
+        fake.close();
+        // Stopping the schedule at the driver's stop would leave about 60 requests unsent or unscheduled.
+        assertEquals(DUE, s.scheduled(), 1, s.summary());
+        assertEquals(0, s.unsent(), s.summary());
+        assertEquals(s.scheduled(), fake.sends(), "every request due in the window reached the client");
+        assertEquals(fake.completed(Outcome.OK), s.ok(), s.summary());
+        assertEquals(WINDOW_MILLIS * 1_000_000, s.windowNanos(), "rates are over the window's exact length");
+        assertEquals(RATE, s.perSecond(s.ok()), 2.0, s.summary());
+    }
+
+    @Test
+    void aStopAfterTheWindowsEndSchedulesNothingPastItAndParksMeanwhile() {
+        FakeAdapter fake = new FakeAdapter(i -> new FakeAdapter.Inline(Outcome.OK));
+        LoadGenerator g = inlineOk(fake);
+        long cpuBefore = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+        IterationSnapshot s = run(g, WINDOW_MILLIS, 300);
+        long cpuMillis = (ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - cpuBefore) / 1_000_000;
+        fake.close();
+        // A window stretched to the stop would schedule 600 more.
+        assertEquals(DUE, s.scheduled(), 1, s.summary());
+        assertEquals(s.scheduled(), fake.sends(), s.summary());
+        assertEquals(0, s.unsent(), s.summary());
+        // Pacing 1,000 requests costs tens of ms; spinning through the 300 ms after the window would cost
+        // about 300 ms more of this thread's CPU time.
+        assertTrue(cpuMillis < 200, "the driving thread used " + cpuMillis + " ms of CPU in an 800 ms run");
+    }
+
+    @Test
+    void aSustainableRateSchedulesExactlyRateTimesWindowWithNothingUnsent() {
+        // Answers after 5 ms from another thread, as a client does: about 10 in flight at once.
+        FakeAdapter fake = new FakeAdapter(i -> new FakeAdapter.Late(Outcome.OK, 5));
+        LoadGenerator g = new LoadGenerator(fake, AccountingTest.GET,
+                LoadSpec.open(RATE, 64, LoadSpec.Backpressure.PARK, Duration.ofSeconds(1)));
+        for (int iteration = 0; iteration < 3; iteration++) {
+            IterationSnapshot s = run(g, WINDOW_MILLIS, -30);
+            assertEquals(DUE, s.scheduled(), 1, s.summary());
+            assertEquals(0, s.unsent(), s.summary());
+            assertEquals(0, s.dropped(), s.summary());
+            assertEquals(s.sent(), s.ok(), s.summary());
+        }
+        assertEquals(3 * DUE, fake.completed(Outcome.OK), 3, "the client completed every request sent");
+        fake.close();
+    }
+
+    @Test
+    void aRequestDueInTheWindowGoesOutLateWithinTheGraceAndIsUnsentAfterIt() {
+        // One permit, each request answered 170 ms after it is sent, 100 req/s due over 200 ms (20 due):
+        // sends at about 0, 170 and 340 ms (the last past the window's end, within the 200 ms grace, so
+        // before 400 ms); the next permit, at about 510 ms, comes after the grace: 17 are unsent.
+        FakeAdapter fake = new FakeAdapter(i -> new FakeAdapter.Late(Outcome.OK, 170));
+        LoadGenerator g = new LoadGenerator(fake, AccountingTest.GET,
+                LoadSpec.open(100, 1, LoadSpec.Backpressure.PARK, Duration.ofSeconds(1)));
+        IterationSnapshot s = run(g, 200, -30);
+        fake.close();
+        assertEquals(20, s.scheduled(), s.summary());
+        assertEquals(3, s.sent(), s.summary());
+        assertEquals(17, s.unsent(), s.summary());
+        assertEquals(3, s.ok(), s.summary());
+        // The third was due at 20 ms and went out at about 340 ms: its lag shows it.
+        assertTrue(s.lag().getMaxValue() > 250_000, "lag max us " + s.lag().getMaxValue());
+    }
+}

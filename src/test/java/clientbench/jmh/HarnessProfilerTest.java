@@ -1,0 +1,87 @@
+package clientbench.jmh;
+
+import clientbench.api.Outcome;
+import clientbench.harness.Flag;
+import clientbench.harness.IterationSnapshot;
+import clientbench.harness.LoadGenerator;
+import clientbench.harness.Probes;
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+import org.openjdk.jmh.results.Result;
+
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Each validity flag is raised exactly where its rule says, from one iteration's figures. */
+class HarnessProfilerTest {
+
+    private static final long WINDOW_NANOS = 1_000_000_000L;
+
+    /** One second, {@code samples} requests, latency p99 and lag p99 as given, the JVM's CPU share as given. */
+    private static IterationSnapshot iteration(long samples, long latencyMicros, long lagMicros, double cpuShare) {
+        return iteration(samples, latencyMicros, lagMicros, cpuShare, 0.2);
+    }
+
+    private static IterationSnapshot iteration(long samples, long latencyMicros, long lagMicros, double cpuShare,
+                                               double stubCpuShare) {
+        Histogram latency = LoadGenerator.newHistogram();
+        Histogram lag = LoadGenerator.newHistogram();
+        latency.recordValueWithCount(latencyMicros, samples);
+        lag.recordValueWithCount(lagMicros, samples);
+        long[] outcomes = new long[Outcome.values().length];
+        outcomes[Outcome.OK.ordinal()] = samples;
+        return new IterationSnapshot(true, WINDOW_NANOS, 0, samples, samples, 0, 0, outcomes, 0, 0, latency,
+                latency.copy(), latency.copy(), lag, 0, 0, 0, (long) (cpuShare * 2 * WINDOW_NANOS), 0, 5, 5,
+                new Probes(2, -1, -1, -1, -1, -1, -1, stubCpuShare, -1, -1, -1));
+    }
+
+    private static Map<String, Double> flags(IterationSnapshot s) {
+        return HarnessProfiler.flags(s).stream().collect(Collectors.toMap(Result::getLabel, Result::getScore));
+    }
+
+    @Test
+    void aQuietIterationRaisesNoFlag() {
+        Map<String, Double> f = flags(iteration(2_000, 1_000, 50, 0.30));
+        assertEquals(0.0, f.get(Flag.GENERATOR.metric()));
+        assertEquals(0.0, f.get(Flag.LAG.metric()));
+        assertEquals(0.0, f.get(Flag.SAMPLES.metric()));
+        assertEquals(0.30, f.get("cpu.share"), 1e-9);
+    }
+
+    @Test
+    void aSaturatedClientJvmRaisesGenerator() {
+        assertEquals(1.0, flags(iteration(2_000, 1_000, 50, 0.95)).get(Flag.GENERATOR.metric()));
+        assertEquals(0.0, flags(iteration(2_000, 1_000, 50, 0.85)).get(Flag.GENERATOR.metric()));
+    }
+
+    @Test
+    void aBusyStubRaisesStub() {
+        assertEquals(1.0, flags(iteration(2_000, 1_000, 50, 0.3, 0.75)).get(Flag.STUB.metric()));
+        assertEquals(0.0, flags(iteration(2_000, 1_000, 50, 0.3, 0.65)).get(Flag.STUB.metric()));
+        assertFalse(flags(iteration(2_000, 1_000, 50, 0.3, -1)).containsKey(Flag.STUB.metric()), "no stub, no flag");
+    }
+
+    @Test
+    void lagAboveATenthOfLatencyRaisesLag() {
+        assertEquals(1.0, flags(iteration(2_000, 1_000, 150, 0.3)).get(Flag.LAG.metric()));
+        assertEquals(0.0, flags(iteration(2_000, 1_000, 90, 0.3)).get(Flag.LAG.metric()));
+    }
+
+    @Test
+    void fewerThanAThousandSamplesRaisesSamples() {
+        assertEquals(1.0, flags(iteration(999, 1_000, 50, 0.3)).get(Flag.SAMPLES.metric()));
+        assertEquals(0.0, flags(iteration(1_000, 1_000, 50, 0.3)).get(Flag.SAMPLES.metric()));
+    }
+
+    @Test
+    void measuredIterationsMoreThanTwentyPercentApartAreUnsteady() {
+        assertFalse(HarnessProfiler.unsteady(List.of(1_000.0)));
+        assertFalse(HarnessProfiler.unsteady(List.of(1_000.0, 850.0, 990.0)));
+        assertTrue(HarnessProfiler.unsteady(List.of(1_000.0, 790.0)));
+    }
+}

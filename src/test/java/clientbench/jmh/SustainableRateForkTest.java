@@ -1,0 +1,104 @@
+package clientbench.jmh;
+
+import clientbench.harness.JsonFiles;
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.openjdk.jmh.results.BenchmarkResult;
+import org.openjdk.jmh.results.IterationResult;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.options.TimeValue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static clientbench.jmh.ForkedRuns.score;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A real JMH run (a forked JVM, the stub in a JVM of its own, pinned as ./bench pins them) at a rate every
+ * client sustains drops nothing: each measured window schedules exactly rate x iteration time, all of it
+ * is sent and answered, the stub's own count agrees, and JMH's primary score is ok/s.
+ *
+ * <p>Settings: 400 req/s of immediate responses to the JDK client is a few percent of what it takes on
+ * this 2-core machine, so even with other work on the machine nothing should be late by more than the
+ * 200 ms grace; one 2 s warm-up iteration lets the JIT and the connections settle first. Deadline: JVM
+ * starts (fork, stub) and 6 s of iterations take about 15 s; 180 s allows for a loaded machine.
+ */
+@Timeout(180)
+class SustainableRateForkTest {
+    private static final int RATE = 400;
+    private static final int ITERATIONS = 2;
+    private static final int SECONDS = 2;
+
+    @TempDir
+    static Path hlogs;
+
+    private static RunResult r;
+
+    /** The one forked run both tests read. */
+    @BeforeAll
+    static void run() throws Exception {
+        r = ForkedRuns.run(ForkedRuns.options(OpenLoopBenchmark.class, hlogs)
+                .param("client", "jdk").param("rate", Integer.toString(RATE))
+                .warmupIterations(1).warmupTime(TimeValue.seconds(SECONDS))
+                .measurementIterations(ITERATIONS).measurementTime(TimeValue.seconds(SECONDS))
+                .jvmArgsAppend("-Dclientbench.shape=sustainable-" + RATE));
+    }
+
+    @Test
+    void aSustainableRateDropsNothingAndThePrimaryScoreIsOkPerSecond() {
+
+        long due = (long) RATE * SECONDS * ITERATIONS;
+        assertEquals(due, score(r, "n.scheduled"), 0.0, "each window scheduled exactly rate x time");
+        assertEquals(0, score(r, "n.unsent"), 0.0, "nothing due in a window was left unsent");
+        assertEquals(0, score(r, "n.dropped"), 0.0);
+        assertEquals(due, score(r, "n.ok"), 0.0, "everything sent was answered ok");
+        // Outside the harness: the stub counted what it answered over the same iterations.
+        assertEquals(score(r, "n.sent"), score(r, "stub.requests"), 0.0, "the stub answered every request sent");
+        // Read, not held to 0 here: the kernel's counters are the whole machine's, and other tests may overflow theirs.
+        assertTrue(score(r, "listen.overflows") >= 0, "the accept-queue counters were read");
+
+        double ok = score(r, "ok");
+        assertEquals(RATE, ok, 1e-6, "ok/s over the exact window");
+        assertEquals(ok, r.getPrimaryResult().getScore(), 1e-6, "JMH's headline is ok/s");
+        for (BenchmarkResult b : r.getBenchmarkResults()) {
+            for (IterationResult i : b.getIterationResults()) {
+                assertEquals(RATE, i.getPrimaryResult().getScore(), 1e-6, "every iteration's line is ok/s too");
+            }
+        }
+        assertTrue(score(r, "lag.p99") < 200_000, "no request was late by the grace: lag p99 us " + score(r, "lag.p99"));
+    }
+
+    /** One fork, so one trial and one record. */
+    @Test
+    void theTrialsRecordCarriesWhatRanAndEveryIteration() throws Exception {
+        List<Path> records;
+        try (var files = Files.list(hlogs)) {
+            records = files.filter(f -> f.getFileName().toString().endsWith(".trial.json")).toList();
+        }
+        assertEquals(1, records.size(), "one trial, one record: " + records);
+        JsonNode t = JsonFiles.MAPPER.readTree(records.get(0).toFile());
+        assertEquals(OpenLoopBenchmark.class.getName() + "." + LoadBenchmark.METHOD, t.path("benchmark").asText());
+        assertEquals("sustainable-" + RATE, t.path("shape").asText());
+        assertEquals("jdk", t.path("params").path("client").asText());
+        assertEquals(Integer.toString(RATE), t.path("params").path("rate").asText());
+        assertEquals("64", t.path("params").path("connections").asText(), "every JMH parameter, defaults too");
+        assertTrue(t.path("layout").has("pacing"), t.path("layout").toString());
+        assertTrue(t.path("settings").has("library"), t.path("settings").toString());
+        JsonNode iterations = t.path("iterations");
+        assertEquals(1 + ITERATIONS, iterations.size(), "the warm-up and the measured iterations");
+        assertFalse(iterations.get(0).path("measured").asBoolean());
+        for (int i = 1; i <= ITERATIONS; i++) {
+            JsonNode it = iterations.get(i);
+            assertTrue(it.path("measured").asBoolean());
+            assertEquals((long) RATE * SECONDS, it.path("scheduled").asLong(), it.toString());
+            assertEquals(it.path("sent").asLong(), it.path("probes").path("stubRequests").asLong(), it.toString());
+        }
+    }
+}
