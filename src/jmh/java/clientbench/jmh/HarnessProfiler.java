@@ -22,6 +22,7 @@ import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -90,10 +91,12 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class HarnessProfiler implements InternalProfiler {
 
     private static final AtomicReference<IterationSnapshot> PUBLISHED = new AtomicReference<>();
+    private static final AtomicReference<Map<String, ?>> FACTS = new AtomicReference<>(Map.of());
     static volatile boolean active;
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     /** ok/s of each measured iteration of this fork (JMH makes one profiler per fork), for {@link Flag#UNSTEADY}. */
-    private final List<Double> measuredOkPerSecond = new ArrayList<>();
+    /** The fork's measured ok/s, by offered rate: iterations are compared only at the same rate (a knee search varies it). */
+    private final java.util.Map<Double, List<Double>> measuredOkPerSecond = new java.util.HashMap<>();
 
     /** JMH lists it ({@code -lprof}, through the services file) and instantiates it by this constructor. */
     public HarnessProfiler() {
@@ -101,7 +104,13 @@ public final class HarnessProfiler implements InternalProfiler {
 
     /** Called by the benchmark state at the end of each iteration, after the drain. */
     static void publish(IterationSnapshot s) {
+        publish(s, Map.of());
+    }
+
+    /** With the benchmark's own conclusions (see {@link LoadState#afterIteration}): numbers become metrics. */
+    static void publish(IterationSnapshot s, Map<String, ?> facts) {
         PUBLISHED.set(s);
+        FACTS.set(Map.copyOf(facts));
     }
 
     @Override
@@ -124,44 +133,40 @@ public final class HarnessProfiler implements InternalProfiler {
             return List.of();
         }
         List<Result<?>> r = results(s);
+        FACTS.getAndSet(Map.of()).forEach((name, value) -> {
+            if (value instanceof Number n && !Double.isNaN(n.doubleValue())) {
+                r.add(new ScalarResult(name, n.doubleValue(), "", AggregationPolicy.AVG));
+            }
+        });
         Result<?> primary = okAsPrimaryScore(benchmarkParams, result, s);
         if (primary != null) {
             r.add(primary);
         }
         r.add(new ScalarResult("threads.max", threads.getPeakThreadCount(), "threads", AggregationPolicy.MAX));
+        List<Double> sameRate = measuredOkPerSecond.computeIfAbsent(s.offeredRatePerSecond(), k -> new ArrayList<>());
         if (iterationParams.getType() == IterationType.MEASUREMENT) {
-            measuredOkPerSecond.add(s.perSecond(s.ok()));
+            sameRate.add(s.perSecond(s.ok()));
         }
-        r.add(flag(Flag.UNSTEADY, unsteady(measuredOkPerSecond)));
+        r.add(flag(Flag.UNSTEADY, Flag.unsteady(sameRate)));
         return r;
-    }
-
-    /** More than {@link Flag#UNSTEADY_SPREAD} between the fastest and the slowest measured iteration so far. */
-    static boolean unsteady(List<Double> okPerSecond) {
-        if (okPerSecond.size() < 2) {
-            return false;
-        }
-        double max = okPerSecond.stream().mapToDouble(Double::doubleValue).max().orElse(0);
-        double min = okPerSecond.stream().mapToDouble(Double::doubleValue).min().orElse(0);
-        return max > 0 && (max - min) / max > Flag.UNSTEADY_SPREAD;
     }
 
     /** The flags one iteration raises by itself (see {@link Flag}); UNSTEADY needs the fork's history. */
     static List<Result<?>> flags(IterationSnapshot s) {
         List<Result<?>> r = new ArrayList<>();
+        java.util.EnumSet<Flag> raised = Flag.raisedBy(s);
         double cpuShare = s.cpuShare();
         if (!Double.isNaN(cpuShare)) {
             r.add(new ScalarResult("cpu.share", cpuShare, "of its CPUs", AggregationPolicy.AVG));
-            r.add(flag(Flag.GENERATOR, cpuShare >= Flag.GENERATOR_CPU_SHARE));
+            r.add(flag(Flag.GENERATOR, raised.contains(Flag.GENERATOR)));
         }
         if (s.openModel() && s.lag().getTotalCount() > 0 && s.latency().getTotalCount() > 0) {
-            r.add(flag(Flag.LAG, s.lag().getValueAtPercentile(99)
-                    > Flag.LAG_SHARE_OF_LATENCY * s.latency().getValueAtPercentile(99)));
+            r.add(flag(Flag.LAG, raised.contains(Flag.LAG)));
         }
-        r.add(flag(Flag.SAMPLES, s.latency().getTotalCount() < Flag.MIN_SAMPLES));
+        r.add(flag(Flag.SAMPLES, raised.contains(Flag.SAMPLES)));
         if (s.probes().stubCpuShare() >= 0) {
             r.add(new ScalarResult("stub.cpu", s.probes().stubCpuShare(), "of its CPUs", AggregationPolicy.AVG));
-            r.add(flag(Flag.STUB, s.probes().stubCpuShare() >= Flag.STUB_CPU_SHARE));
+            r.add(flag(Flag.STUB, raised.contains(Flag.STUB)));
         }
         return r;
     }

@@ -35,6 +35,8 @@ public abstract class LoadState {
     protected Trial trial;
     protected LoadGenerator generator;
     private boolean measured;
+    private boolean lastMeasured;
+    private int measuredSoFar;
 
     /** Starts the trial of {@code spec} (built for this trial's .hlog path), recording what JMH runs. */
     protected final void start(BenchmarkParams params, TrialSpecFactory spec) throws Exception {
@@ -55,18 +57,39 @@ public abstract class LoadState {
     @Setup(Level.Iteration)
     public void beginIteration(IterationParams iteration) {
         measured = iteration.getType() == IterationType.MEASUREMENT;
+        lastMeasured = measured && ++measuredSoFar == iteration.getCount();
+        beforeIteration(measured);
         trial.beginIteration(iteration.getTime().convertTo(TimeUnit.NANOSECONDS));
     }
 
     @TearDown(Level.Iteration)
     public void endIteration() {
-        IterationSnapshot s = trial.endIteration(measured);
-        HarnessProfiler.publish(s);
+        Map<String, Object> facts = new LinkedHashMap<>();
+        IterationSnapshot s = trial.endIteration(measured, snapshot -> {
+            facts.putAll(afterIteration(snapshot, measured, lastMeasured));
+            return facts;
+        });
+        HarnessProfiler.publish(s, facts);
         if (!HarnessProfiler.active && !warned) {
             warned = true;
             System.err.println("clientbench: no -prof clientbench.jmh.HarnessProfiler: the JSON will lack ok/failures/"
                     + "latency percentiles (the .hlog files still have them). Last iteration: " + s.summary());
         }
+    }
+
+    /** Before each iteration's window: a subclass may set the generator's rate here. */
+    protected void beforeIteration(boolean measured) {
+    }
+
+    /**
+     * After each iteration's drain: what the subclass concludes from it, by name. Numbers become JMH
+     * secondary metrics of that name (averaged, so a fact given once per fork is that fork's value); every
+     * fact goes into the iteration's record in the trial's JSON.
+     *
+     * @param last the fork's last measured iteration
+     */
+    protected Map<String, ?> afterIteration(IterationSnapshot s, boolean measured, boolean last) {
+        return Map.of();
     }
 
     @TearDown(Level.Trial)
@@ -78,7 +101,11 @@ public abstract class LoadState {
         }
     }
 
-    /** E.g. {@code OpenLoopBenchmark.request-client=jdk,rate=2000-1234.hlog}; params sorted, pid last. */
+    /**
+     * E.g. {@code OpenLoopBenchmark.request-jdk-5f0e2a1c-1234.hlog}: the benchmark, the client, a hash of every
+     * JMH parameter (sorted) and the fork's pid. The trial's JSON beside it lists the parameters themselves:
+     * readers take them from there, never from the name, which must stay short (a file name holds 255 bytes).
+     */
     static String hlogName(BenchmarkParams params) {
         String benchmark = params.getBenchmark();
         benchmark = benchmark.substring(benchmark.lastIndexOf('.', benchmark.lastIndexOf('.') - 1) + 1);
@@ -86,10 +113,9 @@ public abstract class LoadState {
         for (String key : params.getParamsKeys()) {
             p.put(key, params.getParam(key));
         }
-        StringBuilder sb = new StringBuilder(benchmark).append('-');
-        p.forEach((k, v) -> sb.append(k).append('=').append(v.replaceAll("[^A-Za-z0-9._-]", "_")).append(','));
-        sb.setLength(sb.length() - 1);
-        return sb.append('-').append(ProcessHandle.current().pid()).append(".hlog").toString();
+        String client = p.getOrDefault("client", "").replaceAll("[^A-Za-z0-9._-]", "_");
+        return String.format("%s-%s-%08x-%d.hlog", benchmark, client.isEmpty() ? "none" : client, p.toString().hashCode(),
+                ProcessHandle.current().pid());
     }
 
     @FunctionalInterface

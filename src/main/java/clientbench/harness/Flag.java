@@ -33,6 +33,38 @@ public enum Flag {
         this.explanation = explanation;
     }
 
+    /**
+     * The flags one iteration raises by itself; {@link #UNSTEADY} needs the fork's other iterations and is
+     * never among them (see {@link #unsteady}).
+     */
+    public static java.util.EnumSet<Flag> raisedBy(IterationSnapshot s) {
+        java.util.EnumSet<Flag> raised = java.util.EnumSet.noneOf(Flag.class);
+        if (s.cpuShare() >= GENERATOR_CPU_SHARE) {
+            raised.add(GENERATOR);
+        }
+        if (s.openModel() && s.lag().getTotalCount() > 0 && s.latency().getTotalCount() > 0
+                && s.lag().getValueAtPercentile(99) > LAG_SHARE_OF_LATENCY * s.latency().getValueAtPercentile(99)) {
+            raised.add(LAG);
+        }
+        if (s.latency().getTotalCount() < MIN_SAMPLES) {
+            raised.add(SAMPLES);
+        }
+        if (s.probes().stubCpuShare() >= STUB_CPU_SHARE) {
+            raised.add(STUB);
+        }
+        return raised;
+    }
+
+    /** More than {@link #UNSTEADY_SPREAD} between the fastest and the slowest of these ok/s figures. */
+    public static boolean unsteady(java.util.Collection<Double> okPerSecond) {
+        if (okPerSecond.size() < 2) {
+            return false;
+        }
+        double max = okPerSecond.stream().mapToDouble(Double::doubleValue).max().orElse(0);
+        double min = okPerSecond.stream().mapToDouble(Double::doubleValue).min().orElse(0);
+        return max > 0 && (max - min) / max > UNSTEADY_SPREAD;
+    }
+
     /** The JMH secondary metric, e.g. {@code flag.generator}: API, the notebook reads it. */
     public String metric() {
         return "flag." + name;

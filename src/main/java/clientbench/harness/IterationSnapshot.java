@@ -17,6 +17,8 @@ import org.HdrHistogram.Histogram;
  * read it. {@code latencyOk} is successes only. In the closed model there is no intended start: latency
  * is service time and labelled so. {@code lag} is actual send minus intended start.
  *
+ * @param offeredRatePerSecond open model: the iteration's offered rate (it may change between iterations,
+ *                             see {@link LoadGenerator#rate}); NaN in the closed model
  * @param windowNanos the measured window's length: the iteration time, exactly (0 when nothing was sent)
  * @param windowStartEpochMillis the window's first send, wall-clock (for the histogram log)
  * @param scheduled open model: the requests due in the window; closed model: the requests sent
@@ -36,7 +38,7 @@ import org.HdrHistogram.Histogram;
  * @param bodyBytesMax the longest (-1: none reported)
  * @param probes what the trial measured around the iteration ({@link Probes#NONE} from a bare generator)
  */
-public record IterationSnapshot(boolean openModel, long windowNanos, long windowStartEpochMillis, long scheduled, long sent, long dropped,
+public record IterationSnapshot(boolean openModel, double offeredRatePerSecond, long windowNanos, long windowStartEpochMillis, long scheduled, long sent, long dropped,
                                 long unsent,
                                 long[] outcomes, long expiredAtDrain, long duplicates,
                                 Histogram latency, Histogram latencyOk, Histogram service, Histogram lag,
@@ -44,7 +46,7 @@ public record IterationSnapshot(boolean openModel, long windowNanos, long window
                                 long bodyBytesMin, long bodyBytesMax, Probes probes) {
 
     IterationSnapshot withProbes(Probes p) {
-        return new IterationSnapshot(openModel, windowNanos, windowStartEpochMillis, scheduled, sent, dropped, unsent, outcomes,
+        return new IterationSnapshot(openModel, offeredRatePerSecond, windowNanos, windowStartEpochMillis, scheduled, sent, dropped, unsent, outcomes,
                 expiredAtDrain, duplicates, latency, latencyOk, service, lag, inFlightAtClose, inFlightPeak,
                 inFlightPeakAfterNanos, cpuNanosInWindow,
                 allocatedBytesInWindow, bodyBytesMin, bodyBytesMax, p);

@@ -94,6 +94,28 @@ public final class LoadGenerator {
         return spec;
     }
 
+    /**
+     * Offers {@code ratePerSecond} from the next iteration on (open model): a search for a client's knee
+     * probes one rate per iteration. Only between iterations.
+     */
+    public void rate(double ratePerSecond) {
+        if (pacer == null) {
+            throw new IllegalStateException("the closed model has no rate");
+        }
+        if (!(ratePerSecond > 0) || Double.isInfinite(ratePerSecond)) {
+            throw new IllegalArgumentException("rate must be > 0 req/s, was " + ratePerSecond);
+        }
+        if (epoch != null && !epoch.ended) {
+            throw new IllegalStateException("rate() during an iteration");
+        }
+        pacer.rate(ratePerSecond);
+    }
+
+    /** The rate the pacer offers (open model), NaN in the closed model. */
+    public double rate() {
+        return pacer == null ? Double.NaN : pacer.ratePerSecond();
+    }
+
     /** Starts a new iteration whose window will be {@code windowNanos} long; the previous one must have ended. */
     public void beginIteration(long windowNanos) {
         if (windowNanos <= 0) {
@@ -340,7 +362,7 @@ public final class LoadGenerator {
         }
         outcomes[Outcome.TIMEOUT.ordinal()] += expired;
         long scheduled = e.sent + e.droppedAtLimit + e.unsent;
-        return new IterationSnapshot(pacer != null, e.started ? e.windowNanos : 0, e.startEpochMillis, scheduled, e.sent,
+        return new IterationSnapshot(pacer != null, pacer != null ? pacer.ratePerSecond() : Double.NaN, e.started ? e.windowNanos : 0, e.startEpochMillis, scheduled, e.sent,
                 e.droppedAtLimit + e.unsent, e.unsent, outcomes, expired, e.duplicates.sum(),
                 latency.getIntervalHistogram(), latencyOk.getIntervalHistogram(), service.getIntervalHistogram(),
                 lag.getIntervalHistogram(), e.inFlightAtClose, e.inFlightPeak, e.inFlightPeakAfterNanos,

@@ -20,7 +20,7 @@ final class Pacer {
     static final long MAX_PARK_NANOS = 1_000_000;
 
     private final LoadSpec.Pacing pacing;
-    private final double ratePerSecond;
+    private double ratePerSecond;
     private final boolean poisson;
     private final SplittableRandom random = new SplittableRandom(42);
     private long t0Nanos;
@@ -33,6 +33,15 @@ final class Pacer {
         this.pacing = pacing;
         this.ratePerSecond = ratePerSecond;
         this.poisson = poisson;
+    }
+
+    /** From the next {@link #start} on; the schedule of a started window never changes. */
+    void rate(double perSecond) {
+        this.ratePerSecond = perSecond;
+    }
+
+    double ratePerSecond() {
+        return ratePerSecond;
     }
 
     void start(long t0Nanos) {

@@ -190,13 +190,22 @@ public final class Trial implements AutoCloseable {
      * the window's end, so their cost never moves it. A measured iteration goes into the histogram log.
      */
     public IterationSnapshot endIteration(boolean measured) {
+        return endIteration(measured, s -> Map.of());
+    }
+
+    /**
+     * As {@link #endIteration(boolean)}; {@code facts} adds what the benchmark concluded from the iteration
+     * (a knee search: the rate probed, whether it kept the SLO and why not) to its record in the trial's JSON.
+     */
+    public IterationSnapshot endIteration(boolean measured, java.util.function.Function<IterationSnapshot, Map<String, ?>> facts) {
         try {
             IterationSnapshot s = probeAndDrain();
             if (measured && hlog != null) {
                 hlog.write(s);
             }
+            Map<String, ?> concluded = facts.apply(s);
             if (record != null) {
-                record.add(s, measured);
+                record.add(s, measured, concluded);
             }
             return s;
         } catch (RuntimeException e) {

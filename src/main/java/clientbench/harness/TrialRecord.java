@@ -43,10 +43,13 @@ final class TrialRecord {
         return hlog.resolveSibling(name.substring(0, name.length() - ".hlog".length()) + ".trial.json");
     }
 
-    void add(IterationSnapshot s, boolean measured) {
+    void add(IterationSnapshot s, boolean measured, Map<String, ?> facts) {
         Map<String, Object> it = new LinkedHashMap<>();
         it.put("index", iterations.size());
         it.put("measured", measured);
+        if (s.openModel()) {
+            it.put("offeredRate", s.offeredRatePerSecond());
+        }
         it.put("windowNanos", s.windowNanos());
         it.put("windowStartEpochMillis", s.windowStartEpochMillis());
         it.put("scheduled", s.scheduled());
@@ -76,6 +79,7 @@ final class TrialRecord {
             it.put("lagMicros", percentiles(s.lag()));
         }
         it.put("probes", s.probes());
+        it.putAll(facts);
         iterations.add(it);
         write();
     }

@@ -35,7 +35,7 @@ class HarnessProfilerTest {
         lag.recordValueWithCount(lagMicros, samples);
         long[] outcomes = new long[Outcome.values().length];
         outcomes[Outcome.OK.ordinal()] = samples;
-        return new IterationSnapshot(true, WINDOW_NANOS, 0, samples, samples, 0, 0, outcomes, 0, 0, latency,
+        return new IterationSnapshot(true, Double.NaN, WINDOW_NANOS, 0, samples, samples, 0, 0, outcomes, 0, 0, latency,
                 latency.copy(), latency.copy(), lag, 0, 0, 0, (long) (cpuShare * 2 * WINDOW_NANOS), 0, 5, 5,
                 new Probes(2, -1, -1, -1, -1, -1, -1, stubCpuShare, -1, -1, -1));
     }
@@ -80,8 +80,8 @@ class HarnessProfilerTest {
 
     @Test
     void measuredIterationsMoreThanTwentyPercentApartAreUnsteady() {
-        assertFalse(HarnessProfiler.unsteady(List.of(1_000.0)));
-        assertFalse(HarnessProfiler.unsteady(List.of(1_000.0, 850.0, 990.0)));
-        assertTrue(HarnessProfiler.unsteady(List.of(1_000.0, 790.0)));
+        assertFalse(Flag.unsteady(List.of(1_000.0)));
+        assertFalse(Flag.unsteady(List.of(1_000.0, 850.0, 990.0)));
+        assertTrue(Flag.unsteady(List.of(1_000.0, 790.0)));
     }
 }

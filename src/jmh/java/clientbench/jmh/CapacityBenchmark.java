@@ -1,0 +1,155 @@
+package clientbench.jmh;
+
+import clientbench.harness.CapacitySearch;
+import clientbench.harness.Flag;
+import clientbench.harness.IterationSnapshot;
+import clientbench.harness.LoadSpec;
+import clientbench.harness.Slo;
+import clientbench.harness.TrialSpec;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Threads;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.BenchmarkParams;
+
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A client's knee: the highest offered rate at which it keeps the SLO ({@link Slo}: 99.9% ok, latency
+ * p99 within 10 ms of the server's delay, no validity flag), found by a search inside the fork. Each
+ * measured iteration is one probe at the rate {@link CapacitySearch} chooses: a ramp that doubles from
+ * {@code startRate} (every client walks the same ladder, so the spectra of all clients meet at common
+ * rates), a bisection to {@code precision}, and a confirmation of the knee. Warm-up runs at
+ * {@code startRate}.
+ *
+ * <p>Expect: {@code knee} (req/s, given once per fork, so JMH's score and error for it are over the forks),
+ * {@code knee.high} (the lowest rate that failed: the knee lies in [knee, knee.high)), {@code knee.converged}
+ * (1 when the bracket is within the precision and the knee passed twice). Each iteration's primary score
+ * is ok/s at the rate probed (their average across probes means nothing: read {@code knee}); each probe's
+ * rate, verdict and reason are in the trial's JSON and as {@code probe.rate} and {@code probe.pass}.
+ *
+ * <p>HOW TO RUN: {@code ./bench jmh CapacityBenchmark -p client=jdk -f 2}
+ */
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 2, time = 3)
+@Measurement(iterations = 12, time = 3)
+@Fork(value = 1, jvmArgsAppend = "-XX:+ExitOnOutOfMemoryError")
+@Threads(1)
+@State(Scope.Benchmark)
+public class CapacityBenchmark extends LoadBenchmark {
+
+    @Param({"ahc", "apache", "jetty", "okhttp", "jdk", "apache-vt", "jetty-vt", "okhttp-vt", "jdk-vt", "reactor",
+            "vertx", "helidon"})
+    public String client;
+    /** The first rate probed and the base of the ladder (start x 2^k). */
+    @Param("1000")
+    public String startRate;
+    /**
+     * Below this the search gives up: the client keeps the SLO at no rate worth measuring. Raised, when the
+     * probes are short, to the rate at which a probe collects {@link Flag#MIN_SAMPLES} latencies with 20% to
+     * spare (a slower probe could only be flagged {@code samples}, never pass).
+     */
+    @Param("125")
+    public String floorRate;
+    /** Above this the search stops: the knee is at least this. */
+    @Param("64000")
+    public String ceilingRate;
+    /** The final bracket's relative width. */
+    @Param("0.05")
+    public String precision;
+    /** The SLO: the least share of scheduled requests that must end ok. */
+    @Param("0.999")
+    public String sloOkShare;
+    /** The SLO: the most latency p99 may add to the server's delay, in milliseconds. */
+    @Param("10")
+    public String sloP99Ms;
+    /** The most requests in flight. */
+    @Param("64")
+    public String concurrency;
+    @Param("0")
+    public String delayMs;
+    @Param("5")
+    public String bytes;
+    @Param("http1")
+    public String protocol;
+    /** Empty: the stub runs in its own JVM for the trial. */
+    @Param("")
+    public String target;
+    /** The connection limit every client gets. */
+    @Param("64")
+    public String connections;
+    /** POST a body of this many bytes; 0 sends GET. */
+    @Param("0")
+    public String requestBytes;
+    /** The client's I/O threads (event loops, selectors); empty: one per CPU the client may use, recorded. */
+    @Param("")
+    public String ioThreads;
+
+    private CapacitySearch search;
+    private Slo slo;
+    private long serverDelayMillis;
+    private double start;
+    private double probeRate;
+
+    @Setup(Level.Trial)
+    public void startTrial(BenchmarkParams params) throws Exception {
+        double probeSeconds = params.getMeasurement().getTime().convertTo(TimeUnit.MILLISECONDS) / 1000.0;
+        double floor = Math.max(TrialSpec.number("floorRate", floorRate), 1.2 * Flag.MIN_SAMPLES / probeSeconds);
+        start = Math.max(TrialSpec.number("startRate", startRate), floor);
+        slo = new Slo(TrialSpec.number("sloOkShare", sloOkShare), TrialSpec.number("sloP99Ms", sloP99Ms));
+        serverDelayMillis = TrialSpec.integer("delayMs", delayMs);
+        search = new CapacitySearch(start, floor,
+                TrialSpec.number("ceilingRate", ceilingRate), TrialSpec.number("precision", precision),
+                params.getMeasurement().getCount());
+        LoadSpec spec = LoadSpec.open(start, TrialSpec.integer("concurrency", concurrency), LoadSpec.Backpressure.PARK,
+                TrialSpec.DRAIN_TIMEOUT);
+        start(params, hlog -> TrialSpec.parse(client, target, protocol, connections, delayMs, bytes, requestBytes,
+                spec, hlog).withIoThreads(ioThreads));
+    }
+
+    @Override
+    protected void beforeIteration(boolean measured) {
+        if (!measured) {
+            probeRate = start;
+        } else if (!search.done()) {
+            probeRate = search.nextRate();
+        } else {
+            // Converged with probes to spare: confirm the knee again. A failure here reopens the search.
+            probeRate = search.knee() > 0 ? search.knee() : search.bracketHigh();
+        }
+        generator.rate(probeRate);
+    }
+
+    @Override
+    protected Map<String, ?> afterIteration(IterationSnapshot s, boolean measured, boolean last) {
+        if (!measured) {
+            return Map.of();
+        }
+        EnumSet<Flag> flags = Flag.raisedBy(s);
+        String missed = slo.missedBy(s, serverDelayMillis, flags);
+        search.record(probeRate, missed == null, missed);
+        Map<String, Object> facts = new LinkedHashMap<>();
+        facts.put("probe.rate", probeRate);
+        facts.put("probe.pass", missed == null ? 1 : 0);
+        facts.put("probe.why", missed == null ? "" : missed);
+        if (last) {
+            facts.put("knee", search.knee());
+            facts.put("knee.high", Double.isInfinite(search.bracketHigh()) ? Double.NaN : search.bracketHigh());
+            facts.put("knee.converged", search.converged() ? 1 : 0);
+            facts.put("knee.search", search.toString());
+        }
+        return facts;
+    }
+}

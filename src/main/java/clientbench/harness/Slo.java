@@ -1,0 +1,72 @@
+package clientbench.harness;
+
+import java.util.Collection;
+import java.util.Locale;
+
+/**
+ * What a client must do at an offered rate for the rate to count as sustained: the one definition the
+ * knee search, the terminal's summary and the report all use (the report reads the verdicts the harness
+ * recorded; it does not decide again).
+ *
+ * <p>A rate is sustained when at least {@link #okShare} of the requests scheduled in the window ended ok,
+ * latency p99 (from the intended start, every outcome, the never-completed at a lower bound) stayed within
+ * {@link #latencyP99Millis} beyond the server's own delay, and no validity flag was raised: a figure the
+ * harness cannot vouch for never counts for or against a client.
+ *
+ * @param okShare the least share of the scheduled requests that must end ok, e.g. 0.999
+ * @param latencyP99Millis the most latency p99 may add to the server's delay, e.g. 10 ms
+ */
+public record Slo(double okShare, double latencyP99Millis) {
+
+    /** 99.9% ok and p99 within 10 ms of the server's delay: a loopback stub answers in well under 1 ms. */
+    public static final Slo DEFAULT = new Slo(0.999, 10);
+
+    public Slo {
+        if (!(okShare > 0 && okShare <= 1)) {
+            throw new IllegalArgumentException("okShare must be in (0, 1], was " + okShare);
+        }
+        if (!(latencyP99Millis > 0)) {
+            throw new IllegalArgumentException("latencyP99Millis must be > 0, was " + latencyP99Millis);
+        }
+    }
+
+    /**
+     * Null when the figures keep the SLO, else the first reason they do not, in words.
+     *
+     * @param scheduled requests scheduled (the offered rate times the window)
+     * @param ok requests that ended ok
+     * @param latencyP99Micros latency p99 from the intended start, every outcome
+     * @param serverDelayMillis the stub's delay the shape asks for (0 for immediate answers)
+     * @param flags the validity flags raised
+     */
+    public String missedBy(double scheduled, double ok, double latencyP99Micros, long serverDelayMillis,
+                           Collection<Flag> flags) {
+        if (!flags.isEmpty()) {
+            return "flagged: " + String.join(", ", flags.stream().map(Flag::word).toList());
+        }
+        if (!(scheduled > 0)) {
+            return "nothing scheduled";
+        }
+        if (ok < okShare * scheduled) {
+            return String.format(Locale.ROOT, "ok %.2f%% of scheduled < %.1f%%", 100 * ok / scheduled, 100 * okShare);
+        }
+        double overMillis = latencyP99Micros / 1000.0 - serverDelayMillis;
+        if (!(overMillis <= latencyP99Millis)) {
+            return String.format(Locale.ROOT, "latency p99 %.1f ms > %s%.0f ms", latencyP99Micros / 1000.0,
+                    serverDelayMillis > 0 ? serverDelayMillis + " + " : "", latencyP99Millis);
+        }
+        return null;
+    }
+
+    /** As {@link #missedBy(double, double, double, long, Collection)}, for one iteration and its flags. */
+    public String missedBy(IterationSnapshot s, long serverDelayMillis, Collection<Flag> flags) {
+        double p99 = s.latency().getTotalCount() == 0 ? Double.NaN : s.latency().getValueAtPercentile(99);
+        return missedBy(s.scheduled(), s.ok(), p99, serverDelayMillis, flags);
+    }
+
+    /** For env.json and each trial's record: what "sustained" meant in this run. */
+    public java.util.Map<String, Object> toJson() {
+        return java.util.Map.of("okShare", okShare, "latencyP99Millis", latencyP99Millis,
+                "noValidityFlag", true, "latency", "p99 from the intended start, every outcome, beyond the server's delay");
+    }
+}
