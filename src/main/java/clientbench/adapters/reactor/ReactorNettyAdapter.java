@@ -1,42 +1,34 @@
 package clientbench.adapters.reactor;
 
-import clientbench.adapters.support.AdapterSettings;
-import clientbench.adapters.support.Http2Ramp;
 import clientbench.api.AdapterConfig;
 import clientbench.api.Completion;
 import clientbench.api.HttpClientAdapter;
 import clientbench.api.LibraryVersion;
 import clientbench.api.Outcome;
 import clientbench.api.Outcomes;
-import clientbench.api.Protocol;
 import clientbench.api.Request;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.IoEventLoopGroup;
-import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.handler.codec.http.HttpMethod;
-import io.netty.handler.ssl.SslHandler;
-import io.netty.util.concurrent.MultithreadEventExecutorGroup;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 import reactor.netty.http.HttpProtocol;
-import reactor.netty.http.client.Http2AllocationStrategy;
 import reactor.netty.http.client.HttpClient;
 import reactor.netty.resources.ConnectionProvider;
 import reactor.netty.resources.LoopResources;
 
 /**
- * Reactor Netty 1.3 {@code HttpClient}, one subscription per request, built per call as its users write it.
+ * Reactor Netty 1.3 {@code HttpClient}, one subscription per request, built per call as its users write it;
+ * pool, TLS and settings from {@link ReactorClients}.
  * Docs: https://projectreactor.io/docs/netty/release/reference/http-client.html
  *
  * <p>Settings that differ from the client's defaults:
@@ -62,7 +54,9 @@ import reactor.netty.resources.LoopResources;
  *       a read-timeout handler on every request and cannot fire first);</li>
  *   <li>{@code Accept-Encoding: identity} sent explicitly; trust-all TLS when asked.</li>
  * </ul>
- * The body is counted buffer by buffer as it arrives and never aggregated.
+ * The body is counted buffer by buffer as it arrives and never aggregated. Requests in flight are kept in a
+ * concurrent set (one add and remove per request), so that close() reports those the client drops
+ * ({@link ReactorExchange}).
  */
 public final class ReactorNettyAdapter implements HttpClientAdapter {
 
@@ -72,30 +66,17 @@ public final class ReactorNettyAdapter implements HttpClientAdapter {
     private final Scheduler timeouts;
     private final HttpClient client;
     private final Map<String, String> settings;
-    /** What the first connection negotiated, read from the live channel. */
-    private volatile String observed;
+    private final Set<ReactorExchange> inFlight = ConcurrentHashMap.newKeySet();
+    private final ReactorClients.Observed observed = new ReactorClients.Observed();
     private volatile boolean closed;
 
     public ReactorNettyAdapter(AdapterConfig config) {
         this.config = config;
-        boolean http2 = AdapterSettings.http2(config);
         int workers = config.ioThreads() > 0 ? config.ioThreads() : LoopResources.DEFAULT_IO_WORKER_COUNT;
         this.loops = LoopResources.create("reactor-adapter", workers, true);
         EventLoopGroup group = loops.onClient(LoopResources.DEFAULT_NATIVE);
         this.timeouts = Schedulers.fromExecutorService(group, "reactor-adapter-timeouts");
-        ConnectionProvider.Builder pooled = ConnectionProvider.builder(name())
-                .maxConnections(config.maxConnections())
-                .pendingAcquireMaxCount(-1)
-                .pendingAcquireTimeout(config.requestTimeout())
-                .pendingAcquireTimer((task, delay) -> {
-                    ScheduledFuture<?> f = group.schedule(task, delay.toNanos(), TimeUnit.NANOSECONDS);
-                    return () -> f.cancel(false);
-                });
-        if (http2) {
-            pooled.allocationStrategy(Http2AllocationStrategy.builder().maxConnections(1)
-                    .maxConcurrentStreams(Http2Ramp.STREAMS).strictConnectionReuse(true).build());
-        }
-        this.pool = pooled.build();
+        this.pool = ReactorClients.pool(config, name(), group);
         HttpClient c = HttpClient.create(pool)
                 .runOn(loops)
                 .protocol(switch (config.protocol()) {
@@ -107,26 +88,12 @@ public final class ReactorNettyAdapter implements HttpClientAdapter {
                 .compress(false)
                 .followRedirect(false)
                 .disableRetry(true)
-                .doOnChannelInit((observer, channel, remote) -> {
-                    if (channel.parent() != null || observed != null) {
-                        return; // an HTTP/2 stream, or already seen
-                    }
-                    SslHandler tls = channel.pipeline().get(SslHandler.class);
-                    if (tls == null) {
-                        observed = channel.getClass().getSimpleName();
-                    } else {
-                        tls.handshakeFuture().addListener(f -> {
-                            if (f.isSuccess()) {
-                                observed = channel.getClass().getSimpleName() + ", " + ReactorTls.describe(tls);
-                            }
-                        });
-                    }
-                });
+                .doOnChannelInit(observed);
         if (config.protocol().tls()) {
-            c = c.secure(spec -> spec.sslContext(ReactorTls.spec(config)));
+            c = c.secure(spec -> spec.sslContext(ReactorClients.spec(config)));
         }
         this.client = c;
-        this.settings = describe(config, group);
+        this.settings = ReactorClients.settings(config, group);
     }
 
     @Override
@@ -147,18 +114,13 @@ public final class ReactorNettyAdapter implements HttpClientAdapter {
         HttpClient.ResponseReceiver<?> exchange = request.hasBody()
                 ? sender.send(Mono.fromCallable(() -> Unpooled.wrappedBuffer(request.body())))
                 : sender;
+        ReactorExchange tracked = new ReactorExchange(config, request, completion, inFlight);
+        inFlight.add(tracked);
         exchange.response((response, body) -> body.reduce(0L, (n, buf) -> n + buf.readableBytes())
                         .map(bytes -> new Received(response.status().code(), response.version().majorVersion(), bytes)))
                 .single()
                 .timeout(config.requestTimeout(), timeouts)
-                .subscribe(r -> {
-                    if ((r.majorVersion == 2) != AdapterSettings.http2(config)) {
-                        completion.complete(Outcome.OTHER, r.status, r.bytes,
-                                AdapterSettings.wrongVersion(config, "HTTP/" + r.majorVersion));
-                    } else {
-                        completion.complete(Outcomes.ofResponse(request, r.status, r.bytes), r.status, r.bytes, null);
-                    }
-                }, e -> completion.complete(outcomeOf(e), 0, e));
+                .subscribe(r -> tracked.received(r.status, r.majorVersion, r.bytes), tracked::failed);
     }
 
     @Override
@@ -167,6 +129,7 @@ public final class ReactorNettyAdapter implements HttpClientAdapter {
         Duration max = Duration.ofSeconds(5);
         pool.disposeLater().block(max); // closes every connection; queued requests fail
         loops.disposeLater(Duration.ZERO, max).block(max.plusSeconds(1)); // ends when the event loops have
+        inFlight.forEach(ReactorExchange::abandon);
     }
 
     @Override
@@ -176,7 +139,7 @@ public final class ReactorNettyAdapter implements HttpClientAdapter {
 
     @Override
     public Map<String, String> settings() {
-        String seen = observed;
+        String seen = observed.value;
         if (seen == null) {
             return settings;
         }
@@ -205,31 +168,6 @@ public final class ReactorNettyAdapter implements HttpClientAdapter {
             }
         }
         return Outcomes.ofThrowable(failure);
-    }
-
-    /** The settings, with the event loops and transport read back from the live group. */
-    private static Map<String, String> describe(AdapterConfig config, EventLoopGroup colocated) {
-        boolean http2 = AdapterSettings.http2(config);
-        Map<String, String> s = AdapterSettings.common(config, http2
-                        ? "one HTTP/2 connection (Http2AllocationStrategy maxConnections 1); more requests wait for a stream"
-                        + " in its unbounded pending-acquire queue, at most requestTimeout"
-                        : "ConnectionProvider maxConnections; more wait in its unbounded pending-acquire queue, at most requestTimeout",
-                "Mono.timeout over the whole exchange (acquire, connect, response, body)");
-        EventLoopGroup group = colocated instanceof Supplier<?> inner ? (EventLoopGroup) inner.get() : colocated;
-        boolean epoll = group instanceof IoEventLoopGroup io && io.isIoType(EpollIoHandler.class);
-        s.put("ioThreadsUsed", group instanceof MultithreadEventExecutorGroup m ? Integer.toString(m.executorCount()) : "unknown");
-        s.put("transport", (epoll ? "epoll" : "nio") + " (" + group.getClass().getSimpleName() + ", read from the client's loops)");
-        s.put("threading", "the adapter's own Netty event loops, callbacks on them; request preparation per call");
-        AdapterSettings.http2Connections(s, config, "one connection with many streams (Http2AllocationStrategy maxConnections 1,"
-                + " strict connection reuse)");
-        if (http2) {
-            s.put("h2Streams", "at most " + Http2Ramp.STREAMS + " per connection (maxConcurrentStreams; the server's"
-                    + " SETTINGS_MAX_CONCURRENT_STREAMS if lower)");
-        }
-        if (config.protocol().tls()) {
-            s.put("tlsProvider", "JDK (JSSE), SslProvider.JDK" + (config.protocol() == Protocol.H2 ? "; ALPN offers h2 only" : "; no ALPN"));
-        }
-        return Collections.unmodifiableMap(s);
     }
 
     private record Received(int status, int majorVersion, long bytes) {
