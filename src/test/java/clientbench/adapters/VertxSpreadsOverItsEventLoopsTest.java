@@ -52,7 +52,7 @@ class VertxSpreadsOverItsEventLoopsTest {
                 assertEquals(loops, threads.size(), "responses handled on " + threads);
                 assertTrue(threads.stream().allMatch(t -> t.startsWith("vert.x-eventloop-thread-")), threads::toString);
                 assertEquals(16, stub.stats().peakOpen(), "connections open at once (limit 16, 4 per loop)");
-                assertEquals(String.valueOf(loops), adapter.settings().get("ioThreadsUsed"), adapter.settings()::toString);
+                assertEquals(String.valueOf(loops), adapter.settings().get("ioThreads"), adapter.settings()::toString);
             } finally {
                 adapter.close();
             }

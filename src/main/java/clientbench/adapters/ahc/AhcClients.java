@@ -106,16 +106,16 @@ final class AhcClients {
                         : "maxConnections and maxConnectionsPerHost; no queue: a request finding all busy is rejected at once",
                 "requestTimeout (whole exchange; readTimeout set to the same)");
         boolean epoll = group instanceof IoEventLoopGroup io && io.isIoType(EpollIoHandler.class);
-        s.put("ioThreadsUsed", group instanceof MultithreadEventExecutorGroup m ? Integer.toString(m.executorCount()) : "unknown");
+        s.put("ioThreads", group instanceof MultithreadEventExecutorGroup m ? Integer.toString(m.executorCount()) : "-1");
+        s.put("ioThreadsKind", "Netty event loops (executorCount of the client's getEventLoopGroup())");
         s.put("transport", (epoll ? "epoll" : "nio") + " (" + group.getClass().getSimpleName() + ", read from the client)");
         s.put("threading", "Netty event loops, callbacks on them; a hashed-wheel timer thread; request built per call");
         s.put("bodyParts", "LAZY (the handler counts bytes; no copy per chunk)");
-        AdapterSettings.http2Connections(s, config, "one connection with many streams: AsyncHttpClient carries every request"
-                + " to a host on one registered HTTP/2 connection; the ramp keeps concurrent first requests from each"
-                + " opening one (its connection permit is released once a connection registers)");
+        AdapterSettings.http2Connections(s, config, "1");
         if (http2) {
             s.put("h2Streams", "at most " + H2_STREAMS + " (http2MaxConcurrentStreams and the adapter's limit): one below"
-                    + " the server's 100, which AsyncHttpClient 3.0.13 overruns before the server's SETTINGS and at the limit");
+                    + " the server's 100, which AsyncHttpClient 3.0.13 overruns before the server's SETTINGS and at the limit;"
+                    + " more wait in the adapter's queue, never in the client's own");
         }
         if (config.protocol().tls()) {
             s.put("tlsProvider", "JDK (JSSE), SslProvider.JDK (useOpenSsl false)" + (config.protocol() == Protocol.H2

@@ -145,14 +145,15 @@ final class HelidonClients {
                         : "at most maxConnections exchanges at once; more wait on a fair semaphore in their virtual thread",
                 "adapter deadline interrupts the exchange (the client has no whole-exchange timeout); readTimeout the same");
         s.put("threading", VirtualThreads.THREADING + "; one deadline thread of the adapter");
-        s.put("ioThreadsUsed", "none: blocking sockets on virtual threads" + (http2 ? ", one reader virtual thread per HTTP/2 connection" : ""));
+        s.put("ioThreads", "0");
+        s.put("ioThreadsKind", "none: blocking sockets on virtual threads" + (http2 ? ", one reader virtual thread per HTTP/2"
+                + " connection" : "") + "; Helidon has no I/O-thread setting");
         s.put("body", "read through a buffer of the expected body's size (16 B to 16 KiB; 8 KiB when unknown), new per request");
-        AdapterSettings.http2Connections(s, config, "one connection with many streams: Http2Client keeps one active connection"
-                + " per host; the adapter's ramp (one request until the first response, then " + Http2Ramp.STREAMS
-                + ") keeps it from opening more");
+        AdapterSettings.http2Connections(s, config, "1");
         if (http2) {
-            s.put("h2Streams", "at most " + Http2Ramp.STREAMS + " (the adapter's ramp); Helidon waits for the server's"
-                    + " SETTINGS_MAX_CONCURRENT_STREAMS before its first stream and reserves a slot per stream");
+            s.put("h2Streams", "at most " + Http2Ramp.STREAMS + " (the adapter's ramp: one request until the first response,"
+                    + " then " + Http2Ramp.STREAMS + "); more wait on its semaphore. Helidon waits for the server's"
+                    + " SETTINGS before its first stream and opens another connection when its streams are full");
         }
         if (config.protocol().tls()) {
             s.put("tlsProvider", "JDK (JSSE): Helidon's Tls over an SSLContext" + (config.protocol() == Protocol.H2

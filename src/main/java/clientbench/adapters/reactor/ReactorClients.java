@@ -117,14 +117,14 @@ final class ReactorClients {
                 "Mono.timeout over the whole exchange (acquire, connect, response, body)");
         EventLoopGroup group = colocated instanceof Supplier<?> inner ? (EventLoopGroup) inner.get() : colocated;
         boolean epoll = group instanceof IoEventLoopGroup io && io.isIoType(EpollIoHandler.class);
-        s.put("ioThreadsUsed", group instanceof MultithreadEventExecutorGroup m ? Integer.toString(m.executorCount()) : "unknown");
+        s.put("ioThreads", group instanceof MultithreadEventExecutorGroup m ? Integer.toString(m.executorCount()) : "-1");
+        s.put("ioThreadsKind", "Netty event loops (executorCount of the LoopResources' client group)");
         s.put("transport", (epoll ? "epoll" : "nio") + " (" + group.getClass().getSimpleName() + ", read from the client's loops)");
         s.put("threading", "the adapter's own Netty event loops, callbacks on them; request preparation per call");
-        AdapterSettings.http2Connections(s, config, "one connection with many streams (Http2AllocationStrategy maxConnections 1,"
-                + " strict connection reuse)");
+        AdapterSettings.http2Connections(s, config, "1");
         if (http2) {
-            s.put("h2Streams", "at most " + Http2Ramp.STREAMS + " per connection (maxConcurrentStreams; the server's"
-                    + " SETTINGS_MAX_CONCURRENT_STREAMS if lower)");
+            s.put("h2Streams", "at most " + Http2Ramp.STREAMS + " (Http2AllocationStrategy maxConcurrentStreams, from the"
+                    + " first stream on; the server's SETTINGS_MAX_CONCURRENT_STREAMS if lower); more wait in the pool's queue");
         }
         if (config.protocol().tls()) {
             s.put("tlsProvider", "JDK (JSSE), SslProvider.JDK" + (config.protocol() == Protocol.H2 ? "; ALPN offers h2 only" : "; no ALPN"));

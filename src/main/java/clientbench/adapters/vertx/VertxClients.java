@@ -140,15 +140,16 @@ final class VertxClients {
                 "a timer resets the request after requestTimeout (whole exchange); idle timeout the same");
         int loopCount = loops instanceof MultithreadEventExecutorGroup m ? m.executorCount() : -1;
         boolean epoll = loops instanceof IoEventLoopGroup io && io.isIoType(EpollIoHandler.class);
-        s.put("ioThreadsUsed", Integer.toString(loopCount));
+        s.put("ioThreads", Integer.toString(loopCount));
+        s.put("ioThreadsKind", "Vert.x event loops (executorCount of the live Vertx's Netty group)");
         s.put("transport", (epoll ? "epoll" : "nio") + " (isNativeTransportEnabled " + vertx.isNativeTransportEnabled()
                 + ", read from the live Vertx)");
         s.put("threading", "the adapter's own Vertx event loops; " + laneCount + " lane(s): verticle contexts, one client"
                 + " each, requests run on them in turn (runOnContext), callbacks on the same loop; request options per call");
-        AdapterSettings.http2Connections(s, config, "one connection with many streams (PoolOptions http2MaxSize 1, the default)");
+        AdapterSettings.http2Connections(s, config, "1");
         if (http2) {
-            s.put("h2Streams", "at most " + Http2Ramp.STREAMS + " per connection (http2MultiplexingLimit; the server's"
-                    + " SETTINGS_MAX_CONCURRENT_STREAMS if lower)");
+            s.put("h2Streams", "at most " + Http2Ramp.STREAMS + " (http2MultiplexingLimit; the server's"
+                    + " SETTINGS_MAX_CONCURRENT_STREAMS if lower); more wait in the pool's wait queue");
         }
         if (config.protocol().tls()) {
             s.put("tlsProvider", "JDK (JSSE), JdkSSLEngineOptions" + (config.protocol() == Protocol.H2
