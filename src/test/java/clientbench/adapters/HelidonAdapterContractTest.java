@@ -1,10 +1,16 @@
 package clientbench.adapters;
 
-/** {@link HelidonAdapter} against the adapter contract. */
+/** {@link clientbench.adapters.helidon.HelidonAdapter} against the adapter contract. */
 class HelidonAdapterContractTest extends AdapterContractTest {
 
     @Override
     protected String adapterName() {
         return "helidon";
+    }
+
+    /** Helidon has no I/O threads to set: blocking sockets on virtual threads. */
+    @Override
+    protected boolean takesIoThreads() {
+        return false;
     }
 }

@@ -5,8 +5,12 @@ import clientbench.api.Completion;
 import clientbench.api.Outcome;
 import clientbench.api.Outcomes;
 import clientbench.adapters.support.AdapterSettings;
+import clientbench.adapters.support.AsyncPermits;
+import clientbench.adapters.support.Http2Ramp;
+import io.netty.channel.Channel;
 import io.netty.handler.codec.http.HttpHeaders;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.asynchttpclient.AsyncHandler;
@@ -15,6 +19,7 @@ import org.asynchttpclient.HttpResponseStatus;
 import org.asynchttpclient.exception.PoolAlreadyClosedException;
 import org.asynchttpclient.exception.TooManyConnectionsException;
 import org.asynchttpclient.exception.TooManyConnectionsPerHostException;
+import javax.net.ssl.SSLSession;
 
 /**
  * One AsyncHttpClient request: counts body bytes as they arrive, keeping none, and reports once,
@@ -26,23 +31,55 @@ final class AhcExchange implements AsyncHandler<Void> {
     private final clientbench.api.Request request;
     private final Completion completion;
     private final Set<AhcExchange> inFlight;
+    private final AsyncPermits permits;
+    private final Http2Ramp ramp;
+    private final Observed observed;
     private final AtomicBoolean done = new AtomicBoolean();
     private volatile int status;
     private volatile int majorVersion;
     private long bytes;
 
-    /** The caller adds it to {@code inFlight}; it removes itself when it reports. */
-    AhcExchange(AdapterConfig config, clientbench.api.Request request, Completion completion, Set<AhcExchange> inFlight) {
+    /**
+     * The caller adds it to {@code inFlight}; it removes itself when it reports, and then returns its permit
+     * ({@code permits} null: none taken).
+     */
+    AhcExchange(AdapterConfig config, clientbench.api.Request request, Completion completion, Set<AhcExchange> inFlight,
+                AsyncPermits permits, Http2Ramp ramp, Observed observed) {
         this.config = config;
         this.request = request;
         this.completion = completion;
         this.inFlight = inFlight;
+        this.permits = permits;
+        this.ramp = ramp;
+        this.observed = observed;
+    }
+
+    /** What the first connection was, read from the live client: channel class and, over TLS, the handshake. */
+    static final class Observed {
+        volatile String value;
+    }
+
+    @Override
+    public void onTcpConnectSuccess(InetSocketAddress remoteAddress, Channel connection) {
+        if (observed.value == null) {
+            observed.value = connection.getClass().getSimpleName();
+        }
+    }
+
+    @Override
+    public void onTlsHandshakeSuccess(SSLSession session) {
+        String seen = observed.value;
+        if (seen == null || !seen.contains(",")) {
+            observed.value = (seen == null ? "" : seen + ", ") + session.getProtocol() + " " + session.getCipherSuite()
+                    + ", session " + session.getClass().getName();
+        }
     }
 
     @Override
     public State onStatusReceived(HttpResponseStatus responseStatus) {
         status = responseStatus.getStatusCode();
         majorVersion = responseStatus.getProtocolMajorVersion();
+        ramp.onResponse(majorVersion == 2);
         return State.CONTINUE;
     }
 
@@ -84,6 +121,9 @@ final class AhcExchange implements AsyncHandler<Void> {
     private boolean finish() {
         if (done.compareAndSet(false, true)) {
             inFlight.remove(this);
+            if (permits != null) {
+                permits.release();
+            }
             return true;
         }
         return false;

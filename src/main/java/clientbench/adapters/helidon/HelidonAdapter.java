@@ -7,22 +7,17 @@ import clientbench.api.LibraryVersion;
 import clientbench.api.Outcome;
 import clientbench.api.Outcomes;
 import clientbench.api.Request;
-import clientbench.api.TrustAllCertificates;
 import clientbench.adapters.support.AdapterSettings;
 import clientbench.adapters.support.DeadlineTimer;
+import clientbench.adapters.support.Http2Ramp;
 import clientbench.adapters.support.VirtualThreads;
 import io.helidon.common.buffers.DataReader;
-import io.helidon.common.tls.Tls;
-import io.helidon.http.HeaderNames;
-import io.helidon.http.Method;
-import io.helidon.http.encoding.ContentEncodingContext;
+import io.helidon.webclient.api.HttpClient;
 import io.helidon.webclient.api.HttpClientResponse;
 import io.helidon.webclient.http1.Http1Client;
-import io.helidon.webclient.http1.Http1ClientRequest;
-import java.io.OutputStream;
+import io.helidon.webclient.http2.Http2Client;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
-import java.util.Collections;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -31,58 +26,54 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Helidon WebClient 4, HTTP/1.1 ({@code Http1Client}, blocking), one virtual thread per request.
- * Docs: https://helidon.io/docs/v4/se/webclient
+ * Helidon WebClient 4, blocking, one virtual thread per request: {@code Http1Client} for HTTP/1.1,
+ * {@code Http2Client} for h2c and h2 (built by {@link HelidonClients}). Docs: https://helidon.io/docs/v4/se/webclient
  *
  * <p>Settings that differ from the client's defaults:
  * <ul>
  *   <li>{@code Http1Client}: HTTP/1.1 only, ALPN offers http/1.1 (the generic {@code WebClient} picks
- *       among the protocols on the class path);</li>
- *   <li>no connection limit in Helidon (its cache bounds idle connections only), so each virtual thread
- *       first waits for one of maxConnections permits of a fair semaphore; connectionCacheSize =
- *       maxConnections (default 256); shareConnectionCache false (default true: a JVM-wide cache);</li>
+ *       among the protocols on the class path); {@code Http2Client} with priorKnowledge true (default false:
+ *       an Upgrade for h2c, ALPN h2 and http/1.1 for h2), so h2c starts with the preface and ALPN offers h2 alone;</li>
+ *   <li>no connection limit in Helidon (its HTTP/1.1 cache bounds idle connections only), so each virtual
+ *       thread first waits for a permit of a fair semaphore: maxConnections of them over HTTP/1.1; over HTTP/2
+ *       one until the first response, then 100, the stub's SETTINGS_MAX_CONCURRENT_STREAMS ({@link Http2Ramp}):
+ *       over TLS, requests that find no connection yet each open one (4.5.0's {@code Http2ClientConnectionHandler}
+ *       checks for an existing connection only after its TLS branch), and Helidon opens another connection
+ *       whenever the first one's streams are full; connectionCacheSize = maxConnections (default 256);
+ *       shareConnectionCache false (default true: a JVM-wide cache);</li>
  *   <li>connect timeout from the config, readTimeout = requestTimeout (defaults 10 s, 30 s); no whole-exchange
  *       timeout in Helidon, so a {@link DeadlineTimer} interrupts the virtual thread (closing its socket)
  *       requestTimeout after send(), permit wait included, reported as {@code TIMEOUT};</li>
  *   <li>followRedirects false and sendExpectContinue false (defaults true); content encodings not
  *       discovered from the class path, so nothing is decoded; cookies: none stored by default;</li>
- *   <li>{@code Accept-Encoding: identity} sent explicitly; trust-all TLS without endpoint identification when asked.</li>
+ *   <li>the body is read through a buffer of its expected size, not {@code transferTo}'s 16 KiB: Helidon
+ *       allocates a buffer of each read's length on every read ({@link HelidonClients#drain});</li>
+ *   <li>{@code Accept-Encoding: identity} sent explicitly; TLS is the JDK's JSSE (Helidon has no other),
+ *       trust-all without endpoint identification when asked.</li>
  * </ul>
+ * close() also closes every socket Helidon connected and still holds open, through a {@code ConnectionListener}:
+ * Helidon loses track of a connection whose exchange failed outside the status line ({@link HelidonClients.Sockets}).
  * Virtual threads come from a per-adapter thread-per-task executor named {@code helidon-vt-N}; Helidon
- * also parks a virtual thread on each idle cached connection to notice when the server closes it.
+ * also parks a virtual thread on each idle HTTP/1.1 connection to notice when the server closes it, and
+ * runs each HTTP/2 connection's reader on one.
  */
 public final class HelidonAdapter implements HttpClientAdapter {
 
     private final AdapterConfig config;
-    private final Http1Client client;
+    private final HttpClient<?> client;
+    private final HelidonClients.Sockets sockets = new HelidonClients.Sockets();
     private final Semaphore permits;
+    private final Http2Ramp ramp;
     private final DeadlineTimer deadlines;
     private final ExecutorService threads;
     private final Map<String, String> settings;
 
     public HelidonAdapter(AdapterConfig config) {
-        AdapterSettings.requireHttp1(name(), config);
         this.config = config;
-        this.permits = new Semaphore(config.maxConnections(), true);
-        Map<String, String> s = AdapterSettings.common(config,
-                "at most maxConnections exchanges at once; more wait on a fair semaphore in their virtual thread",
-                "adapter deadline interrupts the exchange (the client has no whole-exchange timeout); readTimeout the same");
-        s.put("threading", VirtualThreads.THREADING + "; one deadline thread of the adapter");
-        this.settings = Collections.unmodifiableMap(s);
-        var builder = Http1Client.builder()
-                .connectTimeout(config.connectTimeout())
-                .readTimeout(config.requestTimeout())
-                .followRedirects(false)
-                .keepAlive(true)
-                .sendExpectContinue(false)
-                .shareConnectionCache(false)
-                .connectionCacheSize(config.maxConnections())
-                .contentEncoding(ContentEncodingContext.builder().contentEncodingsDiscoverServices(false).build());
-        if (config.trustAllCertificates() && config.protocol().tls()) {
-            builder.tls(Tls.builder().sslContext(TrustAllCertificates.sslContext())
-                    .endpointIdentificationAlgorithm(Tls.ENDPOINT_IDENTIFICATION_NONE).build());
-        }
-        this.client = builder.build();
+        this.permits = new Semaphore(Http2Ramp.initialLimit(config), true);
+        this.ramp = new Http2Ramp(() -> permits.release(Http2Ramp.STREAMS - Http2Ramp.initialLimit(config)));
+        this.settings = HelidonClients.settings(config);
+        this.client = HelidonClients.create(config, sockets);
         this.deadlines = new DeadlineTimer(name() + "-deadline");
         this.threads = VirtualThreads.perRequest(name());
     }
@@ -109,9 +100,10 @@ public final class HelidonAdapter implements HttpClientAdapter {
                 self.interrupt(); // a virtual thread blocked on a socket closes it and throws
             });
             permits.acquire();
-            try (HttpClientResponse response = call(request)) {
+            try (HttpClientResponse response = HelidonClients.call(client, request)) {
                 status = response.status().code();
-                bodyBytes = response.inputStream().transferTo(OutputStream.nullOutputStream());
+                ramp.onResponse(AdapterSettings.http2(config)); // with prior knowledge every response is on HTTP/2
+                bodyBytes = HelidonClients.drain(response, request.expectedBodyBytes());
                 outcome = Outcomes.ofResponse(request, status, bodyBytes);
             } finally {
                 permits.release();
@@ -127,24 +119,19 @@ public final class HelidonAdapter implements HttpClientAdapter {
         completion.complete(outcome, status, bodyBytes, failure);
     }
 
-    private HttpClientResponse call(Request request) {
-        Http1ClientRequest r = client.method(Method.create(request.method())).uri(request.uri());
-        request.headers().forEach(h -> r.header(HeaderNames.create(h.name()), h.value()));
-        return request.hasBody()
-                ? r.header(HeaderNames.CONTENT_TYPE, request.contentType()).submit(request.body())
-                : r.request();
-    }
-
     @Override
     public void close() {
         VirtualThreads.shutdown(threads); // an interrupted virtual thread closes the socket it is blocked on
         client.closeResource(); // closes the idle cached connections
+        sockets.closeAll(); // and the ones Helidon lost track of (see HelidonClients.Sockets)
         deadlines.close();
     }
 
     @Override
     public String libraryVersion() {
-        return LibraryVersion.of(Http1Client.class, "io.helidon.webclient", "helidon-webclient-http1");
+        return AdapterSettings.http2(config)
+                ? LibraryVersion.of(Http2Client.class, "io.helidon.webclient", "helidon-webclient-http2")
+                : LibraryVersion.of(Http1Client.class, "io.helidon.webclient", "helidon-webclient-http1");
     }
 
     @Override

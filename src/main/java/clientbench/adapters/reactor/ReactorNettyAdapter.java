@@ -7,31 +7,28 @@ import clientbench.api.LibraryVersion;
 import clientbench.api.Outcome;
 import clientbench.api.Outcomes;
 import clientbench.api.Request;
-import clientbench.api.TrustAllCertificates;
-import clientbench.adapters.support.AdapterSettings;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.handler.codec.http.HttpMethod;
-import io.netty.handler.ssl.SslContextBuilder;
 import java.time.Duration;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
-import reactor.netty.http.Http11SslContextSpec;
 import reactor.netty.http.HttpProtocol;
 import reactor.netty.http.client.HttpClient;
 import reactor.netty.resources.ConnectionProvider;
 import reactor.netty.resources.LoopResources;
-import reactor.netty.tcp.SslProvider;
 
 /**
- * Reactor Netty 1.3 {@code HttpClient}, one subscription per request.
+ * Reactor Netty 1.3 {@code HttpClient}, one subscription per request, built per call as its users write it;
+ * pool, TLS and settings from {@link ReactorClients}.
  * Docs: https://projectreactor.io/docs/netty/release/reference/http-client.html
  *
  * <p>Settings that differ from the client's defaults:
@@ -41,18 +38,25 @@ import reactor.netty.tcp.SslProvider;
  *       queue like the other clients' (default 2 x maxConnections, beyond which it rejects);
  *       pendingAcquireTimeout = requestTimeout (default 45 s); the pending-acquire timer on the adapter's
  *       event loops (default: Reactor's JVM-wide {@code Schedulers.parallel()}, whose threads outlive close());</li>
+ *   <li>on HTTP/2 an {@code Http2AllocationStrategy} instead: one connection (default unlimited, and without
+ *       strict reuse concurrent acquires may open more), at most 100 streams on it (default: the server's
+ *       SETTINGS_MAX_CONCURRENT_STREAMS, unknown until its first SETTINGS arrive), strict connection reuse;
+ *       more requests wait for a stream in the pool's queue;</li>
  *   <li>{@code LoopResources} of its own, daemon threads named {@code reactor-adapter-*}, ioThreads of them
  *       when set (default: the JVM-wide loops, max(cores, 4)); epoll when available, as by default;</li>
- *   <li>protocol HTTP/1.1 (the default, pinned); compress false and followRedirect false (the defaults,
+ *   <li>protocol pinned: HTTP/1.1 (the default), H2C alone (prior knowledge), or H2 alone over TLS with ALPN
+ *       offering h2 only (default h2 and http/1.1); TLS on the JDK's JSSE ({@code SslProvider.JDK}; default
+ *       OpenSSL when netty-tcnative is present); compress false and followRedirect false (the defaults,
  *       pinned); disableRetry true (default: one retry when a pooled connection closes before the request
  *       is sent); cookies: Reactor Netty keeps none;</li>
- *   <li>connect timeout from the config (default 30 s); responseTimeout = requestTimeout (default none;
- *       it bounds the time between reads), and a whole-exchange {@code Mono.timeout} of requestTimeout,
- *       scheduled on the adapter's event loops;</li>
- *   <li>{@code Accept-Encoding: identity} sent explicitly; trust-all TLS ({@code Http11SslContextSpec},
- *       no ALPN) when asked.</li>
+ *   <li>connect timeout from the config (default 30 s); one whole-exchange {@code Mono.timeout} of
+ *       requestTimeout on the adapter's event loops (no {@code responseTimeout}, which would add and remove
+ *       a read-timeout handler on every request and cannot fire first);</li>
+ *   <li>{@code Accept-Encoding: identity} sent explicitly; trust-all TLS when asked.</li>
  * </ul>
- * The body is counted buffer by buffer as it arrives and never aggregated.
+ * The body is counted buffer by buffer as it arrives and never aggregated. Requests in flight are kept in a
+ * concurrent set (one add and remove per request), so that close() reports those the client drops
+ * ({@link ReactorExchange}).
  */
 public final class ReactorNettyAdapter implements HttpClientAdapter {
 
@@ -60,48 +64,36 @@ public final class ReactorNettyAdapter implements HttpClientAdapter {
     private final LoopResources loops;
     private final ConnectionProvider pool;
     private final Scheduler timeouts;
-    private final HttpClient get;
-    private final HttpClient post;
+    private final HttpClient client;
     private final Map<String, String> settings;
+    private final Set<ReactorExchange> inFlight = ConcurrentHashMap.newKeySet();
+    private final ReactorClients.Observed observed = new ReactorClients.Observed();
     private volatile boolean closed;
 
     public ReactorNettyAdapter(AdapterConfig config) {
-        AdapterSettings.requireHttp1(name(), config);
         this.config = config;
-        Map<String, String> s = AdapterSettings.common(config,
-                "ConnectionProvider maxConnections; more wait in its unbounded pending-acquire queue, at most requestTimeout",
-                "Mono.timeout over the whole exchange, responseTimeout between reads; both requestTimeout");
-        s.put("threading", "the adapter's own Netty event loops (epoll when available), callbacks on them");
-        this.settings = Collections.unmodifiableMap(s);
         int workers = config.ioThreads() > 0 ? config.ioThreads() : LoopResources.DEFAULT_IO_WORKER_COUNT;
         this.loops = LoopResources.create("reactor-adapter", workers, true);
         EventLoopGroup group = loops.onClient(LoopResources.DEFAULT_NATIVE);
         this.timeouts = Schedulers.fromExecutorService(group, "reactor-adapter-timeouts");
-        this.pool = ConnectionProvider.builder(name())
-                .maxConnections(config.maxConnections())
-                .pendingAcquireMaxCount(-1)
-                .pendingAcquireTimeout(config.requestTimeout())
-                .pendingAcquireTimer((task, delay) -> {
-                    ScheduledFuture<?> f = group.schedule(task, delay.toNanos(), TimeUnit.NANOSECONDS);
-                    return () -> f.cancel(false);
-                })
-                .build();
-        HttpClient client = HttpClient.create(pool)
+        this.pool = ReactorClients.pool(config, name(), group);
+        HttpClient c = HttpClient.create(pool)
                 .runOn(loops)
-                .protocol(HttpProtocol.HTTP11)
+                .protocol(switch (config.protocol()) {
+                    case HTTP1, HTTPS1 -> HttpProtocol.HTTP11;
+                    case H2C -> HttpProtocol.H2C;
+                    case H2 -> HttpProtocol.H2;
+                })
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) config.connectTimeout().toMillis())
-                .responseTimeout(config.requestTimeout())
                 .compress(false)
                 .followRedirect(false)
                 .disableRetry(true)
-                ;
-        if (config.trustAllCertificates() && config.protocol().tls()) {
-            SslProvider.GenericSslContextSpec<SslContextBuilder> tls = Http11SslContextSpec.forClient()
-                    .configure(b -> b.trustManager(TrustAllCertificates.trustManager()));
-            client = client.secure(spec -> spec.sslContext(tls));
+                .doOnChannelInit(observed);
+        if (config.protocol().tls()) {
+            c = c.secure(spec -> spec.sslContext(ReactorClients.spec(config)));
         }
-        this.get = client;
-        this.post = client;
+        this.client = c;
+        this.settings = ReactorClients.settings(config, group);
     }
 
     @Override
@@ -110,23 +102,25 @@ public final class ReactorNettyAdapter implements HttpClientAdapter {
             completion.complete(Outcome.REJECTED, 0, new RejectedExecutionException(name() + " is closed"));
             return;
         }
-        HttpClient withHeaders = get.headers(h -> {
-            request.headers().forEach(x -> h.add(x.name(), x.value()));
-            if (request.hasBody()) {
-                h.set("Content-Type", request.contentType());
-            }
-        });
-        HttpClient.RequestSender sender = withHeaders.request(HttpMethod.valueOf(request.method())).uri(request.uri());
+        HttpClient.RequestSender sender = client
+                .headers(h -> {
+                    request.headers().forEach(x -> h.add(x.name(), x.value()));
+                    if (request.hasBody()) {
+                        h.set("Content-Type", request.contentType());
+                    }
+                })
+                .request(HttpMethod.valueOf(request.method()))
+                .uri(request.uri());
         HttpClient.ResponseReceiver<?> exchange = request.hasBody()
                 ? sender.send(Mono.fromCallable(() -> Unpooled.wrappedBuffer(request.body())))
                 : sender;
+        ReactorExchange tracked = new ReactorExchange(config, request, completion, inFlight);
+        inFlight.add(tracked);
         exchange.response((response, body) -> body.reduce(0L, (n, buf) -> n + buf.readableBytes())
-                        .map(bytes -> new Received(response.status().code(), bytes)))
+                        .map(bytes -> new Received(response.status().code(), response.version().majorVersion(), bytes)))
                 .single()
                 .timeout(config.requestTimeout(), timeouts)
-                .subscribe(
-                        r -> completion.complete(Outcomes.ofResponse(request, r.status, r.bytes), r.status, r.bytes, null),
-                        e -> completion.complete(outcomeOf(e), 0, e));
+                .subscribe(r -> tracked.received(r.status, r.majorVersion, r.bytes), tracked::failed);
     }
 
     @Override
@@ -135,6 +129,7 @@ public final class ReactorNettyAdapter implements HttpClientAdapter {
         Duration max = Duration.ofSeconds(5);
         pool.disposeLater().block(max); // closes every connection; queued requests fail
         loops.disposeLater(Duration.ZERO, max).block(max.plusSeconds(1)); // ends when the event loops have
+        inFlight.forEach(ReactorExchange::abandon);
     }
 
     @Override
@@ -144,7 +139,13 @@ public final class ReactorNettyAdapter implements HttpClientAdapter {
 
     @Override
     public Map<String, String> settings() {
-        return settings;
+        String seen = observed.value;
+        if (seen == null) {
+            return settings;
+        }
+        Map<String, String> s = new LinkedHashMap<>(settings);
+        s.put("observedConnection", seen);
+        return Collections.unmodifiableMap(s);
     }
 
     @Override
@@ -157,7 +158,7 @@ public final class ReactorNettyAdapter implements HttpClientAdapter {
      * shaded into Reactor Netty's internal packages, so they are matched by simple name.
      */
     static Outcome outcomeOf(Throwable failure) {
-        for (Throwable c = failure; c != null; c = c.getCause() == c ? null : c.getCause()) {
+        for (Throwable c : Outcomes.causes(failure)) {
             if (c instanceof io.netty.handler.timeout.TimeoutException) {
                 return Outcome.TIMEOUT;
             }
@@ -169,6 +170,6 @@ public final class ReactorNettyAdapter implements HttpClientAdapter {
         return Outcomes.ofThrowable(failure);
     }
 
-    private record Received(int status, long bytes) {
+    private record Received(int status, int majorVersion, long bytes) {
     }
 }

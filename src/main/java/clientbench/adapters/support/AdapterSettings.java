@@ -23,20 +23,9 @@ public final class AdapterSettings {
     }
 
     /**
-     * Refuses what the adapter does not wire up yet, before the adapter creates anything.
-     *
-     * @throws NotWiredYet (an IllegalArgumentException) naming the client and the protocol
-     */
-    public static void requireHttp1(String client, AdapterConfig config) {
-        if (http2(config)) {
-            throw new NotWiredYet(client + " does not support protocol " + config.protocol().label() + " yet");
-        }
-    }
-
-    /**
      * Refuses HTTP/2 for a client that has none, before the adapter creates anything.
      *
-     * @param why what the client lacks, e.g. "AsyncHttpClient has no HTTP/2 support"
+     * @param why what the client lacks, e.g. "the classic client has no HTTP/2"
      * @throws IllegalArgumentException naming the client, what it lacks and the protocol
      */
     public static void refuseHttp2(String client, AdapterConfig config, String why) {
@@ -121,12 +110,5 @@ public final class AdapterSettings {
         s.put("retries", "off");
         s.put("trustAllCertificates", Boolean.toString(config.trustAllCertificates() && config.protocol().tls()));
         return s;
-    }
-
-    /** The refusal of a protocol an adapter has not been wired for yet, as opposed to one its client lacks. */
-    public static final class NotWiredYet extends IllegalArgumentException {
-        NotWiredYet(String message) {
-            super(message);
-        }
     }
 }

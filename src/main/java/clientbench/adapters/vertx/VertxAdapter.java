@@ -1,5 +1,6 @@
 package clientbench.adapters.vertx;
 
+import clientbench.adapters.support.AdapterSettings;
 import clientbench.api.AdapterConfig;
 import clientbench.api.Completion;
 import clientbench.api.HttpClientAdapter;
@@ -7,41 +8,49 @@ import clientbench.api.LibraryVersion;
 import clientbench.api.Outcome;
 import clientbench.api.Outcomes;
 import clientbench.api.Request;
-import clientbench.adapters.support.AdapterSettings;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.VertxOptions;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.file.FileSystemOptions;
 import io.vertx.core.http.ConnectionPoolTooBusyException;
-import io.vertx.core.http.HttpClientAgent;
-import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpClosedException;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpVersion;
-import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
 import java.time.Duration;
 import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Vert.x 5 core {@code HttpClient} (futures), on a Vert.x instance of its own.
+ * Vert.x 5 core {@code HttpClient} (futures), on a Vert.x instance of its own, used the way a Vert.x
+ * application uses it: from event-loop contexts, one client per context. Built by {@link VertxClients}.
  * Docs: https://vertx.io/docs/vertx-core/java/#_writing_http_servers_and_clients
  *
  * <p>Settings that differ from the client's defaults:
  * <ul>
  *   <li>its own {@code Vertx} (closed by close()), eventLoopPoolSize = ioThreads when set (default
- *       2 x cores), NIO as by default; class-path resolving and file caching off, so it makes no cache
- *       directory (default on);</li>
- *   <li>{@code PoolOptions} http1MaxSize = maxConnections (default 5); the wait queue stays unbounded
- *       (maxWaitQueueSize -1, the default), and a request waits in it for at most requestTimeout
- *       ({@code RequestOptions} connect timeout, default none);</li>
- *   <li>protocol HTTP/1.1, keep-alive on, decompression off, ALPN off (all defaults, pinned);
- *       followRedirects false per request (the default, pinned); cookies: the core client keeps none;</li>
+ *       2 x cores), preferNativeTransport true (default false: NIO), so epoll where available like the
+ *       other Netty clients; class-path resolving and file caching off, so it makes no cache directory;</li>
+ *   <li>requests are not made from the caller's thread: from a non-Vert.x thread the client creates a new
+ *       context for every request, all on one event loop, and puts every connection on that loop. The adapter
+ *       deploys a verticle with one instance per event loop (HTTP/2: one) and keeps its contexts; each
+ *       request is run on the next context in turn ({@code runOnContext}), or on the caller's own context when
+ *       the caller already runs on one of them, and uses that context's client, so connections and callbacks
+ *       spread over the loops and stay on them;</li>
+ *   <li>HTTP/1.1: {@code PoolOptions} http1MaxSize = maxConnections split over the clients (default 5 each);
+ *       HTTP/2: one client, http2MaxSize 1 (the default, pinned) and http2MultiplexingLimit 100 (default: the
+ *       server's SETTINGS_MAX_CONCURRENT_STREAMS); the wait queue stays unbounded (maxWaitQueueSize -1, the
+ *       default), and a request waits in it for at most requestTimeout (connect timeout per request);</li>
+ *   <li>protocol pinned: HTTP/1.1 with ALPN off, h2c by prior knowledge (http2ClearTextUpgrade false;
+ *       default an Upgrade), h2 with ALPN offering h2 only (alpnVersions [HTTP_2]; default h2, http/1.1,
+ *       http/1.0); TLS on the JDK's JSSE ({@code JdkSSLEngineOptions}; default: OpenSSL when present);
+ *       keep-alive on, decompression off, followRedirects false per request; cookies: the core client keeps none;</li>
  *   <li>TCP connect timeout from the config (default 60 s); request idle timeout = requestTimeout (default
  *       none), and a timer resets the request when requestTimeout has passed since send(), so it bounds
  *       the whole exchange;</li>
@@ -52,35 +61,17 @@ import java.util.concurrent.TimeoutException;
 public final class VertxAdapter implements HttpClientAdapter {
 
     private final AdapterConfig config;
+    private final VertxClients clients;
     private final Vertx vertx;
-    private final HttpClientAgent client;
-    private final Map<String, String> settings;
+    private final List<Context> lanes;
+    private final AtomicInteger next = new AtomicInteger();
     private volatile boolean closed;
 
     public VertxAdapter(AdapterConfig config) {
-        AdapterSettings.requireHttp1(name(), config);
         this.config = config;
-        Map<String, String> s = AdapterSettings.common(config,
-                "pool http1MaxSize; more wait in its unbounded wait queue, at most requestTimeout",
-                "a timer resets the request after requestTimeout (whole exchange); idle timeout the same");
-        s.put("threading", "the adapter's own Vertx event loops (NIO), callbacks on them");
-        this.settings = Collections.unmodifiableMap(s);
-        VertxOptions options = new VertxOptions().setFileSystemOptions(
-                new FileSystemOptions().setClassPathResolvingEnabled(false).setFileCachingEnabled(false));
-        if (config.ioThreads() > 0) {
-            options.setEventLoopPoolSize(config.ioThreads());
-        }
-        this.vertx = Vertx.vertx(options);
-        HttpClientOptions http = new HttpClientOptions()
-                .setProtocolVersion(HttpVersion.HTTP_1_1)
-                .setKeepAlive(true)
-                .setDecompressionSupported(false)
-                .setUseAlpn(false)
-                .setConnectTimeout((int) config.connectTimeout().toMillis());
-        if (config.trustAllCertificates() && config.protocol().tls()) {
-            http.setSsl(true).setTrustAll(true).setVerifyHost(false);
-        }
-        this.client = vertx.createHttpClient(http, new PoolOptions().setHttp1MaxSize(config.maxConnections()));
+        this.clients = VertxClients.start(config);
+        this.vertx = clients.vertx();
+        this.lanes = clients.contexts();
     }
 
     @Override
@@ -89,8 +80,19 @@ public final class VertxAdapter implements HttpClientAdapter {
             completion.complete(Outcome.REJECTED, 0, new RejectedExecutionException(name() + " is closed"));
             return;
         }
-        long timeoutMillis = config.requestTimeout().toMillis();
         long deadlineNanos = System.nanoTime() + config.requestTimeout().toNanos();
+        Context current = Vertx.currentContext();
+        if (current != null && current.get(VertxClients.CLIENT) != null && current.owner() == vertx) {
+            exchange(current, request, completion, deadlineNanos); // already on one of the lanes
+        } else {
+            Context lane = lanes.get(Math.floorMod(next.getAndIncrement(), lanes.size()));
+            lane.runOnContext(v -> exchange(lane, request, completion, deadlineNanos));
+        }
+    }
+
+    /** Runs on the lane's event loop: the request, its connection and its callbacks all stay there. */
+    private void exchange(Context lane, Request request, Completion completion, long deadlineNanos) {
+        long timeoutMillis = config.requestTimeout().toMillis();
         RequestOptions options = new RequestOptions()
                 .setMethod(HttpMethod.valueOf(request.method()))
                 .setAbsoluteURI(request.uri().toString())
@@ -102,7 +104,7 @@ public final class VertxAdapter implements HttpClientAdapter {
             options.putHeader("Content-Type", request.contentType());
         }
         Exchange exchange = new Exchange();
-        client.request(options).compose(req -> {
+        VertxClients.client(lane).request(options).compose(req -> {
             long left = Math.max(1, (deadlineNanos - System.nanoTime()) / 1_000_000);
             long timer = vertx.setTimer(left, id -> {
                 exchange.expired = true;
@@ -111,15 +113,19 @@ public final class VertxAdapter implements HttpClientAdapter {
             Future<HttpClientResponse> sent = request.hasBody() ? req.send(Buffer.buffer(request.body())) : req.send();
             return sent.compose(response -> {
                 exchange.status = response.statusCode();
+                exchange.version = response.version();
                 response.handler(b -> exchange.bytes += b.length());
                 return response.end();
             }).andThen(done -> vertx.cancelTimer(timer));
         }).onComplete(done -> {
-            if (done.succeeded()) {
+            if (done.failed()) {
+                completion.complete(exchange.expired ? Outcome.TIMEOUT : outcomeOf(done.cause()), 0, done.cause());
+            } else if ((exchange.version == HttpVersion.HTTP_2) != AdapterSettings.http2(config)) {
+                completion.complete(Outcome.OTHER, exchange.status, exchange.bytes,
+                        AdapterSettings.wrongVersion(config, String.valueOf(exchange.version)));
+            } else {
                 completion.complete(Outcomes.ofResponse(request, exchange.status, exchange.bytes),
                         exchange.status, exchange.bytes, null);
-            } else {
-                completion.complete(exchange.expired ? Outcome.TIMEOUT : outcomeOf(done.cause()), 0, done.cause());
             }
         });
     }
@@ -128,7 +134,7 @@ public final class VertxAdapter implements HttpClientAdapter {
     public void close() {
         closed = true;
         try {
-            vertx.close().await(Duration.ofSeconds(10)); // closes the client and its connections, then the event loops
+            vertx.close().await(Duration.ofSeconds(10)); // undeploys, closes the clients and connections, then the loops
         } catch (TimeoutException e) {
             throw new IllegalStateException("Vert.x did not close within 10 s", e);
         }
@@ -141,7 +147,13 @@ public final class VertxAdapter implements HttpClientAdapter {
 
     @Override
     public Map<String, String> settings() {
-        return settings;
+        String seen = clients.observed();
+        if (seen == null) {
+            return clients.settings();
+        }
+        Map<String, String> s = new LinkedHashMap<>(clients.settings());
+        s.put("observedConnection", seen);
+        return Collections.unmodifiableMap(s);
     }
 
     @Override
@@ -151,7 +163,7 @@ public final class VertxAdapter implements HttpClientAdapter {
 
     /** Vert.x reports a connection closed under a request, and a full wait queue, with no IOException. */
     static Outcome outcomeOf(Throwable failure) {
-        for (Throwable c = failure; c != null; c = c.getCause() == c ? null : c.getCause()) {
+        for (Throwable c : Outcomes.causes(failure)) {
             if (c instanceof HttpClosedException) {
                 return Outcome.RESET;
             }
@@ -162,10 +174,11 @@ public final class VertxAdapter implements HttpClientAdapter {
         return Outcomes.ofThrowable(failure);
     }
 
-    /** One request's state; written on the event loop of its connection, read there and by the timer. */
+    /** One request's state; written on its lane's event loop, read there and by the timer (same loop). */
     private static final class Exchange {
-        volatile int status;
-        volatile long bytes;
+        int status;
+        HttpVersion version;
+        long bytes;
         volatile boolean expired;
     }
 }

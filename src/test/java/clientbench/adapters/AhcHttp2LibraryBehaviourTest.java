@@ -1,0 +1,245 @@
+package clientbench.adapters;
+
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import clientbench.api.AdapterConfig;
+import clientbench.api.HttpClientAdapter;
+import clientbench.api.Protocol;
+import clientbench.api.Request;
+import clientbench.stub.StubOptions;
+import clientbench.stub.StubServer;
+import io.netty.channel.Channel;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.asynchttpclient.AsyncCompletionHandlerBase;
+import org.asynchttpclient.AsyncHttpClient;
+import org.asynchttpclient.DefaultAsyncHttpClient;
+import org.asynchttpclient.DefaultAsyncHttpClientConfig;
+import org.asynchttpclient.Response;
+import org.asynchttpclient.exception.TooManyConnectionsException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * What AsyncHttpClient 3.0.13 does on HTTP/2 (h2c by prior knowledge) against the stub, one behaviour per
+ * test, with the client alone (no adapter) and the adapter's settings otherwise (retries off). Each test
+ * PASSES WHILE THE BEHAVIOUR IS THERE; when an AsyncHttpClient release fixes one, its test turns red: then
+ * drop the matching work-around in {@code AhcClients}/{@code AhcAdapter}. Each pairs the behaviour with its
+ * control, the setting the adapter uses to avoid it. Written up for upstream in the clientbench notes.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class AhcHttp2LibraryBehaviourTest {
+
+    private static final String RESET_BY_SERVER = "HTTP/2 stream reset by server, error code: 7"; // 7 = REFUSED_STREAM
+    private static final String CLOSED_UNEXPECTEDLY = "HTTP/2 stream channel closed unexpectedly";
+
+    /**
+     * Streams opened before the server's first SETTINGS go past its SETTINGS_MAX_CONCURRENT_STREAMS: the
+     * client's cap is unlimited until SETTINGS arrive, and requests parked while the connection opens are all
+     * woken, and write their HEADERS, the moment it registers, right after the TCP connect. The server refuses
+     * the excess (REFUSED_STREAM), which the client never retries. Holding the first connect on its event loop
+     * until the other requests are parked makes the timing certain; a benchmark's first burst meets it when the
+     * client is cold (four runs of four in a fresh JVM without the hold).
+     */
+    @Test
+    void streamsOpenedBeforeTheServersSettingsPassItsLimitAndAreRefused() throws Exception {
+        Map<String, Integer> unlimited = burstWhileTheFirstConnectionOpens(-1);
+        Map<String, Integer> capped = burstWhileTheFirstConnectionOpens(99);
+        assertAll("default cap " + unlimited + "; cap 99 " + capped,
+                () -> assertEquals(50, unlimited.getOrDefault(RESET_BY_SERVER, 0), "150 at once, 100 streams allowed"),
+                () -> assertEquals(Map.of("200", 150), capped, "with http2MaxConcurrentStreams 99 (the adapter's)"));
+    }
+
+    private static Map<String, Integer> burstWhileTheFirstConnectionOpens(int clientCap) throws Exception {
+        try (StubServer stub = StubServer.start(new StubOptions("127.0.0.1", 0, 1, false, false, 100));
+             AsyncHttpClient client = client(1, b -> b.setHttp2MaxConcurrentStreams(clientCap))) {
+            String url = stub.uri() + "/?delayMs=300";
+            CountDownLatch connected = new CountDownLatch(1);
+            CountDownLatch parked = new CountDownLatch(1);
+            List<CompletableFuture<Response>> all = new ArrayList<>();
+            all.add(client.prepareGet(url).execute(new AsyncCompletionHandlerBase() {
+                @Override
+                public void onTcpConnectSuccess(InetSocketAddress remoteAddress, Channel connection) {
+                    connected.countDown();
+                    await(parked); // on the event loop: the connection registers only after this returns
+                }
+            }).toCompletableFuture());
+            assertTrue(connected.await(5, TimeUnit.SECONDS), "no connection");
+            for (int i = 1; i < 150; i++) {
+                all.add(client.prepareGet(url).execute().toCompletableFuture()); // no permit: parked as waiters
+            }
+            parked.countDown();
+            return outcomes(all);
+        }
+    }
+
+    /**
+     * At the server's own limit the client fails streams inside itself: it frees a finished stream's slot
+     * (from the stream channel's close, within Netty's read callback) before Netty closes that stream, then at
+     * once opens a queued one, which Netty refuses locally ("Maximum active streams violated"). The request
+     * fails as "stream channel closed unexpectedly" and never reaches the server. A cap one below the server's
+     * limit keeps Netty's count within it.
+     */
+    @Test
+    void atTheServersStreamLimitQueuedStreamsFailInsideTheClient() throws Exception {
+        Map<String, Integer> atLimit = fortyAtOnceOnFourStreams(-1);
+        Map<String, Integer> belowLimit = fortyAtOnceOnFourStreams(3);
+        assertAll("no client cap (the server's 4 applies) " + atLimit + "; cap 3 " + belowLimit,
+                () -> assertTrue(atLimit.getOrDefault(CLOSED_UNEXPECTEDLY, 0) > 0, "streams failed in the client"),
+                () -> assertEquals(Map.of("200", 40), belowLimit, "with a cap one below the server's limit"));
+    }
+
+    private static Map<String, Integer> fortyAtOnceOnFourStreams(int clientCap) throws Exception {
+        try (StubServer stub = StubServer.start(new StubOptions("127.0.0.1", 0, 1, false, false, 4));
+             AsyncHttpClient client = client(1, b -> b.setHttp2MaxConcurrentStreams(clientCap))) {
+            client.prepareGet(stub.uri() + "/?bytes=1").execute().get(5, TimeUnit.SECONDS); // SETTINGS known from here
+            List<CompletableFuture<Response>> all = new ArrayList<>();
+            for (int i = 0; i < 40; i++) {
+                all.add(client.prepareGet(stub.uri() + "/?delayMs=50").execute().toCompletableFuture());
+            }
+            Map<String, Integer> outcomes = outcomes(all);
+            assertEquals(1 + outcomes.getOrDefault("200", 0), stub.stats().requests(), "a failed stream never reached the stub");
+            return outcomes;
+        }
+    }
+
+    /**
+     * A request that times out while queued for a stream slot aborts with the connection as its channel and
+     * closes it: the streams in flight on it fail at that moment, and the next request opens a new connection.
+     * The adapter never lets a request queue in the client (its own limit equals the client's cap).
+     */
+    @Test
+    void aRequestTimingOutInTheStreamQueueClosesTheConnectionUnderTheOthers() throws Exception {
+        try (StubServer stub = StubServer.start(new StubOptions("127.0.0.1", 0, 1, false, false, 2));
+             AsyncHttpClient client = client(1, b -> { })) {
+            String u = stub.uri().toString();
+            client.prepareGet(u + "/?bytes=1").execute().get(5, TimeUnit.SECONDS);
+            CompletableFuture<Response> first = client.prepareGet(u + "/?delayMs=1500")
+                    .setRequestTimeout(Duration.ofSeconds(5)).execute().toCompletableFuture();
+            CompletableFuture<Response> second = client.prepareGet(u + "/?delayMs=1500")
+                    .setRequestTimeout(Duration.ofSeconds(5)).execute().toCompletableFuture();
+            Thread.sleep(100); // both streams open: the server allows 2
+            CompletableFuture<Response> queued = client.prepareGet(u + "/?delayMs=1")
+                    .setRequestTimeout(Duration.ofMillis(300)).execute().toCompletableFuture();
+            Map<String, Integer> three = outcomes(List.of(first, second, queued));
+            Response next = client.prepareGet(u + "/?bytes=1").execute().get(5, TimeUnit.SECONDS);
+            StubServer.Stats s = stub.stats();
+            assertAll("the two in flight and the queued one: " + three + "; stub " + s.toJson(),
+                    () -> assertEquals(2, three.getOrDefault(CLOSED_UNEXPECTEDLY, 0), "the two streams in flight"),
+                    () -> assertEquals(1, three.keySet().stream().filter(k -> k.startsWith("TimeoutException")).count()),
+                    () -> assertEquals(200, next.getStatusCode()),
+                    () -> assertEquals(2, s.accepted(), "connections: the next request needed a new one"));
+        }
+    }
+
+    /**
+     * maxConnections bounds connections being opened, not open ones: a connection's permit is returned as soon
+     * as it registers as HTTP/2. With a limit of 1, a request for another partition (virtual host) then opens a
+     * second connection, where HTTP/1.1 rejects it. The adapter uses one host and one connection, and lets one
+     * request through until the first response, so no second connection starts.
+     */
+    @Test
+    void http2ConnectionLimitCountsConnectionsBeingOpenedNotOpenOnes() throws Exception {
+        String http2 = secondPartitionWhileTheFirstIsBusy(true);
+        String http1 = secondPartitionWhileTheFirstIsBusy(false);
+        assertAll("h2c: " + http2 + "; HTTP/1.1: " + http1,
+                () -> assertTrue(http2.startsWith("200, peak open 2"), http2),
+                () -> assertTrue(http1.startsWith(TooManyConnectionsException.class.getSimpleName() + ", peak open 1"), http1));
+    }
+
+    private static String secondPartitionWhileTheFirstIsBusy(boolean http2) throws Exception {
+        try (StubServer stub = StubServer.start(StubOptions.loopback());
+             AsyncHttpClient client = client(1, b -> b.setHttp2Enabled(http2).setHttp2CleartextEnabled(http2))) {
+            CompletableFuture<Response> busy = client.prepareGet(stub.uri() + "/?delayMs=1500").execute().toCompletableFuture();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (stub.stats().requests() == 0 && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            String other = outcomes(List.of(client.prepareGet(stub.uri() + "/?bytes=1").setVirtualHost("other")
+                    .execute().toCompletableFuture())).keySet().iterator().next();
+            busy.get(5, TimeUnit.SECONDS);
+            return other.replaceFirst(":.*", "") + ", peak open " + stub.stats().peakOpen();
+        }
+    }
+
+    /**
+     * The adapter's side of "a connection kept after close()": the client closes its channels only while its
+     * event loops shut down, and with a quiet period of 0 a connect handed to them just before close() is never
+     * closed (the peer keeps an idle connection until the JVM exits). Measured with the raw client and a
+     * quiet period of 0: 3 leaks in 100 rounds on HTTP/1.1, none in 100 on h2c (its connect rarely starts in
+     * time), none with 100 ms; too rare to show reliably here, so this case checks the adapter, which uses 100 ms.
+     */
+    @Test
+    void adapterClosedRightAfterSendingLeavesNoConnectionOpen() throws Exception {
+        int leaks = 0;
+        try (StubServer stub = StubServer.start(StubOptions.loopback())) {
+            for (Protocol protocol : List.of(Protocol.HTTP1, Protocol.H2C)) {
+                AdapterConfig config = new AdapterConfig(stub.uri(), protocol, 8, Duration.ofSeconds(2), Duration.ofSeconds(5), 0, false);
+                for (int round = 0; round < 40; round++) {
+                    int before = stub.openConnections(); // a leaked connection stays open until the JVM exits
+                    HttpClientAdapter adapter = Adapters.create("ahc", config);
+                    adapter.send(Request.get(stub.uri(), "/?delayMs=2000", 5), (outcome, status, cause) -> { });
+                    adapter.close();
+                    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+                    while (stub.openConnections() > before && System.nanoTime() < deadline) {
+                        Thread.sleep(10);
+                    }
+                    leaks += stub.openConnections() - before;
+                }
+            }
+            assertEquals(0, leaks, "connections left open after close(), stub " + stub.stats().toJson());
+        }
+    }
+
+    /** The client with the adapter's HTTP/2 settings, except the work-arounds the tests turn on themselves. */
+    private static AsyncHttpClient client(int maxConnections, Consumer<DefaultAsyncHttpClientConfig.Builder> tweak) {
+        DefaultAsyncHttpClientConfig.Builder b = new DefaultAsyncHttpClientConfig.Builder()
+                .setHttp2Enabled(true)
+                .setHttp2CleartextEnabled(true)
+                .setMaxRequestRetry(0)
+                .setMaxConnections(maxConnections)
+                .setMaxConnectionsPerHost(maxConnections)
+                .setRequestTimeout(Duration.ofSeconds(10))
+                .setReadTimeout(Duration.ofSeconds(10))
+                .setShutdownQuietPeriod(Duration.ofMillis(100));
+        tweak.accept(b);
+        return new DefaultAsyncHttpClient(b.build());
+    }
+
+    /** Each outcome by status code or "ExceptionType: message", counted. */
+    private static Map<String, Integer> outcomes(List<CompletableFuture<Response>> all) throws Exception {
+        Map<String, Integer> counts = new TreeMap<>();
+        for (CompletableFuture<Response> f : all) {
+            String key;
+            try {
+                key = Integer.toString(f.get(20, TimeUnit.SECONDS).getStatusCode());
+            } catch (ExecutionException e) {
+                key = e.getCause() instanceof java.io.IOException && e.getCause().getMessage() != null
+                        && (e.getCause().getMessage().equals(RESET_BY_SERVER) || e.getCause().getMessage().equals(CLOSED_UNEXPECTEDLY))
+                        ? e.getCause().getMessage()
+                        : e.getCause().getClass().getSimpleName() + ": " + e.getCause().getMessage();
+            }
+            counts.merge(key, 1, Integer::sum);
+        }
+        return counts;
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            latch.await(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
