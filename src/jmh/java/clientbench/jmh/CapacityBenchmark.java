@@ -1,5 +1,6 @@
 package clientbench.jmh;
 
+import clientbench.adapters.Adapters;
 import clientbench.harness.CapacitySearch;
 import clientbench.harness.Flag;
 import clientbench.harness.IterationSnapshot;
@@ -31,7 +32,9 @@ import java.util.concurrent.TimeUnit;
  * measured iteration is one probe at the rate {@link CapacitySearch} chooses: a ramp that doubles from
  * {@code startRate} (every client walks the same ladder, so the spectra of all clients meet at common
  * rates), a bisection to {@code precision}, and a confirmation of the knee. Warm-up runs at
- * {@code startRate}.
+ * {@code startRate}. The {@code noop} client (the harness alone) does not search: it walks the ladder from
+ * {@code startRate} to {@code ceilingRate} and round again, so that the harness's own cost is measured at
+ * every rate a client is probed at on the ladder.
  *
  * <p>Expect: {@code knee} (req/s, given once per fork, so JMH's score and error for it are over the forks),
  * {@code knee.high} (the lowest rate that failed: the knee lies in [knee, knee.high)), {@code knee.converged}
@@ -102,6 +105,7 @@ public class CapacityBenchmark extends LoadBenchmark {
     private long serverDelayMillis;
     private double start;
     private double probeRate;
+    private int probesSoFar;
 
     @Setup(Level.Trial)
     public void startTrial(BenchmarkParams params) throws Exception {
@@ -123,6 +127,9 @@ public class CapacityBenchmark extends LoadBenchmark {
     protected void beforeIteration(boolean measured) {
         if (!measured) {
             probeRate = start;
+        } else if (Adapters.NOOP.equals(client)) {
+            int rungs = (int) Math.floor(Math.log(search.ceiling() / start) / Math.log(2)) + 1;
+            probeRate = start * Math.pow(2, probesSoFar++ % rungs);
         } else if (!search.done()) {
             probeRate = search.nextRate();
         } else {
@@ -136,6 +143,9 @@ public class CapacityBenchmark extends LoadBenchmark {
     protected Map<String, ?> afterIteration(IterationSnapshot s, boolean measured, boolean last) {
         if (!measured) {
             return Map.of();
+        }
+        if (Adapters.NOOP.equals(client)) {
+            return Map.of("probe.rate", probeRate); // the baseline: no verdict, no knee
         }
         EnumSet<Flag> flags = Flag.raisedBy(s);
         String missed = slo.missedBy(s, serverDelayMillis, flags);

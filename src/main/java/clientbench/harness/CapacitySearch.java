@@ -142,6 +142,11 @@ public final class CapacitySearch {
         return List.copyOf(probes);
     }
 
+    /** The highest rate the search probes. */
+    public double ceiling() {
+        return ceiling;
+    }
+
     /** The rates of the ladder this search walks: {@code start × 2^k} within [floor, ceiling]. */
     public boolean onLadder(double rate) {
         double k = Math.log(rate / start) / Math.log(2);

@@ -79,6 +79,7 @@ final class TrialRecord {
             it.put("lagMicros", percentiles(s.lag()));
         }
         it.put("probes", s.probes());
+        it.put("flags", Flag.raisedBy(s).stream().map(Flag::metric).toList());
         it.putAll(facts);
         iterations.add(it);
         write();
@@ -89,7 +90,9 @@ final class TrialRecord {
         m.put("count", h.getTotalCount());
         if (h.getTotalCount() > 0) {
             m.put("p50", h.getValueAtPercentile(50));
+            m.put("p90", h.getValueAtPercentile(90));
             m.put("p99", h.getValueAtPercentile(99));
+            m.put("p999", h.getValueAtPercentile(99.9));
             m.put("max", h.getMaxValue());
         }
         return m;

@@ -138,6 +138,17 @@ class StubControlsTest {
     }
 
     @Test
+    void keepAliveFalseAnswersThenCloses() throws IOException {
+        try (RawHttp c = new RawHttp(stub.port())) {
+            RawHttp.Response r = c.send(RawHttp.get("/?keepAlive=false&bytes=3")).read();
+            assertEquals(200, r.status());
+            assertEquals(3, r.body().length);
+            assertEquals("close", r.header("connection"));
+            assertEquals(-1, c.readByte(), "the stub closed the connection after the answer");
+        }
+    }
+
+    @Test
     void headGetsHeadersOnly() throws IOException {
         try (RawHttp c = new RawHttp(stub.port())) {
             String head = c.send("HEAD /?bytes=100 HTTP/1.1\r\nHost: x\r\n\r\n").readHead();

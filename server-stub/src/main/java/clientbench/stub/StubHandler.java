@@ -115,6 +115,7 @@ final class StubHandler extends ChannelInboundHandlerAdapter {
         try {
             params = StubParams.parse(request.uri());
             invalid = null;
+            keepAlive &= params.keepAlive();
         } catch (IllegalArgumentException e) {
             params = StubParams.DEFAULT;
             invalid = e.getMessage();

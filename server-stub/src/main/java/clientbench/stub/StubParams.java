@@ -9,8 +9,10 @@ package clientbench.stub;
  * @param status response status
  * @param fault reset or close the connection instead of answering, or truncate the body
  * @param chunked send the body with {@code Transfer-Encoding: chunked} (HTTP/1.1; on HTTP/2, no Content-Length)
+ * @param keepAlive false: answer with {@code Connection: close} and close (HTTP/1.1), so that every request
+ *                  needs a new connection (and, over TLS, a new handshake); ignored on HTTP/2
  */
-record StubParams(long delayMs, int bytes, int status, Fault fault, boolean chunked) {
+record StubParams(long delayMs, int bytes, int status, Fault fault, boolean chunked, boolean keepAlive) {
 
     /** RESET: TCP RST (RST_STREAM on HTTP/2). CLOSE: close without answering. TRUNCATE: announce the body, send half, close. */
     enum Fault { NONE, RESET, CLOSE, TRUNCATE }
@@ -21,7 +23,7 @@ record StubParams(long delayMs, int bytes, int status, Fault fault, boolean chun
     static final int DEFAULT_BYTES = 5;
     static final int MAX_BYTES = 64 * 1024 * 1024;
     static final long MAX_DELAY_MS = 3_600_000;
-    static final StubParams DEFAULT = new StubParams(0, DEFAULT_BYTES, 200, Fault.NONE, false);
+    static final StubParams DEFAULT = new StubParams(0, DEFAULT_BYTES, 200, Fault.NONE, false, true);
 
     /** @throws IllegalArgumentException with the reason, which the stub sends back with a 400 */
     static StubParams parse(String uri) {
@@ -34,6 +36,7 @@ record StubParams(long delayMs, int bytes, int status, Fault fault, boolean chun
         int status = 200;
         Fault fault = Fault.NONE;
         boolean chunked = false;
+        boolean keepAlive = true;
         int end = uri.indexOf('#', q);
         String query = uri.substring(q + 1, end < 0 ? uri.length() : end);
         for (String pair : query.split("&")) {
@@ -50,15 +53,20 @@ record StubParams(long delayMs, int bytes, int status, Fault fault, boolean chun
                     case "truncate" -> Fault.TRUNCATE;
                     default -> throw new IllegalArgumentException("fault must be reset, close or truncate, was '" + value + "'");
                 };
-                case "chunked" -> chunked = switch (value) {
-                    case "", "1", "true" -> true;
-                    case "0", "false" -> false;
-                    default -> throw new IllegalArgumentException("chunked must be true or false, was '" + value + "'");
-                };
+                case "chunked" -> chunked = bool(name, value);
+                case "keepAlive" -> keepAlive = bool(name, value);
                 default -> { } // other parameters (cache busters, request ids) are allowed and ignored
             }
         }
-        return new StubParams(delayMs, bytes, status, fault, chunked);
+        return new StubParams(delayMs, bytes, status, fault, chunked, keepAlive);
+    }
+
+    private static boolean bool(String name, String value) {
+        return switch (value) {
+            case "", "1", "true" -> true;
+            case "0", "false" -> false;
+            default -> throw new IllegalArgumentException(name + " must be true or false, was '" + value + "'");
+        };
     }
 
     private static long number(String name, String value, long min, long max) {
