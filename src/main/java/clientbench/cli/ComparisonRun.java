@@ -106,12 +106,13 @@ final class ComparisonRun {
         }
 
         writeResults(plan.jmh(), run.dir(), run.finalDir().getFileName().toString(), all, runs);
-        JsonFiles.writeAtomically(run.dir().resolve("summary.json"), Summary.json(all, runs));
+        List<Capacity.Result> capacity = Capacity.read(run.dir());
+        JsonFiles.writeAtomically(run.dir().resolve("summary.json"), Summary.json(all, runs, capacity));
         JsonFiles.writeAtomically(run.dir().resolve("env.json"),
                 EnvJson.of(plan, started, runs, failed, skipped, forkJvmArgs, run.dir()));
 
         out.println();
-        out.print(Summary.table(all, runs));
+        out.print(Summary.table(all, runs, capacity));
         if (!failed.isEmpty()) {
             out.println("bench: " + failed.size() + " of " + total + " runs failed, recorded in env.json and the report:");
             failed.forEach(f -> out.println("  " + f));

@@ -34,9 +34,9 @@ final class EnvJson {
         env.put("launcherJdk", Environment.launcherJdk());
         env.put("forkJava", plan.jdk().java().toString());
         env.put("forkJvmArgs", forkJvmArgs);
-        env.put("settings", Map.of("forks", p.forks(), "warmupIterations", p.warmupIterations(),
-                "warmupSeconds", p.warmupSeconds(), "measurementIterations", p.measurementIterations(),
-                "measurementSeconds", p.measurementSeconds(), "connectTimeout", TrialSpec.CONNECT_TIMEOUT.toString(),
+        env.put("purpose", p.purpose());
+        env.put("slo", clientbench.harness.Slo.DEFAULT.toJson());
+        env.put("settings", Map.of("connectTimeout", TrialSpec.CONNECT_TIMEOUT.toString(),
                 "requestTimeout", TrialSpec.REQUEST_TIMEOUT.toString(),
                 "drainTimeout", TrialSpec.DRAIN_TIMEOUT.toString()));
         env.put("jmhArgs", plan.jmh().args());

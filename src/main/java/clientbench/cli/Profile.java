@@ -1,51 +1,69 @@
 package clientbench.cli;
 
 import clientbench.adapters.Adapters;
+import clientbench.jmh.CapacityBenchmark;
 import clientbench.jmh.ClosedLoopBenchmark;
 import clientbench.jmh.LoadBenchmark;
 import clientbench.jmh.LongLivedBenchmark;
 import clientbench.jmh.OpenLoopBenchmark;
 
 import java.util.ArrayList;
-import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 
 /**
- * A named set of shapes and run settings for {@code ./bench --profile NAME}. Every open- and
- * closed-loop shape also runs {@code noop}, the harness alone, at the same settings: the baseline that
- * {@link Figures} subtracts from each client's CPU, allocation and threads.
+ * A named set of shapes for {@code ./bench --profile NAME}, each with its own run settings. Every shape
+ * that can have one also runs {@code noop}, the harness alone, at the same settings: the baseline that
+ * {@link Figures} and {@link Capacity} subtract from each client's CPU, allocation and threads.
  *
  * <ul>
- *   <li>{@code quick} (default, about eleven minutes on 2 cores): every client; immediate responses at
- *       1k, 4k and 8k req/s, 100 ms server delay at 1k req/s, closed loop x16; 1 fork, 1 x 2 s warm-up,
- *       2 x 2 s measured. Short but honest: every number is measured, the error bars say how little.</li>
- *   <li>{@code standard} (about an hour): immediate responses at 1k-16k req/s, 100 ms delay at 10k req/s
- *       and 1 s delay at 1k req/s (about 1,000 in flight each), closed loop; 3 forks, 3 x 5 s warm-up,
- *       5 x 5 s measured: publishable.</li>
- *   <li>{@code full}: standard plus payloads (POST 1 KiB, GET 100 KiB, GET 1 MiB), HTTPS/1.1, h2c and h2
- *       at 2k req/s, and long-lived concurrency (1,000, 4,000 and 15,000 requests held, 40 s each, in a 30 s window).</li>
+ *   <li>{@code quick} (default, about ten minutes for every client on 2 cores): a first look, not for
+ *       decisions (one fork, short probes, 10% precision): each client's knee on immediate responses, 100 ms
+ *       server delay at 1k req/s, closed loop x16.</li>
+ *   <li>{@code standard} (about an hour): for decisions. The knee on HTTP/1.1 (two forks, 5% precision) and on
+ *       HTTP/2 over TLS; h2c and HTTPS/1.1 at 2k req/s; a new TLS connection per request; about 1,000
+ *       requests in flight at 100 ms and at 1 s server delay; closed loop x16 (two forks).</li>
+ *   <li>{@code full}: standard plus payloads (POST 1 KiB, GET 100 KiB, GET 1 MiB) and long-lived
+ *       concurrency (1,000, 4,000 and 15,000 requests held, 40 s each, in a 30 s window).</li>
  * </ul>
+ *
+ * @param purpose one line for the terminal and the report: what the profile is for, and what not
  */
-public record Profile(String name, int forks, int warmupIterations, int warmupSeconds, int measurementIterations,
-                      int measurementSeconds, List<Shape> shapes) {
+public record Profile(String name, String purpose, List<Shape> shapes) {
+
+    /**
+     * How a shape runs: JMH's forks, warm-up and measured iterations and their length.
+     *
+     * @param forks separate JVMs: a figure over forks shows what varies between JVM starts
+     */
+    public record Timings(int forks, int warmupIterations, int warmupSeconds, int measurementIterations,
+                          int measurementSeconds) {
+
+        /** Seconds one run takes: its iterations, plus about 4 s of JVM and stub start and 0.5 s per drain. */
+        int estimatedSeconds() {
+            return forks * (warmupIterations * warmupSeconds + measurementIterations * measurementSeconds + 4
+                    + (warmupIterations + measurementIterations) / 2);
+        }
+    }
 
     /**
      * One load shape: a benchmark class with fixed parameters; the client is added per run.
      *
      * @param name a short name for the terminal and the notebook (API: it ends up in result files)
-     * @param ownTimings run with the benchmark's own warm-up, measurement and fork settings (one long
-     *                   iteration), not the profile's
+     * @param timings how it runs; null: the benchmark's own settings (one long iteration, long-lived shapes)
+     * @param baseline run {@code noop} at the same settings too
      */
-    public record Shape(String name, String benchmark, Map<String, String> params, boolean ownTimings) {
-        Shape(String name, String benchmark, Map<String, String> params) {
-            this(name, benchmark, params, false);
-        }
+    public record Shape(String name, String benchmark, Map<String, String> params, Timings timings, boolean baseline) {
 
         /** The protocol the shape pins, http1 when it pins none. */
         public String protocol() {
             return params.getOrDefault("protocol", "http1");
+        }
+
+        /** True for a shape that runs with the benchmark's own warm-up, measurement and forks. */
+        public boolean ownTimings() {
+            return timings == null;
         }
 
         /** The forks' JVM flags, plus this shape's name for the trial's record ({@code clientbench.shape}). */
@@ -55,36 +73,36 @@ public record Profile(String name, int forks, int warmupIterations, int warmupSe
             return args.toArray(String[]::new);
         }
 
-        /** Open- and closed-loop shapes measure the harness's own cost too: {@code noop}, at the same settings. */
-        public boolean hasBaseline() {
-            return benchmark.equals(OPEN) || benchmark.equals(CLOSED);
-        }
-
-        /**
-         * The clients this shape runs: {@code chosen}, then {@link Adapters#NOOP} where the shape has a
-         * baseline, so that every run publishes the harness's cost at the same rate and pinning.
-         */
+        /** The clients this shape runs: {@code chosen}, then {@link Adapters#NOOP} where the shape has a baseline. */
         public List<String> clients(List<String> chosen) {
-            if (!hasBaseline() || chosen.contains(Adapters.NOOP)) {
+            if (!baseline || chosen.contains(Adapters.NOOP)) {
                 return chosen;
             }
             List<String> all = new ArrayList<>(chosen);
             all.add(Adapters.NOOP);
             return List.copyOf(all);
         }
+
+        /** Seconds one run of it takes, for the time-left estimate. */
+        int estimatedSeconds() {
+            return timings == null ? LONG_LIVED_SECONDS : timings.estimatedSeconds();
+        }
     }
 
     static final String OPEN = OpenLoopBenchmark.class.getName() + "." + LoadBenchmark.METHOD;
     static final String CLOSED = ClosedLoopBenchmark.class.getName() + "." + LoadBenchmark.METHOD;
     static final String LONG_LIVED = LongLivedBenchmark.class.getName() + "." + LoadBenchmark.METHOD;
+    static final String CAPACITY = CapacityBenchmark.class.getName() + "." + LoadBenchmark.METHOD;
     /** One iteration of LongLivedBenchmark: 30 s measured, about 25 s more for the requests to return, start-up. */
     static final int LONG_LIVED_SECONDS = 65;
 
     public static Profile named(String name) {
         return switch (name) {
-            case "quick" -> new Profile("quick", 1, 1, 2, 2, 2, quickShapes());
-            case "standard" -> new Profile("standard", 3, 3, 5, 5, 5, standardShapes());
-            case "full" -> new Profile("full", 3, 3, 5, 5, 5, fullShapes());
+            case "quick" -> new Profile("quick", "a first look, not for decisions: one fork, short probes, 10% precision",
+                    quickShapes());
+            case "standard" -> new Profile("standard", "for decisions: forks, 5% precision, HTTP/2 and TLS, ~1,000 in flight",
+                    standardShapes());
+            case "full" -> new Profile("full", "standard plus payloads and long-lived concurrency", fullShapes());
             default -> throw new IllegalArgumentException("unknown profile '" + name + "'; valid: " + String.join(", ", names()));
         };
     }
@@ -113,17 +131,11 @@ public record Profile(String name, int forks, int warmupIterations, int warmupSe
         return out;
     }
 
-    /** Seconds one run (one shape, one client) takes, JVM start-ups included, for the time-left estimate. */
-    public int estimatedSecondsPerRun() {
-        return forks * (warmupIterations * warmupSeconds + measurementIterations * measurementSeconds + 4);
-    }
-
     /** Seconds the whole profile takes for {@code clients} clients, noop baselines included. */
     public long estimatedSeconds(int clients) {
         long s = 0;
         for (Shape shape : shapes) {
-            s += (shape.ownTimings() ? LONG_LIVED_SECONDS : estimatedSecondsPerRun())
-                    * (clients + (shape.hasBaseline() ? 1 : 0));
+            s += (long) shape.estimatedSeconds() * (clients + (shape.baseline() ? 1 : 0));
         }
         return s;
     }
@@ -133,50 +145,68 @@ public record Profile(String name, int forks, int warmupIterations, int warmupSe
         return shapes.stream().mapToInt(shape -> shape.clients(chosen).size()).sum();
     }
 
-    private static Shape open(String name, int rate, int delayMs, int concurrency, int connections, int bytes,
-                              int requestBytes) {
-        return new Shape(name, OPEN, Map.of("rate", Integer.toString(rate), "delayMs", Integer.toString(delayMs),
-                "concurrency", Integer.toString(concurrency), "connections", Integer.toString(connections),
-                "bytes", Integer.toString(bytes), "requestBytes", Integer.toString(requestBytes)));
+    /** The knee search on immediate answers: the ladder starts at 1,000 req/s and stops at 64,000. */
+    private static Shape capacity(String name, String protocol, double precision, int probes, int probeSeconds, int forks) {
+        Map<String, String> p = new LinkedHashMap<>();
+        p.put("protocol", protocol);
+        p.put("startRate", "1000");
+        p.put("ceilingRate", "64000");
+        p.put("precision", Double.toString(precision));
+        p.put("concurrency", "64");
+        p.put("connections", "64");
+        return new Shape(name, CAPACITY, Map.copyOf(p), new Timings(forks, 2, probeSeconds, probes, probeSeconds), true);
     }
 
-    private static Shape closed(int loops) {
-        return new Shape("closed-x" + loops, CLOSED, Map.of("concurrency", Integer.toString(loops), "connections", "64"));
+    private static Shape open(String name, String protocol, int rate, int delayMs, int concurrency, int bytes,
+                              int requestBytes, Timings timings) {
+        Map<String, String> p = new LinkedHashMap<>();
+        p.put("protocol", protocol);
+        p.put("rate", Integer.toString(rate));
+        p.put("delayMs", Integer.toString(delayMs));
+        p.put("concurrency", Integer.toString(concurrency));
+        p.put("connections", Integer.toString(concurrency));
+        p.put("bytes", Integer.toString(bytes));
+        p.put("requestBytes", Integer.toString(requestBytes));
+        return new Shape(name, OPEN, Map.copyOf(p), timings, true);
     }
 
-    private static List<Shape> sweep(int... rates) {
-        return Arrays.stream(rates).mapToObj(r -> open("immediate-" + r, r, 0, 64, 64, 5, 0)).collect(Collectors.toList());
+    private static Shape closed(int loops, Timings timings) {
+        return new Shape("closed-x" + loops, CLOSED, Map.of("concurrency", Integer.toString(loops), "connections", "64"),
+                timings, true);
     }
 
+    /** About ten minutes for thirteen runs a shape on 2 cores; every number measured, few of them. */
     private static List<Shape> quickShapes() {
-        List<Shape> s = sweep(1_000, 4_000, 8_000);
-        s.add(open("delay100ms-1000", 1_000, 100, 256, 256, 5, 0));
-        s.add(closed(16));
+        List<Shape> s = new ArrayList<>();
+        s.add(capacity("capacity-http1", "http1", 0.10, 6, 2, 1));
+        s.add(open("delay100ms-1000", "http1", 1_000, 100, 256, 5, 0, new Timings(1, 1, 2, 1, 3)));
+        s.add(closed(16, new Timings(1, 1, 2, 2, 2)));
         return s;
     }
 
-    /** The source material's shapes: ~1,000 requests in flight at 100 ms and at 1 s server delay. */
+    /** The source material's shapes, HTTP/2 and TLS, with forks where a ranking rests on them. */
     private static List<Shape> standardShapes() {
-        List<Shape> s = sweep(1_000, 2_000, 4_000, 8_000, 16_000);
-        s.add(open("delay100ms-10000", 10_000, 100, 2_000, 2_000, 5, 0));
-        s.add(open("delay1s-1000", 1_000, 1_000, 2_000, 2_000, 5, 0));
-        s.add(closed(16));
+        Timings fixed = new Timings(1, 1, 3, 2, 3);
+        List<Shape> s = new ArrayList<>();
+        s.add(capacity("capacity-http1", "http1", 0.05, 10, 3, 2));
+        s.add(capacity("capacity-h2", "h2", 0.05, 10, 3, 1));
+        s.add(open("h2c-2000", "h2c", 2_000, 0, 64, 5, 0, fixed));
+        s.add(open("https1-2000", "https1", 2_000, 0, 64, 5, 0, fixed));
+        s.add(open("delay100ms-10000", "http1", 10_000, 100, 2_000, 5, 0, fixed));
+        s.add(open("delay1s-1000", "http1", 1_000, 1_000, 2_000, 5, 0, fixed));
+        s.add(closed(16, new Timings(2, 2, 3, 3, 3)));
         return s;
     }
 
-    /** Standard, plus payloads, TLS and HTTP/2, and as many long requests as a client holds. */
+    /** Standard, plus payloads and as many long requests as a client holds. */
     private static List<Shape> fullShapes() {
+        Timings fixed = new Timings(1, 1, 3, 2, 3);
         List<Shape> s = standardShapes();
-        s.add(open("post1k-2000", 2_000, 0, 64, 64, 5, 1_024));
-        s.add(open("get100k-1000", 1_000, 0, 64, 64, 100 * 1_024, 0));
-        s.add(open("get1m-200", 200, 0, 64, 64, 1_024 * 1_024, 0));
-        for (String protocol : List.of("https1", "h2c", "h2")) {
-            Map<String, String> p = new java.util.HashMap<>(open("", 2_000, 0, 64, 64, 5, 0).params());
-            p.put("protocol", protocol);
-            s.add(new Shape(protocol + "-2000", OPEN, Map.copyOf(p)));
-        }
+        s.add(open("post1k-2000", "http1", 2_000, 0, 64, 5, 1_024, fixed));
+        s.add(open("get100k-1000", "http1", 1_000, 0, 64, 100 * 1_024, 0, fixed));
+        s.add(open("get1m-200", "http1", 200, 0, 64, 1_024 * 1_024, 0, new Timings(1, 1, 6, 2, 6)));
         for (int n : new int[] {1_000, 4_000, 15_000}) {
-            s.add(new Shape("longlived-" + n, LONG_LIVED, Map.of("concurrency", Integer.toString(n)), true));
+            s.add(new Shape("longlived-" + n, LONG_LIVED, Map.of("concurrency", Integer.toString(n)), null, false));
         }
         return s;
     }

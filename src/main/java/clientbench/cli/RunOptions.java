@@ -51,19 +51,19 @@ final class RunOptions {
                 .addProfiler(GCProfiler.class);
         if (!shape.ownTimings()) {
             if (!cmd.getForkCount().hasValue()) {
-                b.forks(p.forks());
+                b.forks(shape.timings().forks());
             }
             if (!cmd.getWarmupIterations().hasValue()) {
-                b.warmupIterations(p.warmupIterations());
+                b.warmupIterations(shape.timings().warmupIterations());
             }
             if (!cmd.getWarmupTime().hasValue()) {
-                b.warmupTime(TimeValue.seconds(p.warmupSeconds()));
+                b.warmupTime(TimeValue.seconds(shape.timings().warmupSeconds()));
             }
             if (!cmd.getMeasurementIterations().hasValue()) {
-                b.measurementIterations(p.measurementIterations());
+                b.measurementIterations(shape.timings().measurementIterations());
             }
             if (!cmd.getMeasurementTime().hasValue()) {
-                b.measurementTime(TimeValue.seconds(p.measurementSeconds()));
+                b.measurementTime(TimeValue.seconds(shape.timings().measurementSeconds()));
             }
         }
         Map<String, String> params = new LinkedHashMap<>(shape.params());

@@ -2,6 +2,7 @@ package clientbench.cli;
 
 import clientbench.adapters.Adapters;
 import clientbench.harness.Flag;
+import clientbench.harness.Slo;
 import org.openjdk.jmh.results.RunResult;
 
 import java.util.Collection;
@@ -20,13 +21,22 @@ final class Summary {
     }
 
     static String line(RunResult r) {
+        if (Capacity.BENCHMARK.equals(r.getParams().getBenchmark())) {
+            Map<String, org.openjdk.jmh.results.Result> sec = r.getAggregatedResult().getSecondaryResults();
+            org.openjdk.jmh.results.Result knee = sec.get("knee");
+            if (knee == null) {
+                return "the harness's baseline over the ladder (noop)";
+            }
+            return String.format(Locale.ROOT, "knee %8.0f req/s  (mean of %d fork(s); converged in %.0f%% of them)",
+                    knee.getScore(), knee.getSampleCount(), 100 * Figures.score(r, "knee.converged"));
+        }
         Figures f = Figures.of(r, "", "", null);
         return String.format(Locale.ROOT, "ok %8.0f/s  %s p50 %8s  p99 %8s  failed %6.0f  unsent %6.0f  cpu %s/req  flags %s",
                 f.ok(), f.latencyMetric(), ms(f.latencyP50()), ms(f.latencyP99()), f.failures(), f.unsent(),
                 us(f.cpuMicrosPerRequest()), f.flagWords());
     }
 
-    static String table(Collection<RunResult> all, List<Map<String, Object>> runs) {
+    static String table(Collection<RunResult> all, List<Map<String, Object>> runs, List<Capacity.Result> capacity) {
         List<Figures> figures = Figures.of(all, runs);
         Map<String, Row> rows = new LinkedHashMap<>();
         for (Figures f : figures) {
@@ -52,13 +62,36 @@ final class Summary {
                 client, row.sustainedRate > 0 ? String.format(Locale.ROOT, "%.0f", row.sustainedRate) : "none",
                 ms(row.p50), ms(row.p99), us(row.netCpu), bytes(row.netAlloc), row.closedOk, row.closedFlags,
                 String.format(Locale.ROOT, "%.0f (%.2f%%)", row.failures, 100 * row.failures / Math.max(1, row.sent)))));
-        sb.append("sustained: the highest offered rate (immediate responses) with ok/s >= 99% of it, <= 0.1% failed and\n")
-          .append("no flag; p50/p99: latency from the intended start at that rate; net: minus the noop baseline there.\n");
+        sb.append("sustained: the highest fixed offered rate kept (99.9% ok, latency p99 within 10 ms of the server's\n")
+          .append("delay, no flag); p50/p99: latency from the intended start there; net: minus the noop baseline.\n");
+        if (!capacity.isEmpty()) {
+            sb.append('\n').append(kneeTable(capacity));
+        }
         sb.append('\n').append(netTable(figures));
         sb.append("flags (a flagged figure never makes a verdict):\n");
         for (Flag flag : Flag.values()) {
             sb.append(String.format(Locale.ROOT, "  %-9s %s%n", flag.word(), flag.explanation()));
         }
+        return sb.toString();
+    }
+
+    /** Per capacity shape and client: the knee over forks, and the probes that failed, with why. */
+    private static String kneeTable(List<Capacity.Result> capacity) {
+        StringBuilder sb = new StringBuilder();
+        sb.append(String.format(Locale.ROOT, "%-16s %-10s %12s %22s %10s  %s%n", "shape", "client", "knee req/s",
+                "forks (min-max)", "converged", "first failure"));
+        for (Capacity.Result r : capacity) {
+            if (Adapters.NOOP.equals(r.client())) {
+                continue;
+            }
+            String firstFailure = r.probes().stream().filter(p -> !p.pass()).findFirst()
+                    .map(p -> String.format(Locale.ROOT, "%.0f/s: %s", p.rate(), p.why())).orElse("-");
+            sb.append(String.format(Locale.ROOT, "%-16s %-10s %12.0f %22s %10s  %s%n", r.shape(), r.client(),
+                    r.kneeMedian(), String.format(Locale.ROOT, "%.0f-%.0f (%d)", r.kneeMin(), r.kneeMax(), r.forks().size()),
+                    r.allConverged() ? "yes" : "no", firstFailure));
+        }
+        sb.append("knee: the highest offered rate kept (the same SLO), searched per fork: a ladder x2 from the start rate,\n")
+          .append("bisection to the precision, a confirming probe; the median over forks and their range.\n");
         return sb.toString();
     }
 
@@ -83,11 +116,13 @@ final class Summary {
     }
 
     /** summary.json: every run's facts, the definitions they follow, and what each flag means. */
-    static Map<String, Object> json(Collection<RunResult> all, List<Map<String, Object>> runs) {
+    static Map<String, Object> json(Collection<RunResult> all, List<Map<String, Object>> runs, List<Capacity.Result> capacity) {
         Map<String, Object> m = new LinkedHashMap<>();
         Map<String, Object> definitions = new LinkedHashMap<>();
-        definitions.put("sustained", String.format(Locale.ROOT, "immediate-* shape: ok/s >= %.2f x rate, failures <= %.3f x sent, no flag",
-                Figures.SUSTAINED_SHARE, Figures.MAX_FAILURE_SHARE));
+        definitions.put("slo", Slo.DEFAULT.toJson());
+        definitions.put("sustained", "an open-model rate kept: the SLO met (slo), as the knee search decides each probe");
+        definitions.put("knee", "per fork, the highest offered rate kept (the SLO), searched: a ladder x2 from the start"
+                + " rate, bisection to the precision, a confirming probe; over forks, the median and the range");
         definitions.put("netOfNoop", "client - noop of the same shape: cpu.per.req (us per request sent), "
                 + "alloc.per.req (bytes per request sent), threads.max");
         definitions.put("verdictLatency", "latency.* (every outcome, requests never completed at a lower bound), "
@@ -99,6 +134,7 @@ final class Summary {
         definitions.put("flags", flags);
         m.put("definitions", definitions);
         m.put("runs", Figures.of(all, runs).stream().map(Figures::toJson).toList());
+        m.put("capacity", Capacity.toJson(capacity));
         return m;
     }
 

@@ -1,0 +1,202 @@
+package clientbench.cli;
+
+import clientbench.adapters.Adapters;
+import clientbench.harness.JsonFiles;
+import clientbench.jmh.CapacityBenchmark;
+import com.fasterxml.jackson.databind.JsonNode;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The capacity shapes' facts, read from each trial's JSON ({@link CapacityBenchmark} records every probe
+ * there): per client and fork, the knee, its bracket and whether the search converged, and every probe
+ * (rate, verdict and why, latency percentiles, flags, cost); per ladder rate, the {@code noop} baseline and
+ * each client's cost net of it. Written to summary.json under {@code capacity}; the terminal and the
+ * report read the same numbers.
+ *
+ * <p>Across forks the knee is given as the median with the lowest and highest fork's knee: with two or
+ * three forks that range is the honest interval (a bootstrap of three values says no more).
+ */
+final class Capacity {
+
+    static final String BENCHMARK = CapacityBenchmark.class.getName() + "." + clientbench.jmh.LoadBenchmark.METHOD;
+
+    /** One probe: one measured iteration at one offered rate. */
+    record Probe(int fork, double rate, boolean pass, String why, long scheduled, long ok, double p50Micros,
+                 double p99Micros, double p999Micros, double lagP99Micros, double cpuMicrosPerRequest,
+                 double allocatedBytesPerRequest, int connectionsUsed, List<String> flags) {
+    }
+
+    /** One fork's search: its knee (0 when no rate passed), the lowest failing rate (NaN: none), converged. */
+    record Fork(int fork, double knee, double kneeHigh, boolean converged, String search) {
+    }
+
+    /** One (shape, client): its forks and probes. */
+    record Result(String shape, String client, List<Fork> forks, List<Probe> probes) {
+
+        double kneeMedian() {
+            List<Double> k = forks.stream().map(Fork::knee).sorted().toList();
+            if (k.isEmpty()) {
+                return Double.NaN;
+            }
+            int n = k.size();
+            return n % 2 == 1 ? k.get(n / 2) : (k.get(n / 2 - 1) + k.get(n / 2)) / 2;
+        }
+
+        double kneeMin() {
+            return forks.stream().mapToDouble(Fork::knee).min().orElse(Double.NaN);
+        }
+
+        double kneeMax() {
+            return forks.stream().mapToDouble(Fork::knee).max().orElse(Double.NaN);
+        }
+
+        boolean allConverged() {
+            return !forks.isEmpty() && forks.stream().allMatch(Fork::converged);
+        }
+    }
+
+    private Capacity() {
+    }
+
+    /** Every capacity trial in the run folder, grouped by (shape, client), forks in the order they ran. */
+    static List<Result> read(Path runDir) throws IOException {
+        Map<String, List<JsonNode>> trials = new TreeMap<>();
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(runDir, "*.trial.json")) {
+            for (Path f : files) {
+                JsonNode t = JsonFiles.MAPPER.readTree(f.toFile());
+                if (BENCHMARK.equals(t.path("benchmark").asText())) {
+                    trials.computeIfAbsent(t.path("shape").asText() + "\t" + t.path("client").asText(), k -> new ArrayList<>())
+                            .add(t);
+                }
+            }
+        }
+        List<Result> out = new ArrayList<>();
+        for (Map.Entry<String, List<JsonNode>> e : trials.entrySet()) {
+            String[] key = e.getKey().split("\t", 2);
+            List<JsonNode> forks = new ArrayList<>(e.getValue());
+            forks.sort(Comparator.comparingLong(t -> t.path("iterations").path(0).path("windowStartEpochMillis").asLong()));
+            List<Fork> forkResults = new ArrayList<>();
+            List<Probe> probes = new ArrayList<>();
+            for (int i = 0; i < forks.size(); i++) {
+                JsonNode last = null;
+                for (JsonNode it : forks.get(i).path("iterations")) {
+                    if (!it.path("measured").asBoolean()) {
+                        continue;
+                    }
+                    probes.add(probe(i, it));
+                    last = it;
+                }
+                if (last != null && last.has("knee")) {
+                    forkResults.add(new Fork(i, last.path("knee").asDouble(), num(last.path("knee.high")),
+                            last.path("knee.converged").asInt() == 1, last.path("knee.search").asText()));
+                }
+            }
+            out.add(new Result(key[0], key[1], forkResults, probes));
+        }
+        return out;
+    }
+
+    private static Probe probe(int fork, JsonNode it) {
+        long sent = it.path("sent").asLong();
+        List<String> flags = new ArrayList<>();
+        it.path("flags").forEach(f -> flags.add(f.asText()));
+        JsonNode lat = it.path("latencyMicros");
+        return new Probe(fork, it.path("probe.rate").asDouble(it.path("offeredRate").asDouble()),
+                it.path("probe.pass").asInt() == 1, it.path("probe.why").asText(""), it.path("scheduled").asLong(),
+                it.path("ok").asLong(), num(lat.path("p50")), num(lat.path("p99")), num(lat.path("p999")),
+                num(it.path("lagMicros").path("p99")),
+                sent > 0 && it.path("cpuNanosInWindow").asLong() >= 0 ? it.path("cpuNanosInWindow").asLong() / 1e3 / sent : Double.NaN,
+                sent > 0 && it.path("allocatedBytesInWindow").asLong() >= 0 ? (double) it.path("allocatedBytesInWindow").asLong() / sent : Double.NaN,
+                it.path("probes").path("connectionsUsed").asInt(-1), flags);
+    }
+
+    private static double num(JsonNode n) {
+        return n.isNumber() ? n.asDouble() : Double.NaN;
+    }
+
+    /**
+     * The {@code noop} baseline of one shape: per ladder rate, the mean CPU µs and bytes allocated per request
+     * sent over its probes there.
+     */
+    static Map<Double, double[]> baseline(List<Result> all, String shape) {
+        Map<Double, double[]> sums = new TreeMap<>(); // rate -> cpu sum, alloc sum, count
+        for (Result r : all) {
+            if (r.shape.equals(shape) && Adapters.NOOP.equals(r.client)) {
+                for (Probe p : r.probes) {
+                    double[] s = sums.computeIfAbsent(p.rate, k -> new double[3]);
+                    s[0] += p.cpuMicrosPerRequest;
+                    s[1] += p.allocatedBytesPerRequest;
+                    s[2]++;
+                }
+            }
+        }
+        Map<Double, double[]> mean = new TreeMap<>();
+        sums.forEach((rate, s) -> mean.put(rate, new double[] {s[0] / s[2], s[1] / s[2]}));
+        return mean;
+    }
+
+    /** For summary.json: per (shape, client), the knee over forks, each fork, and each probe with its net cost. */
+    static List<Map<String, Object>> toJson(List<Result> all) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (Result r : all) {
+            Map<Double, double[]> base = baseline(all, r.shape);
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("shape", r.shape);
+            m.put("client", r.client);
+            if (!Adapters.NOOP.equals(r.client)) {
+                Map<String, Object> knee = new LinkedHashMap<>();
+                knee.put("median", num(r.kneeMedian()));
+                knee.put("min", num(r.kneeMin()));
+                knee.put("max", num(r.kneeMax()));
+                knee.put("converged", r.allConverged());
+                knee.put("forks", r.forks.stream().map(f -> {
+                    Map<String, Object> fm = new LinkedHashMap<>();
+                    fm.put("fork", f.fork);
+                    fm.put("knee", f.knee);
+                    fm.put("kneeHigh", num(f.kneeHigh));
+                    fm.put("converged", f.converged);
+                    fm.put("search", f.search);
+                    return fm;
+                }).toList());
+                m.put("knee", knee);
+            }
+            m.put("probes", r.probes.stream().map(p -> {
+                Map<String, Object> pm = new LinkedHashMap<>();
+                pm.put("fork", p.fork);
+                pm.put("rate", p.rate);
+                pm.put("pass", p.pass);
+                pm.put("why", p.why);
+                pm.put("scheduled", p.scheduled);
+                pm.put("ok", p.ok);
+                pm.put("latencyP50Micros", num(p.p50Micros));
+                pm.put("latencyP99Micros", num(p.p99Micros));
+                pm.put("latencyP999Micros", num(p.p999Micros));
+                pm.put("lagP99Micros", num(p.lagP99Micros));
+                pm.put("cpuMicrosPerRequest", num(p.cpuMicrosPerRequest));
+                pm.put("allocatedBytesPerRequest", num(p.allocatedBytesPerRequest));
+                double[] b = base.get(p.rate);
+                pm.put("netCpuMicrosPerRequest", b == null ? null : num(p.cpuMicrosPerRequest - b[0]));
+                pm.put("netAllocatedBytesPerRequest", b == null ? null : num(p.allocatedBytesPerRequest - b[1]));
+                pm.put("connectionsUsed", p.connectionsUsed);
+                pm.put("flags", p.flags);
+                return pm;
+            }).toList());
+            out.add(m);
+        }
+        return out;
+    }
+
+    private static Double num(double v) {
+        return Double.isNaN(v) || Double.isInfinite(v) ? null : v;
+    }
+}
