@@ -80,7 +80,7 @@ public final class CapacitySearch {
             return Math.min(ceiling, low * 2); // ramp up
         }
         if (low == 0) {
-            return high / 2; // ramp down
+            return Math.max(floor, high / 2); // ramp down, to the floor at the lowest
         }
         if (high / low > 1 + precision) {
             return Math.sqrt(low * high); // bisect

@@ -77,6 +77,9 @@ class CapacitySearchTest {
         CapacitySearch hopeless = run(new CapacitySearch(1_000, 125, 64_000, 0.05, 20), r -> false);
         assertEquals(0, hopeless.knee(), 0.0);
         assertEquals(125, hopeless.bracketHigh(), 0.0);
+        CapacitySearch offLadderFloor = run(new CapacitySearch(1_000, 600, 64_000, 0.05, 20), r -> false);
+        assertEquals(List.of(1_000.0, 600.0), offLadderFloor.probes().stream().map(CapacitySearch.Probe::rate).toList(),
+                "never below the floor");
     }
 
     @Test
