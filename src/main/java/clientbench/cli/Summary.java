@@ -27,8 +27,8 @@ final class Summary {
             if (knee == null) {
                 return "the harness's baseline over the ladder (noop)";
             }
-            return String.format(Locale.ROOT, "knee %8.0f req/s  (mean of %d fork(s); converged in %.0f%% of them)",
-                    knee.getScore(), knee.getSampleCount(), 100 * Figures.score(r, "knee.converged"));
+            return String.format(Locale.ROOT, "knee %8.0f req/s  (the mean over forks; converged in %.0f%% of them)",
+                    knee.getScore(), 100 * Figures.score(r, "knee.converged"));
         }
         Figures f = Figures.of(r, "", "", null);
         return String.format(Locale.ROOT, "ok %8.0f/s  %s p50 %8s  p99 %8s  failed %6.0f  unsent %6.0f  cpu %s/req  flags %s",
