@@ -53,6 +53,7 @@ import java.util.concurrent.TimeUnit;
 @State(Scope.Benchmark)
 public class CapacityBenchmark extends LoadBenchmark {
 
+    /** Every client, as the registry lists them (BenchmarkClientsTest holds the two together). */
     @Param({"ahc", "apache", "jetty", "okhttp", "jdk", "apache-vt", "jetty-vt", "okhttp-vt", "jdk-vt", "reactor",
             "vertx", "helidon"})
     public String client;

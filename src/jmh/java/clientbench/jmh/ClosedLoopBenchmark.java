@@ -38,7 +38,9 @@ import java.util.concurrent.TimeUnit;
 @State(Scope.Benchmark)
 public class ClosedLoopBenchmark extends LoadBenchmark {
 
-    @Param({"ahc", "apache", "jetty", "okhttp", "jdk"})
+    /** Every client, as the registry lists them (BenchmarkClientsTest holds the two together). */
+    @Param({"ahc", "apache", "jetty", "okhttp", "jdk", "apache-vt", "jetty-vt", "okhttp-vt", "jdk-vt", "reactor",
+            "vertx", "helidon"})
     public String client;
     /** Loops, each with one request in flight. */
     @Param("16")

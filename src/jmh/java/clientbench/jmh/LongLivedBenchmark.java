@@ -54,7 +54,9 @@ import java.util.concurrent.TimeUnit;
 @State(Scope.Benchmark)
 public class LongLivedBenchmark extends LoadBenchmark {
 
-    @Param({"ahc", "apache", "jetty", "okhttp", "jdk"})
+    /** Every client, as the registry lists them (BenchmarkClientsTest holds the two together). */
+    @Param({"ahc", "apache", "jetty", "okhttp", "jdk", "apache-vt", "jetty-vt", "okhttp-vt", "jdk-vt", "reactor",
+            "vertx", "helidon"})
     public String client;
     /** Requests held at once. */
     @Param({"1000", "4000", "15000"})

@@ -40,7 +40,9 @@ import java.util.concurrent.TimeUnit;
 @State(Scope.Benchmark)
 public class OpenLoopBenchmark extends LoadBenchmark {
 
-    @Param({"ahc", "apache", "jetty", "okhttp", "jdk"})
+    /** Every client, as the registry lists them (BenchmarkClientsTest holds the two together). */
+    @Param({"ahc", "apache", "jetty", "okhttp", "jdk", "apache-vt", "jetty-vt", "okhttp-vt", "jdk-vt", "reactor",
+            "vertx", "helidon"})
     public String client;
     /** Intended requests per second. */
     @Param("2000")

@@ -205,6 +205,7 @@ public final class Trial implements AutoCloseable {
             }
             Map<String, ?> concluded = facts.apply(s);
             if (record != null) {
+                record.settings(adapter.settings());
                 record.add(s, measured, concluded);
             }
             return s;

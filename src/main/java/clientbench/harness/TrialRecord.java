@@ -32,7 +32,7 @@ final class TrialRecord {
         json.putAll(about);
         json.put("hlog", hlog.getFileName().toString());
         json.put("layout", layout.toJson());
-        json.put("settings", settings);
+        json.put("settings", new LinkedHashMap<>(settings));
         json.put("iterations", iterations);
         write();
     }
@@ -41,6 +41,15 @@ final class TrialRecord {
     static Path fileFor(Path hlog) {
         String name = hlog.getFileName().toString();
         return hlog.resolveSibling(name.substring(0, name.length() - ".hlog".length()) + ".trial.json");
+    }
+
+    /**
+     * The client's settings as it reports them now: some exist only once a connection is open (the TLS
+     * protocol and cipher negotiated, the channel class), so they are read again after every iteration.
+     */
+    @SuppressWarnings("unchecked")
+    void settings(Map<String, String> now) {
+        ((Map<String, String>) json.get("settings")).putAll(now);
     }
 
     void add(IterationSnapshot s, boolean measured, Map<String, ?> facts) {
