@@ -94,7 +94,8 @@ final class ComparisonRun {
                                 .run();
                     } catch (RunnerException e) {
                         r = List.of();
-                        runLog.writeBytes(("run failed: " + e + "\n").getBytes(StandardCharsets.UTF_8));
+                        // The exception's own line, which FailureReason reads (JMH's lock held by another run, say).
+                        runLog.writeBytes((e + "\n").getBytes(StandardCharsets.UTF_8));
                     }
                     jmhLog.write(runLog.toByteArray());
                     if (r.isEmpty()) {
@@ -128,6 +129,7 @@ final class ComparisonRun {
             failed.forEach(f -> out.println("  " + f));
         }
         if (all.isEmpty()) {
+            Runtime.getRuntime().removeShutdownHook(onInterrupt); // not interrupted: it ends here, marked as it is
             run.markIncomplete("no run produced a result: " + String.join("; ", failed));
             System.err.println("bench: no run produced a result; see " + run.dir().resolve("jmh.log"));
             return 1;
