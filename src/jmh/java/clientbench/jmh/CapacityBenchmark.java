@@ -100,6 +100,12 @@ public class CapacityBenchmark extends LoadBenchmark {
     /** The client's I/O threads (event loops, selectors); empty: one per CPU the client may use, recorded. */
     @Param("")
     public String ioThreads;
+    /**
+     * Against a target: a request file (JSON: method, path, headers, bodyFile, expectStatus, insecure; see
+     * README), which ./bench writes into the run's folder. Empty: the shape's own request.
+     */
+    @Param("")
+    public String request;
 
     private CapacitySearch search;
     private Slo slo;
@@ -121,7 +127,7 @@ public class CapacityBenchmark extends LoadBenchmark {
         LoadSpec spec = LoadSpec.open(start, TrialSpec.integer("concurrency", concurrency), LoadSpec.Backpressure.PARK,
                 TrialSpec.DRAIN_TIMEOUT);
         start(params, hlog -> TrialSpec.parse(client, target, protocol, connections, delayMs, bytes, requestBytes,
-                spec, hlog).withIoThreads(ioThreads));
+                spec, hlog).withIoThreads(ioThreads).withRequest(request));
     }
 
     @Override

@@ -62,11 +62,17 @@ public class ClosedLoopBenchmark extends LoadBenchmark {
     /** The client's I/O threads (event loops, selectors); empty: one per CPU the client may use, recorded. */
     @Param("")
     public String ioThreads;
+    /**
+     * Against a target: a request file (JSON: method, path, headers, bodyFile, expectStatus, insecure; see
+     * README), which ./bench writes into the run's folder. Empty: the shape's own request.
+     */
+    @Param("")
+    public String request;
 
     @Setup(Level.Trial)
     public void startTrial(BenchmarkParams params) throws Exception {
         LoadSpec spec = LoadSpec.closed(TrialSpec.integer("concurrency", concurrency), TrialSpec.DRAIN_TIMEOUT);
         start(params, hlog -> TrialSpec.parse(client, target, protocol, connections, delayMs, bytes, requestBytes,
-                spec, hlog).withIoThreads(ioThreads));
+                spec, hlog).withIoThreads(ioThreads).withRequest(request));
     }
 }

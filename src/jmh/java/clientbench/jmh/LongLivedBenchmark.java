@@ -80,6 +80,12 @@ public class LongLivedBenchmark extends LoadBenchmark {
     /** The client's I/O threads (event loops, selectors); empty: one per CPU the client may use, recorded. */
     @Param("")
     public String ioThreads;
+    /**
+     * Against a target: a request file (JSON: method, path, headers, bodyFile, expectStatus, insecure; see
+     * README), which ./bench writes into the run's folder. Empty: the shape's own request.
+     */
+    @Param("")
+    public String request;
 
     @Setup(Level.Trial)
     public void startTrial(BenchmarkParams params) throws Exception {
@@ -89,6 +95,6 @@ public class LongLivedBenchmark extends LoadBenchmark {
         }
         LoadSpec spec = LoadSpec.closed(TrialSpec.integer("concurrency", concurrency), TrialSpec.drainFor(timeout));
         start(params, hlog -> TrialSpec.parse(client, target, protocol, connections, delayMs, bytes, "0", spec, hlog)
-                .withLongLived(timeout).withIoThreads(ioThreads));
+                .withLongLived(timeout).withIoThreads(ioThreads).withRequest(request));
     }
 }

@@ -71,12 +71,18 @@ public class OpenLoopBenchmark extends LoadBenchmark {
     /** The client's I/O threads (event loops, selectors); empty: one per CPU the client may use, recorded. */
     @Param("")
     public String ioThreads;
+    /**
+     * Against a target: a request file (JSON: method, path, headers, bodyFile, expectStatus, insecure; see
+     * README), which ./bench writes into the run's folder. Empty: the shape's own request.
+     */
+    @Param("")
+    public String request;
 
     @Setup(Level.Trial)
     public void startTrial(BenchmarkParams params) throws Exception {
         LoadSpec spec = LoadSpec.open(TrialSpec.number("rate", rate), TrialSpec.integer("concurrency", concurrency),
                 LoadSpec.Backpressure.parse(backpressure), TrialSpec.DRAIN_TIMEOUT);
         start(params, hlog -> TrialSpec.parse(client, target, protocol, connections, delayMs, bytes, requestBytes,
-                spec, hlog).withIoThreads(ioThreads));
+                spec, hlog).withIoThreads(ioThreads).withRequest(request));
     }
 }

@@ -2,6 +2,7 @@ package clientbench.cli;
 
 import clientbench.adapters.Adapters;
 import clientbench.harness.JsonFiles;
+import clientbench.harness.RequestSpec;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.results.format.ResultFormatFactory;
 import org.openjdk.jmh.results.format.ResultFormatType;
@@ -43,7 +44,13 @@ final class ComparisonRun {
     int run() throws IOException, InterruptedException {
         Path results = Report.root().resolve("results");
         RunFolder run = RunFolder.create(results);
+        // With a target: the request every fork sends, credentials in full until the forks are done.
+        Path requestFile = plan.request() == null ? null : run.dir().resolve(RequestSpec.FILE);
+        if (requestFile != null) {
+            plan.request().write(requestFile);
+        }
         Thread onInterrupt = new Thread(() -> {
+            redact(requestFile);
             run.markIncomplete("interrupted at " + Instant.now() + ": the numbers here are partial");
             System.err.println("\nbench: interrupted; partial results stay in " + run.dir() + " (marked INCOMPLETE)");
         }, "bench-interrupted");
@@ -57,6 +64,9 @@ final class ComparisonRun {
         out.printf("bench: profile %s, %d clients x %d shapes = %d runs, about %s; results in %s%n", p.name(),
                 chosen.size(), p.shapes().size(), total,
                 TimeLeft.human(Duration.ofSeconds(p.estimatedSeconds(chosen.size()))), run.dir());
+        if (plan.target() != null) {
+            out.println("bench: request " + EnvJson.requestSummary(plan));
+        }
         List<RunResult> all = new ArrayList<>();
         List<Map<String, Object>> runs = new ArrayList<>();
         List<String> failed = new ArrayList<>();
@@ -79,12 +89,13 @@ final class ComparisonRun {
                     Collection<RunResult> r;
                     ByteArrayOutputStream runLog = new ByteArrayOutputStream();
                     try (PrintStream runOut = new PrintStream(runLog, true, StandardCharsets.UTF_8)) {
-                        r = new Runner(RunOptions.of(plan, shape, client, forkJvmArgs),
+                        r = new Runner(RunOptions.of(plan, shape, client, forkJvmArgs, requestFile),
                                 new ProgressFormat(OutputFormatFactory.createFormatInstance(runOut, VerboseMode.NORMAL), out))
                                 .run();
                     } catch (RunnerException e) {
                         r = List.of();
-                        runLog.writeBytes(("run failed: " + e + "\n").getBytes(StandardCharsets.UTF_8));
+                        // The exception's own line, which FailureReason reads (JMH's lock held by another run, say).
+                        runLog.writeBytes((e + "\n").getBytes(StandardCharsets.UTF_8));
                     }
                     jmhLog.write(runLog.toByteArray());
                     if (r.isEmpty()) {
@@ -105,6 +116,7 @@ final class ComparisonRun {
             }
         }
 
+        redact(requestFile); // every fork is done with it
         writeResults(plan.jmh(), run.dir(), run.finalDir().getFileName().toString(), all, runs);
         List<Capacity.Result> capacity = Capacity.read(run.dir());
         JsonFiles.writeAtomically(run.dir().resolve("summary.json"), Summary.json(all, runs, capacity));
@@ -118,6 +130,7 @@ final class ComparisonRun {
             failed.forEach(f -> out.println("  " + f));
         }
         if (all.isEmpty()) {
+            Runtime.getRuntime().removeShutdownHook(onInterrupt); // not interrupted: it ends here, marked as it is
             run.markIncomplete("no run produced a result: " + String.join("; ", failed));
             System.err.println("bench: no run produced a result; see " + run.dir().resolve("jmh.log"));
             return 1;
@@ -133,6 +146,20 @@ final class ComparisonRun {
         out.println(reported ? "bench: report " + html : "bench: results in " + run.finalDir()
                 + " (the report could not be rendered; ./bench report " + run.finalDir() + " tries again)");
         return reported ? 0 : 1;
+    }
+
+    /** Replaces the run's request file by its redacted form (no credential stays in results/); idempotent. */
+    private void redact(Path requestFile) {
+        if (requestFile == null) {
+            return;
+        }
+        try {
+            if (Files.exists(requestFile)) {
+                plan.request().writeRedacted(requestFile);
+            }
+        } catch (IOException e) {
+            System.err.println("bench: cannot redact " + requestFile + " (it may hold credentials: delete it): " + e.getMessage());
+        }
     }
 
     /**

@@ -1,6 +1,9 @@
 package clientbench.cli;
 
+import clientbench.adapters.Adapters;
+import clientbench.api.AdapterConfig;
 import clientbench.harness.JsonFiles;
+import clientbench.harness.LoadSpec;
 import clientbench.harness.TrialSpec;
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -8,6 +11,7 @@ import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -41,6 +45,7 @@ final class EnvJson {
                 "drainTimeout", TrialSpec.DRAIN_TIMEOUT.toString()));
         env.put("jmhArgs", plan.jmh().args());
         env.put("target", plan.target() == null ? "stub in its own JVM per trial" : plan.target());
+        env.put("request", request(plan));
         env.put("clients", plan.clients());
         env.put("shapes", p.shapes());
         env.put("runs", runs);
@@ -48,6 +53,49 @@ final class EnvJson {
         env.put("skipped", skipped);
         env.put("clientSettings", clientSettings(dir));
         return env;
+    }
+
+    /**
+     * What each request was and what counted as ok: {@code summary} (one line for the report), and with a target
+     * the request file's keys (credential header values redacted), the URL, the body's size and TLS verification.
+     */
+    static Map<String, Object> request(RunPlan plan) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("summary", requestSummary(plan));
+        if (plan.target() == null) {
+            m.put("bodyLength", "checked: a body of any other length than the shape's bytes is fail.other");
+            return m;
+        }
+        m.put("url", TrialSpec.origin(AdapterConfig.parseTarget(plan.target())) + sample(plan).pathAndQuery());
+        m.putAll(plan.request().redacted());
+        if (plan.request().bodyFile() != null) {
+            m.put("bodyBytes", plan.request().body().length);
+        }
+        m.put("bodyLength", "any: recorded as body.bytes.min and body.bytes.max, not checked");
+        m.put("tls", !https(plan) ? "none (http)" : plan.request().insecure()
+                ? "not verified (--insecure)" : "verified: the JDK's default trust store and host-name check");
+        return m;
+    }
+
+    /** One line: the request as a trial sends it (a GET shape's; shapes with a filler body POST it instead). */
+    static String requestSummary(RunPlan plan) {
+        if (plan.target() == null) {
+            return "the stub's: GET /?delayMs=<shape's>&bytes=<shape's> (POST of the shape's requestBytes where it has"
+                    + " them); ok: any 2xx with exactly the shape's bytes; TLS trusting the stub's self-signed certificate";
+        }
+        TrialSpec s = sample(plan);
+        return s.describeRequest(TrialSpec.origin(AdapterConfig.parseTarget(plan.target())));
+    }
+
+    /** A trial of a GET shape against the plan's target, for what its request looks like. */
+    private static TrialSpec sample(RunPlan plan) {
+        String protocol = https(plan) ? "https1" : "http1";
+        return TrialSpec.parse(Adapters.NOOP, plan.target(), protocol, "1", "0", "5", "0",
+                LoadSpec.closed(1, Duration.ZERO), null).withRequest(plan.request());
+    }
+
+    private static boolean https(RunPlan plan) {
+        return "https".equalsIgnoreCase(AdapterConfig.parseTarget(plan.target()).getScheme());
     }
 
     /** Library versions and effective settings, as each trial's fork recorded them. */

@@ -3,6 +3,7 @@ package clientbench.cli;
 import clientbench.adapters.Adapters;
 import clientbench.api.Protocol;
 import clientbench.harness.LoadSpec;
+import clientbench.harness.RequestSpec;
 import clientbench.harness.TrialSpec;
 import org.openjdk.jmh.results.format.ResultFormatType;
 import org.openjdk.jmh.runner.Defaults;
@@ -122,6 +123,7 @@ final class JmhArgs {
         for (String v : values("target")) {
             trial(v, "http1", "1", "0", "5", "0");
         }
+        values("request").forEach(RequestSpec::param);
         for (String v : values("timeoutMs")) {
             trial("", "http1", "1", "0", "5", "0").withLongLived(Duration.ofMillis(TrialSpec.integer("timeoutMs", v)));
         }

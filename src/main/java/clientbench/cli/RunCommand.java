@@ -1,6 +1,7 @@
 package clientbench.cli;
 
 import clientbench.api.AdapterConfig;
+import clientbench.harness.RequestSpec;
 import clientbench.jvm.Jdk;
 import org.openjdk.jmh.runner.options.CommandLineOptionException;
 import picocli.CommandLine;
@@ -9,12 +10,13 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
@@ -32,8 +34,24 @@ final class RunCommand implements Callable<Integer>, Bench.Checked {
     @Option(names = "--clients", paramLabel = "A,B", description = "clients to run (default: all)")
     String clients;
 
-    @Option(names = "--target", paramLabel = "URL", description = "an already running stub or other server instead of a stub per trial")
+    @Option(names = "--target", paramLabel = "URL", description = {"an already running server (yours, or a stub) instead of a stub per trial;",
+            "its path and query are what each request asks for (none: the stub's query)"})
     String target;
+
+    @Option(names = "--method", paramLabel = "M", description = "with --target: the HTTP method (default GET, or POST with --body-file)")
+    String method;
+
+    @Option(names = "--header", paramLabel = "'NAME: VALUE'", description = "with --target: a header to send, e.g. 'Authorization: Bearer x' (repeatable)")
+    List<String> headers = new ArrayList<>();
+
+    @Option(names = "--body-file", paramLabel = "FILE", description = "with --target: the request body (its type from a Content-Type --header)")
+    Path bodyFile;
+
+    @Option(names = "--expect-status", paramLabel = "N", description = "with --target: ok only with this status (default: any 2xx)")
+    String expectStatus;
+
+    @Option(names = "--insecure", description = "with an https --target: do not verify its certificate and host name")
+    boolean insecure;
 
     @Option(names = "--jdk", paramLabel = "PATH", description = "the JDK the client JVMs run on (default: the launcher's)")
     Path jdk;
@@ -45,16 +63,24 @@ final class RunCommand implements Callable<Integer>, Bench.Checked {
 
     @Override
     public int check() throws IOException {
+        RequestSpec request;
         try {
+            request = request();
             plan = new RunPlan(Profile.named(profile), clients == null ? Profile.allClients() : Profile.clients(clients),
-                    target, JmhArgs.parse(jmhArgs), jdk == null ? Jdk.current() : jdkAt(jdk));
+                    target, JmhArgs.parse(jmhArgs), jdk == null ? Jdk.current() : jdkAt(jdk), request);
+        } catch (RequestOptionException e) {
+            System.err.println("bench: " + e.getMessage());
+            return e.exitCode;
         } catch (IllegalArgumentException | CommandLineOptionException e) {
             System.err.println("bench: " + e.getMessage());
             new CommandLine(this).usage(System.err);
             return 2;
         }
         if (target != null) {
-            String problem = unreachable(target);
+            String problem = TargetChecks.unreachable(target);
+            if (problem == null && !request.insecure()) {
+                problem = TargetChecks.unverified(target);
+            }
             if (problem != null) {
                 System.err.println("bench: " + problem);
                 return 1;
@@ -63,10 +89,65 @@ final class RunCommand implements Callable<Integer>, Bench.Checked {
         return 0;
     }
 
+    /** The plan {@link #check()} made; null before, or when the input was bad. */
+    RunPlan plan() {
+        return plan;
+    }
+
     @Override
     public Integer call() throws Exception {
         int checked = check();
         return checked != 0 ? checked : new ComparisonRun(plan, System.out).run();
+    }
+
+    /**
+     * The request options as a {@link RequestSpec} (the URL's path and query included), or null without
+     * --target. Each problem is one line: 2 for a malformed value, 1 for a body file that cannot be read.
+     */
+    private RequestSpec request() {
+        if (target == null) {
+            Map<String, Boolean> options = new LinkedHashMap<>();
+            options.put("--method", method != null);
+            options.put("--header", !headers.isEmpty());
+            options.put("--body-file", bodyFile != null);
+            options.put("--expect-status", expectStatus != null);
+            options.put("--insecure", insecure);
+            List<String> given = options.keySet().stream().filter(options::get).toList();
+            if (!given.isEmpty()) {
+                throw new RequestOptionException(String.join(", ", given) + " need --target URL: the stub's request is fixed", 2);
+            }
+            return null;
+        }
+        URI uri;
+        try {
+            uri = AdapterConfig.parseTarget(target);
+        } catch (IllegalArgumentException e) {
+            throw new RequestOptionException(e.getMessage(), 1);
+        }
+        if (bodyFile != null && !(Files.isRegularFile(bodyFile) && Files.isReadable(bodyFile))) {
+            throw new RequestOptionException("--body-file " + bodyFile + ": "
+                    + (Files.exists(bodyFile) ? "not a readable file" : "no such file"), 1);
+        }
+        String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? null
+                : uri.getRawPath() + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
+        if (path == null && uri.getRawQuery() != null) {
+            path = "/?" + uri.getRawQuery();
+        }
+        try {
+            return RequestSpec.of(method, path, headers, bodyFile, expectStatus, insecure);
+        } catch (IllegalArgumentException e) {
+            throw new RequestOptionException(e.getMessage(), 2);
+        }
+    }
+
+    /** A request option that is wrong: its line, and the exit code (no usage text: the line names the fix). */
+    private static final class RequestOptionException extends IllegalArgumentException {
+        final int exitCode;
+
+        RequestOptionException(String message, int exitCode) {
+            super(message);
+            this.exitCode = exitCode;
+        }
     }
 
     private static Jdk jdkAt(Path home) throws IOException {
@@ -74,23 +155,6 @@ final class RunCommand implements Callable<Integer>, Bench.Checked {
             return Jdk.at(home);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("--jdk " + e.getMessage());
-        }
-    }
-
-    /** Null when the target answers a TCP connect within 2 s; else why not. */
-    static String unreachable(String url) {
-        URI uri;
-        try {
-            uri = AdapterConfig.parseTarget(url);
-        } catch (IllegalArgumentException e) {
-            return e.getMessage();
-        }
-        int port = uri.getPort() > 0 ? uri.getPort() : "https".equals(uri.getScheme()) ? 443 : 80;
-        try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress(uri.getHost(), port), 2_000);
-            return null;
-        } catch (IOException e) {
-            return "target " + url + " is unreachable (" + e.getMessage() + "); start it first, e.g. ./bench stub --port " + port;
         }
     }
 }

@@ -1,5 +1,7 @@
 package clientbench.cli;
 
+import clientbench.api.AdapterConfig;
+import clientbench.harness.TrialSpec;
 import clientbench.jmh.HarnessProfiler;
 import clientbench.jvm.Jdk;
 import org.openjdk.jmh.profile.GCProfiler;
@@ -40,6 +42,14 @@ final class RunOptions {
     }
 
     static Options of(RunPlan plan, Profile.Shape shape, String client, List<String> forkJvmArgs) {
+        return of(plan, shape, client, forkJvmArgs, null);
+    }
+
+    /**
+     * @param requestFile with a target: the request file every run gets as the JMH parameter {@code request}
+     *                    (it holds the URL's path and query; the parameter {@code target} is then the origin)
+     */
+    static Options of(RunPlan plan, Profile.Shape shape, String client, List<String> forkJvmArgs, Path requestFile) {
         CommandLineOptions cmd = plan.jmh().perRun();
         Profile p = plan.profile();
         ChainedOptionsBuilder b = new OptionsBuilder().parent(cmd)
@@ -69,7 +79,11 @@ final class RunOptions {
         Map<String, String> params = new LinkedHashMap<>(shape.params());
         params.put("client", client);
         if (plan.target() != null) {
-            params.put("target", plan.target());
+            params.put("target", requestFile == null ? plan.target()
+                    : TrialSpec.origin(AdapterConfig.parseTarget(plan.target())).toString());
+            if (requestFile != null) {
+                params.put("request", requestFile.toAbsolutePath().toString());
+            }
         }
         params.forEach((k, v) -> {
             if (!plan.jmh().hasParam(k)) {

@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
@@ -84,19 +83,19 @@ public final class Trial implements AutoCloseable {
                 stub = StubProcess.start(spec.protocol().tls(), layout.pinned() ? layout.stubCpus() : null);
                 target = stub.uri();
             } else {
-                target = AdapterConfig.parseTarget(spec.target());
+                target = TrialSpec.origin(AdapterConfig.parseTarget(spec.target()));
             }
+            // Before the client starts: a body file that cannot be read fails the trial here, not at each send.
+            Request request = spec.request(target);
             layout.pinClient(); // before the client starts its threads: they inherit the client's CPUs
             int ioThreads = spec.ioThreads() > 0 ? spec.ioThreads() : layout.ioThreads();
             AdapterConfig config = new AdapterConfig(target, spec.protocol(), spec.connections(),
-                    TrialSpec.CONNECT_TIMEOUT, spec.requestTimeout(), ioThreads, true);
+                    TrialSpec.CONNECT_TIMEOUT, spec.requestTimeout(), ioThreads, spec.trustAllCertificates());
             adapter = Adapters.create(spec.client(), config);
-            Request request = spec.requestBytes() > 0
-                    ? Request.post(target, spec.pathAndQuery(), filled(spec.requestBytes()), spec.bytes())
-                    : Request.get(target, spec.pathAndQuery(), spec.bytes());
             Map<String, String> settings = new LinkedHashMap<>();
             settings.put("library", adapter.libraryVersion());
             settings.put("target", target.toString());
+            settings.put("request", spec.describeRequest(target));
             settings.put("stub", stub == null ? "external or none" : "own JVM, pid " + stub.pid()
                     + (stub.cpu() == null ? ", not pinned" : ", pinned to CPU " + stub.cpu()));
             settings.put("harness.cpus", layout.describe());
@@ -126,12 +125,6 @@ public final class Trial implements AutoCloseable {
     /** The trial's record beside its log: {@code x.hlog} has {@code x.trial.json} ({@link TrialRecord}). */
     public static Path recordFile(Path hlog) {
         return TrialRecord.fileFor(hlog);
-    }
-
-    private static byte[] filled(int n) {
-        byte[] b = new byte[n];
-        Arrays.fill(b, (byte) 'x');
-        return b;
     }
 
     private static long heapAfterGc() {

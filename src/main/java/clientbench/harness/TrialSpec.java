@@ -3,8 +3,12 @@ package clientbench.harness;
 import clientbench.adapters.Adapters;
 import clientbench.api.AdapterConfig;
 import clientbench.api.Protocol;
+import clientbench.api.Request;
 
+import java.net.URI;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -13,7 +17,8 @@ import java.util.Objects;
  * (strings) and validated before anything starts, so that bad input fails before the first request.
  *
  * @param client an {@link Adapters} name, or {@code noop}
- * @param target the server's base URL, or empty: the stub is started in its own JVM for the trial
+ * @param target the server's URL, or empty: the stub is started in its own JVM for the trial. A path and query
+ *               in it are what each request asks for (unless {@code request} names its own)
  * @param protocol the pinned protocol
  * @param connections the connection limit every client gets
  * @param delayMs the stub's response delay
@@ -25,10 +30,12 @@ import java.util.Objects;
  * @param measureHeap at the end of each window, collect garbage and record the heap the requests in
  *                    flight hold (long-lived shapes; a full GC per iteration would disturb the others)
  * @param ioThreads the client's I/O threads; 0: one per CPU the client may use after pinning ({@link CpuLayout})
+ * @param request what each request carries beyond the shape (method, path, headers, body, status, TLS
+ *                verification), from the JMH parameter {@code request}; {@link RequestSpec#NONE} for the shape's own
  */
 public record TrialSpec(String client, String target, Protocol protocol, int connections, int delayMs, int bytes,
                         int requestBytes, LoadSpec load, Path hlog, Duration requestTimeout, boolean measureHeap,
-                        int ioThreads) {
+                        int ioThreads, RequestSpec request) {
 
     public static final Duration CONNECT_TIMEOUT = AdapterConfig.DEFAULT_CONNECT_TIMEOUT;
     public static final Duration REQUEST_TIMEOUT = AdapterConfig.DEFAULT_REQUEST_TIMEOUT;
@@ -71,6 +78,10 @@ public record TrialSpec(String client, String target, Protocol protocol, int con
         if (ioThreads < 0) {
             throw new IllegalArgumentException("ioThreads must be > 0 (or empty: one per client CPU), was " + ioThreads);
         }
+        request = request == null ? RequestSpec.NONE : request;
+        if (target.isBlank() && !request.equals(RequestSpec.NONE)) {
+            throw new IllegalArgumentException("a request file (JMH parameter request) needs a target: the stub's request is fixed");
+        }
     }
 
     /** From JMH's string parameters; every error names the parameter. */
@@ -78,13 +89,13 @@ public record TrialSpec(String client, String target, Protocol protocol, int con
                                   String bytes, String requestBytes, LoadSpec load, Path hlog) {
         return new TrialSpec(client, target, Protocol.parse(protocol), integer("connections", connections),
                 integer("delayMs", delayMs), integer("bytes", bytes), integer("requestBytes", requestBytes), load, hlog,
-                REQUEST_TIMEOUT, false, 0);
+                REQUEST_TIMEOUT, false, 0, RequestSpec.NONE);
     }
 
     /** With a request timeout other than the default, and the heap measured at the end of each window. */
     public TrialSpec withLongLived(Duration timeout) {
         return new TrialSpec(client, target, protocol, connections, delayMs, bytes, requestBytes, load, hlog, timeout, true,
-                ioThreads);
+                ioThreads, request);
     }
 
     /** With the JMH parameter {@code ioThreads}: empty keeps the layout's count, else a positive integer. */
@@ -94,7 +105,17 @@ public record TrialSpec(String client, String target, Protocol protocol, int con
             throw new IllegalArgumentException("ioThreads must be > 0 (or empty: one per client CPU), was " + value);
         }
         return new TrialSpec(client, target, protocol, connections, delayMs, bytes, requestBytes, load, hlog,
-                requestTimeout, measureHeap, n);
+                requestTimeout, measureHeap, n, request);
+    }
+
+    /** With the JMH parameter {@code request}: empty for the shape's own request, else a request file ({@link RequestSpec}). */
+    public TrialSpec withRequest(String value) {
+        return withRequest(RequestSpec.param(value));
+    }
+
+    public TrialSpec withRequest(RequestSpec r) {
+        return new TrialSpec(client, target, protocol, connections, delayMs, bytes, requestBytes, load, hlog,
+                requestTimeout, measureHeap, ioThreads, r);
     }
 
     public static int integer(String name, String value) {
@@ -114,7 +135,73 @@ public record TrialSpec(String client, String target, Protocol protocol, int con
     }
 
     /** The path and query that ask the stub for this response. */
-    public String pathAndQuery() {
+    public String stubPathAndQuery() {
         return "/?delayMs=" + delayMs + "&bytes=" + bytes;
+    }
+
+    /** True when no server of the user's is measured: the stub started per trial (or noop's nowhere). */
+    public boolean againstStub() {
+        return target.isBlank();
+    }
+
+    /** The server to connect to, {@code scheme://host[:port]}: the target's, without its path and query. */
+    public static URI origin(URI target) {
+        return URI.create(target.getScheme() + "://" + target.getRawAuthority());
+    }
+
+    /**
+     * What each request asks for: the request file's path, else the target URL's own path and query, else
+     * (no target, or a target URL without a path) the stub's query for this shape's delay and size.
+     */
+    public String pathAndQuery() {
+        if (request.path() != null) {
+            return request.path();
+        }
+        if (!target.isBlank()) {
+            URI t = AdapterConfig.parseTarget(target);
+            String path = t.getRawPath() == null ? "" : t.getRawPath();
+            if (!path.isEmpty() || t.getRawQuery() != null) {
+                return (path.isEmpty() ? "/" : path) + (t.getRawQuery() == null ? "" : "?" + t.getRawQuery());
+            }
+        }
+        return stubPathAndQuery();
+    }
+
+    /**
+     * The request every send of the trial repeats, to {@code origin}. Against the stub the body's length is
+     * checked ({@code bytes}); against a target any length is ok, and recorded ({@code body.bytes.min/max}).
+     */
+    public Request request(URI origin) {
+        byte[] body = request.bodyFile() != null ? request.body() : filled(requestBytes);
+        String method = RequestSpec.effectiveMethod(request.method(), request.bodyFile() != null, requestBytes > 0);
+        return new Request(method, URI.create(origin + pathAndQuery()), request.parsedHeaders(), body, null,
+                againstStub() ? bytes : -1, request.expectStatus());
+    }
+
+    /** The stub's self-signed certificate is trusted as is; a target's is verified unless the request says insecure. */
+    public boolean trustAllCertificates() {
+        return againstStub() || request.insecure();
+    }
+
+    /** One line for records: method, URL, headers (credentials redacted), body, what counts as ok, TLS. */
+    public String describeRequest(URI origin) {
+        Request r = request(origin);
+        List<String> headers = request.redactedHeaders();
+        String tls = !protocol.tls() ? "no TLS" : againstStub() ? "TLS trusting the stub's self-signed certificate"
+                : request.insecure() ? "TLS NOT verified (insecure)" : "TLS verified (the JDK's default trust and host names)";
+        return r.method() + " " + r.uri()
+                + (headers.isEmpty() ? "" : "; headers " + String.join(", ", headers))
+                + (request.bodyFile() != null ? "; body " + request.bodyFile() + " (" + r.body().length + " bytes, " + r.contentType() + ")"
+                        : r.body().length > 0 ? "; body " + r.body().length + " bytes of filler (" + r.contentType() + ")" : "")
+                + "; ok: " + (r.expectedStatus() == 0 ? "any 2xx" : "status " + r.expectedStatus())
+                + (r.expectedBodyBytes() >= 0 ? " with a " + r.expectedBodyBytes() + "-byte body"
+                        : ", any body length (recorded, not checked)")
+                + "; " + tls;
+    }
+
+    private static byte[] filled(int n) {
+        byte[] b = new byte[n];
+        Arrays.fill(b, (byte) 'x');
+        return b;
     }
 }

@@ -14,6 +14,10 @@ import clientbench.api.HttpClientAdapter;
 import clientbench.api.Outcome;
 import clientbench.api.Protocol;
 import clientbench.api.Request;
+import clientbench.harness.LoadSpec;
+import clientbench.harness.RequestSpec;
+import clientbench.harness.StubProcess;
+import clientbench.harness.TrialSpec;
 import clientbench.stub.StubOptions;
 import clientbench.stub.StubServer;
 import java.net.InetAddress;
@@ -21,6 +25,8 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -40,6 +46,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestReporter;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -269,6 +276,106 @@ abstract class AdapterContractTest {
             assertEquals(Protocol.HTTPS1, c.protocol());
             Reported r = sendAndWait(open(c), Request.get(tls.uri(), "/?bytes=1024", 1024));
             assertEquals(Outcome.OK, r.outcome, r::describe);
+        }
+    }
+
+    /**
+     * Your own service's request, built as a trial builds it from a request file: two headers of the user's
+     * (one an Authorization), a Content-Type for the body, and a body read from a file. The server sees each
+     * header once with its value as given, the body's type, and the file's bytes, all of them; any response
+     * length is ok against a target, and the length read is reported.
+     */
+    @Test
+    void customHeadersAndABodyFromAFileReachTheServerAsGiven(@TempDir Path dir) throws Exception {
+        byte[] content = new byte[40_000]; // more than one buffer of every client, and not all one byte
+        for (int i = 0; i < content.length; i++) {
+            content[i] = (byte) ('a' + (i * 7) % 26);
+        }
+        Path file = Files.write(dir.resolve("order.json"), content);
+        RequestSpec spec = new RequestSpec("PUT", "/orders/7?dryRun=true&ids=1,2",
+                List.of("Authorization: Bearer Tok3n-AbC", "X-Tenant: Blue-42", "Content-Type: application/json"), file, 0, false);
+        try (RecordingServer server = new RecordingServer("HTTP/1.1 200 OK\r\nContent-Length: 8\r\n\r\naccepted")) {
+            Request request = TrialSpec.parse(adapterName(), server.uri().toString(), "http1", "4", "0", "5", "0",
+                    LoadSpec.closed(1, Duration.ZERO), null).withRequest(spec).request(server.uri());
+            Reported r = sendAndWait(open(config().withTarget(server.uri())), request);
+            assertEquals(Outcome.OK, r.outcome, r::describe);
+            assertEquals(8, r.bodyBytes, "the response's length, reported (any length is ok against a target)");
+            assertEquals(1, server.rawHeads().size(), () -> "requests seen: " + server.rawHeads());
+            String head = server.rawHeads().get(0);
+            List<String> lines = head.lines().toList();
+            assertAll(head,
+                    () -> assertEquals("PUT /orders/7?dryRun=true&ids=1,2 HTTP/1.1", lines.get(0)),
+                    () -> assertEquals(List.of("Bearer Tok3n-AbC"), values(lines, "authorization")),
+                    () -> assertEquals(List.of("Blue-42"), values(lines, "x-tenant")),
+                    () -> assertEquals(List.of("application/json"), values(lines, "content-type")),
+                    () -> assertEquals(List.of((long) content.length), server.bodies()),
+                    () -> assertEquals(List.of(RecordingServer.sha256(content)), server.bodyDigests(), "the file's bytes"));
+        }
+    }
+
+    /** The values of every header line named {@code name} (any case), in order. */
+    private static List<String> values(List<String> headLines, String name) {
+        return headLines.stream().skip(1).filter(l -> l.toLowerCase(java.util.Locale.ROOT).startsWith(name + ":"))
+                .map(l -> l.substring(l.indexOf(':') + 1).trim()).toList();
+    }
+
+    /**
+     * Against a real server (trustAllCertificates false) a client verifies the certificate with the JDK's default
+     * trust and the host name against it; with trustAllCertificates (the stub, or --insecure) it accepts any.
+     * The JDK reads its default trust store once per JVM, so a fresh JVM runs the four cases with a trust store
+     * holding one of two certificates, both for "localhost" ({@link TlsProbe}).
+     */
+    @Test
+    @Timeout(value = 90, unit = TimeUnit.SECONDS)
+    void certificatesAndHostNamesAreVerifiedUnlessTrustAllIsAsked(@TempDir Path dir) throws Exception {
+        TestCertificates.Issued trusted = TestCertificates.selfSigned("localhost");
+        TestCertificates.Issued unknown = TestCertificates.selfSigned("localhost");
+        Path store = TestCertificates.trustStore(dir.resolve("trust.p12"), trusted.certificate());
+        String ok = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok";
+        try (RecordingServer good = RecordingServer.tls(ok, trusted.key(), trusted.certificate());
+             RecordingServer other = RecordingServer.tls(ok, unknown.key(), unknown.certificate())) {
+            List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+            cmd.addAll(StubProcess.jdkFlags());
+            cmd.addAll(List.of("-Djavax.net.ssl.trustStore=" + store, "-Djavax.net.ssl.trustStoreType=PKCS12",
+                    "-Djavax.net.ssl.trustStorePassword=" + TestCertificates.PASSWORD,
+                    "-cp", System.getProperty("java.class.path"), TlsProbe.class.getName(), adapterName(),
+                    Integer.toString(good.uri().getPort()), Integer.toString(other.uri().getPort())));
+            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS), "probe JVM did not end: " + output);
+            Map<String, String> outcomes = new java.util.TreeMap<>();
+            output.lines().filter(l -> l.startsWith("case ")).forEach(l -> {
+                String[] kv = l.substring(5).split("=", 2);
+                outcomes.put(kv[0], kv[1].startsWith("OK") ? "OK" : "not ok");
+            });
+            assertEquals(Map.of("1 trusted, host named", "OK", "2 trusted, host not named", "not ok",
+                            "3 untrusted, host named", "not ok", "4 untrusted, host not named, trust all", "OK"),
+                    outcomes, output);
+        }
+    }
+
+    /** Run in its own JVM by the test above: one request per case, each on a fresh adapter, and its outcome. */
+    static final class TlsProbe {
+        public static void main(String[] args) throws Exception {
+            String client = args[0];
+            probe("1 trusted, host named", client, "https://localhost:" + args[1], false);
+            probe("2 trusted, host not named", client, "https://127.0.0.1:" + args[1], false);
+            probe("3 untrusted, host named", client, "https://localhost:" + args[2], false);
+            probe("4 untrusted, host not named, trust all", client, "https://127.0.0.1:" + args[2], true);
+            System.exit(0);
+        }
+
+        private static void probe(String name, String client, String url, boolean trustAll) throws Exception {
+            URI target = URI.create(url);
+            AdapterConfig config = new AdapterConfig(target, Protocol.HTTPS1, 4, Duration.ofSeconds(2),
+                    Duration.ofSeconds(5), 0, trustAll);
+            try (HttpClientAdapter adapter = Adapters.create(client, config)) {
+                CompletableFuture<String> done = new CompletableFuture<>();
+                adapter.send(Request.get(target, "/", -1), (outcome, status, cause) ->
+                        done.complete((outcome == Outcome.OK ? "OK" : "not ok") + " " + outcome + " " + status
+                                + (cause == null ? "" : " " + cause)));
+                System.out.println("case " + name + "=" + done.get(15, TimeUnit.SECONDS));
+            }
         }
     }
 

@@ -12,7 +12,12 @@ import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.KeyStore;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.PrivateKey;
 import java.security.cert.Certificate;
+import java.security.cert.X509Certificate;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -32,7 +37,9 @@ final class RecordingServer implements AutoCloseable {
     private final byte[] response;
     private final boolean tls;
     private final List<String> heads = new CopyOnWriteArrayList<>();
+    private final List<String> rawHeads = new CopyOnWriteArrayList<>();
     private final List<Long> bodies = new CopyOnWriteArrayList<>();
+    private final List<String> bodyDigests = new CopyOnWriteArrayList<>();
     private final List<List<String>> alpnOffers = new CopyOnWriteArrayList<>();
     private final List<Socket> connections = new CopyOnWriteArrayList<>();
     private final List<Thread> threads = new CopyOnWriteArrayList<>();
@@ -46,14 +53,22 @@ final class RecordingServer implements AutoCloseable {
     @SuppressWarnings("deprecation") // Netty's SelfSignedCertificate: deprecated, still the shortest way to one
     static RecordingServer tls(String response) throws Exception {
         SelfSignedCertificate certificate = new SelfSignedCertificate("localhost");
+        try {
+            return tls(response, certificate.key(), certificate.cert());
+        } finally {
+            certificate.delete();
+        }
+    }
+
+    /** HTTPS with this key and certificate. */
+    static RecordingServer tls(String response, PrivateKey key, X509Certificate certificate) throws Exception {
         KeyStore keys = KeyStore.getInstance("PKCS12");
         keys.load(null, null);
-        keys.setKeyEntry("stub", certificate.key(), new char[0], new Certificate[] {certificate.cert()});
+        keys.setKeyEntry("stub", key, new char[0], new Certificate[] {certificate});
         KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
         kmf.init(keys, new char[0]);
         SSLContext context = SSLContext.getInstance("TLS");
         context.init(kmf.getKeyManagers(), null, null);
-        certificate.delete();
         return new RecordingServer(response, context);
     }
 
@@ -79,12 +94,34 @@ final class RecordingServer implements AutoCloseable {
         return List.copyOf(heads);
     }
 
+    /** Each request's head as it arrived (case kept), in arrival order. */
+    List<String> rawHeads() {
+        return List.copyOf(rawHeads);
+    }
+
     /**
      * The body bytes each request really delivered, in arrival order, by its Content-Length or its chunked
      * framing: a request whose body falls short never completes and is not listed.
      */
     List<Long> bodies() {
         return List.copyOf(bodies);
+    }
+
+    /** Each request's body as its SHA-256 in hex, in arrival order (beside {@link #bodies()}). */
+    List<String> bodyDigests() {
+        return List.copyOf(bodyDigests);
+    }
+
+    static String sha256(byte[] bytes) {
+        return HexFormat.of().formatHex(digest().digest(bytes));
+    }
+
+    private static MessageDigest digest() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private void accept() {
@@ -113,16 +150,19 @@ final class RecordingServer implements AutoCloseable {
                     return;
                 }
                 String lower = head.toLowerCase(Locale.ROOT);
+                rawHeads.add(head);
                 heads.add(lower);
                 long length;
+                MessageDigest body = digest();
                 if (lower.contains("\ntransfer-encoding: chunked\r\n")) {
-                    length = skipChunks(in);
+                    length = skipChunks(in, body);
                 } else {
                     length = lower.lines().filter(l -> l.startsWith("content-length:"))
                             .mapToLong(l -> Long.parseLong(l.substring(l.indexOf(':') + 1).trim())).findFirst().orElse(0);
-                    in.skipNBytes(length);
+                    read(in, length, body);
                 }
                 bodies.add(length);
+                bodyDigests.add(HexFormat.of().formatHex(body.digest()));
                 out.write(response);
                 out.flush();
             }
@@ -131,8 +171,21 @@ final class RecordingServer implements AutoCloseable {
         }
     }
 
-    /** Reads a chunked body to its last chunk and trailers; returns the data bytes it carried. */
-    private static long skipChunks(InputStream in) throws IOException {
+    /** Reads {@code n} bytes into the digest. */
+    private static void read(InputStream in, long n, MessageDigest into) throws IOException {
+        byte[] buffer = new byte[16 * 1024];
+        for (long left = n; left > 0; ) {
+            int got = in.read(buffer, 0, (int) Math.min(buffer.length, left));
+            if (got < 0) {
+                throw new java.io.EOFException("connection closed inside a body");
+            }
+            into.update(buffer, 0, got);
+            left -= got;
+        }
+    }
+
+    /** Reads a chunked body to its last chunk and trailers into the digest; returns the data bytes it carried. */
+    private static long skipChunks(InputStream in, MessageDigest into) throws IOException {
         long total = 0;
         while (true) {
             String size = readLine(in);
@@ -143,7 +196,7 @@ final class RecordingServer implements AutoCloseable {
                 }
                 return total;
             }
-            in.skipNBytes(n);
+            read(in, n, into);
             total += n;
             readLine(in); // the CRLF after the chunk's data
         }

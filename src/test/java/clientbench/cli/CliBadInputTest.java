@@ -146,6 +146,69 @@ class CliBadInputTest {
         oneLineError(bench("--target", "http://127.0.0.1:" + port), "target http://127.0.0.1:" + port + " is unreachable");
     }
 
+    // Your own service: each request option that is wrong gets one line, before any run (and a malformed value
+    // exit 2, a file or server that is not as said exit 1).
+
+    static void oneLine(Result r, int exit, String message) {
+        assertEquals(exit, r.exit(), r.err().toString());
+        assertEquals(1, r.err().size(), r.err().toString());
+        assertTrue(r.first().contains(message), r.first());
+    }
+
+    @Test
+    void bodyFileThatCannotBeRead() throws Exception {
+        String target = "http://127.0.0.1:" + closedPort();
+        oneLine(bench("--target", target, "--body-file", root.resolve("no-such-body.json").toString()), 1,
+                "--body-file " + root.resolve("no-such-body.json") + ": no such file");
+        oneLine(bench("--target", target, "--body-file", root.toString()), 1, "--body-file " + root + ": not a readable file");
+    }
+
+    @Test
+    void malformedHeader() throws Exception {
+        String target = "http://127.0.0.1:" + closedPort();
+        oneLine(bench("--target", target, "--header", "X-Token t"), 2, "header 'X-Token t' is not 'Name: value'");
+        oneLine(bench("--target", target, "--header", "X Token: t"), 2, "invalid header name 'X Token'");
+        oneLine(bench("--target", target, "--header", "Connection: close"), 2, "Connection is set by each client itself");
+    }
+
+    @Test
+    void badMethod() throws Exception {
+        String target = "http://127.0.0.1:" + closedPort();
+        oneLine(bench("--target", target, "--method", "get"), 2, "method must be an upper-case HTTP token such as GET or POST, was 'get'");
+        oneLine(bench("--target", target, "--method", "GE T"), 2, "was 'GE T'");
+        Path body = Files.writeString(root.resolve("body.txt"), "x");
+        oneLine(bench("--target", target, "--method", "GET", "--body-file", body.toString()), 2, "GET cannot carry a body");
+    }
+
+    @Test
+    void badStatus() throws Exception {
+        String target = "http://127.0.0.1:" + closedPort();
+        oneLine(bench("--target", target, "--expect-status", "42"), 2, "--expect-status must be an HTTP status 100-599, was '42'");
+        oneLine(bench("--target", target, "--expect-status", "ok"), 2, "--expect-status must be an HTTP status 100-599, was 'ok'");
+    }
+
+    @Test
+    void requestOptionsWithoutATarget() throws Exception {
+        oneLine(bench("--header", "X-Token: t", "--insecure"), 2, "--header, --insecure need --target URL");
+    }
+
+    @Test
+    void requestFileThatCannotBeRead() throws Exception {
+        usageError(bench("--", "-p", "request=" + root.resolve("no-such-request.json")), "request file " + root.resolve("no-such-request.json"));
+    }
+
+    @Test
+    void tlsTargetWhoseCertificateDoesNotVerifyNeedsInsecure() throws Exception {
+        try (StubServer tls = StubServer.start(clientbench.stub.StubOptions.loopback().withTls(true))) {
+            String target = "https://127.0.0.1:" + tls.port() + "/some/path";
+            Result r = bench("--target", target);
+            oneLineError(r, "target " + target + ": its TLS certificate does not verify");
+            assertTrue(r.first().contains("--insecure"), "names the way out: " + r.first());
+            assertEquals(0, java(Bench.class.getName(), "check", "run", "--target", target, "--insecure").exit(),
+                    "--insecure: nothing to verify");
+        }
+    }
+
     @Test
     void reportOfAMissingFolder() throws Exception {
         oneLineError(java(Bench.class.getName(), "report", root.resolve("nowhere").toString()), "is not a folder");
@@ -293,6 +356,8 @@ class CliBadInputTest {
         usageError(launcher(clone, Map.of(), "--profile=huge"), "unknown profile 'huge'");
         usageError(launcher(clone, Map.of(), "--bogus"), "Unknown option: '--bogus'");
         usageError(launcher(clone, Map.of(), "--clients"), "Missing required parameter for option '--clients'");
+        usageError(launcher(clone, Map.of(), "--insecure", "--bogus"), "Unknown option: '--bogus'"); // a flag: no value taken
+        usageError(launcher(clone, Map.of(), "--header"), "Missing required parameter for option '--header'");
         usageError(launcher(clone, Map.of(), "frobnicate"), "unknown command 'frobnicate'");
         // With the jar: everything, by Java, before the venv.
         usageError(launcher("--clients", "jdk,curl"), "unknown client 'curl'");

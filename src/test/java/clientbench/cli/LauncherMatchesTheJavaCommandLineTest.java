@@ -15,8 +15,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The launcher checks the run command's options and profiles itself, so a typo costs no build; its two
- * lists are copies of RunCommand's options and Profile's names, and this keeps them the same.
+ * The launcher checks the run command's options and profiles itself, so a typo costs no build; its
+ * lists are copies of RunCommand's options (with a value, without) and Profile's names, and this keeps them the same.
  */
 class LauncherMatchesTheJavaCommandLineTest {
 
@@ -36,6 +36,17 @@ class LauncherMatchesTheJavaCommandLineTest {
             }
         }
         assertEquals(java, new TreeSet<>(bashArray("RUN_VALUE_OPTIONS")));
+    }
+
+    @Test
+    void theLauncherKnowsEveryRunOptionThatTakesNoValue() throws Exception {
+        TreeSet<String> java = new TreeSet<>();
+        for (CommandLine.Model.OptionSpec o : new CommandLine(new RunCommand()).getCommandSpec().options()) {
+            if (o.arity().max() == 0 && !o.usageHelp() && !o.versionHelp()) {
+                java.addAll(Arrays.asList(o.names()));
+            }
+        }
+        assertEquals(java, new TreeSet<>(bashArray("RUN_FLAG_OPTIONS")));
     }
 
     @Test

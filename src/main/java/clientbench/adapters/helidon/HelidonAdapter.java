@@ -49,7 +49,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *   <li>the body is read through a buffer of its expected size, not {@code transferTo}'s 16 KiB: Helidon
  *       allocates a buffer of each read's length on every read ({@link HelidonClients#drain});</li>
  *   <li>{@code Accept-Encoding: identity} sent explicitly; TLS is the JDK's JSSE (Helidon has no other),
- *       trust-all without endpoint identification when asked.</li>
+ *       trust-all without endpoint identification when asked; otherwise the JDK's default trust and host-name
+ *       check, against the host as the URL names it (a resolver of the adapter's: Helidon's own has an IP
+ *       literal checked as its reverse DNS name).</li>
  * </ul>
  * close() also closes every socket Helidon connected and still holds open, through a {@code ConnectionListener}:
  * Helidon loses track of a connection whose exchange failed outside the status line ({@link HelidonClients.Sockets}).

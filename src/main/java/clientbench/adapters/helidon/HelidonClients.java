@@ -15,15 +15,19 @@ import io.helidon.webclient.api.ClientRequest;
 import io.helidon.webclient.api.ConnectedSocketChannelInfo;
 import io.helidon.webclient.api.ConnectedSocketInfo;
 import io.helidon.webclient.api.ConnectionListener;
+import io.helidon.webclient.api.DefaultDnsResolver;
 import io.helidon.webclient.api.HttpClient;
 import io.helidon.webclient.api.HttpClientConfig;
 import io.helidon.webclient.api.HttpClientResponse;
 import io.helidon.webclient.http1.Http1Client;
 import io.helidon.webclient.http2.Http2Client;
 import io.helidon.webclient.http2.Http2ClientProtocolConfig;
+import io.helidon.webclient.spi.DnsResolver;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.InetAddress;
 import java.net.Socket;
+import java.net.UnknownHostException;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Set;
@@ -36,6 +40,21 @@ import java.util.concurrent.atomic.AtomicLong;
  * alone, and there is no fallback to HTTP/1.1: a server without h2 fails the request).
  */
 final class HelidonClients {
+
+    /**
+     * Helidon's default resolver, with the resolved address carrying the host as the URL gives it. Helidon checks
+     * the certificate against {@code InetSocketAddress.getHostName()}, which for an IP literal is a reverse DNS
+     * lookup: https://127.0.0.1 would be checked as "localhost" (and pay a reverse lookup per TLS connection).
+     */
+    private static final DnsResolver HOST_AS_GIVEN = (host, lookup) -> {
+        InetAddress resolved = DefaultDnsResolver.create().resolveAddress(host, lookup);
+        try {
+            return InetAddress.getByAddress(host.startsWith("[") ? host.substring(1, host.length() - 1) : host,
+                    resolved.getAddress());
+        } catch (UnknownHostException e) {
+            throw new IllegalStateException("address of " + host + " is neither IPv4 nor IPv6: " + resolved, e);
+        }
+    };
 
     /** The body buffer for a response of unknown length; bodies of known length get one of their size. */
     private static final int UNKNOWN_LENGTH_BUFFER = 8 * 1024;
@@ -55,6 +74,7 @@ final class HelidonClients {
     /** The settings both clients share; every one differs from Helidon's defaults (see the adapter). */
     private static <B extends HttpClientConfig.BuilderBase<B, ?>> B common(B builder, AdapterConfig config, Sockets sockets) {
         builder.connectionListener(sockets)
+                .dnsResolver(HOST_AS_GIVEN)
                 .connectTimeout(config.connectTimeout())
                 .readTimeout(config.requestTimeout())
                 .followRedirects(false)
