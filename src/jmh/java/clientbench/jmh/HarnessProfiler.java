@@ -135,7 +135,9 @@ public final class HarnessProfiler implements InternalProfiler {
         List<Result<?>> r = results(s);
         FACTS.getAndSet(Map.of()).forEach((name, value) -> {
             if (value instanceof Number n && !Double.isNaN(n.doubleValue())) {
-                r.add(new ScalarResult(name, n.doubleValue(), "", AggregationPolicy.AVG));
+                // n.*: a count, summed over iterations and forks like the other totals; else a value, averaged
+                r.add(new ScalarResult(name, n.doubleValue(), name.startsWith("n.") ? "#" : "",
+                        name.startsWith("n.") ? AggregationPolicy.SUM : AggregationPolicy.AVG));
             }
         });
         Result<?> primary = okAsPrimaryScore(benchmarkParams, result, s);

@@ -66,6 +66,7 @@ public abstract class LoadState {
     public void endIteration() {
         Map<String, Object> facts = new LinkedHashMap<>();
         IterationSnapshot s = trial.endIteration(measured, snapshot -> {
+            facts.putAll(trial.facts(snapshot));
             facts.putAll(afterIteration(snapshot, measured, lastMeasured));
             return facts;
         });

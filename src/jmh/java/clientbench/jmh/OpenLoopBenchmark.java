@@ -68,6 +68,13 @@ public class OpenLoopBenchmark extends LoadBenchmark {
     @Param("0")
     public String requestBytes;
 
+    /** More of the stub's query for every request, e.g. {@code keepAlive=false}: a new connection (and TLS handshake) each. */
+    @Param("")
+    public String stubQuery;
+    /** {@code mix}: in every 100 requests, 2 ask the stub for status 503 and 1 each for reset, close, truncate. */
+    @Param("none")
+    public String faults;
+
     /** The client's I/O threads (event loops, selectors); empty: one per CPU the client may use, recorded. */
     @Param("")
     public String ioThreads;
@@ -83,6 +90,6 @@ public class OpenLoopBenchmark extends LoadBenchmark {
         LoadSpec spec = LoadSpec.open(TrialSpec.number("rate", rate), TrialSpec.integer("concurrency", concurrency),
                 LoadSpec.Backpressure.parse(backpressure), TrialSpec.DRAIN_TIMEOUT);
         start(params, hlog -> TrialSpec.parse(client, target, protocol, connections, delayMs, bytes, requestBytes,
-                spec, hlog).withIoThreads(ioThreads).withRequest(request));
+                spec, hlog).withIoThreads(ioThreads).withRequest(request).withStub(stubQuery, faults));
     }
 }

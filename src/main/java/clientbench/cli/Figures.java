@@ -30,13 +30,16 @@ import java.util.Map;
  *                  same definition): at least 99.9% of the scheduled requests ok, latency p99 within 10 ms of the
  *                  server's delay, no flag
  * @param missedBy why the rate was not sustained, in words; empty when it was or the shape has no rate
+ * @param injectedFaults requests that asked the stub for a fault (the {@code faults=mix} shape); NaN without
+ * @param collateralFailures failures beyond the injected faults: what a fault cost the requests around it
  */
 record Figures(String shape, String client, String benchmark, Map<String, String> params, String latencyMetric,
                double rate, double primary, double ok, double scheduled, double sent, double failures,
                double dropped, double unsent, double expired, double latencyP50, double latencyP99,
                double latencyOkP99, double lagP99, double cpuMicrosPerRequest, double allocatedBytesPerRequest,
                double threadsMax, double netCpuMicrosPerRequest, double netAllocatedBytesPerRequest,
-               double netThreads, List<Flag> flags, boolean sustained, String missedBy) {
+               double netThreads, List<Flag> flags, boolean sustained, String missedBy, double injectedFaults,
+               double collateralFailures) {
 
     /**
      * Every fixed-rate and closed-loop run's figures, in run order; {@code runs[i]} describes {@code all[i]}
@@ -92,7 +95,8 @@ record Figures(String shape, String client, String benchmark, Map<String, String
                 score(r, lat + ".p50"), score(r, lat + ".p99"), score(r, lat + ".ok.p99"), score(r, "lag.p99"),
                 score(r, "cpu.per.req"), score(r, "alloc.per.req"), score(r, "threads.max"),
                 net(r, baseline, "cpu.per.req"), net(r, baseline, "alloc.per.req"), net(r, baseline, "threads.max"),
-                List.copyOf(flags), sustained, missed == null ? "" : missed);
+                List.copyOf(flags), sustained, missed == null ? "" : missed, score(r, "n.faults.injected"),
+                failures - score(r, "n.faults.injected"));
     }
 
     private static double net(RunResult r, RunResult baseline, String metric) {
@@ -151,6 +155,10 @@ record Figures(String shape, String client, String benchmark, Map<String, String
         m.put("flags", flags.stream().map(f -> f.metric()).toList());
         m.put("sustained", sustained);
         m.put("missedBy", missedBy);
+        if (!Double.isNaN(injectedFaults)) {
+            m.put("injectedFaults", num(injectedFaults));
+            m.put("collateralFailures", num(collateralFailures));
+        }
         return m;
     }
 

@@ -1,6 +1,7 @@
 package clientbench.cli;
 
 import clientbench.adapters.Adapters;
+import clientbench.harness.TrialSpec;
 import clientbench.jmh.CapacityBenchmark;
 import clientbench.jmh.ClosedLoopBenchmark;
 import clientbench.jmh.LoadBenchmark;
@@ -22,8 +23,9 @@ import java.util.Map;
  *       decisions (one fork, short probes, 10% precision): each client's knee on immediate responses, 100 ms
  *       server delay at 1k req/s, closed loop x16.</li>
  *   <li>{@code standard} (about an hour): for decisions. The knee on HTTP/1.1 (two forks, 5% precision) and on
- *       HTTP/2 over TLS; h2c and HTTPS/1.1 at 2k req/s; a new TLS connection per request; about 1,000
- *       requests in flight at 100 ms and at 1 s server delay; closed loop x16 (two forks).</li>
+ *       HTTP/2 over TLS; h2c and HTTPS/1.1 at 2k req/s; about 1,000 requests in flight at 100 ms and at 1 s
+ *       server delay; 5% faults (status 503, reset, close, truncated body) at 1k req/s; a new TLS connection
+ *       per request at 100 req/s (the handshake's cost); closed loop x16 (two forks).</li>
  *   <li>{@code full}: standard plus payloads (POST 1 KiB, GET 100 KiB, GET 1 MiB) and long-lived
  *       concurrency (1,000, 4,000 and 15,000 requests held, 40 s each, in a 30 s window).</li>
  * </ul>
@@ -170,6 +172,13 @@ public record Profile(String name, String purpose, List<Shape> shapes) {
         return new Shape(name, OPEN, Map.copyOf(p), timings, true);
     }
 
+    private static Shape withStub(Shape s, String stubQuery, String faults) {
+        Map<String, String> p = new LinkedHashMap<>(s.params());
+        p.put("stubQuery", stubQuery);
+        p.put("faults", faults);
+        return new Shape(s.name(), s.benchmark(), Map.copyOf(p), s.timings(), s.baseline());
+    }
+
     private static Shape closed(int loops, Timings timings) {
         return new Shape("closed-x" + loops, CLOSED, Map.of("concurrency", Integer.toString(loops), "connections", "64"),
                 timings, true);
@@ -194,6 +203,11 @@ public record Profile(String name, String purpose, List<Shape> shapes) {
         s.add(open("https1-2000", "https1", 2_000, 0, 64, 5, 0, fixed));
         s.add(open("delay100ms-10000", "http1", 10_000, 100, 2_000, 5, 0, fixed));
         s.add(open("delay1s-1000", "http1", 1_000, 1_000, 2_000, 5, 0, fixed));
+        s.add(withStub(open("faults-1000", "http1", 1_000, 0, 64, 5, 0, fixed), "", TrialSpec.FAULT_MIX));
+        // A new TLS connection per request: the handshake's cost in latency and CPU. 100/s, as a full handshake
+        // costs the JDK's JSSE milliseconds of CPU on each side; a 10 s window for 1,000 samples.
+        s.add(withStub(open("tls-handshake-100", "https1", 100, 0, 64, 5, 0, new Timings(1, 1, 5, 1, 10)),
+                "keepAlive=false", "none"));
         s.add(closed(16, new Timings(2, 2, 3, 3, 3)));
         return s;
     }

@@ -11,6 +11,7 @@ import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 
@@ -86,7 +87,7 @@ public final class Trial implements AutoCloseable {
                 target = TrialSpec.origin(AdapterConfig.parseTarget(spec.target()));
             }
             // Before the client starts: a body file that cannot be read fails the trial here, not at each send.
-            Request request = spec.request(target);
+            List<Request> requests = spec.requests(target);
             layout.pinClient(); // before the client starts its threads: they inherit the client's CPUs
             int ioThreads = spec.ioThreads() > 0 ? spec.ioThreads() : layout.ioThreads();
             AdapterConfig config = new AdapterConfig(target, spec.protocol(), spec.connections(),
@@ -107,7 +108,7 @@ public final class Trial implements AutoCloseable {
                 hlog = new HlogFile(spec.hlog(), "clientbench " + spec);
                 record = new TrialRecord(spec.hlog(), spec.client(), about, settings, layout);
             }
-            LoadGenerator generator = new LoadGenerator(adapter, request, spec.load().withPacing(layout.pacing()));
+            LoadGenerator generator = new LoadGenerator(adapter, requests, spec.load().withPacing(layout.pacing()));
             TcpConnections tcp = Adapters.NOOP.equals(spec.client()) ? null : TcpConnections.to(target);
             return new Trial(spec, layout, stub, adapter, generator, hlog, record, settings, tcp,
                     spec.measureHeap() ? heapAfterGc() : -1);
@@ -183,7 +184,12 @@ public final class Trial implements AutoCloseable {
      * the window's end, so their cost never moves it. A measured iteration goes into the histogram log.
      */
     public IterationSnapshot endIteration(boolean measured) {
-        return endIteration(measured, s -> Map.of());
+        return endIteration(measured, this::facts);
+    }
+
+    /** What the trial itself knows of an iteration beyond its counts: the fault mix's faults among those sent. */
+    public Map<String, Object> facts(IterationSnapshot s) {
+        return spec.faults().equals("none") ? Map.of() : Map.of("n.faults.injected", spec.faultsIn(s.sent()));
     }
 
     /**

@@ -7,6 +7,7 @@ import clientbench.api.Request;
 
 import java.net.URI;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.time.Duration;
@@ -32,10 +33,21 @@ import java.util.Objects;
  * @param ioThreads the client's I/O threads; 0: one per CPU the client may use after pinning ({@link CpuLayout})
  * @param request what each request carries beyond the shape (method, path, headers, body, status, TLS
  *                verification), from the JMH parameter {@code request}; {@link RequestSpec#NONE} for the shape's own
+ * @param stubQuery more of the stub's query parameters for every request (e.g. {@code keepAlive=false}: a new
+ *                  connection per request); empty for none; the stub only
+ * @param faults {@link #FAULT_MIX}: every 100th-percent of the requests asks the stub for a fault (see
+ *               {@link #requests}); {@code none}: plain requests; the stub only
  */
 public record TrialSpec(String client, String target, Protocol protocol, int connections, int delayMs, int bytes,
                         int requestBytes, LoadSpec load, Path hlog, Duration requestTimeout, boolean measureHeap,
-                        int ioThreads, RequestSpec request) {
+                        int ioThreads, RequestSpec request, String stubQuery, String faults) {
+
+    /** The fault mix: in every 100 requests, 2 ask for status 503 and 1 each for reset, close and truncate. */
+    public static final String FAULT_MIX = "mix";
+    /** Where in each 100 requests the mix puts its faults, spread out, and what each asks the stub for. */
+    static final java.util.Map<Integer, String> FAULTS = java.util.Map.of(10, "status=503", 30, "fault=reset",
+            50, "fault=close", 70, "fault=truncate", 90, "status=503");
+    static final int MIX_CYCLE = 100;
 
     public static final Duration CONNECT_TIMEOUT = AdapterConfig.DEFAULT_CONNECT_TIMEOUT;
     public static final Duration REQUEST_TIMEOUT = AdapterConfig.DEFAULT_REQUEST_TIMEOUT;
@@ -79,6 +91,17 @@ public record TrialSpec(String client, String target, Protocol protocol, int con
             throw new IllegalArgumentException("ioThreads must be > 0 (or empty: one per client CPU), was " + ioThreads);
         }
         request = request == null ? RequestSpec.NONE : request;
+        stubQuery = stubQuery == null ? "" : stubQuery.trim();
+        faults = faults == null || faults.isBlank() ? "none" : faults.trim();
+        if (!faults.equals("none") && !faults.equals(FAULT_MIX)) {
+            throw new IllegalArgumentException("faults must be none or " + FAULT_MIX + ", was '" + faults + "'");
+        }
+        if (!target.isBlank() && (!stubQuery.isEmpty() || !faults.equals("none"))) {
+            throw new IllegalArgumentException("stubQuery and faults ask the stub for something: they need no target");
+        }
+        if (!stubQuery.isEmpty() && !stubQuery.matches("[A-Za-z0-9=&_.-]+")) {
+            throw new IllegalArgumentException("stubQuery must be name=value pairs joined by &, was '" + stubQuery + "'");
+        }
         if (target.isBlank() && !request.equals(RequestSpec.NONE)) {
             throw new IllegalArgumentException("a request file (JMH parameter request) needs a target: the stub's request is fixed");
         }
@@ -89,13 +112,13 @@ public record TrialSpec(String client, String target, Protocol protocol, int con
                                   String bytes, String requestBytes, LoadSpec load, Path hlog) {
         return new TrialSpec(client, target, Protocol.parse(protocol), integer("connections", connections),
                 integer("delayMs", delayMs), integer("bytes", bytes), integer("requestBytes", requestBytes), load, hlog,
-                REQUEST_TIMEOUT, false, 0, RequestSpec.NONE);
+                REQUEST_TIMEOUT, false, 0, RequestSpec.NONE, "", "none");
     }
 
     /** With a request timeout other than the default, and the heap measured at the end of each window. */
     public TrialSpec withLongLived(Duration timeout) {
         return new TrialSpec(client, target, protocol, connections, delayMs, bytes, requestBytes, load, hlog, timeout, true,
-                ioThreads, request);
+                ioThreads, request, stubQuery, faults);
     }
 
     /** With the JMH parameter {@code ioThreads}: empty keeps the layout's count, else a positive integer. */
@@ -105,7 +128,7 @@ public record TrialSpec(String client, String target, Protocol protocol, int con
             throw new IllegalArgumentException("ioThreads must be > 0 (or empty: one per client CPU), was " + value);
         }
         return new TrialSpec(client, target, protocol, connections, delayMs, bytes, requestBytes, load, hlog,
-                requestTimeout, measureHeap, n, request);
+                requestTimeout, measureHeap, n, request, stubQuery, faults);
     }
 
     /** With the JMH parameter {@code request}: empty for the shape's own request, else a request file ({@link RequestSpec}). */
@@ -115,7 +138,13 @@ public record TrialSpec(String client, String target, Protocol protocol, int con
 
     public TrialSpec withRequest(RequestSpec r) {
         return new TrialSpec(client, target, protocol, connections, delayMs, bytes, requestBytes, load, hlog,
-                requestTimeout, measureHeap, ioThreads, r);
+                requestTimeout, measureHeap, ioThreads, r, stubQuery, faults);
+    }
+
+    /** With the JMH parameters {@code stubQuery} and {@code faults} (see the record's components). */
+    public TrialSpec withStub(String query, String faultMix) {
+        return new TrialSpec(client, target, protocol, connections, delayMs, bytes, requestBytes, load, hlog,
+                requestTimeout, measureHeap, ioThreads, request, query, faultMix);
     }
 
     public static int integer(String name, String value) {
@@ -136,7 +165,7 @@ public record TrialSpec(String client, String target, Protocol protocol, int con
 
     /** The path and query that ask the stub for this response. */
     public String stubPathAndQuery() {
-        return "/?delayMs=" + delayMs + "&bytes=" + bytes;
+        return "/?delayMs=" + delayMs + "&bytes=" + bytes + (stubQuery.isEmpty() ? "" : "&" + stubQuery);
     }
 
     /** True when no server of the user's is measured: the stub started per trial (or noop's nowhere). */
@@ -176,6 +205,36 @@ public record TrialSpec(String client, String target, Protocol protocol, int con
         String method = RequestSpec.effectiveMethod(request.method(), request.bodyFile() != null, requestBytes > 0);
         return new Request(method, URI.create(origin + pathAndQuery()), request.parsedHeaders(), body, null,
                 againstStub() ? bytes : -1, request.expectStatus());
+    }
+
+    /**
+     * What the trial sends in turn: the one {@link #request}, or with the fault mix a cycle of
+     * {@value #MIX_CYCLE} of it, five of which ask the stub for a fault ({@link #FAULTS}).
+     */
+    public List<Request> requests(URI origin) {
+        Request plain = request(origin);
+        if (faults.equals("none")) {
+            return List.of(plain);
+        }
+        List<Request> cycle = new ArrayList<>();
+        for (int i = 0; i < MIX_CYCLE; i++) {
+            String fault = FAULTS.get(i);
+            cycle.add(fault == null ? plain : new Request(plain.method(), URI.create(plain.uri() + "&" + fault),
+                    plain.headers(), plain.body(), plain.contentType(), plain.expectedBodyBytes(), plain.expectedStatus()));
+        }
+        return cycle;
+    }
+
+    /** How many of the first {@code sent} requests asked for a fault (0 without the mix). */
+    public long faultsIn(long sent) {
+        if (faults.equals("none")) {
+            return 0;
+        }
+        long n = sent / MIX_CYCLE * FAULTS.size();
+        for (int i = 0; i < sent % MIX_CYCLE; i++) {
+            n += FAULTS.containsKey(i) ? 1 : 0;
+        }
+        return n;
     }
 
     /** The stub's self-signed certificate is trusted as is; a target's is verified unless the request says insecure. */
