@@ -126,12 +126,14 @@ final class Capacity {
 
     /**
      * The {@code noop} baseline of one shape: per ladder rate, the mean CPU µs and bytes allocated per request
-     * sent over its probes there.
+     * sent over its probes there. A shape without a noop run of its own takes any capacity shape's: noop has no
+     * network, so the protocol does not change it; the rate and the pinning, which do, are the same.
      */
     static Map<Double, double[]> baseline(List<Result> all, String shape) {
+        boolean own = all.stream().anyMatch(r -> r.shape.equals(shape) && Adapters.NOOP.equals(r.client));
         Map<Double, double[]> sums = new TreeMap<>(); // rate -> cpu sum, alloc sum, count
         for (Result r : all) {
-            if (r.shape.equals(shape) && Adapters.NOOP.equals(r.client)) {
+            if ((!own || r.shape.equals(shape)) && Adapters.NOOP.equals(r.client)) {
                 for (Probe p : r.probes) {
                     double[] s = sums.computeIfAbsent(p.rate, k -> new double[3]);
                     s[0] += p.cpuMicrosPerRequest;

@@ -148,7 +148,8 @@ public record Profile(String name, String purpose, List<Shape> shapes) {
     }
 
     /** The knee search on immediate answers: the ladder starts at 1,000 req/s and stops at 64,000. */
-    private static Shape capacity(String name, String protocol, double precision, int probes, int probeSeconds, int forks) {
+    private static Shape capacity(String name, String protocol, double precision, int probes, int probeSeconds, int forks,
+                                  boolean baseline) {
         Map<String, String> p = new LinkedHashMap<>();
         p.put("protocol", protocol);
         p.put("startRate", "1000");
@@ -156,7 +157,7 @@ public record Profile(String name, String purpose, List<Shape> shapes) {
         p.put("precision", Double.toString(precision));
         p.put("concurrency", "64");
         p.put("connections", "64");
-        return new Shape(name, CAPACITY, Map.copyOf(p), new Timings(forks, 2, probeSeconds, probes, probeSeconds), true);
+        return new Shape(name, CAPACITY, Map.copyOf(p), new Timings(forks, 2, probeSeconds, probes, probeSeconds), baseline);
     }
 
     private static Shape open(String name, String protocol, int rate, int delayMs, int concurrency, int bytes,
@@ -187,7 +188,7 @@ public record Profile(String name, String purpose, List<Shape> shapes) {
     /** About ten minutes for thirteen runs a shape on 2 cores; every number measured, few of them. */
     private static List<Shape> quickShapes() {
         List<Shape> s = new ArrayList<>();
-        s.add(capacity("capacity-http1", "http1", 0.10, 6, 2, 1));
+        s.add(capacity("capacity-http1", "http1", 0.10, 6, 2, 1, true));
         s.add(open("delay100ms-1000", "http1", 1_000, 100, 256, 5, 0, new Timings(1, 1, 2, 1, 3)));
         s.add(closed(16, new Timings(1, 1, 2, 2, 2)));
         return s;
@@ -197,8 +198,9 @@ public record Profile(String name, String purpose, List<Shape> shapes) {
     private static List<Shape> standardShapes() {
         Timings fixed = new Timings(1, 1, 3, 2, 3);
         List<Shape> s = new ArrayList<>();
-        s.add(capacity("capacity-http1", "http1", 0.05, 10, 3, 2));
-        s.add(capacity("capacity-h2", "h2", 0.05, 10, 3, 1));
+        s.add(capacity("capacity-http1", "http1", 0.05, 10, 3, 2, true));
+        // noop has no network, so the HTTP/1.1 shape's ladder is its baseline here too (Capacity.baseline)
+        s.add(capacity("capacity-h2", "h2", 0.05, 10, 3, 1, false));
         s.add(open("h2c-2000", "h2c", 2_000, 0, 64, 5, 0, fixed));
         s.add(open("https1-2000", "https1", 2_000, 0, 64, 5, 0, fixed));
         s.add(open("delay100ms-10000", "http1", 10_000, 100, 2_000, 5, 0, fixed));
