@@ -373,10 +373,12 @@ class Agreement:
     b: str
     knees: pd.DataFrame
     groups: list  # (shape, ranking a, ranking b)
+    unmatched: list  # what one run measured and the other did not: "shape/client only in a"
 
     @property
     def agree(self) -> bool:
-        return bool(self.knees["within"].all()) and all(ra.key() == rb.key() for _, ra, rb in self.groups)
+        return (not self.unmatched and bool(self.knees["within"].all())
+                and all(ra.key() == rb.key() for _, ra, rb in self.groups))
 
     def lines(self) -> list:
         k = self.knees
@@ -387,6 +389,9 @@ class Agreement:
             out.append(f"  knees within {REPEAT_TOLERANCE:.0%}: {int(k['within'].sum())} of {len(k)} (shape, client); "
                        f"largest difference {worst['diff']:.0%} ({worst['shape']}/{worst['client']}: "
                        f"{fmt_rate(worst['knee.a'])} vs {fmt_rate(worst['knee.b'])} req/s)")
+        if self.unmatched:
+            more = f" and {len(self.unmatched) - 6} more" if len(self.unmatched) > 6 else ""
+            out.append(f"  not the same runs: {', '.join(self.unmatched[:6])}{more}")
         same = sum(ra.key() == rb.key() for _, ra, rb in self.groups)
         out.append(f"  tie groups the same in {same} of {len(self.groups)} ranked shapes")
         for shape, ra, rb in self.groups:
@@ -420,5 +425,8 @@ def agreement(a: Run, b: Run) -> Agreement:
         groups.append((shape, rank_open(a, shape), rank_open(b, shape)))
     for shape in [s for s in closed_shapes(b) if s in closed_shapes(a)]:
         groups.append((shape, rank_closed(a, shape), rank_closed(b, shape)))
+    pairs = {n: {(r["shape"], r["client"]) for r in run.summary["runs"] + run.summary["capacity"]} for n, run in (("a", a), ("b", b))}
+    unmatched = [f"{s}/{c} only in {n}" for n, other in (("a", "b"), ("b", "a"))
+                 for s, c in sorted(pairs[n] - pairs[other])]
     return Agreement(a.name, b.name, pd.DataFrame(rows, columns=["shape", "client", "knee.a", "knee.b", "diff", "within"]),
-                     groups)
+                     groups, unmatched)

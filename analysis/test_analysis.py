@@ -467,3 +467,14 @@ def test_a_probe_histogram_holds_only_the_probes_at_that_rate():
                    if it["measured"] and it["probe.rate"] == rate)
         assert want > 0
         assert cba.probe_histogram(run, "capacity-http1", "noop", rate).get_total_count() == want
+
+
+def test_runs_of_other_clients_or_shapes_do_not_agree(tmp_path):
+    b = tmp_path / "b"
+    shutil.copytree(FIXTURE, b)
+    summary = read("summary.json", b)
+    summary["runs"] = [r for r in summary["runs"] if r["shape"] != "closed-x4"]
+    (b / "summary.json").write_text(json.dumps(summary))
+    ag = cbd.agreement(cba.load_run(FIXTURE), cba.load_run(b))
+    assert not ag.agree and ag.unmatched == ["closed-x4/jdk only in a", "closed-x4/noop only in a",
+                                             "closed-x4/okhttp only in a"]
