@@ -96,12 +96,13 @@ final class Report implements Callable<Integer>, Bench.Checked {
         }
         if (runs.size() == 1) {
             Path run = runs.get(0);
-            boolean ok = render(run, System.out);
-            System.out.println(ok ? "bench: report " + run.resolve("report.html") : "bench: the report could not be rendered");
-            if (ok && readme) {
-                ok = analysis(System.out, "readme", run.toAbsolutePath().toString(), root().resolve("README.md").toString());
+            if (!render(run, System.out)) {
+                return 1; // why is said
             }
-            return decide(run, System.out) && ok ? 0 : 1;
+            System.out.println("bench: report " + run.resolve("report.html"));
+            boolean written = !readme
+                    || analysis(System.out, "readme", run.toAbsolutePath().toString(), root().resolve("README.md").toString());
+            return decide(run, System.out) && written ? 0 : 1;
         }
         Path a = runs.get(0);
         Path b = runs.get(1);
