@@ -327,7 +327,7 @@ def main_figure(run: cba.Run):
     (hollow: not ranked), and the latency spectrum at the highest common rate of the first shape."""
     caps = cba.capacity_shapes(run)
     k = cba.knees(run)
-    fig, (a_k, a_s) = plt.subplots(1, 2, figsize=(11, 0.9 + 0.45 * max(2, len(run.clients) * max(1, len(caps)))),
+    fig, (a_k, a_s) = plt.subplots(1, 2, figsize=(11, max(3.0, 0.9 + 0.4 * len(run.clients) * max(1, len(caps)))),
                                    gridspec_kw={"width_ratios": [1.2, 1]})
     labels, y = [], 0
     for shape in caps:
