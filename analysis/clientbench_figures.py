@@ -79,12 +79,22 @@ def _legend_outside(fig, axes):
 
 
 def _flag_note(ax, flagged: dict):
-    """Under the axes: which clients' figures here are flagged, and by what (a flagged figure never
-    makes a verdict)."""
-    words = "; ".join(f"{c}: {cbd.flag_words(f)}" for c, f in flagged.items() if f)
-    if words:
-        ax.text(0, -0.32, textwrap.fill("flagged: " + words, 70), transform=ax.transAxes, fontsize=7,
-                va="top", color=FLAGGED_EDGE)
+    """Under the axes (below its x label): which clients' figures here are flagged, and by what, clients
+    with the same flags together (a flagged figure never makes a verdict)."""
+    by_flags: dict = {}
+    for client, flags in flagged.items():
+        if flags:
+            by_flags.setdefault(cbd.flag_words(flags), []).append(client)
+    if by_flags:
+        words = "; ".join(f"{f} ({', '.join(cs)})" for f, cs in by_flags.items())
+        _note_below(ax, "flagged: " + words)
+
+
+def _note_below(ax, text: str):
+    """A small note under the axes' x label (under the axes when it has none): call it after the label."""
+    anchor = ax.xaxis.label if ax.get_xlabel() else ax
+    ax.annotate(textwrap.fill(text, 75), xy=(0, 0), xycoords=anchor, xytext=(0, -3 if ax.get_xlabel() else -18),
+                textcoords="offset points", fontsize=7, va="top", color=FLAGGED_EDGE)
 
 
 def _percentile_axis(ax, ylabel: str):
@@ -137,11 +147,6 @@ def knee_search(run: cba.Run, shape: str):
                 ax.plot(p["rate"], p["p99"] / 1000, marker=marker, markersize=6, linestyle="none",
                         color=FLAGGED_EDGE if flagged else c, markerfacecolor=c if p["pass"] else "white",
                         label=f"fork {fork}: " + ("pass" if p["pass"] else "fail, flagged" if flagged else "fail"))
-        by_flag = g[g["why"].str.startswith("flagged:")]
-        if not by_flag.empty:
-            words = sorted({w.strip() for why in by_flag["why"] for w in why.split(":", 1)[1].split(",")})
-            ax.text(0, -0.4, f"{len(by_flag)} of {len(g)} probes failed by a flag ({', '.join(words)})",
-                    transform=ax.transAxes, fontsize=7, va="top", color=FLAGGED_EDGE)
         if not noop.empty:
             ax.plot(noop.index, noop / 1000, label="noop (harness) p99", **style(cba.NOOP))
         ax.axhline(slo_ms, color="black", linewidth=0.8, linestyle="-.", label=f"SLO: p99 {slo_ms:g} ms")
@@ -159,6 +164,12 @@ def knee_search(run: cba.Run, shape: str):
         ax.set_xlabel("offered rate (req/s)")
     for ax in axes[:, 0]:
         ax.set_ylabel("latency p99 (ms)")
+    for ax, client in zip(axes.flat, clients):
+        g = pr[pr["client"] == client]
+        by_flag = g[g["why"].str.startswith("flagged:")]
+        if not by_flag.empty:
+            words = sorted({w.strip() for why in by_flag["why"] for w in why.split(":", 1)[1].split(",")})
+            _note_below(ax, f"{len(by_flag)} of {len(g)} probes failed by a flag ({', '.join(words)})")
     _legend_outside(fig, axes)
     fig.suptitle(f"{shape}: the knee search, probe by probe", x=0.0, ha="left")
     fig.set_label(f"{shape}: each client's knee search, probe rate against latency p99, with the SLO line")
@@ -193,7 +204,7 @@ def over_time(run: cba.Run, shapes: list):
     is drawn where it ran at the same rate; a closed loop's noop runs unthrottled and would flatten the rest."""
     it = cba.iterations(run)
     f = cba.fixed(run)
-    fig, axes = plt.subplots(len(shapes), 2, figsize=(10, 2.7 * len(shapes)), squeeze=False)
+    fig, axes = plt.subplots(len(shapes), 2, figsize=(10, 3.2 * len(shapes)), squeeze=False)
     for (a_ok, a_lat), shape in zip(axes, shapes):
         g = it[it["shape"] == shape]
         rows = f[f["shape"] == shape]
