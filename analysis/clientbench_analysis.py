@@ -157,6 +157,9 @@ def load_run(path) -> Run:
     env = _read_json(path / "env.json")
     if not isinstance(env, dict) or "runs" not in env:
         raise AnalysisError(f"{path / 'env.json'}: has no 'runs' list; not written by ./bench")
+    if not (path / "summary.json").is_file():
+        raise AnalysisError(f"{path / 'summary.json'}: missing; a run from before summary.json (the report reads it: "
+                            "run ./bench again) or not a run folder")
     summary = _read_json(path / "summary.json")
     for key in ("definitions", "runs", "capacity"):
         if not isinstance(summary, dict) or key not in summary:
