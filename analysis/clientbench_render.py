@@ -31,7 +31,7 @@ th, td { border: 1px solid #d8d8d8; padding: 3px 7px; text-align: left; vertical
 thead th { background: #f2f2f2; } tbody tr:nth-child(even) { background: #fafafa; }
 img { max-width: 100%; height: auto; display: block; margin: 0.4rem 0; }
 pre { background: #f7f7f7; padding: 0.5rem; overflow-x: auto; font-size: 12px; }
-.prompt, .jp-InputPrompt, .jp-OutputPrompt { display: none; }
+.notes { font-size: 12px; color: #555; } .anchor-link { display: none; }
 """
 
 
@@ -140,7 +140,8 @@ def heading_html(d: cbd.Decision) -> str:
 
 def table_html(d: cbd.Decision) -> str:
     notes = "".join(f"<li>{html.escape(n)}</li>" for n in d.notes)
-    return d.table.to_html(escape=True, classes="decision", border=0) + f"<ul class=\"notes\">{notes}</ul>"
+    return (d.table.reset_index().to_html(index=False, escape=True, classes="decision", border=0)
+            + f"<ul class=\"notes\">{notes}</ul>")
 
 
 def verdict_markdown(d: cbd.Decision) -> str:
