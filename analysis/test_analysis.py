@@ -443,9 +443,13 @@ def test_readme_command_writes_the_figure_and_only_the_block(tmp_path):
     text = readme.read_text()
     assert text.startswith("# title\n\nbefore\n\n") and text.endswith("\n\nafter\n") and "old text" not in text
     assert "![Each client's knee on capacity-http1" in text and "(results/run-small/main.png)" in text
-    summary = read("summary.json")
-    jdk = next(c for c in summary["capacity"] if c["client"] == "jdk")["knee"]
-    assert f"jdk {jdk['median']:.0f} [{jdk['min']:.0f}-" in text or "Not ranked: jdk" in text
+    env = read("env.json")
+    caption = text[text.index("\n*") + 2:text.index("*\n" + render.END)]
+    assert caption.startswith(f"The reference run `run-small` (fixture profile: {env['purpose']}): 2 clients on "
+                              f"{env['machine']['cpuCount']} cores of {env['machine']['cpuModel']}, JDK "
+                              f"{env['launcherJdk']['version']}.")
+    assert "median over 2 forks" in caption and "Right: no latency compared" in caption
+    assert cbd.verdict(cba.load_run(run))[0] in caption
     assert (run / "main.png").read_bytes()[:4] == b"\x89PNG"
     r = cli("readme", run, readme)  # the same run again: the same block
     assert readme.read_text() == text
