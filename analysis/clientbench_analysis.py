@@ -1,14 +1,23 @@
-"""Reads clientbench runs (results/<run>/) into tidy pandas frames and draws conclusions from them.
+"""Reads a clientbench run (results/<run>/) and turns its facts into a decision.
 
-Every figure comes from the files: JMH's results.json (rates with JMH's error, exact totals, percentiles
-that the harness already merged from HdrHistograms), the .hlog interval logs (merged here again for
-the full percentile spectrum), and env.json (machine, JDK, client versions and settings, the shapes).
-Nothing is typed in: a verdict names a winner only when the data says so.
+Java writes the facts and decides every pass or fail: summary.json (the SLO and the other definitions,
+each fixed-rate run's figures with `sustained`, each capacity search's knee and probes), one
+`*.trial.json` per trial (every iteration, warm-up included) and its `*.hlog` (one interval histogram per
+measured iteration), env.json (machine, JDK, profile, shapes, skipped and failed runs). This module reads
+them and never judges a probe or a rate again: it groups, merges histograms, forms intervals and words.
 
-Used by analysis.ipynb; `python clientbench_analysis.py check RUN_DIR` validates a folder.
+clientbench_decision turns these facts into the decision table and the verdict; clientbench_figures
+draws them; clientbench_render makes the report and the README's figure.
+
+    python clientbench_analysis.py check RUN        one line on the folder, or why it cannot be read
+    python clientbench_analysis.py decide RUN       the decision table and the verdict, as text
+    python clientbench_analysis.py decide A B       whether two runs agree (knees within 10%, same tie groups)
+    python clientbench_analysis.py render OUT RUN [RUN]   the report (analysis.ipynb) into OUT, one HTML file
+    python clientbench_analysis.py readme RUN [README]    RUN/main.png and README's figure block from RUN
 """
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
@@ -18,23 +27,12 @@ from pathlib import Path
 
 import pandas as pd
 
-SUSTAINED_SHARE = 0.99  # ok/s must reach 99% of the offered rate
-PERCENTILES = [50, 75, 90, 95, 99, 99.5, 99.9, 99.95, 99.99, 100]
+NOOP = "noop"  # the harness alone: every client's baseline, never ranked
 FAILURE_CLASSES = ["status", "timeout", "connect", "reset", "rejected", "other"]
 
 
 class AnalysisError(Exception):
     """A problem with the input, stated in one line that names the file."""
-
-
-@dataclass
-class Run:
-    name: str
-    path: Path
-    env: dict
-    results: list
-    frame: pd.DataFrame = field(repr=False)
-    hlogs: list = field(repr=False)
 
 
 # ---------------------------------------------------------------- loading
@@ -51,6 +49,96 @@ def _read_json(path: Path):
         raise AnalysisError(f"{path}: not valid JSON ({e.msg} at line {e.lineno})") from None
 
 
+@dataclass
+class Trial:
+    """One trial (one JMH fork of one shape and client): its record and its interval log."""
+    path: Path
+    record: dict
+    fork: int = 0
+    _intervals: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def client(self) -> str:
+        return self.record["client"]
+
+    @property
+    def shape(self) -> str:
+        return self.record["shape"]
+
+    @property
+    def iterations(self) -> list:
+        return self.record["iterations"]
+
+    @property
+    def measured(self) -> list:
+        return [it for it in self.iterations if it["measured"]]
+
+    @property
+    def started(self) -> int:
+        return self.iterations[0]["windowStartEpochMillis"] if self.iterations else 0
+
+    def intervals(self, tag: str) -> list:
+        """The .hlog's histograms of `tag`, in order: the i-th is the i-th measured iteration's."""
+        if tag not in self._intervals:
+            from hdrh.histogram import HdrHistogram
+
+            hlog = self.path.parent / self.record["hlog"]
+            out = []
+            for line in hlog.read_text(encoding="utf-8").splitlines():
+                if line.startswith(f"Tag={tag},"):
+                    try:
+                        out.append(HdrHistogram.decode(line.rsplit(",", 1)[1]))
+                    except Exception as e:  # the codec raises several types
+                        raise AnalysisError(f"{hlog}: unreadable interval histogram ({e})") from None
+            if out and len(out) != len(self.measured):
+                raise AnalysisError(f"{hlog}: {len(out)} '{tag}' intervals for {len(self.measured)} measured "
+                                    f"iterations in {self.path.name}")
+            self._intervals[tag] = out
+        return self._intervals[tag]
+
+
+@dataclass
+class Run:
+    name: str
+    path: Path
+    env: dict
+    summary: dict
+    trials: list = field(repr=False)
+    _memo: dict = field(default_factory=dict, repr=False)
+
+    def trials_of(self, shape: str, client: str) -> list:
+        return [t for t in self.trials if t.shape == shape and t.client == client]
+
+    @property
+    def slo(self) -> dict:
+        return self.summary["definitions"]["slo"]
+
+    @property
+    def clients(self) -> list:
+        """The clients compared, in the order asked for; noop (the baseline) is not one of them."""
+        return [c for c in self.env.get("clients", []) if c != NOOP]
+
+    @property
+    def shapes(self) -> list:
+        return [s["name"] for s in self.env.get("shapes", [])]
+
+    def shape_params(self, shape: str) -> dict:
+        return next((s["params"] for s in self.env.get("shapes", []) if s["name"] == shape), {})
+
+    @property
+    def request_timeout_s(self) -> float:
+        return _iso_seconds(self.env.get("settings", {}).get("requestTimeout", "PT5S"))
+
+
+def _iso_seconds(text: str) -> float:
+    """An ISO-8601 duration as Java writes it (PT5S, PT0.5S, PT1M30S) in seconds."""
+    m = re.fullmatch(r"PT(?:(\d+)H)?(?:(\d+)M)?(?:([\d.]+)S)?", text or "")
+    if not m:
+        return math.nan
+    h, mi, s = (float(g) if g else 0.0 for g in m.groups())
+    return h * 3600 + mi * 60 + s
+
+
 def load_run(path) -> Run:
     """One run folder. Raises AnalysisError, naming the file, for anything missing or malformed."""
     path = Path(path)
@@ -63,352 +151,362 @@ def load_run(path) -> Run:
     if not isinstance(results, list) or not results:
         raise AnalysisError(f"{path / 'results.json'}: holds no benchmark results")
     for i, r in enumerate(results):
-        for key in ("benchmark", "params", "primaryMetric", "secondaryMetrics"):
+        for key in ("benchmark", "params", "primaryMetric"):
             if not isinstance(r, dict) or key not in r:
                 raise AnalysisError(f"{path / 'results.json'}: entry {i} is not a JMH result (no '{key}')")
     env = _read_json(path / "env.json")
     if not isinstance(env, dict) or "runs" not in env:
         raise AnalysisError(f"{path / 'env.json'}: has no 'runs' list; not written by ./bench")
-    frame = tidy(path.name, results, env)
-    hlogs = [(p, _hlog_params(p)) for p in sorted(path.glob("*.hlog"))]
-    return Run(path.name, path, env, results, frame, hlogs)
+    if not (path / "summary.json").is_file():
+        raise AnalysisError(f"{path / 'summary.json'}: missing; a run from before summary.json (the report reads it: "
+                            "run ./bench again) or not a run folder")
+    summary = _read_json(path / "summary.json")
+    for key in ("definitions", "runs", "capacity"):
+        if not isinstance(summary, dict) or key not in summary:
+            raise AnalysisError(f"{path / 'summary.json'}: has no '{key}'; not written by this version of ./bench")
+    trials = []
+    for p in sorted(path.glob("*.trial.json")):
+        record = _read_json(p)
+        for key in ("client", "shape", "hlog", "iterations"):
+            if key not in record:
+                raise AnalysisError(f"{p}: has no '{key}'; not a trial record")
+        if not (path / record["hlog"]).is_file():
+            raise AnalysisError(f"{path / record['hlog']}: missing (named by {p.name})")
+        trials.append(Trial(p, record))
+    # Forks in the order they ran, as Java numbers them in summary.json.
+    groups: dict = {}
+    for t in sorted(trials, key=lambda t: t.started):
+        fork = groups.setdefault((t.shape, t.client), [])
+        t.fork = len(fork)
+        fork.append(t)
+    return Run(path.name, path, env, summary, trials)
 
 
 def newest_run(results_dir="results") -> Path:
     runs = [p for p in Path(results_dir).iterdir()
-            if p.is_dir() and not p.name.endswith(".incomplete") and (p / "results.json").is_file()]
+            if p.is_dir() and not p.name.endswith(".incomplete") and (p / "summary.json").is_file()]
     if not runs:
         raise AnalysisError(f"{results_dir}: no finished run; run ./bench first")
     return max(runs, key=lambda p: p.name)
 
 
-def _shape_of(entry: dict, env: dict) -> str:
-    params = entry["params"]
-    bench = entry["benchmark"]
-    for run in env.get("runs", []):
-        if run.get("benchmark") == bench and run.get("params") == params:
-            return run["shape"]
-    return bench.split(".")[-2] + "-" + params.get("rate", params.get("concurrency", ""))
+# ---------------------------------------------------------------- frames of facts
+
+def _per_run(fn):
+    """Computed once per run and arguments (the frames are read, never changed, by their callers)."""
+    @functools.wraps(fn)
+    def once(run, *args):
+        key = (fn.__name__, *args)
+        if key not in run._memo:
+            run._memo[key] = fn(run, *args)
+        return run._memo[key]
+    return once
 
 
-def tidy(run_name: str, results: list, env: dict) -> pd.DataFrame:
-    """One row per (run, shape, client, metric): score, error and unit, plus the shape's parameters."""
+@_per_run
+def fixed(run: Run) -> pd.DataFrame:
+    """summary.json's runs: one row per fixed-rate, closed-loop or long-lived (shape, client), noop included."""
     rows = []
-    for entry in results:
-        params = entry["params"]
-        base = {
-            "run": run_name,
-            "shape": _shape_of(entry, env),
-            "client": params.get("client"),
-            "benchmark": entry["benchmark"].split(".")[-2],
-            "model": "open" if "OpenLoop" in entry["benchmark"] else "closed",
-            "rate": float(params["rate"]) if "rate" in params else math.nan,
-            "delayMs": int(params.get("delayMs", 0)),
-            "bytes": int(params.get("bytes", 5)),
-            "requestBytes": int(params.get("requestBytes", 0)),
-            "concurrency": int(params.get("concurrency", 0)),
-            "forks": entry.get("forks"),
-        }
-        metrics = {"primary": entry["primaryMetric"], **entry["secondaryMetrics"]}
-        for name, m in metrics.items():
-            err = m.get("scoreError")
-            rows.append({**base, "metric": name, "score": _num(m.get("score")),
-                         "error": _num(err), "unit": m.get("scoreUnit")})
+    for r in run.summary["runs"]:
+        bench = r["benchmark"].split(".")[0]
+        p = r.get("params", {})
+        net = r.get("netOfNoop") or {}
+        rows.append({
+            "shape": r["shape"], "client": r["client"],
+            "model": {"ClosedLoopBenchmark": "closed", "LongLivedBenchmark": "longlived"}.get(bench, "open"),
+            "latency.metric": r.get("latencyMetric"), "rate": _num(r.get("rate")),
+            "delayMs": int(p.get("delayMs") or 0), "protocol": p.get("protocol", "http1"), "fault": p.get("fault", ""),
+            "ok": _num(r.get("okPerSecond")), "sent": _num(r.get("sent")), "failures": _num(r.get("failures")),
+            "unsent": _num(r.get("unsent")), "expired": _num(r.get("expired")),
+            "p50": _num(r.get("latencyP50Micros")), "p99": _num(r.get("latencyP99Micros")),
+            "lag.p99": _num(r.get("lagP99Micros")),
+            "cpu": _num(r.get("cpuMicrosPerRequest")), "alloc": _num(r.get("allocatedBytesPerRequest")),
+            "threads": _num(r.get("threadsMax")),
+            "net.cpu": _num(net.get("cpuMicrosPerRequest")), "net.alloc": _num(net.get("allocatedBytesPerRequest")),
+            "net.threads": _num(net.get("threads")),
+            "flags": tuple(r.get("flags", [])), "sustained": bool(r.get("sustained")), "missedBy": r.get("missedBy", ""),
+        })
     return pd.DataFrame(rows)
 
 
-def _num(v):
+@_per_run
+def probes(run: Run) -> pd.DataFrame:
+    """summary.json's capacity probes: one row per measured iteration of a knee search, noop included."""
+    rows = []
+    for c in run.summary["capacity"]:
+        for p in c["probes"]:
+            rows.append({"shape": c["shape"], "client": c["client"], "fork": p["fork"], "rate": p["rate"],
+                         "pass": p["pass"], "why": p["why"], "scheduled": p["scheduled"], "ok": p["ok"],
+                         "p50": _num(p.get("latencyP50Micros")), "p99": _num(p.get("latencyP99Micros")),
+                         "p999": _num(p.get("latencyP999Micros")), "lag.p99": _num(p.get("lagP99Micros")),
+                         "net.cpu": _num(p.get("netCpuMicrosPerRequest")),
+                         "net.alloc": _num(p.get("netAllocatedBytesPerRequest")),
+                         "connections": p.get("connectionsUsed", -1), "flags": tuple(p.get("flags", []))})
+    return pd.DataFrame(rows, columns=["shape", "client", "fork", "rate", "pass", "why", "scheduled", "ok", "p50",
+                                       "p99", "p999", "lag.p99", "net.cpu", "net.alloc", "connections", "flags"])
+
+
+@_per_run
+def knees(run: Run) -> pd.DataFrame:
+    """Per capacity shape and client (noop has no knee): the knee over forks and what bounds it.
+
+    The interval runs from the lowest fork's knee to the highest fork's lowest failing rate (`kneeHigh`):
+    each fork's knee lies in [knee, kneeHigh), so this holds the search's precision and the spread between
+    forks. No failing rate (the ceiling was kept): the interval is open above. `flagged` names the flags that
+    failed a probe at the bracket's upper end: there the harness, not the client, stopped the search."""
+    pr = probes(run)
+    rows = []
+    for c in run.summary["capacity"]:
+        if c["client"] == NOOP or "knee" not in c:
+            continue
+        k = c["knee"]
+        highs = [f.get("kneeHigh") for f in k["forks"]]
+        flagged = set()
+        for f in k["forks"]:
+            bound = pr[(pr["shape"] == c["shape"]) & (pr["client"] == c["client"]) & (pr["fork"] == f["fork"])
+                       & (pr["rate"] == f.get("kneeHigh")) & ~pr["pass"]]
+            for why in bound["why"]:
+                if why.startswith("flagged:"):
+                    flagged.update(w.strip() for w in why.split(":", 1)[1].split(","))
+        rows.append({"shape": c["shape"], "client": c["client"], "median": _num(k["median"]),
+                     "min": _num(k["min"]), "max": _num(k["max"]), "low": _num(k["min"]),
+                     "high": math.inf if any(h is None for h in highs) or not highs else max(highs),
+                     "converged": bool(k["converged"]), "forks": len(k["forks"]),
+                     "flagged": ", ".join(sorted(flagged)),
+                     "search": [f["search"] for f in k["forks"]]})
+    out = pd.DataFrame(rows, columns=["shape", "client", "median", "min", "max", "low", "high", "converged", "forks",
+                                      "flagged", "search"])
+    out["status"] = [("flagged: " + f) if f else ("converged" if c else "not converged")
+                     for f, c in zip(out["flagged"], out["converged"])]
+    return out
+
+
+@_per_run
+def iterations(run: Run) -> pd.DataFrame:
+    """Every iteration of every trial, warm-up included, in the order it ran (`seq` runs across forks)."""
+    rows = []
+    for t in sorted(run.trials, key=lambda t: (t.shape, t.client, t.fork)):
+        for it in t.iterations:
+            lat = it.get("latencyMicros") or it.get("serviceMicros") or {}
+            window_s = it["windowNanos"] / 1e9
+            rows.append({
+                "shape": t.shape, "client": t.client, "fork": t.fork, "index": it["index"], "measured": it["measured"],
+                "rate": it.get("probe.rate", it.get("offeredRate", math.nan)), "pass": it.get("probe.pass"),
+                "ok/s": it["ok"] / window_s if window_s > 0 else math.nan, "sent": it["sent"], "ok": it["ok"],
+                "failures": sum(it["failures"].values()), "expired": it["expiredAtDrain"], "unsent": it["unsent"],
+                "p50": lat.get("p50", math.nan), "p99": lat.get("p99", math.nan), "p999": lat.get("p999", math.nan),
+                "lag.p99": (it.get("lagMicros") or {}).get("p99", math.nan),
+                "connections": it["probes"].get("connectionsUsed", -1), "threads": it["probes"].get("threadsAtClose", -1),
+                "flags": tuple(it.get("flags", [])),
+            })
+    out = pd.DataFrame(rows)
+    if not out.empty:
+        out["seq"] = out.groupby(["shape", "client"]).cumcount()
+    return out
+
+
+def _num(v) -> float:
     try:
         return float(v)
     except (TypeError, ValueError):
         return math.nan
 
 
-def wide(frame: pd.DataFrame) -> pd.DataFrame:
-    """One row per (run, shape, client); a column per metric and an `err:` column per metric."""
-    keys = ["run", "shape", "client", "benchmark", "model", "rate", "delayMs", "bytes", "requestBytes", "concurrency"]
-    f = frame.assign(rate=frame["rate"].fillna(-1.0))  # closed loops have no rate; NaN keys would vanish
-    indexed = f.set_index(keys + ["metric"])
-    scores = indexed["score"].unstack("metric")
-    errors = indexed["error"].unstack("metric")
-    errors.columns = ["err:" + c for c in errors.columns]
-    w = scores.join(errors).reset_index()
-    w.columns.name = None
-    w["rate"] = w["rate"].where(w["rate"] >= 0)
-    fail_cols = [f"n.fail.{c}" for c in FAILURE_CLASSES if f"n.fail.{c}" in w]
-    w["n.failed"] = w[fail_cols].sum(axis=1) if fail_cols else 0.0
-    w["failure.share"] = w["n.failed"] / w["n.sent"].where(w["n.sent"] > 0)
-    w["achieved.share"] = w["ok"] / w["rate"]
-    w["latency.metric"] = w["model"].map({"open": "latency", "closed": "service"})
-    for p in ("p50", "p90", "p99", "p999", "max"):
-        w[f"lat.{p}"] = [row.get(f"{row['latency.metric']}.{p}", math.nan) for _, row in w.iterrows()]
-    return w
-
-
 # ---------------------------------------------------------------- histograms
 
-_HLOG_NAME = re.compile(r"^(?P<bench>[^-]+)-(?P<params>.*)-(?P<pid>\d+)\.hlog$")
+def merged(histograms: list):
+    """One histogram of several intervals (HdrHistogram's add: counts, never averaged percentiles)."""
+    from hdrh.histogram import HdrHistogram
 
-
-def _hlog_params(path: Path) -> dict:
-    m = _HLOG_NAME.match(path.name)
-    if not m:
-        return {}
-    out = {"benchmark": m.group("bench")}
-    for kv in m.group("params").split(","):
-        if "=" in kv:
-            k, v = kv.split("=", 1)
-            out[k] = v
+    out = None
+    for h in histograms:
+        if out is None:
+            out = HdrHistogram(h.lowest_trackable_value, h.highest_trackable_value, h.significant_figures)
+        out.add(h)
     return out
 
 
-def _sanitize(v: str) -> str:
-    return re.sub(r"[^A-Za-z0-9._-]", "_", str(v))
+def probe_histogram(run: Run, shape: str, client: str, rate: float, tag: str = "latency"):
+    """The measured intervals of (shape, client) probed at `rate`, across forks, merged."""
+    hs = []
+    for t in run.trials_of(shape, client):
+        for it, h in zip(t.measured, t.intervals(tag)):
+            if it.get("probe.rate", it.get("offeredRate")) == rate:
+                hs.append(h)
+    return merged(hs)
 
 
-def merged_histogram(run: Run, shape: str, client: str, tag: str = "latency"):
-    """The HdrHistogram of every measured interval of every fork of (shape, client), merged."""
-    from hdrh.histogram import HdrHistogram
-
-    wanted = [r for r in run.env["runs"] if r["shape"] == shape and r["client"] == client]
-    if not wanted:
-        return None
-    params = {k: _sanitize(v) for k, v in wanted[0]["params"].items()}
-    bench = wanted[0]["benchmark"].split(".")[-2] + "." + wanted[0]["benchmark"].split(".")[-1]
-    merged = None
-    for path, p in run.hlogs:
-        if p.get("benchmark") != bench or any(p.get(k) != v for k, v in params.items()):
-            continue
-        for line in path.read_text(encoding="utf-8").splitlines():
-            if not line.startswith(f"Tag={tag},"):
-                continue
-            try:
-                h = HdrHistogram.decode(line.rsplit(",", 1)[1])
-            except Exception as e:  # the codec raises several types
-                raise AnalysisError(f"{path}: unreadable interval histogram ({e})") from None
-            if merged is None:
-                merged = h
-            else:
-                merged.add(h)
-    return merged
+def shape_histogram(run: Run, shape: str, client: str, tag: str):
+    """Every measured interval of (shape, client), across forks, merged."""
+    return merged([h for t in run.trials_of(shape, client) for h in t.intervals(tag)])
 
 
-def spectrum(h, percentiles=PERCENTILES) -> pd.DataFrame:
-    """Percentile -> value in microseconds, from one (merged) histogram."""
+SPECTRUM = [50, 75, 90, 95, 99, 99.5, 99.9, 99.95, 99.99, 100]
+
+
+def spectrum(h, percentiles=SPECTRUM) -> pd.DataFrame:
+    """Percentile -> microseconds, from one (merged) histogram."""
     if h is None or h.get_total_count() == 0:
         return pd.DataFrame(columns=["percentile", "us"])
     return pd.DataFrame({"percentile": percentiles,
                          "us": [h.get_max_value() if p >= 100 else h.get_value_at_percentile(p) for p in percentiles]})
 
 
-# ---------------------------------------------------------------- conclusions
+# ---------------------------------------------------------------- what each shape is
 
-def is_sweep(shape: str) -> bool:
-    return shape.startswith("immediate-")
-
-
-def is_long_lived(shape: str) -> bool:
-    return shape.startswith("longlived-")
+def capacity_shapes(run: Run) -> list:
+    found = {c["shape"] for c in run.summary["capacity"]}
+    return [s for s in run.shapes if s in found] + sorted(found - set(run.shapes))
 
 
-def long_lived(w: pd.DataFrame, max_failure_share: float, crashed: list | None = None) -> pd.DataFrame:
-    """Per (run, client): the most concurrent long requests held (all in flight when the window closed,
-    within the failure budget), and what each cost in heap and threads there; how the next level failed.
-    `crashed` is env.json's list of runs that produced no result ("shape/client: reason")."""
-    ll = w[w["shape"].map(is_long_lived)]
-    crashes = {}
-    for entry in crashed or []:
-        where, _, why = entry.partition(": ")
-        shape, _, client = where.partition("/")
-        if is_long_lived(shape):
-            crashes.setdefault(client, f"at {shape.split('-', 1)[1]}: {why}")
+def fault_shapes(run: Run) -> list:
+    """Shapes where the server misbehaves on purpose: a `fault` parameter, or a delay the request timeout
+    cuts (every request should end as a timeout, none still out at the drain)."""
+    f = fixed(run)
+    if f.empty:
+        return []
+    bad = f[(f["fault"] != "") | (f["delayMs"] / 1000 >= run.request_timeout_s)]
+    return list(dict.fromkeys(bad["shape"]))
+
+
+def open_shapes(run: Run) -> list:
+    """Fixed-rate open-model shapes that are not fault shapes: the rate is kept or not."""
+    f = fixed(run)
+    if f.empty:
+        return []
+    faults = set(fault_shapes(run))
+    return [s for s in dict.fromkeys(f[f["model"] == "open"]["shape"]) if s not in faults]
+
+
+def closed_shapes(run: Run) -> list:
+    f = fixed(run)
+    return [] if f.empty else list(dict.fromkeys(f[f["model"] == "closed"]["shape"]))
+
+
+def longlived_shapes(run: Run) -> list:
+    f = fixed(run)
+    return [] if f.empty else list(dict.fromkeys(f[f["model"] == "longlived"]["shape"]))
+
+
+def failing_shapes(run: Run) -> list:
+    """Fixed-rate and closed-loop shapes where some client's measured requests failed, went unsent or expired."""
+    kinds = FAILURE_CLASSES + ["unsent", "expired"]
+    return [s for s in open_shapes(run) + fault_shapes(run) + closed_shapes(run)
+            if any(failures_by_class(run, s, c)[k] for c in run.clients for k in kinds)]
+
+
+def common_rates(run: Run, shape: str) -> list:
+    """The rates of `shape`'s searches that every client probed in every fork and that lie at or below
+    every client's lowest fork knee: where no client is past its knee, so spectra compare like with like.
+    Every client climbs the same ladder (x2 from the start rate), so these are its lower rungs."""
+    k = knees(run)
+    k = k[k["shape"] == shape]
+    if k.empty:
+        return []
+    weakest = k["low"].min()
+    pr = probes(run)
+    pr = pr[(pr["shape"] == shape) & (pr["client"] != NOOP)]
+    sets = [set(g["rate"]) for _, g in pr.groupby(["client", "fork"])]
+    common = set.intersection(*sets) if sets else set()
+    return sorted(r for r in common if 0 < r <= weakest)
+
+
+@_per_run
+def at_rate(run: Run, shape: str, rate: float) -> pd.DataFrame:
+    """Per client at one probed rate: p50/p99/p99.9 from the merged intervals across forks, the net CPU and
+    allocation per request (mean over those probes, from summary.json) and the most connections used."""
+    pr = probes(run)
     rows = []
-    for (run, client), g in ll.sort_values("concurrency").groupby(["run", "client"], sort=False):
-        held = g[(g.get("inflight.end", 0) >= SUSTAINED_SHARE * g["concurrency"])
-                 & (g["failure.share"].fillna(0) <= max_failure_share)]
-        best = held.iloc[-1] if not held.empty else None
-        failed = g[~g.index.isin(held.index)]
-        how = ""
-        if not failed.empty:
-            f = failed.iloc[0]
-            classes = {c: f.get(f"n.fail.{c}", 0) for c in FAILURE_CLASSES if f.get(f"n.fail.{c}", 0) > 0}
-            how = (f"at {f['concurrency']}: {f.get('inflight.end', math.nan):.0f} in flight, "
-                   + (", ".join(f"{v:.0f} {k}" for k, v in classes.items()) or "no failure reported"))
-        if not how and client in crashes:
-            how = crashes[client]
-        rows.append({"run": run, "client": client,
-                     "held": best["concurrency"] if best is not None else 0,
-                     "heap.per.inflight.B": best.get("heap.per.inflight", math.nan) if best is not None else math.nan,
-                     "threads.per.inflight": best.get("threads.per.inflight", math.nan) if best is not None else math.nan,
-                     "failed": how})
-    listed = {(r["run"], r["client"]) for r in rows}
-    runs = list(ll["run"].unique()) or list(w["run"].unique())
-    for client, how in crashes.items():  # crashed at every level it was given: no numbers at all
-        for run in runs:
-            if (run, client) not in listed:
-                rows.append({"run": run, "client": client, "held": 0, "heap.per.inflight.B": math.nan,
-                             "threads.per.inflight": math.nan, "failed": how})
-    return pd.DataFrame(rows, columns=["run", "client", "held", "heap.per.inflight.B", "threads.per.inflight", "failed"])
+    for client in run.clients:
+        h = probe_histogram(run, shape, client, rate)
+        g = pr[(pr["shape"] == shape) & (pr["client"] == client) & (pr["rate"] == rate)]
+        if h is None or g.empty:
+            continue
+        rows.append({"client": client, "rate": rate, "probes": len(g), "count": h.get_total_count(),
+                     "p50": h.get_value_at_percentile(50), "p99": h.get_value_at_percentile(99),
+                     "p999": h.get_value_at_percentile(99.9), "net.cpu": g["net.cpu"].mean(),
+                     "net.alloc": g["net.alloc"].mean(), "connections": g["connections"].max(),
+                     "flags": tuple(sorted({f for fl in g["flags"] for f in fl}))})
+    return pd.DataFrame(rows, columns=["client", "rate", "probes", "count", "p50", "p99", "p999", "net.cpu",
+                                       "net.alloc", "connections", "flags"])
 
 
-def sustainable(w: pd.DataFrame, slo_p99_ms: float, max_failure_share: float) -> pd.DataFrame:
-    """Per (run, client): the highest offered rate of the immediate-response sweep that was met
-    (ok/s >= 99% of it), within the failure budget, with latency p99 (from the intended start) <= SLO."""
-    sweep = w[w["shape"].map(is_sweep)].copy()
-    sweep["meets"] = ((sweep["achieved.share"] >= SUSTAINED_SHARE)
-                      & (sweep["failure.share"].fillna(1) <= max_failure_share)
-                      & (sweep["latency.p99"] <= slo_p99_ms * 1000))
-    rows = []
-    for (run, client), g in sweep.groupby(["run", "client"], sort=False):
-        met = g[g["meets"]]
-        best = met.loc[met["rate"].idxmax()] if not met.empty else None
-        rows.append({"run": run, "client": client,
-                     "max.rate": best["rate"] if best is not None else 0.0,
-                     "p99.us": best["latency.p99"] if best is not None else math.nan,
-                     "alloc.B": best.get("gc.alloc.rate.norm", math.nan) if best is not None else math.nan,
-                     "cpu.us": best.get("cpu.per.req", math.nan) if best is not None else math.nan,
-                     "offered.max": g["rate"].max()})
-    return pd.DataFrame(rows)
-
-
-def _fmt_us(us: float) -> str:
-    if us is None or (isinstance(us, float) and math.isnan(us)):
-        return "n/a"
-    return f"{us / 1000:.1f} ms" if us >= 1000 else f"{us:.0f} us"
-
-
-def _fmt_bytes(b: float) -> str:
-    if b is None or (isinstance(b, float) and math.isnan(b)):
-        return "n/a"
-    return f"{b / 1024:.1f} KiB" if b >= 1024 else f"{b:.0f} B"
-
-
-TIE_MARGIN = 0.10  # leads smaller than this are reported as ties: one quick run cannot separate them
-
-
-def _lead(better: float, worse: float, noun: str, other: str) -> str:
-    """'2.3x lower than X', or a percentage flagged as a tie when the lead is under TIE_MARGIN."""
-    if better <= 0 or worse <= 0 or pd.isna(better) or pd.isna(worse):
-        return ""
-    ratio = max(better, worse) / min(better, worse)
-    if ratio >= 1 + TIE_MARGIN:
-        return f", {ratio:.1f}x {noun} than {other}"
-    return f", {100 * (ratio - 1):.0f}% {noun} than {other} (under {TIE_MARGIN:.0%}: a tie)"
-
-
-def verdicts(w: pd.DataFrame, slo_p99_ms: float, max_failure_share: float, crashed: list | None = None) -> list[str]:
-    """One plain-language sentence per shape (and one for the sweep), computed from the data.
-    `crashed`: env.json's runs that produced no result, which count against their client."""
-    out = []
-    for run in w["run"].unique():
-        rw = w[w["run"] == run]
-        s = sustainable(rw, slo_p99_ms, max_failure_share).sort_values(["max.rate", "p99.us"], ascending=[False, True])
-        if not s.empty:
-            if s.iloc[0]["max.rate"] <= 0:
-                out.append(f"Immediate responses: no client met the offered rate with p99 <= {slo_p99_ms:g} ms "
-                           f"and <= {max_failure_share:.1%} failures.")
-            else:
-                top = s.iloc[0]
-                runner = s.iloc[1] if len(s) > 1 else None
-                tied = runner is not None and runner["max.rate"] == top["max.rate"]
-                if runner is None:
-                    margin = ""
-                elif tied:
-                    margin = (f", tied on rate with {runner['client']}; p99 {_fmt_us(top['p99.us'])} vs "
-                              f"{_fmt_us(runner['p99.us'])}" + _lead(top["p99.us"], runner["p99.us"], "lower", runner["client"]))
-                elif runner["max.rate"] > 0:
-                    margin = (f", {top['max.rate'] / runner['max.rate']:.1f}x the runner-up {runner['client']} "
-                              f"({runner['max.rate']:.0f} req/s)")
-                else:
-                    margin = ", and no other client sustained any offered rate"
-                out.append(f"Immediate responses: {top['client']} wins, sustaining {top['max.rate']:.0f} req/s "
-                           f"(of {top['offered.max']:.0f} offered) with p99 {_fmt_us(top['p99.us'])}{margin}; "
-                           f"cost {_fmt_bytes(top['alloc.B'])} allocated per request.")
-        held = long_lived(rw, max_failure_share, crashed)
-        if not held.empty:
-            held = held.sort_values(["held", "heap.per.inflight.B"], ascending=[False, True])
-            top = held.iloc[0]
-            if top["held"] <= 0:
-                out.append("Long-lived requests: no client held even the smallest level.")
-            else:
-                out.append(f"Long-lived requests: {top['client']} wins, holding {top['held']:.0f} concurrent requests "
-                           f"at {_fmt_bytes(top['heap.per.inflight.B'])} of heap and "
-                           f"{top['threads.per.inflight']:.3f} threads each"
-                           + (f"; it failed {top['failed']}" if top["failed"] else "") + ".")
-        for shape in [x for x in rw["shape"].unique() if not is_sweep(x) and not is_long_lived(x)]:
-            g = rw[rw["shape"] == shape]
-            if (g["model"] == "closed").all():
-                g = g.sort_values("ok", ascending=False)
-                top = g.iloc[0]
-                margin = _lead(top["ok"], g.iloc[1]["ok"], "higher", g.iloc[1]["client"]) if len(g) > 1 else ""
-                out.append(f"{shape} (closed loop, throughput): {top['client']} wins with {top['ok']:.0f} ok/s{margin}; "
-                           f"service time p99 {_fmt_us(top['lat.p99'])}, {_fmt_bytes(top.get('gc.alloc.rate.norm', math.nan))}/request.")
-                continue
-            ok = g[(g["achieved.share"] >= SUSTAINED_SHARE) & (g["failure.share"].fillna(1) <= max_failure_share)]
-            if ok.empty:
-                out.append(f"{shape}: no client met the offered rate within the failure budget.")
-                continue
-            ok = ok.sort_values("latency.p99")
-            top = ok.iloc[0]
-            margin = _lead(top["latency.p99"], ok.iloc[1]["latency.p99"], "lower", ok.iloc[1]["client"]) if len(ok) > 1 else ""
-            rest = len(g) - len(ok)
-            out.append(f"{shape}: {top['client']} wins with latency p99 {_fmt_us(top['latency.p99'])}{margin}; "
-                       f"cost {_fmt_bytes(top.get('gc.alloc.rate.norm', math.nan))}/request, "
-                       f"{top.get('threads.max', math.nan):.0f} threads"
-                       + (f"; {rest} client(s) missed the rate or the failure budget." if rest else "."))
+def failures_by_class(run: Run, shape: str, client: str) -> dict:
+    """Measured iterations' totals: sent, each failure class, expired (still out at the drain), unsent."""
+    out = {"sent": 0, "expired": 0, "unsent": 0, **{c: 0 for c in FAILURE_CLASSES}}
+    for t in run.trials_of(shape, client):
+        for it in t.measured:
+            out["sent"] += it["sent"]
+            out["expired"] += it["expiredAtDrain"]
+            out["unsent"] += it["unsent"]
+            for c in FAILURE_CLASSES:
+                out[c] += it["failures"].get(c, 0)
     return out
 
 
-def compare(a: pd.DataFrame, b: pd.DataFrame, min_change: float = 0.10) -> pd.DataFrame:
-    """Significant changes from run a to run b, per (shape, client, metric). A rate is significant when
-    the 99.9% intervals do not overlap; a percentile or allocation, when it moved by more than min_change."""
-    keys = ["shape", "client"]
-    metrics = ["ok", "latency.p99", "lat.p99", "gc.alloc.rate.norm", "cpu.per.req"]
-    j = a.merge(b, on=keys, suffixes=(".a", ".b"))
+def long_lived(run: Run) -> pd.DataFrame:
+    """Per long-lived shape and client: asked, held when the window closed, heap and threads per request in
+    flight, how long opening took; a client whose JVM crashed there is listed with env.json's reason."""
     rows = []
-    for _, r in j.iterrows():
-        for m in metrics:
-            va, vb = r.get(f"{m}.a", math.nan), r.get(f"{m}.b", math.nan)
-            if pd.isna(va) or pd.isna(vb) or va == 0:
-                continue
-            ea, eb = r.get(f"err:{m}.a", math.nan), r.get(f"err:{m}.b", math.nan)
-            if not pd.isna(ea) and not pd.isna(eb):
-                significant = abs(vb - va) > ea + eb
-            else:
-                significant = abs(vb - va) / abs(va) > min_change
-            if significant:
-                rows.append({"shape": r["shape"], "client": r["client"], "metric": m, "a": va, "b": vb,
-                             "change": (vb - va) / abs(va)})
-    return pd.DataFrame(rows, columns=["shape", "client", "metric", "a", "b", "change"])
+    for shape in longlived_shapes(run):
+        for client in run.clients:
+            for t in run.trials_of(shape, client):
+                for it in t.measured:
+                    held = it["inFlightAtClose"]
+                    p = it["probes"]
+                    rows.append({"shape": shape, "client": client, "asked": p.get("asked", -1), "held": held,
+                                 "heap/req": p["heapBytes"] / held if held > 0 and p.get("heapBytes", -1) >= 0 else math.nan,
+                                 "threads/req": p["threadsAtClose"] / held if held > 0 else math.nan,
+                                 "open.ms": it["inFlightPeakAfterNanos"] / 1e6,
+                                 "failures": sum(it["failures"].values()), "failed": ""})
+    for entry in run.env.get("failed", []):
+        where, _, why = entry.partition(": ")
+        shape, _, client = where.partition("/")
+        if shape.startswith("longlived-"):
+            rows.append({"shape": shape, "client": client, "asked": math.nan, "held": 0, "heap/req": math.nan,
+                         "threads/req": math.nan, "open.ms": math.nan, "failures": math.nan, "failed": why})
+    return pd.DataFrame(rows, columns=["shape", "client", "asked", "held", "heap/req", "threads/req", "open.ms",
+                                       "failures", "failed"])
 
 
-USAGE = "usage: clientbench_analysis.py check RUN_DIR | compare RUN_A RUN_B"
+# ---------------------------------------------------------------- command line
+
+USAGE = ("usage: clientbench_analysis.py check RUN | decide RUN | decide RUN_A RUN_B | "
+         "render OUT.html RUN [RUN] | readme RUN [README.md]")
 
 
-def main(argv):
-    """`check RUN_DIR`: one line on the folder, or why it cannot be read. `compare A B`: the significant
-    changes from run A to run B as a table (what `./bench report --compare A B` prints)."""
-    command = argv[1] if len(argv) > 1 else ""
-    if (command, len(argv)) not in (("check", 3), ("compare", 4)):
+def main(argv) -> int:
+    command, args = (argv[1], argv[2:]) if len(argv) > 1 else ("", [])
+    shapes = {"check": (1, 1), "decide": (1, 2), "render": (2, 3), "readme": (1, 2)}
+    if command not in shapes or not shapes[command][0] <= len(args) <= shapes[command][1]:
         print(USAGE, file=sys.stderr)
         return 2
     try:
-        runs = [load_run(p) for p in argv[2:]]
+        if command == "render":
+            import clientbench_render
+            clientbench_render.render([Path(p) for p in args[1:]], Path(args[0]))
+            return 0
+        runs = [load_run(args[0])] if command == "readme" else [load_run(p) for p in args]
+        if command == "check":
+            run = runs[0]
+            print(f"report: {run.path}: {len(run.summary['runs'])} fixed-rate runs, "
+                  f"{len(run.summary['capacity'])} knee searches, {len(run.trials)} trials")
+        elif command == "decide":
+            import clientbench_decision as cbd
+            print(cbd.decision_text(cbd.decide(runs[0])) if len(runs) == 1 else "\n".join(cbd.agreement(*runs).lines()))
+        else:
+            import clientbench_render
+            readme = Path(args[1]) if len(args) > 1 else Path(__file__).resolve().parent.parent / "README.md"
+            clientbench_render.write_readme(runs[0], readme)
+            print(f"report: {runs[0].path / 'main.png'} and the figure block of {readme}")
     except AnalysisError as e:
         print(f"report: {e}", file=sys.stderr)
         return 1
-    if command == "check":
-        run = runs[0]
-        print(f"report: {run.path}: {len(run.results)} results, {len(run.hlogs)} histogram logs")
-        return 0
-    a, b = runs
-    changes = compare(wide(a.frame), wide(b.frame))
-    print(f"{a.name} -> {b.name}: {len(changes)} significant changes (rates: 99.9% intervals apart; "
-          f"percentiles, allocation, CPU: moved by more than 10%)")
-    if not changes.empty:
-        print(changes.round(3).to_string(index=False))
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    # Through the module's own name, so that the other modules' AnalysisError is the one caught here.
+    import clientbench_analysis
+
+    sys.exit(clientbench_analysis.main(sys.argv))

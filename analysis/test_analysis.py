@@ -1,152 +1,408 @@
-"""The notebook and its helpers, against a small committed fixture run (analysis/fixtures/run-small,
-cut from a real quick run on the reference machine: two clients, every quick shape)."""
-import copy
+"""The report, the decision and their helpers, against analysis/fixtures/run-small: a real ./bench run cut
+down (see fixtures/README.md), two clients over every kind of shape. Expected numbers are read from the
+fixture's files here, with json and hdrh directly, not through the module under test."""
+import base64
 import json
-import os
+import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-import nbformat
 import pytest
-from nbclient import NotebookClient
+from hdrh.histogram import HdrHistogram
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 FIXTURE = HERE / "fixtures" / "run-small"
 sys.path.insert(0, str(HERE))
 import clientbench_analysis as cba  # noqa: E402
+import clientbench_decision as cbd  # noqa: E402
+import clientbench_figures as figs  # noqa: E402
+import clientbench_render as render  # noqa: E402
 
 
-def run_notebook(runs: str):
-    nb = nbformat.read(ROOT / "analysis.ipynb", as_version=4)
-    old = os.environ.get("CLIENTBENCH_RUNS")
-    os.environ["CLIENTBENCH_RUNS"] = runs
-    try:
-        NotebookClient(nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(ROOT)}}).execute()
-    finally:
-        if old is None:
-            os.environ.pop("CLIENTBENCH_RUNS", None)
-        else:
-            os.environ["CLIENTBENCH_RUNS"] = old
-    return nb
+def read(name, run=FIXTURE):
+    return json.loads((run / name).read_text())
 
 
-def outputs_text(nb) -> str:
-    text = []
-    for cell in nb.cells:
-        for out in cell.get("outputs", []):
-            text.append(out.get("text", ""))
-            text.append(str(out.get("data", {}).get("text/markdown", "")))
-    return "\n".join(text)
+def trials(shape, client, run=FIXTURE):
+    """The trial records of (shape, client), forks in the order they ran."""
+    out = [json.loads(p.read_text()) for p in run.glob("*.trial.json")]
+    out = [t for t in out if t["shape"] == shape and t["client"] == client]
+    return sorted(out, key=lambda t: t["iterations"][0]["windowStartEpochMillis"])
 
 
-def test_notebook_executes_headless_against_the_fixture_run(tmp_path):
-    run = tmp_path / FIXTURE.name
+def intervals(trial, tag, run=FIXTURE):
+    lines = (run / trial["hlog"]).read_text().splitlines()
+    return [HdrHistogram.decode(line.rsplit(",", 1)[1]) for line in lines if line.startswith(f"Tag={tag},")]
+
+
+def with_knees(tmp_path, knees: dict, name="edited") -> Path:
+    """The fixture with summary.json's knees replaced: client -> (knee, kneeHigh or None, converged), every
+    fork alike. The probes and histograms stay as measured."""
+    run = tmp_path / name
     shutil.copytree(FIXTURE, run)
-    nb = run_notebook(str(run))  # raises CellExecutionError on any cell error
-    text = outputs_text(nb)
-    assert "Immediate responses:" in text
-    assert (run / "main.png").stat().st_size > 10_000
-
-
-def test_notebook_compares_two_runs(tmp_path):
-    a, b = tmp_path / "a", tmp_path / "b"
-    shutil.copytree(FIXTURE, a)
-    shutil.copytree(FIXTURE, b)
-    results = json.loads((b / "results.json").read_text())
-    for r in results:
-        r["secondaryMetrics"]["ok"]["score"] *= 0.5  # every client got twice as slow
-    (b / "results.json").write_text(json.dumps(results))
-    text = outputs_text(run_notebook(f"{a}{os.pathsep}{b}"))
-    assert "significant changes" in text
-
-
-def test_fixture_accounting_balances_exactly():
-    w = cba.wide(cba.load_run(FIXTURE).frame)
-    assert (w["n.scheduled"] == w["n.sent"] + w["n.dropped"]).all()
-    assert (w["n.sent"] == w["n.ok"] + w["n.failed"]).all()
-
-
-def test_closed_loop_rows_survive_the_pivot():
-    w = cba.wide(cba.load_run(FIXTURE).frame)
-    closed = w[w["model"] == "closed"]
-    assert len(closed) == w["client"].nunique()
-    assert closed["rate"].isna().all()
-    assert len(w) == len(cba.load_run(FIXTURE).results)
-
-
-def known_winner_run(tmp_path, winner: str) -> Path:
-    """The fixture with `winner` made clearly best everywhere and every other client clearly worse."""
-    run = tmp_path / "known-winner"
-    shutil.copytree(FIXTURE, run)
-    results = json.loads((run / "results.json").read_text())
-    for r in results:
-        s = r["secondaryMetrics"]
-        rate = float(r["params"].get("rate", 0))
-        good = r["params"]["client"] == winner
-        if rate:
-            s["ok"]["score"] = rate if good else rate * 0.5
-            s["n.sent"]["score"] = s["n.scheduled"]["score"]
-            s["n.dropped"]["score"] = 0
-            for k in list(s):
-                if k.startswith("n.fail."):
-                    s[k]["score"] = 0
-            s["n.ok"]["score"] = s["n.sent"]["score"]
-            s["latency.p99"]["score"] = 1_000 if good else 900_000
-        else:
-            s["ok"]["score"] = 20_000 if good else 5_000
-    (run / "results.json").write_text(json.dumps(results))
+    summary = read("summary.json", run)
+    for c in summary["capacity"]:
+        if c["client"] in knees:
+            knee, high, converged = knees[c["client"]]
+            for f in c["knee"]["forks"]:
+                f.update(knee=knee, kneeHigh=high, converged=converged)
+            c["knee"].update(median=knee, min=knee, max=knee, converged=converged)
+    (run / "summary.json").write_text(json.dumps(summary))
     return run
 
 
-@pytest.mark.parametrize("winner", ["okhttp", "jdk"])
-def test_verdict_names_the_known_winner_of_every_shape(tmp_path, winner):
-    run = known_winner_run(tmp_path, winner)
-    verdicts = cba.verdicts(cba.wide(cba.load_run(run).frame), slo_p99_ms=10, max_failure_share=0.001)
-    shapes = cba.wide(cba.load_run(run).frame)["shape"]
-    assert len(verdicts) == 1 + sum(1 for s in shapes.unique() if not cba.is_sweep(s))
-    for v in verdicts:
-        assert f": {winner} wins" in v, v
-    assert any("4.0x the runner-up" in v or "no other client" in v for v in verdicts if v.startswith("Immediate"))
+def cli(*args):
+    return subprocess.run([sys.executable, str(HERE / "clientbench_analysis.py"), *map(str, args)],
+                          capture_output=True, text=True, timeout=300)
 
 
-def test_verdict_says_so_when_no_client_meets_the_slo(tmp_path):
-    run = known_winner_run(tmp_path, "nobody")
-    verdicts = cba.verdicts(cba.wide(cba.load_run(run).frame), slo_p99_ms=10, max_failure_share=0.001)
-    assert verdicts[0].startswith("Immediate responses: no client met")
+# ---------------------------------------------------------------- the fixture is what the tests need
+
+def test_fixture_holds_failures_unsent_connections_forks_and_a_long_lived_shape():
+    summary = read("summary.json")
+    rows = {(r["shape"], r["client"]): r for r in summary["runs"]}
+    assert rows[("delay6s-50", "jdk")]["failures"] > 0 and rows[("https1-500", "jdk")]["unsent"] > 0
+    assert any(r["shape"].startswith("longlived-") for r in summary["runs"])
+    used = [it["probes"]["connectionsUsed"] for t in trials("delay100ms-500", "okhttp") for it in t["iterations"]]
+    assert max(used) > 0
+    assert len(trials("capacity-http1", "jdk")) == 2 and len(trials("closed-x4", "okhttp")) == 2
+    # No real client here left a request out past its own timeout: expired is counted, and 0.
+    assert sum(r["expired"] for r in summary["runs"]) == 0
 
 
-def test_compare_keeps_only_significant_changes():
-    w = cba.wide(cba.load_run(FIXTURE).frame)
-    assert cba.compare(w, w.copy()).empty
-    slower = w.copy()
-    slower["ok"] = slower["ok"] * 0.5
-    changes = cba.compare(w, slower)
-    assert set(changes["metric"]) == {"ok"}
-    assert len(changes) == len(w[w["ok"] > 0])
+def test_the_ith_interval_of_a_log_is_the_ith_measured_iteration():
+    for t in trials("capacity-http1", "okhttp"):
+        measured = [it for it in t["iterations"] if it["measured"]]
+        hs = intervals(t, "latency")
+        assert len(hs) == len(measured)
+        for it, h in zip(measured, hs):
+            assert h.get_total_count() == it["latencyMicros"]["count"]
+            assert h.get_value_at_percentile(99) == it["latencyMicros"]["p99"]
+
+
+# ---------------------------------------------------------------- the decision table
+
+def test_decision_table_has_one_row_per_client_and_never_noop():
+    d = cbd.decide(cba.load_run(FIXTURE))
+    assert list(d.table.index) == [c for c in read("env.json")["clients"] if c != "noop"]
+
+
+def test_knee_cells_are_the_median_and_the_range_to_the_highest_failing_rate():
+    d = cbd.decide(cba.load_run(FIXTURE))
+    for c in read("summary.json")["capacity"]:
+        if c["client"] == "noop":
+            continue
+        k = c["knee"]
+        high = max(f["kneeHigh"] for f in k["forks"])
+        assert d.table.loc[c["client"], "knee capacity-http1 (req/s)"].startswith(
+            f"{k['median']:.0f} [{k['min']:.0f}-{high:.0f})")
+
+
+def test_a_search_stopped_by_a_flag_says_which_and_is_not_ranked():
+    summary = read("summary.json")
+    run = cba.load_run(FIXTURE)
+    ranking = cbd.rank_capacity(run, "capacity-http1")
+    assert ranking.groups == []
+    for c in summary["capacity"]:
+        if c["client"] == "noop":
+            continue
+        highs = {(f["fork"], f["kneeHigh"]) for f in c["knee"]["forks"]}
+        words = {w.strip() for p in c["probes"] if (p["fork"], p["rate"]) in highs and not p["pass"]
+                 and p["why"].startswith("flagged:") for w in p["why"].split(":", 1)[1].split(",")}
+        assert words, "the fixture's searches were stopped by flags"
+        assert (c["client"], "flagged: " + ", ".join(sorted(words))) in ranking.unranked
+    sentence = cbd.verdict(run)[0]
+    assert sentence.startswith("capacity-http1") and "no ranking" in sentence and "Not ranked: " in sentence
+
+
+def test_fault_cells_count_each_class_and_the_expired_from_the_trials():
+    d = cbd.decide(cba.load_run(FIXTURE))
+    for client in ("jdk", "okhttp"):
+        measured = [it for t in trials("delay6s-50", client) for it in t["iterations"] if it["measured"]]
+        sent = sum(it["sent"] for it in measured)
+        timeouts = sum(it["failures"]["timeout"] for it in measured)
+        expired = sum(it["expiredAtDrain"] for it in measured)
+        assert timeouts > 0
+        assert d.table.loc[client, "under faults"] == f"delay6s-50: {timeouts} timeout of {sent} sent, {expired} expired"
+
+
+def test_a_run_without_a_fault_shape_says_not_measured():
+    run = cba.load_run(FIXTURE)
+    run.summary = {**run.summary, "runs": [r for r in run.summary["runs"] if r["shape"] != "delay6s-50"]}
+    assert set(cbd.decide(run).table["under faults"]) == {"not measured"}
+
+
+def test_threads_and_connections_come_from_the_shape_with_most_in_flight():
+    d = cbd.decide(cba.load_run(FIXTURE))
+    # delay100ms-500 (50 in flight) is the heaviest shape that is not a fault shape (delay6s-50 is).
+    col = "threads (net) / connections at delay100ms-500"
+    rows = {(r["shape"], r["client"]): r for r in read("summary.json")["runs"]}
+    for client in ("jdk", "okhttp"):
+        used = max(it["probes"]["connectionsUsed"] for t in trials("delay100ms-500", client)
+                   for it in t["iterations"] if it["measured"])
+        net = rows[("delay100ms-500", client)]["netOfNoop"]["threads"]
+        assert d.table.loc[client, col] == f"{net:+.0f} / {used:.0f}"
+
+
+def test_protocol_cells_follow_summary_json_sustained_and_missed_by():
+    d = cbd.decide(cba.load_run(FIXTURE))
+    rows = {(r["shape"], r["client"]): r for r in read("summary.json")["runs"]}
+    for client in ("jdk", "okhttp"):
+        for shape, proto in (("h2c-500", "h2c"), ("https1-500", "https1")):
+            r = rows[(shape, client)]
+            want = f"{proto} kept 500/s" if r["sustained"] else f"{proto} missed 500/s ({r['missedBy']})"
+            assert want in d.table.loc[client, "HTTP/2, TLS"]
+
+
+def test_library_version_is_the_trials_recorded_one():
+    d = cbd.decide(cba.load_run(FIXTURE))
+    lib = read("env.json")["clientSettings"]["okhttp"]["library"]
+    assert d.table.loc["okhttp", "library"] == " ".join(lib.split(":")[-2:])
+
+
+def test_latency_and_net_cost_at_the_common_rate_come_from_the_merged_probes(tmp_path):
+    run_dir = with_knees(tmp_path, {"jdk": (1200.0, 1500.0, True), "okhttp": (1200.0, 1500.0, True)})
+    run = cba.load_run(run_dir)
+    assert cba.common_rates(run, "capacity-http1") == [1200.0]
+    d = cbd.decide(run)
+    probes = {c["client"]: c["probes"] for c in read("summary.json")["capacity"]}
+    for client in ("jdk", "okhttp"):
+        merged = None
+        for t in trials("capacity-http1", client):
+            measured = [it for it in t["iterations"] if it["measured"]]
+            for it, h in zip(measured, intervals(t, "latency")):
+                if it["probe.rate"] == 1200.0:
+                    merged = h if merged is None else (merged.add(h) or merged)
+        want = " / ".join(cbd.fmt_us(merged.get_value_at_percentile(p)) for p in (50, 99, 99.9))
+        assert d.table.loc[client, "p50 / p99 / p99.9 at 1200 req/s"] == want
+        at = [p for p in probes[client] if p["rate"] == 1200.0]
+        cpu = sum(p["netCpuMicrosPerRequest"] for p in at) / len(at)
+        alloc = sum(p["netAllocatedBytesPerRequest"] for p in at) / len(at)
+        assert d.table.loc[client, "net CPU / alloc per req at 1200 req/s"] == f"{cbd.fmt_us(cpu)} / {cbd.fmt_bytes(alloc)}"
+
+
+def test_no_common_rate_when_the_weakest_knee_is_below_every_rung():
+    d = cbd.decide(cba.load_run(FIXTURE))
+    assert set(d.table["latency at a common rate"]) == {"no common rate"}
+    assert any(n.startswith("no common rate on capacity-http1: the weakest knee is 0 req/s") for n in d.notes)
+
+
+# ---------------------------------------------------------------- tie groups and the verdict
+
+@pytest.mark.parametrize("items, groups", [
+    ([("a", 10, 9, 11), ("b", 5, 4, 6)], [["a"], ["b"]]),
+    ([("a", 10, 8, 11), ("b", 9, 7, 9.5)], [["a", "b"]]),
+    ([("a", 10, 9, 11), ("b", 8.5, 8, 9), ("c", 7, 6.5, 8)], [["a", "b", "c"]]),  # a chain of overlaps is one tie
+    ([("a", 3, 2, 4), ("b", 8, 7, 9)], [["b"], ["a"]]),
+])
+def test_tie_groups_separate_only_where_intervals_do(items, groups):
+    assert cbd.tie_groups(items) == groups
+
+
+def test_half_open_brackets_that_only_touch_are_apart():
+    # knees in [4000, 4400) and [3600, 4000): the first is at least 4000, the second below it.
+    assert cbd.tie_groups([("a", 4000, 4000, 4400), ("b", 3600, 3600, 4000)], half_open=True) == [["a"], ["b"]]
+    assert cbd.tie_groups([("a", 4000, 4000, 4400), ("b", 3600, 3600, 4000)]) == [["a", "b"]]
+
+
+def test_lower_is_better_ranks_the_smallest_first():
+    assert cbd.tie_groups([("a", 5, 4, 6), ("b", 1, 0.5, 1.5)], higher_is_better=False) == [["b"], ["a"]]
+
+
+def test_a_knee_clear_of_the_rest_leads(tmp_path):
+    run = cba.load_run(with_knees(tmp_path, {"jdk": (4000.0, 4400.0, True), "okhttp": (2000.0, 2200.0, True)}))
+    assert cbd.rank_capacity(run, "capacity-http1").groups == [["jdk"], ["okhttp"]]
+    assert cbd.verdict(run)[0] == ("capacity-http1 (knee in req/s, median [range)): jdk 4000 [4000-4400) leads, its "
+                                   "interval clear of the rest; then okhttp 2000 [2000-2200).")
+
+
+def test_overlapping_knees_are_a_tie_not_a_win(tmp_path):
+    run = cba.load_run(with_knees(tmp_path, {"jdk": (4000.0, 4400.0, True), "okhttp": (3800.0, 4200.0, True)}))
+    assert cbd.rank_capacity(run, "capacity-http1").groups == [["jdk", "okhttp"]]
+    assert "no winner: tied: jdk 4000 [4000-4400), okhttp 3800 [3800-4200)" in cbd.verdict(run)[0]
+
+
+def test_an_unconverged_search_is_never_ranked_above_a_converged_one(tmp_path):
+    run = cba.load_run(with_knees(tmp_path, {"jdk": (8000.0, 8800.0, False), "okhttp": (2000.0, 2200.0, True)}))
+    r = cbd.rank_capacity(run, "capacity-http1")
+    assert r.groups == [["okhttp"]] and r.unranked == [("jdk", "not converged")]
+    assert cbd.verdict(run)[0].endswith("only okhttp 2000 [2000-2200) qualifies. Not ranked: jdk (not converged).")
+
+
+def test_a_kept_ceiling_has_an_open_interval(tmp_path):
+    run = cba.load_run(with_knees(tmp_path, {"jdk": (64000.0, None, True), "okhttp": (2000.0, 2200.0, True)}))
+    assert cbd.decide(run).table.loc["jdk", "knee capacity-http1 (req/s)"] == "64000 [64000-inf)"
+
+
+def test_quick_says_not_for_decisions_and_standard_does_not(tmp_path):
+    run = cba.load_run(FIXTURE)
+    assert "NOT FOR DECISIONS" in cbd.decision_text(cbd.decide(run))
+    run.env = {**run.env, "purpose": "for decisions: forks, 5% precision"}
+    assert "NOT FOR DECISIONS" not in cbd.decision_text(cbd.decide(run))
+
+
+def test_conditions_name_cores_cpu_jdk_profile_and_shapes():
+    env = read("env.json")
+    text = cbd.conditions(cba.load_run(FIXTURE))
+    for part in (f"{env['machine']['cpuCount']} cores of {env['machine']['cpuModel']}", env["launcherJdk"]["version"],
+                 f"profile {env['profile']}", "capacity-http1 (2 forks)", "longlived-200"):
+        assert part in text
+
+
+# ---------------------------------------------------------------- two runs
+
+def test_a_run_agrees_with_itself():
+    a = cba.load_run(FIXTURE)
+    lines = cbd.agreement(a, cba.load_run(FIXTURE)).lines()
+    assert lines[0].startswith("run-small vs run-small: the runs agree")
+    assert "knees within 10%: 2 of 2" in lines[1]
+
+
+def test_knees_more_than_ten_percent_apart_disagree(tmp_path):
+    a = cba.load_run(with_knees(tmp_path, {"jdk": (4000.0, 4400.0, True), "okhttp": (2000.0, 2200.0, True)}, "a"))
+    b = cba.load_run(with_knees(tmp_path, {"jdk": (4500.0, 4900.0, True), "okhttp": (2100.0, 2300.0, True)}, "b"))
+    ag = cbd.agreement(a, b)
+    assert not ag.agree
+    assert list(ag.knees["within"]) == [False, True]  # 11% and 4.8% apart
+    assert "largest difference 11% (capacity-http1/jdk: 4000 vs 4500 req/s)" in ag.lines()[1]
+
+
+def test_same_knees_but_other_tie_groups_disagree(tmp_path):
+    a = cba.load_run(with_knees(tmp_path, {"jdk": (4000.0, 4400.0, True), "okhttp": (3900.0, 4300.0, True)}, "a"))
+    b = cba.load_run(with_knees(tmp_path, {"jdk": (4000.0, 4050.0, True), "okhttp": (3900.0, 3950.0, True)}, "b"))
+    ag = cbd.agreement(a, b)
+    assert ag.knees["within"].all() and not ag.agree
+    assert "capacity-http1: {jdk, okhttp} vs {jdk} > {okhttp}" in "\n".join(ag.lines())
+
+
+# ---------------------------------------------------------------- figures
+
+def test_vt_variants_take_their_base_hue_dashed_and_families_differ():
+    bases = ["ahc", "apache", "jetty", "okhttp", "jdk", "reactor", "vertx", "helidon"]
+    assert len({figs.style(b)["color"] for b in bases} | {figs.style("noop")["color"]}) == 9
+    for b in ("apache", "jetty", "okhttp", "jdk"):
+        assert figs.style(b + "-vt") == {"color": figs.style(b)["color"], "linestyle": "--"}
+    assert figs.style(bases[0])["linestyle"] == "-" and figs.style("noop")["linestyle"] == ":"
+
+
+def test_over_time_keeps_every_warm_up_iteration():
+    it = cba.iterations(cba.load_run(FIXTURE))
+    warm = it[(it["shape"] == "closed-x4") & (it["client"] == "jdk") & ~it["measured"]]
+    want = sum(1 for t in trials("closed-x4", "jdk") for i in t["iterations"] if not i["measured"])
+    assert len(warm) == want == 2
+
+
+def test_delay_spectra_take_the_server_delay_off(tmp_path):
+    import matplotlib.pyplot as plt
+
+    run = cba.load_run(FIXTURE)
+    fig = figs.fixed_spectra(run, ["delay100ms-500"])
+    line = next(ln for ln in fig.axes[0].get_lines() if ln.get_label() == "okhttp")
+    h = None
+    for t in trials("delay100ms-500", "okhttp"):
+        for x in intervals(t, "latency"):
+            h = x if h is None else (h.add(x) or h)
+    assert line.get_ydata()[0] == pytest.approx((h.get_value_at_percentile(50) - 100_000) / 1000)
+    plt.close(fig)
+
+
+# ---------------------------------------------------------------- the report
+
+@pytest.fixture(scope="module")
+def report_html(tmp_path_factory):
+    out = tmp_path_factory.mktemp("report") / "report.html"
+    render.render([FIXTURE], out)
+    return out.read_text()
+
+
+def test_report_leads_with_the_answer_and_has_no_code(report_html):
+    heading, table, verdict = (report_html.index(s) for s in ("Which HTTP client?", "knee capacity-http1", "Verdict"))
+    first_image = report_html.index("<img")
+    assert heading < table < verdict < first_image
+    assert "not for decisions" in report_html[:table]
+    for code in ("cba.", "figs.", "import ", "display("):
+        assert code not in report_html
+
+
+def test_report_is_self_contained_and_small(report_html):
+    assert "<script" not in report_html and 'src="http' not in report_html and "<link" not in report_html
+    assert len(report_html.encode()) < 400_000
+    images = re.findall(r'<img alt="([^"]+)" src="data:image/png;base64,([^"]+)"', report_html)
+    assert len(images) >= 6 and all(base64.b64decode(b)[:4] == b"\x89PNG" for _, b in images)
+
+
+def test_report_shows_flags_failures_and_long_lived(report_html):
+    for text in ("flagged: gen, lag", "delay6s-50: 100 timeout of 100 sent, 0 expired", "longlived-200"):
+        assert text in report_html
+
+
+def test_compare_report_says_whether_the_runs_agree(tmp_path):
+    b = with_knees(tmp_path, {"jdk": (4000.0, 4400.0, True), "okhttp": (2000.0, 2200.0, True)}, "b")
+    out = tmp_path / "compare.html"
+    render.render([FIXTURE, b], out)
+    assert "run-small vs b: the runs do not agree" in out.read_text()
+
+
+def test_notebook_takes_its_runs_in_a_parameters_cell_first():
+    nb = json.loads((ROOT / "analysis.ipynb").read_text())
+    first = nb["cells"][0]
+    assert first["cell_type"] == "code" and "parameters" in first["metadata"].get("tags", [])
+    assert "RUNS = " in "".join(first["source"])
+
+
+# ---------------------------------------------------------------- the command line
+
+def test_decide_prints_the_table_and_the_verdict():
+    r = cli("decide", FIXTURE)
+    assert r.returncode == 0, r.stderr
+    assert "NOT FOR DECISIONS" in r.stdout and "verdict:" in r.stdout
+    assert "delay6s-50: 100 timeout of" in r.stdout and r.stdout.rstrip().splitlines()[-1].startswith("Holds for:")
+
+
+def test_decide_with_two_runs_prints_the_agreement(tmp_path):
+    b = with_knees(tmp_path, {"jdk": (1200.0, 1500.0, True), "okhttp": (1200.0, 1500.0, True)}, "b")
+    r = cli("decide", FIXTURE, b)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("run-small vs b: the runs do not agree")
+
+
+def test_check_gives_one_line():
+    r = cli("check", FIXTURE)
+    assert r.returncode == 0 and r.stdout.count("\n") == 1 and "26 trials" in r.stdout
 
 
 @pytest.mark.parametrize("breakage, message", [
     (lambda d: (d / "results.json").unlink(), "results.json: missing"),
-    (lambda d: (d / "results.json").write_text(""), "results.json: empty file"),
     (lambda d: (d / "results.json").write_text('[{"benchmark": '), "results.json: not valid JSON"),
-    (lambda d: (d / "results.json").write_text("[]"), "results.json: holds no benchmark results"),
-    (lambda d: (d / "results.json").write_text('[{"benchmark": "x"}]'), "results.json: entry 0 is not a JMH result"),
+    (lambda d: (d / "summary.json").unlink(), "summary.json: missing"),
+    (lambda d: (d / "summary.json").write_text(""), "summary.json: empty file"),
+    (lambda d: (d / "summary.json").write_text('{"runs": []}'), "summary.json: has no 'definitions'"),
     (lambda d: (d / "env.json").write_text("{}"), "env.json: has no 'runs' list"),
+    (lambda d: next(d.glob("Closed*.hlog")).unlink(), ".hlog: missing (named by ClosedLoopBenchmark"),
     (lambda d: (d / "INCOMPLETE").write_text("interrupted"), "marked incomplete (interrupted)"),
 ])
 def test_bad_run_folder_gives_one_line_naming_the_file(tmp_path, breakage, message):
     run = tmp_path / "broken"
     shutil.copytree(FIXTURE, run)
     breakage(run)
-    result = subprocess.run([sys.executable, str(HERE / "clientbench_analysis.py"), "check", str(run)],
-                            capture_output=True, text=True, timeout=60)
-    assert result.returncode == 1
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
+    r = cli("check", run)
+    assert r.returncode == 1
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1, r.stderr
     assert message in lines[0] and str(run) in lines[0]
+
+
+def test_a_log_with_fewer_intervals_than_measured_iterations_is_named(tmp_path):
+    run = tmp_path / "short"
+    shutil.copytree(FIXTURE, run)
+    log = next(run.glob("OpenLoopBenchmark.request-okhttp-13ef*.hlog"))
+    log.write_text("\n".join(line for line in log.read_text().splitlines() if not line.startswith("Tag=latency,")
+                             or line == next(x for x in log.read_text().splitlines() if x.startswith("Tag=latency,"))))
+    with pytest.raises(cba.AnalysisError, match=r"1 'latency' intervals for 3 measured iterations"):
+        cba.shape_histogram(cba.load_run(run), "delay100ms-500", "okhttp", "latency")
 
 
 def test_missing_folder_is_named(tmp_path):
@@ -154,20 +410,75 @@ def test_missing_folder_is_named(tmp_path):
         cba.load_run(tmp_path / "nope")
 
 
-def test_merged_histogram_holds_every_measured_interval_of_every_fork():
+def test_usage_for_an_unknown_command():
+    r = cli("compare", FIXTURE, FIXTURE)
+    assert r.returncode == 2 and r.stderr.startswith("usage:")
+
+
+# ---------------------------------------------------------------- the README's figure
+
+def reference_run():
+    """The committed reference run: the newest standard-profile run under results/ in this format."""
+    found = [p for p in sorted((ROOT / "results").iterdir()) if (p / "summary.json").is_file()
+             and json.loads((p / "env.json").read_text()).get("profile") == "standard"]
+    return found[-1] if found else None
+
+
+def test_readme_block_is_what_the_reference_run_generates():
+    ref = reference_run()
+    if ref is None:
+        pytest.skip("no committed reference run under results/ (a standard-profile run with summary.json)")
+    readme = ROOT / "README.md"
+    assert render.current_block(readme) == render.readme_block(cba.load_run(ref), readme), \
+        f"README's figure block is stale: ./bench report --readme {ref.relative_to(ROOT)}"
+
+
+def test_readme_command_writes_the_figure_and_only_the_block(tmp_path):
+    run = tmp_path / "results" / "run-small"
+    shutil.copytree(FIXTURE, run)
+    readme = tmp_path / "README.md"
+    readme.write_text(f"# title\n\nbefore\n\n{render.BEGIN}\nold text\n{render.END}\n\nafter\n")
+    r = cli("readme", run, readme)
+    assert r.returncode == 0, r.stderr
+    text = readme.read_text()
+    assert text.startswith("# title\n\nbefore\n\n") and text.endswith("\n\nafter\n") and "old text" not in text
+    assert "![Each client's knee on capacity-http1" in text and "(results/run-small/main.png)" in text
+    env = read("env.json")
+    caption = text[text.index("\n*") + 2:text.index("*\n" + render.END)]
+    assert caption.startswith(f"The reference run `run-small` (fixture profile: {env['purpose']}): 2 clients on "
+                              f"{env['machine']['cpuCount']} cores of {env['machine']['cpuModel']}, JDK "
+                              f"{env['launcherJdk']['version']}.")
+    assert "median over 2 forks" in caption and "Right: no latency compared" in caption
+    assert cbd.verdict(cba.load_run(run))[0] in caption
+    assert (run / "main.png").read_bytes()[:4] == b"\x89PNG"
+    r = cli("readme", run, readme)  # the same run again: the same block
+    assert readme.read_text() == text
+
+
+def test_readme_without_markers_is_refused(tmp_path):
+    readme = tmp_path / "README.md"
+    readme.write_text("no block here\n")
+    r = cli("readme", FIXTURE, readme)
+    assert r.returncode == 1 and "no figure block" in r.stderr
+    assert readme.read_text() == "no block here\n"
+
+
+def test_a_probe_histogram_holds_only_the_probes_at_that_rate():
+    # noop walks the whole ladder: its probes are at several rates.
     run = cba.load_run(FIXTURE)
-    w = cba.wide(run.frame)
-    row = w[(w["shape"] == "immediate-1000") & (w["client"] == "okhttp")].iloc[0]
-    h = cba.merged_histogram(run, "immediate-1000", "okhttp")
-    # One latency record per request that completed; the expired never completed.
-    assert h.get_total_count() == row["n.sent"] - row["n.expired"]
-    assert h.get_value_at_percentile(99) == pytest.approx(row["latency.p99"], rel=0.01)
+    for rate in (1200.0, 2400.0):
+        want = sum(it["latencyMicros"]["count"] for t in trials("capacity-http1", "noop") for it in t["iterations"]
+                   if it["measured"] and it["probe.rate"] == rate)
+        assert want > 0
+        assert cba.probe_histogram(run, "capacity-http1", "noop", rate).get_total_count() == want
 
 
-def test_a_client_that_crashed_holding_long_requests_is_reported_with_its_reason():
-    w = cba.wide(cba.load_run(FIXTURE).frame)
-    held = cba.long_lived(w, 0.001, ["longlived-15000/apache-vt: Terminating due to java.lang.OutOfMemoryError",
-                                     "h2c-2000/ahc: not a long-lived shape"])
-    assert list(held["client"]) == ["apache-vt"]
-    row = held.iloc[0]
-    assert row["held"] == 0 and row["failed"] == "at 15000: Terminating due to java.lang.OutOfMemoryError"
+def test_runs_of_other_clients_or_shapes_do_not_agree(tmp_path):
+    b = tmp_path / "b"
+    shutil.copytree(FIXTURE, b)
+    summary = read("summary.json", b)
+    summary["runs"] = [r for r in summary["runs"] if r["shape"] != "closed-x4"]
+    (b / "summary.json").write_text(json.dumps(summary))
+    ag = cbd.agreement(cba.load_run(FIXTURE), cba.load_run(b))
+    assert not ag.agree and ag.unmatched == ["closed-x4/jdk only in a", "closed-x4/noop only in a",
+                                             "closed-x4/okhttp only in a"]

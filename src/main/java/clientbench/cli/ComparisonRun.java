@@ -29,7 +29,8 @@ import java.util.Map;
 
 /**
  * The comparison: one JMH run per (shape, client) of a {@link RunPlan}, a progress line for each, and at
- * the end {@code results/<run>/} with results.json, results.csv, env.json and report.html (see README).
+ * the end {@code results/<run>/} with results.json, results.csv, env.json and report.html (see README), and
+ * on the terminal the report's decision table.
  * A client that crashes is a result; a run that is interrupted or yields nothing stays marked incomplete.
  */
 final class ComparisonRun {
@@ -145,7 +146,10 @@ final class ComparisonRun {
         Path html = run.finalDir().resolve("report.html");
         out.println(reported ? "bench: report " + html : "bench: results in " + run.finalDir()
                 + " (the report could not be rendered; ./bench report " + run.finalDir() + " tries again)");
-        return reported ? 0 : 1;
+        // The terminal ends as the report begins: the decision table and the verdict, from the same code.
+        out.println();
+        boolean decided = Report.decide(run.finalDir(), out);
+        return reported && decided ? 0 : 1;
     }
 
     /** Replaces the run's request file by its redacted form (no credential stays in results/); idempotent. */

@@ -105,6 +105,9 @@ public record Profile(String name, String purpose, List<Shape> shapes) {
             case "standard" -> new Profile("standard", "for decisions: forks, 5% precision, HTTP/2 and TLS, ~1,000 in flight",
                     standardShapes());
             case "full" -> new Profile("full", "standard plus payloads and long-lived concurrency", fullShapes());
+            // Not in names(): the analysis tests' fixture (analysis/fixtures/README.md), not a comparison.
+            case "fixture" -> new Profile("fixture", "the analysis tests' fixture: every kind of result, not for decisions",
+                    fixtureShapes());
             default -> throw new IllegalArgumentException("unknown profile '" + name + "'; valid: " + String.join(", ", names()));
         };
     }
@@ -211,6 +214,25 @@ public record Profile(String name, String purpose, List<Shape> shapes) {
         s.add(withStub(open("tls-handshake-100", "https1", 100, 0, 64, 5, 0, new Timings(1, 1, 5, 1, 10)),
                 "keepAlive=false", "none"));
         s.add(closed(16, new Timings(2, 2, 3, 3, 3)));
+        return s;
+    }
+
+    /**
+     * Every kind of result in about six minutes for two clients, for analysis/fixtures: a knee search over two
+     * forks, a server delay, a delay beyond the 5 s request timeout (every request fails), h2c and HTTPS/1.1,
+     * a closed loop over two forks and a short long-lived shape.
+     */
+    private static List<Shape> fixtureShapes() {
+        Timings fixed = new Timings(1, 1, 1, 3, 1);
+        List<Shape> s = new ArrayList<>();
+        s.add(capacity("capacity-http1", "http1", 0.25, 7, 1, 2, true));
+        s.add(open("delay100ms-500", "http1", 500, 100, 128, 5, 0, fixed));
+        s.add(open("delay6s-50", "http1", 50, 6_000, 512, 5, 0, new Timings(1, 1, 1, 2, 1)));
+        s.add(open("h2c-500", "h2c", 500, 0, 64, 5, 0, new Timings(1, 1, 1, 1, 1)));
+        s.add(open("https1-500", "https1", 500, 0, 64, 5, 0, new Timings(1, 1, 1, 1, 1)));
+        s.add(closed(4, new Timings(2, 1, 1, 2, 1)));
+        s.add(new Shape("longlived-200", LONG_LIVED, Map.of("concurrency", "200", "delayMs", "3000", "timeoutMs", "4000",
+                "connections", "200"), new Timings(1, 0, 1, 1, 2), false));
         return s;
     }
 

@@ -10,24 +10,25 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * {@code ./bench report [run dir]}: executes analysis.ipynb headless (nbconvert) against one run and
- * writes a self-contained {@code <run dir>/report.html}. With {@code --compare A B} the notebook reads both
- * runs (the same as {@code CLIENTBENCH_RUNS=A:B}), the terminal gets the significant changes, and the
- * report goes to {@code B/compare-<A>.html}, leaving B's own report as it was. The launcher provides the
- * Python venv and passes its interpreter as {@code -Dclientbench.python}.
+ * {@code ./bench report [run dir]}: executes analysis.ipynb headless against one run, writes a
+ * self-contained {@code <run dir>/report.html} (analysis: {@code render}) and ends with the decision table
+ * ({@code decide}). With {@code --compare A B} the notebook reads both runs (the same as
+ * {@code CLIENTBENCH_RUNS=A:B}), the terminal says whether they agree ({@code decide A B}: knees within 10%,
+ * the same tie groups), and the report goes to {@code B/compare-<A>.html}, leaving B's own report as it was.
+ * With {@code --readme} it also writes {@code <run dir>/main.png} and README.md's figure block from the run
+ * ({@code readme}). The launcher provides the Python venv and passes its interpreter as {@code -Dclientbench.python}.
  */
 @Command(name = "report", description = {"Renders analysis.ipynb into <run dir>/report.html (default: the newest run).",
-        "With --compare A B: both runs side by side, into B/compare-<A>.html."})
+        "With --compare A B: whether the runs agree, and both side by side, into B/compare-<A>.html.",
+        "With --readme: also <run dir>/main.png and README.md's figure and caption, from that run."})
 final class Report implements Callable<Integer>, Bench.Checked {
 
     @Parameters(arity = "0..1", paramLabel = "RUN_DIR", description = "a folder under results/")
@@ -35,6 +36,9 @@ final class Report implements Callable<Integer>, Bench.Checked {
 
     @Option(names = "--compare", arity = "2", paramLabel = "RUN_DIR", description = "two run folders: the earlier, then the later")
     List<Path> compare;
+
+    @Option(names = "--readme", description = "also write <run dir>/main.png and README.md's figure block from the run")
+    boolean readme;
 
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "this text")
     boolean help;
@@ -46,6 +50,10 @@ final class Report implements Callable<Integer>, Bench.Checked {
     public int check() throws IOException {
         if (compare != null && runDir != null) {
             System.err.println("bench: give one run folder, or --compare A B, not both");
+            return 2;
+        }
+        if (compare != null && readme) {
+            System.err.println("bench: --readme takes one run folder, not --compare A B");
             return 2;
         }
         List<Path> given = compare != null ? compare : runDir != null ? List.of(runDir) : List.of();
@@ -87,11 +95,18 @@ final class Report implements Callable<Integer>, Bench.Checked {
             return checked;
         }
         if (runs.size() == 1) {
-            return render(runs.get(0), System.out) ? 0 : 1;
+            Path run = runs.get(0);
+            if (!render(run, System.out)) {
+                return 1; // why is said
+            }
+            System.out.println("bench: report " + run.resolve("report.html"));
+            boolean written = !readme
+                    || analysis(System.out, "readme", run.toAbsolutePath().toString(), root().resolve("README.md").toString());
+            return decide(run, System.out) && written ? 0 : 1;
         }
         Path a = runs.get(0);
         Path b = runs.get(1);
-        if (!printChanges(a, b)) {
+        if (!analysis(System.out, "decide", a.toAbsolutePath().toString(), b.toAbsolutePath().toString())) {
             return 1;
         }
         String name = "compare-" + a.toAbsolutePath().normalize().getFileName() + ".html";
@@ -126,20 +141,26 @@ final class Report implements Callable<Integer>, Bench.Checked {
         return python;
     }
 
-    /** The significant changes from run a to run b, on the terminal (analysis: compare). */
-    private static boolean printChanges(Path a, Path b) throws IOException, InterruptedException {
+    /** The run's decision table and verdict on {@code out} (analysis: decide), the same as its report's first screen. */
+    static boolean decide(Path run, PrintStream out) throws IOException, InterruptedException {
+        return analysis(out, "decide", run.toAbsolutePath().toString());
+    }
+
+    /** Runs one command of the analysis module; its output to {@code out}, or its one-line error to stderr. */
+    private static boolean analysis(PrintStream out, String... args) throws IOException, InterruptedException {
         String python = python();
         if (python == null) {
             return false;
         }
-        Process p = new ProcessBuilder(python, analysisModule().toString(), "compare", a.toAbsolutePath().toString(),
-                b.toAbsolutePath().toString()).redirectErrorStream(true).start();
+        List<String> cmd = new ArrayList<>(List.of(python, analysisModule().toString()));
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (p.waitFor() != 0) {
             System.err.println("bench: " + text.trim().replaceFirst("^report: ", ""));
             return false;
         }
-        System.out.print(text);
+        out.print(text);
         return true;
     }
 
@@ -173,13 +194,12 @@ final class Report implements Callable<Integer>, Bench.Checked {
                 return false;
             }
         }
-        Path notebook = root().resolve("analysis.ipynb");
-        List<String> cmd = List.of(python, "-m", "nbconvert", "--to", "html", "--execute",
-                "--ExecutePreprocessor.timeout=600", "--output-dir", dir.toAbsolutePath().toString(),
-                "--output", name + ".tmp", notebook.toAbsolutePath().toString());
+        // The notebook executed, its outputs without code in one self-contained page, written whole or not at all.
+        Path produced = dir.resolve(name);
+        List<String> cmd = new ArrayList<>(List.of(python, analysisModule().toString(), "render",
+                produced.toAbsolutePath().toString()));
+        runs.forEach(r -> cmd.add(r.toAbsolutePath().toString()));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-        pb.environment().put("CLIENTBENCH_RUNS",
-                runs.stream().map(r -> r.toAbsolutePath().toString()).collect(Collectors.joining(File.pathSeparator)));
         Path log = dir.resolve("report.log");
         pb.redirectOutput(log.toFile());
         out.println("bench: rendering the report ...");
@@ -189,15 +209,12 @@ final class Report implements Callable<Integer>, Bench.Checked {
             System.err.println("bench: the report took over " + TIMEOUT_MINUTES + " minutes; see " + log);
             return false;
         }
-        Path produced = dir.resolve(name + ".tmp.html");
-        if (p.exitValue() != 0 || !Files.isRegularFile(produced)) {
+        if (p.exitValue() != 0) {
             System.err.println("bench: the report failed; see " + log + " (last lines below)");
             List<String> lines = Files.readAllLines(log);
             lines.subList(Math.max(0, lines.size() - 8), lines.size()).forEach(l -> System.err.println("  " + l));
-            Files.deleteIfExists(produced);
             return false;
         }
-        Files.move(produced, dir.resolve(name), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         return true;
     }
 }

@@ -1,0 +1,432 @@
+"""The decision drawn from a run's facts (clientbench_analysis): tie groups, the decision table, the
+verdict in words, and whether two runs agree.
+
+A winner is named only where intervals separate; clients whose intervals overlap are a tie group; a
+search that did not converge or that a validity flag stopped, a rate not sustained, a flagged closed loop
+are listed as not ranked, with why, and never above a ranked client. noop is the harness's baseline and
+never ranked. The terminal (`decide`) and the report print the same Decision.
+"""
+from __future__ import annotations
+
+import math
+import textwrap
+from dataclasses import dataclass
+
+import pandas as pd
+
+from clientbench_analysis import (FAILURE_CLASSES, NOOP, Run, at_rate, capacity_shapes, closed_shapes,
+                                  common_rates, failures_by_class, fault_shapes, fixed, iterations, knees,
+                                  long_lived, open_shapes)
+
+REPEAT_TOLERANCE = 0.10  # two runs agree when each knee is within 10% of the other run's (issue 14.3)
+
+
+# ---------------------------------------------------------------- tie groups
+
+def tie_groups(items: list, higher_is_better: bool = True, half_open: bool = False) -> list:
+    """Rank (name, value, low, high) items into groups, best first. An item joins the group above it when
+    its interval overlaps the union of that group's intervals (so a chain of overlaps is one tie: a winner
+    only where intervals separate). `half_open`: intervals are [low, high), as a knee's bracket is."""
+    ordered = sorted(items, key=lambda i: (-i[1] if higher_is_better else i[1], i[0]))
+    groups, low, high = [], math.nan, math.nan
+    for name, _, lo, hi in ordered:
+        overlaps = groups and ((lo < high and hi > low) if half_open else (lo <= high and hi >= low))
+        if overlaps:
+            groups[-1].append(name)
+            low, high = min(low, lo), max(high, hi)
+        else:
+            groups.append([name])
+            low, high = lo, hi
+    return groups
+
+
+@dataclass
+class Ranking:
+    """One shape's order: tie groups best first, and the clients not ranked with why."""
+    shape: str
+    groups: list
+    unranked: list  # (client, why)
+
+    def key(self) -> tuple:
+        return tuple(tuple(sorted(g)) for g in self.groups), tuple(sorted(c for c, _ in self.unranked))
+
+
+def _failed_runs(run: Run) -> dict:
+    out = {}
+    for entry in run.env.get("failed", []) + run.env.get("skipped", []):
+        where, _, why = entry.partition(": ")
+        out[tuple(where.split("/", 1))] = why
+    return out
+
+
+def rank_capacity(run: Run, shape: str) -> Ranking:
+    """Clients whose search converged unflagged, by knee, tied where [lowest knee, highest failing rate)
+    overlap; the rest unranked with their status (never above a converged one)."""
+    k = knees(run)
+    k = k[k["shape"] == shape]
+    ok = k[k["status"] == "converged"]
+    groups = tie_groups(list(zip(ok["client"], ok["median"], ok["low"], ok["high"])), half_open=True)
+    unranked = [(c, s) for c, s in zip(k["client"], k["status"]) if s != "converged"]
+    gone = _failed_runs(run)
+    unranked += [(c, gone[(shape, c)]) for c in run.clients if (shape, c) in gone]
+    return Ranking(shape, groups, unranked)
+
+
+def _iteration_interval(run: Run, shape: str, client: str, column: str) -> tuple:
+    it = iterations(run)
+    g = it[(it["shape"] == shape) & (it["client"] == client) & it["measured"]][column]
+    return (g.min(), g.max()) if not g.empty else (math.nan, math.nan)
+
+
+def rank_open(run: Run, shape: str) -> Ranking:
+    """Clients that sustained the rate (Java's verdict), by latency p99, tied where their measured
+    iterations' p99 ranges overlap; the rest unranked with why Java says they missed."""
+    f = fixed(run)
+    f = f[(f["shape"] == shape) & (f["client"] != NOOP)]
+    kept = f[f["sustained"]]
+    items = []
+    for client, p99 in zip(kept["client"], kept["p99"]):
+        lo, hi = _iteration_interval(run, shape, client, "p99")
+        items.append((client, p99, lo, hi))
+    unranked = [(c, m or "not sustained") for c, s, m in zip(f["client"], f["sustained"], f["missedBy"]) if not s]
+    gone = _failed_runs(run)
+    unranked += [(c, gone[(shape, c)]) for c in run.clients if (shape, c) in gone]
+    return Ranking(shape, tie_groups(items, higher_is_better=False), unranked)
+
+
+def rank_closed(run: Run, shape: str) -> Ranking:
+    """Unflagged clients by ok/s, tied where their measured iterations' ok/s ranges overlap."""
+    f = fixed(run)
+    f = f[(f["shape"] == shape) & (f["client"] != NOOP)]
+    items, unranked = [], []
+    for client, ok, flags in zip(f["client"], f["ok"], f["flags"]):
+        if flags:
+            unranked.append((client, "flagged: " + flag_words(flags)))
+            continue
+        lo, hi = _iteration_interval(run, shape, client, "ok/s")
+        items.append((client, ok, lo, hi))
+    gone = _failed_runs(run)
+    unranked += [(c, gone[(shape, c)]) for c in run.clients if (shape, c) in gone]
+    return Ranking(shape, tie_groups(items), unranked)
+
+
+def flag_words(flags) -> str:
+    return ", ".join(f.removeprefix("flag.") for f in flags)
+
+
+# ---------------------------------------------------------------- words and numbers
+
+def fmt_us(us: float) -> str:
+    if us is None or math.isnan(us):
+        return "-"
+    if us < 1000:
+        return f"{us:.0f} us"
+    if us < 10_000:
+        return f"{us / 1000:.1f} ms"
+    if us < 1_000_000:
+        return f"{us / 1000:.0f} ms"
+    return f"{us / 1e6:.2f} s"
+
+
+def fmt_bytes(b: float) -> str:
+    if b is None or math.isnan(b):
+        return "-"
+    return f"{b / 1024:.1f} KiB" if abs(b) >= 1024 else f"{b:.0f} B"
+
+
+def fmt_rate(r: float) -> str:
+    if r is None or math.isnan(r):
+        return "-"
+    return "inf" if math.isinf(r) else f"{r:.0f}"
+
+
+def fmt_knee(row) -> str:
+    """'4000 [3800-4400)': the median over forks, [lowest knee, highest failing rate)."""
+    return f"{fmt_rate(row['median'])} [{fmt_rate(row['low'])}-{fmt_rate(row['high'])})"
+
+
+def library(run: Run, client: str) -> str:
+    """'async-http-client 3.0.13' from 'org.asynchttpclient:async-http-client:3.0.13'."""
+    lib = run.env.get("clientSettings", {}).get(client, {}).get("library", "")
+    parts = lib.split(":")
+    return f"{parts[-2]} {parts[-1]}" if len(parts) >= 2 else lib or "-"
+
+
+def heaviest_open_shape(run: Run):
+    """The fixed-rate open shape with the most requests in flight (rate x delay): threads and connections
+    there show pools against thread-per-request clients. None when the run has no such shape."""
+    f = fixed(run)
+    f = f[f["shape"].isin(open_shapes(run))]
+    if f.empty:
+        return None
+    load = f.assign(inflight=f["rate"] * (f["delayMs"] + 1)).groupby("shape")["inflight"].max()
+    return load.idxmax()
+
+
+# ---------------------------------------------------------------- the decision
+
+@dataclass
+class Decision:
+    run: str
+    purpose: str
+    first_look: bool
+    table: pd.DataFrame
+    verdict: list
+    conditions: str
+    notes: list
+
+
+def decide(run: Run) -> Decision:
+    """The decision table (one row per client), the verdict in words and the conditions it holds under."""
+    k = knees(run)
+    caps = capacity_shapes(run)
+    gone = _failed_runs(run)
+    main = caps[0] if caps else None
+    rates = common_rates(run, main) if main else []
+    top = rates[-1] if rates else None
+    at = at_rate(run, main, top).set_index("client") if top else pd.DataFrame()
+    heavy = heaviest_open_shape(run)
+    f = fixed(run)
+    faults = fault_shapes(run)
+    notes = []
+    rows = []
+    for client in run.clients:
+        row = {"client": client}
+        for shape in caps:
+            kk = k[(k["shape"] == shape) & (k["client"] == client)]
+            if (shape, client) in gone:
+                row[f"knee {shape} (req/s)"] = gone[(shape, client)]
+            elif kk.empty:
+                row[f"knee {shape} (req/s)"] = "-"
+            else:
+                r = kk.iloc[0]
+                row[f"knee {shape} (req/s)"] = fmt_knee(r) + ("" if r["status"] == "converged" else " " + r["status"])
+        lat_col = f"p50 / p99 / p99.9 at {fmt_rate(top)} req/s" if top else "latency at a common rate"
+        cost_col = f"net CPU / alloc per req at {fmt_rate(top)} req/s" if top else "net CPU / alloc per req"
+        if top and client in at.index:
+            a = at.loc[client]
+            row[lat_col] = f"{fmt_us(a['p50'])} / {fmt_us(a['p99'])} / {fmt_us(a['p999'])}"
+            row[cost_col] = f"{fmt_us(a['net.cpu'])} / {fmt_bytes(a['net.alloc'])}"
+        else:
+            row[lat_col] = row[cost_col] = "-" if top else "no common rate"
+        if heavy:
+            g = f[(f["shape"] == heavy) & (f["client"] == client)]
+            conns = iterations(run)
+            conns = conns[(conns["shape"] == heavy) & (conns["client"] == client) & conns["measured"]]["connections"]
+            row[f"threads (net) / connections at {heavy}"] = (
+                f"{g.iloc[0]['net.threads']:+.0f} / {conns.max():.0f}" if not g.empty and not conns.empty else "-")
+        row["under faults"] = "; ".join(_fault_cell(run, s, client) for s in faults) if faults else "not measured"
+        row["HTTP/2, TLS"] = _protocol_cell(run, client, k, f, gone)
+        row["library"] = library(run, client)
+        rows.append(row)
+    table = pd.DataFrame(rows).set_index("client") if rows else pd.DataFrame()
+    if caps:
+        notes.append("knee: median over forks [lowest fork's knee - highest lowest-failing rate); "
+                     "'not converged' or 'flagged' searches are never ranked.")
+    if main and not rates:
+        weakest = k[k["shape"] == main]["low"].min()
+        notes.append(f"no common rate on {main}: the weakest knee is {fmt_rate(weakest)} req/s, below every rung "
+                     "of the ladder, so no latency is compared (every client would be past its knee).")
+    elif top:
+        notes.append(f"latency and cost at {fmt_rate(top)} req/s, the highest rate on {main} below every client's "
+                     f"knee (common rates: {', '.join(fmt_rate(r) for r in rates)}); latency from the intended "
+                     "start, merged over forks; net = client minus the noop baseline at that rate.")
+    if heavy:
+        notes.append(f"threads: peak threads minus noop's at {heavy}, the shape with most requests in flight; "
+                     "connections: the most the client used in a measured iteration there.")
+    return Decision(run.name, run.env.get("purpose", ""), "not for decisions" in run.env.get("purpose", ""),
+                    table, verdict(run), conditions(run), notes)
+
+
+def _fault_cell(run: Run, shape: str, client: str) -> str:
+    if (shape, client) in _failed_runs(run):
+        return f"{shape}: {_failed_runs(run)[(shape, client)]}"
+    n = failures_by_class(run, shape, client)
+    if n["sent"] == 0:
+        return f"{shape}: nothing sent"
+    classes = ", ".join(f"{n[c]} {c}" for c in FAILURE_CLASSES if n[c]) or "no failure"
+    return f"{shape}: {classes} of {n['sent']} sent, {n['expired']} expired"
+
+
+def _protocol_cell(run: Run, client: str, k: pd.DataFrame, f: pd.DataFrame, gone: dict) -> str:
+    parts = []
+    for shape in run.shapes:
+        proto = run.shape_params(shape).get("protocol", "http1")
+        if proto == "http1":
+            continue
+        if (shape, client) in gone:
+            parts.append(f"{proto} refused" if any(s.startswith(f"{shape}/{client}:") for s in run.env.get("skipped", []))
+                         else f"{proto} failed")
+            continue
+        kk = k[(k["shape"] == shape) & (k["client"] == client)]
+        g = f[(f["shape"] == shape) & (f["client"] == client)]
+        if not kk.empty:
+            parts.append(f"{proto} knee {fmt_rate(kk.iloc[0]['median'])}")
+        elif not g.empty:
+            r = g.iloc[0]
+            parts.append(f"{proto} kept {fmt_rate(r['rate'])}/s" if r["sustained"]
+                         else f"{proto} missed {fmt_rate(r['rate'])}/s ({r['missedBy']})")
+    return "; ".join(parts) if parts else "not measured"
+
+
+def _group_words(groups: list, fmt) -> str:
+    out = []
+    for g in groups:
+        out.append(fmt(g[0]) if len(g) == 1 else "tied: " + ", ".join(fmt(c) for c in g))
+    return "; then ".join(out)
+
+
+def verdict(run: Run) -> list:
+    """One sentence per shape, from the rankings: a winner only where its interval clears the rest."""
+    out = []
+    k = knees(run)
+    for shape in capacity_shapes(run):
+        r = rank_capacity(run, shape)
+        kk = k[k["shape"] == shape].set_index("client")
+        label = lambda c: f"{c} {fmt_knee(kk.loc[c])}"  # noqa: E731
+        out.append(_sentence(shape, "knee in req/s, median [range)", r, label))
+    f = fixed(run)
+    for shape in open_shapes(run):
+        r = rank_open(run, shape)
+        g = f[f["shape"] == shape].set_index("client")
+        delay = int(g["delayMs"].iloc[0])
+        label = lambda c: f"{c} p99 {fmt_us(g.loc[c, 'p99'] - delay * 1000)}"  # noqa: E731
+        what = (f"{fmt_rate(g['rate'].iloc[0])} req/s; the clients that kept it, by latency p99"
+                + (f" beyond the {delay} ms delay" if delay else ""))
+        out.append(_sentence(shape, what, r, label))
+    for shape in closed_shapes(run):
+        r = rank_closed(run, shape)
+        g = f[f["shape"] == shape].set_index("client")
+        label = lambda c: f"{c} {g.loc[c, 'ok']:.0f} ok/s"  # noqa: E731
+        out.append(_sentence(shape, "closed loop, throughput", r, label))
+    for shape in fault_shapes(run):
+        cells = [f"{c}: " + _fault_cell(run, shape, c).split(": ", 1)[1] for c in run.clients]
+        out.append(f"{shape} (the server misbehaves; not ranked): " + "; ".join(cells) + ".")
+    ll = long_lived(run)
+    for shape, g in ll.groupby("shape", sort=False):
+        cells = [f"{r['client']} held {r['held']:.0f} of {r['asked']:.0f}, {fmt_bytes(r['heap/req'])} heap and "
+                 f"{r['threads/req']:.2f} threads per request" if not r["failed"] else f"{r['client']} failed: {r['failed']}"
+                 for _, r in g.iterrows()]
+        out.append(f"{shape} (long-lived requests; not ranked): " + "; ".join(cells) + ".")
+    return out
+
+
+def _sentence(shape: str, what: str, r: Ranking, label) -> str:
+    s = f"{shape} ({what}): "
+    if not r.groups:
+        s += "no ranking: no client qualifies"
+    elif len(r.groups[0]) == 1 and len(r.groups) > 1:
+        s += (f"{label(r.groups[0][0])} leads, its interval clear of the rest"
+              + ("; then " + _group_words(r.groups[1:], label) if len(r.groups) > 1 else ""))
+    elif len(r.groups) == 1 and len(r.groups[0]) == 1:
+        s += f"only {label(r.groups[0][0])} qualifies"
+    else:
+        s += "no winner: " + _group_words(r.groups, label) + " (intervals overlap)"
+    if r.unranked:
+        s += ". Not ranked: " + "; ".join(f"{c} ({why})" for c, why in r.unranked)
+    return s + "."
+
+
+def conditions(run: Run) -> str:
+    m = run.env.get("machine", {})
+    jdk = run.env.get("launcherJdk", {})
+    slo = run.slo
+    shapes = ", ".join(f"{s['name']} ({s['timings']['forks']} fork{'s' if s['timings']['forks'] != 1 else ''})"
+                       if s.get("timings") else s["name"] for s in run.env.get("shapes", []))
+    return (f"Holds for: {m.get('cpuCount', '?')} cores of {m.get('cpuModel', '?')}, {m.get('os', '')} "
+            f"{m.get('kernel', '')}; JDK {jdk.get('version', '?')} ({jdk.get('vendor', '?')}); profile "
+            f"{run.env.get('profile', '?')}; SLO: {slo['okShare']:.1%} ok, latency p99 within "
+            f"{slo['latencyP99Millis']:g} ms of the server's delay, no validity flag; shapes: {shapes}.")
+
+
+def decision_text(d: Decision, width: int = 26) -> str:
+    """The terminal's version of the report's first screen: the same table (cells wrapped to `width`
+    characters) and the same sentences."""
+    lines = [f"{d.run}: {d.purpose}"]
+    if d.first_look:
+        lines.append("NOT FOR DECISIONS: run ./bench --profile standard before deciding.")
+    lines += ["", _grid(d.table, width)] if not d.table.empty else []
+    lines += ["  " + n for n in d.notes]
+    lines += ["", "verdict:"] + ["  - " + v for v in d.verdict] + ["", d.conditions]
+    return "\n".join(lines) + "\n"
+
+
+def _grid(table: pd.DataFrame, width: int) -> str:
+    header = [table.index.name or ""] + [str(c) for c in table.columns]
+    rows = [[str(i)] + [str(v) for v in r] for i, r in zip(table.index, table.itertuples(index=False))]
+    cells = [[textwrap.wrap(c, width) or [""] for c in row] for row in [header] + rows]
+    widths = [max(len(line) for row in cells for line in row[i]) for i in range(len(header))]
+    out = []
+    for n, row in enumerate(cells):
+        for k in range(max(len(c) for c in row)):
+            out.append("  ".join((c[k] if k < len(c) else "").ljust(w) for c, w in zip(row, widths)).rstrip())
+        if n == 0:
+            out.append("  ".join("-" * w for w in widths))
+    return "\n".join(out)
+
+
+# ---------------------------------------------------------------- two runs
+
+@dataclass
+class Agreement:
+    a: str
+    b: str
+    knees: pd.DataFrame
+    groups: list  # (shape, ranking a, ranking b)
+    unmatched: list  # what one run measured and the other did not: "shape/client only in a"
+
+    @property
+    def agree(self) -> bool:
+        return (not self.unmatched and bool(self.knees["within"].all())
+                and all(ra.key() == rb.key() for _, ra, rb in self.groups))
+
+    def lines(self) -> list:
+        k = self.knees
+        out = [f"{self.a} vs {self.b}: the runs {'agree' if self.agree else 'do not agree'} "
+               f"(knees within {REPEAT_TOLERANCE:.0%} of each other and the same tie groups)"]
+        if not k.empty:
+            worst = k.loc[k["diff"].idxmax()]
+            out.append(f"  knees within {REPEAT_TOLERANCE:.0%}: {int(k['within'].sum())} of {len(k)} (shape, client); "
+                       f"largest difference {worst['diff']:.0%} ({worst['shape']}/{worst['client']}: "
+                       f"{fmt_rate(worst['knee.a'])} vs {fmt_rate(worst['knee.b'])} req/s)")
+        if self.unmatched:
+            more = f" and {len(self.unmatched) - 6} more" if len(self.unmatched) > 6 else ""
+            out.append(f"  not the same runs: {', '.join(self.unmatched[:6])}{more}")
+        same = sum(ra.key() == rb.key() for _, ra, rb in self.groups)
+        out.append(f"  tie groups the same in {same} of {len(self.groups)} ranked shapes")
+        for shape, ra, rb in self.groups:
+            if ra.key() != rb.key():
+                out.append(f"    {shape}: {_groups_text(ra)} vs {_groups_text(rb)}")
+        for _, r in k[~k["within"]].iterrows():
+            out.append(f"    {r['shape']}/{r['client']}: knee {fmt_rate(r['knee.a'])} vs {fmt_rate(r['knee.b'])} req/s")
+        return out
+
+
+def _groups_text(r: Ranking) -> str:
+    ranked = " > ".join("{" + ", ".join(g) + "}" for g in r.groups) or "no ranking"
+    return ranked + (" (unranked: " + ", ".join(c for c, _ in r.unranked) + ")" if r.unranked else "")
+
+
+def agreement(a: Run, b: Run) -> Agreement:
+    """Whether two runs agree (issue 14.3): each knee within 10% of the other's (|a-b| <= 10% of the larger),
+    and the same tie groups in every shape ranked in both."""
+    ka, kb = knees(a), knees(b)
+    j = ka.merge(kb, on=["shape", "client"], suffixes=(".a", ".b"))
+    rows = []
+    for _, r in j.iterrows():
+        x, y = r["median.a"], r["median.b"]
+        diff = 0.0 if max(x, y) == 0 else abs(x - y) / max(x, y)
+        rows.append({"shape": r["shape"], "client": r["client"], "knee.a": x, "knee.b": y, "diff": diff,
+                     "within": diff <= REPEAT_TOLERANCE})
+    groups = []
+    for shape in [s for s in capacity_shapes(b) if s in capacity_shapes(a)]:
+        groups.append((shape, rank_capacity(a, shape), rank_capacity(b, shape)))
+    for shape in [s for s in open_shapes(b) if s in open_shapes(a)]:
+        groups.append((shape, rank_open(a, shape), rank_open(b, shape)))
+    for shape in [s for s in closed_shapes(b) if s in closed_shapes(a)]:
+        groups.append((shape, rank_closed(a, shape), rank_closed(b, shape)))
+    pairs = {n: {(r["shape"], r["client"]) for r in run.summary["runs"] + run.summary["capacity"]} for n, run in (("a", a), ("b", b))}
+    unmatched = [f"{s}/{c} only in {n}" for n, other in (("a", "b"), ("b", "a"))
+                 for s, c in sorted(pairs[n] - pairs[other])]
+    return Agreement(a.name, b.name, pd.DataFrame(rows, columns=["shape", "client", "knee.a", "knee.b", "diff", "within"]),
+                     groups, unmatched)
