@@ -219,7 +219,8 @@ public record Profile(String name, String purpose, List<Shape> shapes) {
 
     /**
      * Every kind of result in about six minutes for two clients, for analysis/fixtures: a knee search over two
-     * forks, a server delay, a delay beyond the 5 s request timeout (every request fails), h2c and HTTPS/1.1,
+     * forks, a server delay, a delay beyond the 5 s request timeout (every request fails), a stalled body
+     * (requests still out at the drain: expired), h2c and HTTPS/1.1,
      * a closed loop over two forks and a short long-lived shape.
      */
     private static List<Shape> fixtureShapes() {
@@ -228,6 +229,8 @@ public record Profile(String name, String purpose, List<Shape> shapes) {
         s.add(capacity("capacity-http1", "http1", 0.25, 7, 1, 2, true));
         s.add(open("delay100ms-500", "http1", 500, 100, 128, 5, 0, fixed));
         s.add(open("delay6s-50", "http1", 50, 6_000, 512, 5, 0, new Timings(1, 1, 1, 2, 1)));
+        // Half a body, then nothing: clients time out; the JDK's timeout ends at the headers, so its requests expire.
+        s.add(withStub(open("stall-50", "http1", 50, 0, 512, 5, 0, new Timings(1, 0, 1, 1, 2)), "fault=stall", "none"));
         s.add(open("h2c-500", "h2c", 500, 0, 64, 5, 0, new Timings(1, 1, 1, 1, 1)));
         s.add(open("https1-500", "https1", 500, 0, 64, 5, 0, new Timings(1, 1, 1, 1, 1)));
         s.add(closed(4, new Timings(2, 1, 1, 2, 1)));

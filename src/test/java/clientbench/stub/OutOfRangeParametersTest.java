@@ -24,7 +24,7 @@ class OutOfRangeParametersTest {
             "bytes=-5, bytes must be",
             "status=99, status must be 100-599",
             "status=600, status must be 100-599",
-            "fault=explode, fault must be reset, close or truncate",
+            "fault=explode, fault must be reset, close, truncate or stall",
             "chunked=maybe, chunked must be true or false",
     })
     void outOfRangeParameterGets400WithTheReason(String query, String reason) throws IOException {

@@ -138,6 +138,20 @@ class StubControlsTest {
     }
 
     @Test
+    void faultStallSendsHalfTheBodyThenNothingAndKeepsTheConnection() throws IOException {
+        try (RawHttp c = new RawHttp(stub.port())) {
+            String head = c.send(RawHttp.get("/?fault=stall&bytes=1000")).readHead();
+            assertTrue(head.contains("content-length: 1000\r\n"), head);
+            for (int i = 0; i < 500; i++) {
+                assertTrue(c.readByte() >= 0, "body byte " + i);
+            }
+            c.socket.setSoTimeout(300);
+            // A close would read as -1 at once; a stall reads as nothing at all.
+            assertThrows(java.net.SocketTimeoutException.class, c::readByte, "nothing after half the body, no close");
+        }
+    }
+
+    @Test
     void keepAliveFalseAnswersThenCloses() throws IOException {
         try (RawHttp c = new RawHttp(stub.port())) {
             RawHttp.Response r = c.send(RawHttp.get("/?keepAlive=false&bytes=3")).read();

@@ -3,6 +3,7 @@ package clientbench.stub;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -203,14 +204,20 @@ final class StubHandler extends ChannelInboundHandlerAdapter {
         stats.faults.increment();
         queue.clear();
         Channel connection = rawOut == null ? ch.parent() : ch;
-        if (fault == StubParams.Fault.TRUNCATE) {
+        if (fault == StubParams.Fault.TRUNCATE || fault == StubParams.Fault.STALL) {
             int bytes = Math.max(2, params.bytes());
+            boolean close = fault == StubParams.Fault.TRUNCATE;
             if (rawOut == null) {
                 ctx.write(responses.http2TruncatedHead(bytes));
-                ctx.writeAndFlush(new io.netty.handler.codec.http.DefaultHttpContent(responses.body(bytes / 2)))
-                        .addListener(ChannelFutureListener.CLOSE);
+                ChannelFuture sent = ctx.writeAndFlush(new io.netty.handler.codec.http.DefaultHttpContent(responses.body(bytes / 2)));
+                if (close) {
+                    sent.addListener(ChannelFutureListener.CLOSE);
+                }
             } else {
-                rawOut.writeAndFlush(responses.http1Truncated(bytes)).addListener(ChannelFutureListener.CLOSE);
+                ChannelFuture sent = rawOut.writeAndFlush(responses.http1Truncated(bytes));
+                if (close) {
+                    sent.addListener(ChannelFutureListener.CLOSE);
+                }
             }
             return;
         }

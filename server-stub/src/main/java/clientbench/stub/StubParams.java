@@ -14,8 +14,11 @@ package clientbench.stub;
  */
 record StubParams(long delayMs, int bytes, int status, Fault fault, boolean chunked, boolean keepAlive) {
 
-    /** RESET: TCP RST (RST_STREAM on HTTP/2). CLOSE: close without answering. TRUNCATE: announce the body, send half, close. */
-    enum Fault { NONE, RESET, CLOSE, TRUNCATE }
+    /**
+     * RESET: TCP RST (RST_STREAM on HTTP/2). CLOSE: close without answering. TRUNCATE: announce the body, send
+     * half, close. STALL: announce the body, send half, then nothing more, the connection left open.
+     */
+    enum Fault { NONE, RESET, CLOSE, TRUNCATE, STALL }
 
     /** Chunks of a chunked body are at most this long, so that a large body arrives in many chunks. */
     static final int CHUNK_BYTES = 4096;
@@ -51,7 +54,9 @@ record StubParams(long delayMs, int bytes, int status, Fault fault, boolean chun
                     case "reset" -> Fault.RESET;
                     case "close" -> Fault.CLOSE;
                     case "truncate" -> Fault.TRUNCATE;
-                    default -> throw new IllegalArgumentException("fault must be reset, close or truncate, was '" + value + "'");
+                    case "stall" -> Fault.STALL;
+                    default -> throw new IllegalArgumentException("fault must be reset, close, truncate or stall, was '"
+                            + value + "'");
                 };
                 case "chunked" -> chunked = bool(name, value);
                 case "keepAlive" -> keepAlive = bool(name, value);
