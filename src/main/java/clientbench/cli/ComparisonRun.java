@@ -117,6 +117,7 @@ final class ComparisonRun {
             failed.forEach(f -> out.println("  " + f));
         }
         if (all.isEmpty()) {
+            Runtime.getRuntime().removeShutdownHook(onInterrupt); // else, at exit, it says "interrupted" instead
             run.markIncomplete("no run produced a result: " + String.join("; ", failed));
             System.err.println("bench: no run produced a result; see " + run.dir().resolve("jmh.log"));
             return 1;
