@@ -85,12 +85,13 @@ public record Profile(String name, int forks, int warmupIterations, int warmupSe
             case "quick" -> new Profile("quick", 1, 1, 2, 2, 2, quickShapes());
             case "standard" -> new Profile("standard", 3, 3, 5, 5, 5, standardShapes());
             case "full" -> new Profile("full", 3, 3, 5, 5, 5, fullShapes());
+            case "smoke" -> new Profile("smoke", 1, 0, 1, 1, 1, smokeShapes());
             default -> throw new IllegalArgumentException("unknown profile '" + name + "'; valid: " + String.join(", ", names()));
         };
     }
 
     public static List<String> names() {
-        return List.of("quick", "standard", "full");
+        return List.of("quick", "standard", "full", "smoke");
     }
 
     /** Every client of the comparison, in the registry's order. */
@@ -179,5 +180,17 @@ public record Profile(String name, int forks, int warmupIterations, int warmupSe
             s.add(new Shape("longlived-" + n, LONG_LIVED, Map.of("concurrency", Integer.toString(n)), true));
         }
         return s;
+    }
+
+    /**
+     * {@code smoke}: seconds long, to see that the pipeline works end to end (forks, stub, files, summary,
+     * report), not to measure: one measured second per run, no warm-up, 1 fork; immediate responses at 1k
+     * req/s on HTTP/1.1 and on h2c, so a client without HTTP/2 shows as skipped. With two clients
+     * ({@code --clients jdk,apache-vt}) it takes well under a minute.
+     */
+    private static List<Shape> smokeShapes() {
+        Map<String, String> h2c = new java.util.HashMap<>(open("", 1_000, 0, 64, 64, 5, 0).params());
+        h2c.put("protocol", "h2c");
+        return List.of(open("immediate-1000", 1_000, 0, 64, 64, 5, 0), new Shape("h2c-1000", OPEN, Map.copyOf(h2c)));
     }
 }
