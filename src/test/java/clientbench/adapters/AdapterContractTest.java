@@ -125,6 +125,7 @@ abstract class AdapterContractTest {
         stub = StubServer.start(StubOptions.loopback());
         // One raw exchange first, so that the stub's event loop runs before any thread baseline.
         try (Socket s = new Socket(InetAddress.getLoopbackAddress(), stub.port())) {
+            s.setSoTimeout(10_000); // a deadline, not a duration: the stub answers and closes at once
             s.getOutputStream().write("GET /?bytes=1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
                     .getBytes(StandardCharsets.US_ASCII));
             s.getInputStream().readAllBytes();

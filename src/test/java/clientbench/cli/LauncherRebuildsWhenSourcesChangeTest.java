@@ -57,15 +57,17 @@ class LauncherRebuildsWhenSourcesChangeTest {
 
     /** {@code bash clone/bench stub --help}; returns its standard error. */
     private String benchStubHelp() throws Exception {
+        Path err = clone.resolve("stderr.txt");
         ProcessBuilder pb = new ProcessBuilder("bash", clone.resolve("bench").toString(), "stub", "--help")
-                .redirectErrorStream(false);
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(err.toFile());
         pb.environment().put("PATH", clone.resolve("spies") + ":" + System.getenv("PATH"));
         pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
-        pb.redirectOutput(ProcessBuilder.Redirect.DISCARD);
         Process p = pb.start();
-        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(30, TimeUnit.SECONDS), "the launcher ended");
-        return err;
+        if (!p.waitFor(30, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("the launcher still ran after 30 s: " + Files.readString(err));
+        }
+        return Files.readString(err, StandardCharsets.UTF_8);
     }
 
     private List<String> mavenCalls() throws Exception {
