@@ -84,7 +84,7 @@ class ComparisonRunTest {
             cmd.add("-Dclientbench.python=" + PYTHON);
         }
         if (Boolean.getBoolean("jmh.ignoreLock")) {
-            cmd.add("-Djmh.ignoreLock=true"); // a developer's machine where another JMH runs
+            cmd.add("-Djmh.ignoreLock=true"); // as the build sets it for the tests (see pom.xml)
         }
         cmd.addAll(List.of("-cp", classPath, mainClass));
         cmd.addAll(List.of(args));
