@@ -31,14 +31,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * the expected count of each class follows from how many were sent, however many a busy machine lets out.
  * POST, so that no client may retry.
  *
- * <p>Margins for a busy machine: an ok request is answered at once, so only a 2 s stall would make it a
- * timeout; the delayed one is answered after 5 s, so a client's 2 s timer would have to fire 3 s late for
+ * <p>Margins for a busy machine: an ok request is answered at once, so only a 1 s stall would make it a
+ * timeout; the delayed one is answered after 5 s, so a client's 1 s timer would have to fire 4 s late for
  * it to end ok; the drain waits 1 s past the request timeout for the client's own timer to end it.
  */
 @org.junit.jupiter.api.Tag("reliability") // a long test: mvn verify (Failsafe), not mvn package
 @Timeout(120)
 class FaultMixTest {
-    private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(2);
+    private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(1);
     private static final int RATE = 100;
     private static final int WINDOW_MILLIS = 1_000;
     @RegisterExtension

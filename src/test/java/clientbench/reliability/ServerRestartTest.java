@@ -32,9 +32,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * needs a new one and is refused; reset for the requests it took with it; timeout at most), and ok resumes:
  * once the server is back, every request sent is ok.
  *
- * <p>Timeline: a 300 ms warm-up iteration (the client started and connected), then a 2.5 s window in which
+ * <p>Timeline: a 300 ms warm-up iteration (the client started and connected), then a 2 s window in which
  * the stub closes at 300 ms and restarts 700 ms after its close has returned. At 200 req/s the outage
- * holds about 140 requests; it falls inside the window unless the chaos thread runs 1.5 s late, far more
+ * holds about 140 requests; it falls inside the window unless the chaos thread runs 1 s late, far more
  * than a busy 2-core machine delays a woken thread (milliseconds). The last iteration starts only once the
  * restart is done (its failure fails the test), so it needs no such margin.
  */
@@ -67,7 +67,7 @@ class ServerRestartTest {
                 Thread.sleep(OUTAGE_MILLIS);
                 return StubServer.start(StubOptions.loopback().withPort(port)); // a failure here fails the test below
             }, 300, TimeUnit.MILLISECONDS);
-            IterationSnapshot down = Loops.iteration(g, 2_500);
+            IterationSnapshot down = Loops.iteration(g, 2_000);
             stub.set(restarted.get(10, TimeUnit.SECONDS));
             IterationSnapshot after = Loops.iteration(g, 500);
 
