@@ -130,10 +130,11 @@ abstract class AdapterContractTest {
                     .getBytes(StandardCharsets.US_ASCII));
             s.getInputStream().readAllBytes();
         }
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+        long deadline = System.nanoTime() + CLOSE_DEADLINE.toNanos();
         while (stub.openConnections() != 0 && System.nanoTime() < deadline) {
             Thread.sleep(5); // the stub counts the raw connection closed on its event loop
         }
+        assertEquals(0, stub.openConnections(), "the raw connection is closed before the case counts connections");
         stub.mark();
     }
 
