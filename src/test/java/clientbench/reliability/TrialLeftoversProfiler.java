@@ -58,8 +58,12 @@ import java.util.stream.Stream;
  */
 public final class TrialLeftoversProfiler implements InternalProfiler {
 
-    /** The longest a trial's threads and sockets may take to end after the trial closed; they take milliseconds. */
-    static final long SETTLE_MILLIS = 5_000;
+    /**
+     * How long the check waits for the trial's threads and connections to end after it closed. They take
+     * milliseconds; a passing check never waits this long, so it can be generous for a busy machine, while
+     * a thread or connection left behind stays for good.
+     */
+    static final long SETTLE_MILLIS = 10_000;
     static final String FILE_PREFIX = "leftovers-";
 
     /** JVM-wide threads of a client's library, by client (see the class comment). */
