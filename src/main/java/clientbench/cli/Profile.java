@@ -28,6 +28,8 @@ import java.util.Map;
  *       per request at 100 req/s (the handshake's cost); closed loop x16 (two forks).</li>
  *   <li>{@code full}: standard plus payloads (POST 1 KiB, GET 100 KiB, GET 1 MiB) and long-lived
  *       concurrency (1,000, 4,000 and 15,000 requests held, 40 s each, in a 30 s window).</li>
+ *   <li>{@code smoke}: seconds per client, that the pipeline works (1k req/s on HTTP/1.1 and h2c, no
+ *       warm-up, one 1 s iteration, 1 fork); not a measurement.</li>
  * </ul>
  *
  * @param purpose one line for the terminal and the report: what the profile is for, and what not
@@ -108,12 +110,14 @@ public record Profile(String name, String purpose, List<Shape> shapes) {
             // Not in names(): the analysis tests' fixture (analysis/fixtures/README.md), not a comparison.
             case "fixture" -> new Profile("fixture", "the analysis tests' fixture: every kind of result, not for decisions",
                     fixtureShapes());
+            case "smoke" -> new Profile("smoke", "that the pipeline works end to end, seconds per client: not a measurement",
+                    smokeShapes());
             default -> throw new IllegalArgumentException("unknown profile '" + name + "'; valid: " + String.join(", ", names()));
         };
     }
 
     public static List<String> names() {
-        return List.of("quick", "standard", "full");
+        return List.of("quick", "standard", "full", "smoke");
     }
 
     /** Every client of the comparison, in the registry's order. */
@@ -250,5 +254,16 @@ public record Profile(String name, String purpose, List<Shape> shapes) {
             s.add(new Shape("longlived-" + n, LONG_LIVED, Map.of("concurrency", Integer.toString(n)), null, false));
         }
         return s;
+    }
+
+    /**
+     * {@code smoke}: seconds long, to see that the pipeline works end to end (forks, stub, files, summary,
+     * report), not to measure: one measured second per run, no warm-up, 1 fork; immediate responses at 1k
+     * req/s on HTTP/1.1 and on h2c, so a client without HTTP/2 shows as skipped. With two clients
+     * ({@code --clients jdk,apache-vt}) it takes well under a minute.
+     */
+    private static List<Shape> smokeShapes() {
+        Timings once = new Timings(1, 0, 1, 1, 1);
+        return List.of(open("immediate-1000", "http1", 1_000, 0, 64, 5, 0, once), open("h2c-1000", "h2c", 1_000, 0, 64, 5, 0, once));
     }
 }

@@ -126,7 +126,7 @@ final class Report implements Callable<Integer>, Bench.Checked {
         try (Stream<Path> s = Files.list(results)) {
             return s.filter(Files::isDirectory)
                     .filter(p -> !p.getFileName().toString().endsWith(RunFolder.INCOMPLETE_SUFFIX))
-                    .filter(p -> Files.isRegularFile(p.resolve("results.json")))
+                    .filter(p -> Files.isRegularFile(p.resolve("summary.json"))) // what the report reads
                     .max(Comparator.comparing(p -> p.getFileName().toString())).orElse(null);
         }
     }

@@ -117,6 +117,11 @@ final class TcpConnections {
             thread.start();
         }
 
+        /** The peak since the last reset, as sampled so far (-1: none yet); for tests that wait for a sample. */
+        long peak() {
+            return peak.get();
+        }
+
         /** The peak since the last reset, or -1 (none sampled, or not Linux). */
         long peakAndReset() {
             return peak.getAndSet(established());

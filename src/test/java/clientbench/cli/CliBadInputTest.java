@@ -24,8 +24,13 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Bad input across the command line (./bench, ./bench report, ./bench stub, JMH parameters, the
- * launcher itself): each gives a clear first line naming the problem and a non-zero exit, before any
- * work; and nothing under results/ is created, overwritten or half-written.
+ * launcher itself): each gives one line naming the problem and a non-zero exit, before any work: a usage
+ * error (exit 2) is that one line and then exactly the command's usage (what its --help prints), anything
+ * else (exit 1) the one line alone. Nothing under results/ is created, overwritten or half-written.
+ *
+ * <p>The launcher runs from a copy of its own ({@link #root}: the script, what it reads, and the built jar),
+ * so that the results/ it would write to is this test's, whose listing is checked after every command;
+ * the Java side gets the same folder as {@code -Dclientbench.root}.
  */
 @org.junit.jupiter.api.Tag("reliability") // a long test: mvn verify (Failsafe), not mvn package
 @Timeout(120)
@@ -35,12 +40,37 @@ class CliBadInputTest {
     static Path results;
     static String before;
 
+    static final Path REPO = Path.of(System.getProperty("user.dir"));
+    /** What each command's --help prints: a usage error prints it after its one line. */
+    static List<String> runUsage;
+    static List<String> reportUsage;
+    static List<String> launcherUsage;
+
     @BeforeAll
-    static void anEarlierRun() throws IOException {
+    static void aCopyOfTheLauncherWithTheJarAndAnEarlierRun() throws Exception {
+        Path jar = REPO.resolve("target").resolve("benchmarks.jar");
+        assertTrue(Files.isRegularFile(jar), "runs after mvn package (Failsafe): the launcher's Java side is the jar");
+        for (String f : List.of("bench", "pom.xml", "src/main/resources/clientbench/jvm/jdk-flags.txt")) {
+            Path to = root.resolve(f);
+            Files.createDirectories(to.getParent());
+            Files.copy(REPO.resolve(f), to);
+            Files.setLastModifiedTime(to, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() - 3_600_000));
+        }
+        Files.createDirectories(root.resolve("target"));
+        Files.copy(jar, root.resolve("target").resolve("benchmarks.jar")); // newer than every source: no build
         results = root.resolve("results");
         Path earlier = Files.createDirectories(results.resolve("20260101-000000-host"));
         Files.writeString(earlier.resolve("results.json"), "[]");
         before = listing();
+        runUsage = help(java(Bench.class.getName(), "run", "--help"));
+        reportUsage = help(java(Bench.class.getName(), "report", "--help"));
+        launcherUsage = help(run(new ProcessBuilder("bash", root.resolve("bench").toString(), "--help")));
+    }
+
+    static List<String> help(Result r) {
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(r.out().size() > 3 && r.err().isEmpty(), r.toString());
+        return r.out();
     }
 
     record Result(int exit, List<String> err, List<String> out) {
@@ -82,15 +112,17 @@ class CliBadInputTest {
         return java(Bench.class.getName(), a.toArray(String[]::new));
     }
 
-    static void usageError(Result r, String message) {
+    /** Exit 2, one line naming the problem, then exactly {@code usage} (empty: the line alone). */
+    static void usageError(Result r, String message, List<String> usage) {
         assertEquals(2, r.exit(), r.err().toString());
-        assertTrue(r.first().contains(message), r.first());
+        assertTrue(r.first().startsWith("bench: ") && r.first().contains(message), r.first());
+        assertEquals(usage, r.err().subList(1, r.err().size()), "after its one line, the usage and nothing else");
     }
 
     static void oneLineError(Result r, String message) {
         assertEquals(1, r.exit(), r.err().toString());
         assertEquals(1, r.err().size(), r.err().toString());
-        assertTrue(r.first().contains(message), r.first());
+        assertTrue(r.first().matches("(bench|stub): .*") && r.first().contains(message), "names the program and the problem: " + r.first());
     }
 
     static int closedPort() throws IOException {
@@ -101,38 +133,38 @@ class CliBadInputTest {
 
     @Test
     void unknownOption() throws Exception {
-        usageError(bench("--bogus"), "Unknown option: '--bogus'");
+        usageError(bench("--bogus"), "Unknown option: '--bogus'", runUsage);
     }
 
     @Test
     void unknownProfile() throws Exception {
-        usageError(bench("--profile", "huge"), "unknown profile 'huge'; valid: quick, standard, full");
+        usageError(bench("--profile", "huge"), "unknown profile 'huge'; valid: quick, standard, full, smoke", runUsage);
     }
 
     @Test
     void unknownClient() throws Exception {
-        usageError(bench("--clients", "jdk,curl"), "unknown client 'curl'; valid: ahc");
+        usageError(bench("--clients", "jdk,curl"), "unknown client 'curl'; valid: ahc", runUsage);
     }
 
     @Test
     void zeroOrNegativeRate() throws Exception {
-        usageError(bench("--", "-p", "rate=0"), "rate must be > 0");
-        usageError(bench("--", "-p", "rate=-100"), "rate must be > 0");
+        usageError(bench("--", "-p", "rate=0"), "rate must be > 0", runUsage);
+        usageError(bench("--", "-p", "rate=-100"), "rate must be > 0", runUsage);
     }
 
     @Test
     void zeroConcurrency() throws Exception {
-        usageError(bench("--", "-p", "concurrency=0"), "concurrency must be > 0");
+        usageError(bench("--", "-p", "concurrency=0"), "concurrency must be > 0", runUsage);
     }
 
     @Test
     void unknownProtocol() throws Exception {
-        usageError(bench("--", "-p", "protocol=http3"), "unknown protocol 'http3'");
+        usageError(bench("--", "-p", "protocol=http3"), "unknown protocol 'http3'", runUsage);
     }
 
     @Test
     void jdkThatIsNotOne() throws Exception {
-        usageError(bench("--jdk", root.resolve("no-such-jdk").toString()), "no bin/java there");
+        usageError(bench("--jdk", root.resolve("no-such-jdk").toString()), "no bin/java there", runUsage);
     }
 
     @Test
@@ -194,7 +226,7 @@ class CliBadInputTest {
 
     @Test
     void requestFileThatCannotBeRead() throws Exception {
-        usageError(bench("--", "-p", "request=" + root.resolve("no-such-request.json")), "request file " + root.resolve("no-such-request.json"));
+        usageError(bench("--", "-p", "request=" + root.resolve("no-such-request.json")), "request file " + root.resolve("no-such-request.json"), runUsage);
     }
 
     @Test
@@ -250,7 +282,7 @@ class CliBadInputTest {
     @Test
     void launcherWithoutAJdk21() throws Exception {
         Path jdk17 = Path.of("/usr/lib/jvm/java-17-openjdk-amd64");
-        ProcessBuilder pb = new ProcessBuilder("bash", "bench", "stub", "--help");
+        ProcessBuilder pb = new ProcessBuilder("bash", root.resolve("bench").toString(), "stub", "--help");
         Map<String, String> env = pb.environment();
         env.put("BENCH_JVM_DIR", root.resolve("no-jvms").toString());
         if (Files.isDirectory(jdk17)) {
@@ -265,8 +297,8 @@ class CliBadInputTest {
 
     @Test
     void launcherUnknownCommand() throws Exception {
-        Result r = run(new ProcessBuilder("bash", "bench", "frobnicate"));
-        usageError(r, "unknown command 'frobnicate'");
+        Result r = run(new ProcessBuilder("bash", root.resolve("bench").toString(), "frobnicate"));
+        usageError(r, "unknown command 'frobnicate'", launcherUsage);
     }
 
     // The launcher: help and version on every command, and bad input refused before anything is built
@@ -298,8 +330,9 @@ class CliBadInputTest {
         return run(pb);
     }
 
+    /** The launcher of {@link #root}, whose results/ this test watches. */
     static Result launcher(String... args) throws Exception {
-        return launcher(Path.of(System.getProperty("user.dir")), Map.of(), args);
+        return launcher(root, Map.of(), args);
     }
 
     /** A fresh clone as far as the launcher can tell: the script and what it reads, and no jar. */
@@ -324,8 +357,6 @@ class CliBadInputTest {
 
     @Test
     void helpExitsZeroOnEveryCommandAndRunsNothing() throws Exception {
-        Path jar = Path.of(System.getProperty("user.dir"), "target", "benchmarks.jar");
-        assertTrue(Files.isRegularFile(jar), "runs after mvn package (Failsafe): the help of stub, jmh and report comes from the jar");
         for (List<String> args : List.of(List.of("--help"), List.of("-h"), List.of("help"), List.of("test", "--help"),
                 List.of("run", "--help"), List.of("--profile", "full", "-h"), List.of("stub", "--help"),
                 List.of("jmh", "--help"), List.of("report", "--help"), List.of("notebook", "--help"))) {
@@ -352,17 +383,18 @@ class CliBadInputTest {
     void badInputIsRefusedBeforeAnyBuildOrInstall() throws Exception {
         Path clone = cloneWithoutJar();
         // Without a jar: what the launcher can check itself, so a typo costs no build.
-        usageError(launcher(clone, Map.of(), "--profile", "huge"), "unknown profile 'huge'; valid: quick, standard, full");
-        usageError(launcher(clone, Map.of(), "--profile=huge"), "unknown profile 'huge'");
-        usageError(launcher(clone, Map.of(), "--bogus"), "Unknown option: '--bogus'");
-        usageError(launcher(clone, Map.of(), "--clients"), "Missing required parameter for option '--clients'");
-        usageError(launcher(clone, Map.of(), "--insecure", "--bogus"), "Unknown option: '--bogus'"); // a flag: no value taken
-        usageError(launcher(clone, Map.of(), "--header"), "Missing required parameter for option '--header'");
-        usageError(launcher(clone, Map.of(), "frobnicate"), "unknown command 'frobnicate'");
+        usageError(launcher(clone, Map.of(), "--profile", "huge"), "unknown profile 'huge'; valid: quick, standard, full, smoke", launcherUsage);
+        usageError(launcher(clone, Map.of(), "--profile=huge"), "unknown profile 'huge'", launcherUsage);
+        usageError(launcher(clone, Map.of(), "--bogus"), "Unknown option: '--bogus'", launcherUsage);
+        usageError(launcher(clone, Map.of(), "--clients"), "Missing required parameter for option '--clients'", launcherUsage);
+        usageError(launcher(clone, Map.of(), "--insecure", "--bogus"), "Unknown option: '--bogus'", launcherUsage); // a flag: no value taken
+        usageError(launcher(clone, Map.of(), "--header"), "Missing required parameter for option '--header'", launcherUsage);
+        usageError(launcher(clone, Map.of(), "frobnicate"), "unknown command 'frobnicate'", launcherUsage);
+        assertTrue(Files.notExists(clone.resolve("results")) && Files.notExists(clone.resolve(".venv")), "nothing made in the clone");
         // With the jar: everything, by Java, before the venv.
-        usageError(launcher("--clients", "jdk,curl"), "unknown client 'curl'");
-        usageError(launcher("--", "-p", "rate=0"), "rate must be > 0");
-        usageError(launcher("--", "-p", "protocol=http3"), "unknown protocol 'http3'");
+        usageError(launcher("--clients", "jdk,curl"), "unknown client 'curl'", runUsage);
+        usageError(launcher("--", "-p", "rate=0"), "rate must be > 0", runUsage);
+        usageError(launcher("--", "-p", "protocol=http3"), "unknown protocol 'http3'", runUsage);
         oneLineError(launcher("report", root.resolve("nowhere").toString()), "is not a folder");
         oneLineError(launcher("notebook", root.resolve("nowhere").toString()), "is not a folder");
         Result r = launcher("--profile", "huge");
@@ -377,10 +409,10 @@ class CliBadInputTest {
                 + marks.resolve("python") + "'; exit 1 ;; esac\n");
         assertTrue(old.toFile().setExecutable(true));
         String fixture = Path.of(System.getProperty("user.dir"), "analysis", "fixtures", "run-small").toString();
-        Result r = launcher(Path.of(System.getProperty("user.dir")), Map.of("PYTHON", old.toString()), "report", fixture);
+        Result r = launcher(root, Map.of("PYTHON", old.toString()), "report", fixture);
         oneLineError(r, "is Python 3.10; the report needs Python >= 3.11");
         assertTrue(r.first().contains("PYTHON="), "names the fix: " + r.first());
-        oneLineError(launcher(Path.of(System.getProperty("user.dir")), Map.of("PYTHON", "no-such-python"), "report", fixture),
+        oneLineError(launcher(root, Map.of("PYTHON", "no-such-python"), "report", fixture),
                 "no-such-python not found: the report needs Python >= 3.11");
         nothingRan(r);
     }
@@ -391,8 +423,8 @@ class CliBadInputTest {
         String missing = root.resolve("nowhere").toString();
         assertEquals(0, java(Bench.class.getName(), "check", "report", "--compare", fixture, fixture).exit());
         oneLineError(java(Bench.class.getName(), "check", "report", "--compare", fixture, missing), missing + " is not a folder");
-        usageError(java(Bench.class.getName(), "report", "--compare", fixture), "requires at least 2 values");
-        usageError(java(Bench.class.getName(), "report", fixture, "--compare", fixture, fixture), "not both");
+        usageError(java(Bench.class.getName(), "report", "--compare", fixture), "requires at least 2 values", reportUsage);
+        usageError(java(Bench.class.getName(), "report", fixture, "--compare", fixture, fixture), "not both", List.of());
     }
 
     @Test
@@ -400,8 +432,8 @@ class CliBadInputTest {
         Path python = Path.of(System.getProperty("user.dir"), ".venv", "bin", "python");
         assumeTrue(Files.isExecutable(python), "the report's venv (./bench test makes it)");
         String fixture = Path.of(System.getProperty("user.dir"), "analysis", "fixtures", "run-small").toString();
-        Result r = run(new ProcessBuilder(python.toString(), "analysis/clientbench_analysis.py", "compare", fixture, fixture));
+        Result r = run(new ProcessBuilder(python.toString(), "analysis/clientbench_analysis.py", "decide", fixture, fixture));
         assertEquals(0, r.exit(), r.toString());
-        assertTrue(r.out().get(0).startsWith("run-small -> run-small: 0 significant changes"), r.out().toString());
+        assertTrue(r.out().get(0).startsWith("run-small vs run-small: the runs agree"), r.out().toString());
     }
 }

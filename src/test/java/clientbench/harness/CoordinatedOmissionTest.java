@@ -74,9 +74,11 @@ class CoordinatedOmissionTest {
         Histogram service = s.service();
         long slowCallers = latency.getTotalCount() - latency.getCountBetweenValues(0, 100_000);
         long slowServices = service.getTotalCount() - service.getCountBetweenValues(0, 100_000);
-        // Requests due in the first half of the stall waited >= 100 ms: about 100 of them.
+        // Requests due in the first half of the stall waited >= 100 ms: about 100 of them. A busy machine only
+        // makes callers wait longer. Service times: one stalled request, and a busy machine's stalls of 100 ms
+        // are rare; a harness that took latency for service time (or the reverse) would show 100 or more.
         assertTrue(slowCallers >= 70, "callers that waited >= 100 ms: " + slowCallers);
-        assertTrue(slowServices <= 2, "service times >= 100 ms: " + slowServices);
+        assertTrue(slowServices <= 20, "service times >= 100 ms: " + slowServices);
         assertTrue(latency.getValueAtPercentile(90) > 50_000,
                 "latency p90 us " + latency.getValueAtPercentile(90) + " should show the stall");
         assertTrue(service.getValueAtPercentile(90) < 20_000,

@@ -19,9 +19,9 @@ class LowerBoundLatencyTest {
 
     @Test
     void unsentRequestsWaitedAtLeastUntilTheWindowClosed() {
-        // As in ExactWindowTest: one permit, 170 ms per request, 20 due in 200 ms; 3 sent, 17 unsent when the
-        // 200 ms grace ends at about 400 ms. The unsent were due at 30-190 ms: each waited at least 200 ms.
-        FakeAdapter fake = new FakeAdapter(i -> new FakeAdapter.Late(Outcome.OK, 170));
+        // As in ExactWindowTest: one permit, 134 ms per request, 20 due in 200 ms; 3 sent, 17 unsent when the
+        // 200 ms grace ends at 400 ms. The unsent were due at 30-190 ms: each waited at least 210 ms.
+        FakeAdapter fake = new FakeAdapter(i -> new FakeAdapter.Late(Outcome.OK, ExactWindowTest.LATE_MILLIS));
         LoadGenerator g = new LoadGenerator(fake, AccountingTest.GET,
                 LoadSpec.open(100, 1, LoadSpec.Backpressure.PARK, Duration.ofSeconds(1)));
         IterationSnapshot s = ExactWindowTest.run(g, 200, -30);

@@ -1,10 +1,13 @@
 package clientbench.reliability;
 
 import clientbench.adapters.Adapters;
+import clientbench.api.Outcome;
+import clientbench.harness.JsonFiles;
 import clientbench.harness.StubProcess;
 import clientbench.jmh.HarnessProfiler;
 import clientbench.jmh.LoadBenchmark;
 import clientbench.jmh.OpenLoopBenchmark;
+import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -18,18 +21,35 @@ import org.openjdk.jmh.runner.options.VerboseMode;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * After a real JMH trial (a forked JVM, the stub in a JVM of its own), no client thread or socket keeps
- * the fork alive: JMH never has to wait for it ("forked VM did not exit, are there stray running
- * threads?"), and the trial's accounting reaches the JSON.
+ * After a real JMH trial (a forked JVM, the stub in a JVM of its own), the client leaves nothing behind in
+ * the fork: no thread (non-daemon, daemon or virtual) and no connection, in any TCP state
+ * ({@link TrialLeftoversProfiler} looks from inside the fork once the trial is closed), and JMH never has to
+ * wait for the fork (it says "forked VM did not exit, are there stray running threads?" when the fork still
+ * runs 5 s after its last iteration). The trial's accounting reaches the JSON and agrees with the stub's own
+ * count.
+ *
+ * <p>Socket descriptors whose connection has ended (the kernel no longer lists them) are printed, not
+ * asserted: Apache's async client leaves three after close() that only a GC releases; the peer has seen each
+ * connection close (the contract's stub counts prove it), so they keep nothing open but a descriptor.
+ *
+ * <p>No figure here depends on the machine's speed: 300 ms at 300 req/s with no warm-up (enough for a client
+ * to open its connections and threads), so a cold client on a busy machine may leave requests unsent, which
+ * is allowed; what is sent must all be answered ok and be what the stub answered. Deadline: two JVM starts
+ * and the trial take about 4 s per client.
  */
 @org.junit.jupiter.api.Tag("reliability") // a long test: mvn verify (Failsafe), not mvn package
 @Timeout(180)
@@ -40,38 +60,70 @@ class ForkHygieneTest {
     }
 
     @org.junit.jupiter.api.io.TempDir
-    static java.nio.file.Path hlogs;
+    static Path hlogs;
 
     @ParameterizedTest
     @MethodSource("clients")
-    void theForkExitsPromptlyAfterTheTrial(String client) throws Exception {
+    void theTrialLeavesNoThreadOrSocketAndTheForkExitsPromptly(String client) throws Exception {
+        Path dir = Files.createDirectories(hlogs.resolve(client)); // not the working directory: that is the repository
         List<String> jvmArgs = new ArrayList<>(StubProcess.jdkFlags());
         jvmArgs.add("-Xmx256m");
-        jvmArgs.add("-Dclientbench.hlog.dir=" + hlogs); // not the working directory: that is the repository
+        jvmArgs.add("-Dclientbench.hlog.dir=" + dir);
         ByteArrayOutputStream log = new ByteArrayOutputStream();
-        long t0 = System.nanoTime();
         Collection<RunResult> results;
         try (PrintStream out = new PrintStream(log, true, StandardCharsets.UTF_8)) {
             results = new Runner(new OptionsBuilder()
                     .include("^" + java.util.regex.Pattern.quote(OpenLoopBenchmark.class.getName() + "." + LoadBenchmark.METHOD) + "$")
                     .param("client", client).param("rate", "300")
-                    .forks(1).warmupIterations(0).measurementIterations(1).measurementTime(TimeValue.seconds(1))
+                    .forks(1).warmupIterations(0).measurementIterations(1).measurementTime(TimeValue.milliseconds(300))
                     .jvmArgs(jvmArgs.toArray(String[]::new))
                     .addProfiler(HarnessProfiler.class)
+                    .addProfiler(TrialLeftoversProfiler.class)
                     .shouldFailOnError(true)
                     .build(), OutputFormatFactory.createFormatInstance(out, VerboseMode.NORMAL)).run();
         }
-        long seconds = (System.nanoTime() - t0) / 1_000_000_000L;
         String text = log.toString(StandardCharsets.UTF_8);
         assertFalse(text.contains("did not exit"), text);
         assertFalse(text.contains("Non-finished threads"), text);
-        assertTrue(seconds < 30, "trial took " + seconds + " s");
         assertEquals(1, results.size(), text);
-        RunResult r = results.iterator().next();
-        var secondary = r.getAggregatedResult().getSecondaryResults();
+
+        JsonNode leftovers = leftovers(dir, text);
+        assertEquals(List.of(), names(leftovers.path("threads")), "threads the closed trial left in the fork: " + leftovers);
+        assumeTrue(leftovers.path("socketsReadable").asBoolean(), "sockets are read from /proc/self/fd (Linux)");
+        assertEquals(List.of(), names(leftovers.path("connections")), "connections the closed trial left in the fork: " + leftovers);
+        if (!leftovers.path("otherSockets").isEmpty()) {
+            // Not asserted: descriptors of connections that have ended, which a GC releases (see the class comment).
+            System.out.println("fork hygiene " + client + ": socket descriptors left open, no connection: " + leftovers.path("otherSockets"));
+        }
+
+        Map<String, org.openjdk.jmh.results.Result> secondary = results.iterator().next().getAggregatedResult().getSecondaryResults();
         double sent = secondary.get("n.sent").getScore();
-        double dropped = secondary.get("n.dropped").getScore();
-        assertEquals(secondary.get("n.scheduled").getScore(), sent + dropped, 0.0);
-        assertTrue(secondary.get("n.ok").getScore() > 200, "ok " + secondary.get("n.ok").getScore());
+        double failures = 0;
+        for (Outcome o : Outcome.failures()) {
+            failures += secondary.get("n.fail." + o.label()).getScore();
+        }
+        String figures = "sent " + sent + ", ok " + secondary.get("n.ok").getScore() + ", failed " + failures + ", unsent "
+                + secondary.get("n.unsent").getScore() + ", stub answered " + secondary.get("stub.requests").getScore();
+        assertEquals(secondary.get("n.scheduled").getScore(), sent + secondary.get("n.dropped").getScore(), 0.0, figures);
+        assertEquals(0, failures, 0.0, "the stub answers at once: nothing may fail: " + figures);
+        assertEquals(sent, secondary.get("n.ok").getScore(), 0.0, figures);
+        assertTrue(sent > 0, figures);
+        // Outside the harness: the stub's own count of what it answered in the iteration.
+        assertEquals(sent, secondary.get("stub.requests").getScore(), 0.0, figures);
+    }
+
+    private static JsonNode leftovers(Path dir, String jmhOutput) throws Exception {
+        List<Path> files;
+        try (Stream<Path> s = Files.list(dir)) {
+            files = s.filter(f -> f.getFileName().toString().startsWith(TrialLeftoversProfiler.FILE_PREFIX)).toList();
+        }
+        assertEquals(1, files.size(), "one fork, one check after its trial closed: " + files + "\n" + jmhOutput);
+        return JsonFiles.MAPPER.readTree(files.get(0).toFile());
+    }
+
+    private static List<String> names(JsonNode array) {
+        List<String> out = new ArrayList<>();
+        array.forEach(n -> out.add(n.isTextual() ? n.asText() : n.toString()));
+        return out;
     }
 }

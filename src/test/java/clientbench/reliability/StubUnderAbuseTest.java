@@ -20,23 +20,29 @@ import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Abused by some clients, the stub keeps serving everyone else. */
+/**
+ * Abused by some clients, the stub keeps serving everyone else: a GET on a fresh connection is answered
+ * while the abuse goes on (the slow clients' requests are still incomplete; the idle connections still
+ * open). No duration is asserted: a stub held up by its abusers would not answer at all until they finish,
+ * and each read has a deadline ({@link #DEADLINE_MILLIS}) instead, so that such a stub fails the test
+ * rather than hanging it.
+ */
 @org.junit.jupiter.api.Tag("reliability") // a long test: mvn verify (Failsafe), not mvn package
 @Timeout(120)
 class StubUnderAbuseTest {
 
-    /** One GET on a fresh connection; returns the status, and fails if it takes over a second. */
-    static int promptGet(URI stub) throws IOException {
-        long t0 = System.nanoTime();
+    /** How long a connect or a read may wait: it takes milliseconds, and this only ends a stub that never answers. */
+    static final int DEADLINE_MILLIS = 10_000;
+
+    /** One GET on a fresh connection; returns its status. */
+    static int getOnAFreshConnection(URI stub) throws IOException {
         try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress(stub.getHost(), stub.getPort()), 1_000);
-            s.setSoTimeout(1_000);
+            s.connect(new InetSocketAddress(stub.getHost(), stub.getPort()), DEADLINE_MILLIS);
+            s.setSoTimeout(DEADLINE_MILLIS);
             s.getOutputStream().write("GET /?bytes=3 HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
             byte[] head = new byte[12];
             int n = s.getInputStream().readNBytes(head, 0, 12);
             assertEquals(12, n);
-            long ms = (System.nanoTime() - t0) / 1_000_000;
-            assertTrue(ms < 1_000, "answered in " + ms + " ms");
             return Integer.parseInt(new String(head, 9, 3, StandardCharsets.US_ASCII));
         }
     }
@@ -51,11 +57,11 @@ class StubUnderAbuseTest {
                     slow.add(s);
                 }
                 byte[] request = "GET /?bytes=5 HTTP/1.1\r\nHost: slow\r\nX-Pad: aaaaaaaaaaaaaaaaaaaa\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
-                for (int b = 0; b < 30; b++) { // a byte at a time, 200 connections, for about 1.5 s
+                for (int b = 0; b < 30; b++) { // a byte at a time, 200 connections, for about 1.5 s: none completes its request
                     for (Socket s : slow) {
                         s.getOutputStream().write(request[b]);
                     }
-                    assertEquals(200, promptGet(stub.uri()));
+                    assertEquals(200, getOnAFreshConnection(stub.uri()));
                     Thread.sleep(50);
                 }
             } finally {
@@ -77,7 +83,7 @@ class StubUnderAbuseTest {
                 out.write(chunk);
             }
             out.flush();
-            s.setSoTimeout(10_000);
+            s.setSoTimeout(DEADLINE_MILLIS);
             StringBuilder sb = new StringBuilder();
             InputStream in = s.getInputStream();
             while (!sb.toString().endsWith("\r\n\r\n")) {
@@ -90,7 +96,7 @@ class StubUnderAbuseTest {
             String head = sb.toString();
             assertTrue(head.startsWith("HTTP/1.1 200"), head);
             assertTrue(head.contains("x-request-bytes: " + size), head);
-            assertEquals(200, promptGet(stub.uri()));
+            assertEquals(200, getOnAFreshConnection(stub.uri()));
         }
     }
 
@@ -105,12 +111,12 @@ class StubUnderAbuseTest {
                     idle.add(SocketChannel.open(address));
                 }
                 for (int i = 0; i < 20; i++) {
-                    assertEquals(200, promptGet(stub.uri()));
+                    assertEquals(200, getOnAFreshConnection(stub.uri()));
                 }
                 // The first idle connections still work too.
                 SocketChannel first = idle.get(0);
                 first.write(java.nio.ByteBuffer.wrap("GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII)));
-                first.socket().setSoTimeout(2_000);
+                first.socket().setSoTimeout(DEADLINE_MILLIS);
                 InputStream in = first.socket().getInputStream();
                 byte[] status = in.readNBytes(12);
                 assertEquals("HTTP/1.1 200", new String(status, StandardCharsets.US_ASCII));

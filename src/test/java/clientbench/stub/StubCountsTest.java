@@ -55,7 +55,7 @@ class StubCountsTest {
     }
 
     private static void awaitOpen(StubServer stub, int n) throws InterruptedException {
-        long deadline = System.nanoTime() + 5_000_000_000L;
+        long deadline = System.nanoTime() + 15_000_000_000L; // a deadline a passing run never nears: closes take milliseconds
         while (stub.openConnections() != n && System.nanoTime() < deadline) {
             Thread.sleep(10);
         }

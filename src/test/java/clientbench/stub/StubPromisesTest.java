@@ -62,7 +62,8 @@ class StubPromisesTest {
                 assertEquals(200, warm.code());
             }
             long connections = stub.stats().accepted(); // OkHttp may race several connects for the first call
-            Call slow = client.newCall(new Request.Builder().url(stub.uri() + "/?delayMs=300&bytes=7").build());
+            // 2 s: the reset request must meet the slow stream still open, however late a busy machine sends it.
+            Call slow = client.newCall(new Request.Builder().url(stub.uri() + "/?delayMs=2000&bytes=7").build());
             java.util.concurrent.CompletableFuture<Integer> slowBody = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
                 try (Response r = slow.execute()) {
                     return r.body().bytes().length;
@@ -70,7 +71,10 @@ class StubPromisesTest {
                     throw new java.io.UncheckedIOException(e);
                 }
             });
-            Thread.sleep(50); // the slow stream is open on the connection before the reset one starts
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (stub.stats().requests() < 2 && System.nanoTime() < deadline) {
+                Thread.sleep(5); // until the stub has the slow stream's request: it is open before the reset one starts
+            }
             StreamResetException reset = assertThrows(StreamResetException.class, () -> {
                 try (Response r = client.newCall(new Request.Builder().url(stub.uri() + "/?fault=reset").build()).execute()) {
                     r.body().bytes();

@@ -16,6 +16,7 @@ import io.helidon.webclient.api.HttpClient;
 import io.helidon.webclient.api.HttpClientResponse;
 import io.helidon.webclient.http1.Http1Client;
 import io.helidon.webclient.http2.Http2Client;
+import java.io.UncheckedIOException;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.Locale;
@@ -124,9 +125,14 @@ public final class HelidonAdapter implements HttpClientAdapter {
     @Override
     public void close() {
         VirtualThreads.shutdown(threads); // an interrupted virtual thread closes the socket it is blocked on
-        client.closeResource(); // closes the idle cached connections
-        sockets.closeAll(); // and the ones Helidon lost track of (see HelidonClients.Sockets)
-        deadlines.close();
+        try {
+            client.closeResource(); // closes the idle cached connections
+        } catch (UncheckedIOException e) {
+            // An HTTP/2 connection the server has already reset: its GOAWAY cannot be written, and it is gone.
+        } finally {
+            sockets.closeAll(); // and the ones Helidon lost track of (see HelidonClients.Sockets)
+            deadlines.close();
+        }
     }
 
     @Override

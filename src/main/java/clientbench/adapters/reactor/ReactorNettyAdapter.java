@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
@@ -62,6 +63,7 @@ public final class ReactorNettyAdapter implements HttpClientAdapter {
 
     private final AdapterConfig config;
     private final LoopResources loops;
+    private final EventLoopGroup group;
     private final ConnectionProvider pool;
     private final Scheduler timeouts;
     private final HttpClient client;
@@ -74,7 +76,7 @@ public final class ReactorNettyAdapter implements HttpClientAdapter {
         this.config = config;
         int workers = config.ioThreads() > 0 ? config.ioThreads() : LoopResources.DEFAULT_IO_WORKER_COUNT;
         this.loops = LoopResources.create("reactor-adapter", workers, true);
-        EventLoopGroup group = loops.onClient(LoopResources.DEFAULT_NATIVE);
+        this.group = loops.onClient(LoopResources.DEFAULT_NATIVE);
         this.timeouts = Schedulers.fromExecutorService(group, "reactor-adapter-timeouts");
         this.pool = ReactorClients.pool(config, name(), group);
         HttpClient c = HttpClient.create(pool)
@@ -125,10 +127,15 @@ public final class ReactorNettyAdapter implements HttpClientAdapter {
 
     @Override
     public void close() {
+        if (closed) {
+            return; // the event loops shut down once: a second shutdown throws
+        }
         closed = true;
         Duration max = Duration.ofSeconds(5);
         pool.disposeLater().block(max); // closes every connection; queued requests fail
-        loops.disposeLater(Duration.ZERO, max).block(max.plusSeconds(1)); // ends when the event loops have
+        // The adapter's loops are this one group. Not loops.disposeLater(quiet, timeout): its timeout runs on
+        // Reactor's JVM-wide Schedulers.parallel(), whose thread it starts and which outlives close().
+        group.shutdownGracefully(0, max.toMillis(), TimeUnit.MILLISECONDS).awaitUninterruptibly(max.plusSeconds(1).toMillis());
         inFlight.forEach(ReactorExchange::abandon);
     }
 

@@ -1,0 +1,323 @@
+package clientbench.cli;
+
+import clientbench.harness.JsonFiles;
+import clientbench.harness.StubProcess;
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * What README promises of a comparison run, from real runs of the built jar as {@code ./bench} starts it
+ * ({@code java -Dclientbench.root=... -Dclientbench.python=... -cp target/benchmarks.jar clientbench.cli.Bench
+ * run}; the launcher's own steps, the build and the venv, are CliBadInputTest's and LauncherRebuildTest's),
+ * each against a results/ of its own:
+ * <ul>
+ *   <li>{@code --profile smoke}: the progress line per (shape, client), the summary tables, a client that
+ *       refuses a protocol skipped and recorded, and every file README lists with the contents it names
+ *       (env.json: machine, JDKs, flags, profile, shapes, clients, settings; each *.trial.json: benchmark,
+ *       parameters, shape, settings, layout, iterations), report.html included;</li>
+ *   <li>Ctrl-C: the run stays as {@code <name>.incomplete/} with an INCOMPLETE file saying why;</li>
+ *   <li>a run that fails (its fork dies in setup, as a crashed client's does) is listed with its reason in
+ *       env.json, and in the report, and the next run goes on; a comparison in which no run produced a result
+ *       stays incomplete, saying so.</li>
+ * </ul>
+ * No figure is asserted: these runs are seconds long on a machine that may be busy.
+ */
+@org.junit.jupiter.api.Tag("reliability") // needs target/benchmarks.jar: mvn verify (Failsafe), after mvn package
+@Timeout(300)
+class ComparisonRunTest {
+    static final Path REPO = Path.of(System.getProperty("user.dir"));
+    static final Path JAR = REPO.resolve("target").resolve("benchmarks.jar");
+    static final Path PYTHON = REPO.resolve(".venv").resolve("bin").resolve("python");
+    /** Start-up, 5 forks of about 4 s and the report: well under a minute; this only ends a hang. */
+    static final long RUN_DEADLINE_SECONDS = 240;
+    static final Pattern RUN_NAME = Pattern.compile("\\d{8}-\\d{6}-[A-Za-z0-9._-]+");
+
+    @TempDir
+    static Path tmp;
+
+    @BeforeAll
+    static void theJarIsBuilt() {
+        assertTrue(Files.isRegularFile(JAR), "runs after mvn package (Failsafe): " + JAR);
+    }
+
+    /** A root of its own for ./bench: results/ in it, the notebook and its module linked from the repository. */
+    static Path root(String name) throws IOException {
+        Path root = Files.createDirectories(tmp.resolve(name));
+        Files.createSymbolicLink(root.resolve("analysis.ipynb"), REPO.resolve("analysis.ipynb"));
+        Files.createSymbolicLink(root.resolve("analysis"), REPO.resolve("analysis"));
+        return root;
+    }
+
+    record Ran(int exit, List<String> out, List<String> err) {
+        String all() {
+            return "exit " + exit + "\nstdout:\n" + String.join("\n", out) + "\nstderr:\n" + String.join("\n", err);
+        }
+    }
+
+    static List<String> java(Path root, boolean python, String classPath, String mainClass, String... args) {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        cmd.addAll(StubProcess.jdkFlags()); // as ./bench runs it
+        cmd.add("-Dclientbench.root=" + root);
+        if (python) {
+            cmd.add("-Dclientbench.python=" + PYTHON);
+        }
+        if (Boolean.getBoolean("jmh.ignoreLock")) {
+            cmd.add("-Djmh.ignoreLock=true"); // as the build sets it for the tests (see pom.xml)
+        }
+        cmd.addAll(List.of("-cp", classPath, mainClass));
+        cmd.addAll(List.of(args));
+        return cmd;
+    }
+
+    static Ran run(List<String> cmd) throws Exception {
+        Path out = Files.createTempFile(tmp, "out", ".txt");
+        Path err = Files.createTempFile(tmp, "err", ".txt");
+        Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        if (!p.waitFor(RUN_DEADLINE_SECONDS, TimeUnit.SECONDS)) {
+            endTree(p.toHandle());
+            fail("still running after " + RUN_DEADLINE_SECONDS + " s: " + cmd + "\n" + Files.readString(out) + Files.readString(err));
+        }
+        return new Ran(p.exitValue(), Files.readAllLines(out), Files.readAllLines(err));
+    }
+
+    /** The one run folder under {@code root/results}, finished or not. */
+    static Path runFolder(Path root) throws IOException {
+        try (Stream<Path> s = Files.list(root.resolve("results"))) {
+            List<Path> runs = s.toList();
+            assertEquals(1, runs.size(), "one run folder: " + runs);
+            return runs.get(0);
+        }
+    }
+
+    static List<String> names(Path dir, String suffix) throws IOException {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(suffix)).sorted().toList();
+        }
+    }
+
+    static List<String> texts(JsonNode array) {
+        List<String> out = new ArrayList<>();
+        array.forEach(n -> out.add(n.asText()));
+        return out;
+    }
+
+    @Test
+    void aSmokeRunPrintsItsProgressAndSummaryAndLeavesEveryFileReadmeNames() throws Exception {
+        assumeTrue(Files.isExecutable(PYTHON), "the report's venv (./bench test makes it)");
+        Path root = root("smoke");
+        Ran r = run(java(root, true, JAR.toString(), Bench.class.getName(), "run", "--profile", "smoke", "--clients", "jdk,apache-vt"));
+        assertEquals(0, r.exit(), r.all());
+        Path dir = runFolder(root);
+        String name = dir.getFileName().toString();
+        assertTrue(RUN_NAME.matcher(name).matches(), "a finished run's name: " + name);
+        assertFalse(Files.exists(dir.resolve(RunFolder.MARKER)), "no INCOMPLETE in a finished run");
+
+        // The terminal: where it goes, one line per (shape, client) in order, the tables, where the report is.
+        List<String> out = r.out();
+        assertTrue(out.get(0).matches("bench: profile smoke, 2 clients x 2 shapes = 6 runs, about \\d+m\\d\\ds; results in .*"
+                + Pattern.quote(name + RunFolder.INCOMPLETE_SUFFIX)), out.get(0));
+        List<String[]> expected = List.of(new String[] {"immediate-1000", "jdk"}, new String[] {"immediate-1000", "apache-vt"},
+                new String[] {"immediate-1000", "noop"}, new String[] {"h2c-1000", "jdk"}, new String[] {"h2c-1000", "apache-vt"},
+                new String[] {"h2c-1000", "noop"});
+        Pattern progress = Pattern.compile("\\[ ?(\\d+)/6] (\\S+) +(\\S+) +\\((\\d+m\\d\\ds) left\\) (.*)");
+        for (int i = 0; i < expected.size(); i++) {
+            Matcher m = progress.matcher(out.get(1 + i));
+            assertTrue(m.matches(), "progress line " + (i + 1) + ": " + out.get(1 + i));
+            assertEquals(Integer.toString(i + 1), m.group(1));
+            assertEquals(expected.get(i)[0], m.group(2), out.get(1 + i));
+            assertEquals(expected.get(i)[1], m.group(3), out.get(1 + i));
+            String result = m.group(5);
+            if (i == 4) {
+                assertTrue(result.matches(" skipped: apache-vt: .*HTTP/2.*h2c.*"), "apache-vt has no HTTP/2: " + result);
+            } else {
+                assertTrue(result.matches("\\.+ ok +\\d+/s +latency p50 .+ p99 .+ failed +\\d+ +unsent +\\d+ +cpu .+/req +flags.*"), result);
+            }
+        }
+        int table = out.indexOf(out.stream().filter(l -> l.matches("client +sustained/s +p50 +p99 .*failed")).findFirst()
+                .orElseThrow(() -> new AssertionError("no summary table:\n" + r.all())));
+        for (String client : List.of("jdk", "apache-vt", "noop")) {
+            assertTrue(out.get(table + 1 + List.of("jdk", "apache-vt", "noop").indexOf(client)).startsWith(client + " "),
+                    "a summary row per client, in order:\n" + r.all());
+        }
+        int net = out.indexOf(out.stream().filter(l -> l.matches("shape +client +ok/s +p99 +lag p99 .*flags")).findFirst()
+                .orElseThrow(() -> new AssertionError("no table net of the baseline:\n" + r.all())));
+        for (int i = 0; i < 5; i++) {
+            assertTrue(out.get(net + 1 + i).matches("(immediate|h2c)-1000 +(jdk|apache-vt|noop) .*"), out.get(net + 1 + i));
+        }
+        assertTrue(out.contains("flags (a flagged figure never makes a verdict):"), r.all());
+        assertEquals("bench: report " + dir.resolve("report.html"), out.get(out.size() - 1));
+
+        // The files README lists.
+        for (String f : List.of("results.json", "results.csv", "summary.json", "env.json", "jmh.log", "report.html")) {
+            assertTrue(Files.size(dir.resolve(f)) > 0, f + " in " + names(dir, ""));
+        }
+        assertEquals(5, JsonFiles.MAPPER.readTree(dir.resolve("results.json").toFile()).size(), "a JMH result per run");
+        assertEquals(6, Files.readAllLines(dir.resolve("results.csv")).size(), "a header and a row per run");
+        assertEquals(5, JsonFiles.MAPPER.readTree(dir.resolve("summary.json").toFile()).path("runs").size());
+        assertEquals(5, names(dir, ".hlog").size(), names(dir, "").toString());
+        assertEquals(5, names(dir, ".trial.json").size(), names(dir, "").toString());
+        String report = Files.readString(dir.resolve("report.html"));
+        assertTrue(report.contains("<html") && report.contains("h2c-1000/apache-vt") && report.contains("no HTTP/2"),
+                "the report lists the skipped run and why");
+
+        JsonNode env = JsonFiles.MAPPER.readTree(dir.resolve("env.json").toFile());
+        assertEquals("smoke", env.path("profile").asText());
+        JsonNode machine = env.path("machine");
+        for (String key : List.of("host", "cpuModel", "os", "kernel", "arch")) {
+            assertFalse(machine.path(key).asText().isBlank(), "machine." + key + ": " + machine);
+        }
+        assertTrue(machine.path("cpuCount").asInt() > 0 && machine.path("memoryBytes").asLong() > 0, machine.toString());
+        assertEquals(System.getProperty("java.version"), env.path("launcherJdk").path("version").asText());
+        assertTrue(env.path("forkJava").asText().endsWith("java"), env.path("forkJava").asText());
+        List<String> flags = texts(env.path("forkJvmArgs"));
+        assertTrue(flags.containsAll(List.of("-Xmx1g", "-XX:+ExitOnOutOfMemoryError")) && flags.containsAll(StubProcess.jdkFlags()), flags.toString());
+        JsonNode settings = env.path("settings");
+        assertEquals(1, settings.path("forks").asInt(), settings.toString());
+        assertEquals(0, settings.path("warmupIterations").asInt(), settings.toString());
+        assertEquals(1, settings.path("measurementIterations").asInt(), settings.toString());
+        assertFalse(settings.path("requestTimeout").asText().isBlank(), settings.toString());
+        assertEquals(List.of("jdk", "apache-vt"), texts(env.path("clients")));
+        List<String> shapes = new ArrayList<>();
+        env.path("shapes").forEach(s -> shapes.add(s.path("name").asText() + " " + s.path("params").path("protocol").asText("http1")));
+        assertEquals(List.of("immediate-1000 http1", "h2c-1000 h2c"), shapes);
+        assertEquals(5, env.path("runs").size(), env.path("runs").toString());
+        assertEquals(List.of(), texts(env.path("failed")));
+        List<String> skipped = texts(env.path("skipped"));
+        assertEquals(1, skipped.size(), skipped.toString());
+        assertTrue(skipped.get(0).startsWith("h2c-1000/apache-vt: ") && skipped.get(0).contains("HTTP/2"), skipped.get(0));
+        for (String client : List.of("jdk", "apache-vt", "noop")) {
+            JsonNode s = env.path("clientSettings").path(client);
+            assertFalse(s.path("library").asText().isBlank(), client + ": " + s);
+            assertFalse(s.path("harness.cpus").asText().isBlank(), "the CPU layout, " + client + ": " + s);
+        }
+
+        // Each trial's record: what ran, on what, and its one measured iteration.
+        Set<String> trials = new HashSet<>();
+        for (String f : names(dir, ".trial.json")) {
+            JsonNode t = JsonFiles.MAPPER.readTree(dir.resolve(f).toFile());
+            String client = t.path("client").asText();
+            String shape = t.path("shape").asText();
+            trials.add(shape + "/" + client);
+            assertEquals(Profile.OPEN, t.path("benchmark").asText(), f);
+            assertEquals(client, t.path("params").path("client").asText(), f);
+            assertEquals("1000", t.path("params").path("rate").asText(), f);
+            assertEquals(shape.startsWith("h2c") ? "h2c" : "http1", t.path("params").path("protocol").asText(), f);
+            assertFalse(t.path("settings").path("library").asText().isBlank(), f);
+            assertTrue(t.path("layout").isObject() && !t.path("layout").isEmpty(), f);
+            JsonNode iterations = t.path("iterations");
+            assertEquals(1, iterations.size(), f + ": no warm-up, one measured iteration");
+            assertTrue(iterations.get(0).path("measured").asBoolean(), f);
+            assertEquals(1000, iterations.get(0).path("scheduled").asLong(), f);
+        }
+        assertEquals(Set.of("immediate-1000/jdk", "immediate-1000/apache-vt", "immediate-1000/noop", "h2c-1000/jdk",
+                "h2c-1000/noop"), trials);
+    }
+
+    @Test
+    void ctrlCLeavesTheRunIncompleteSayingWhy() throws Exception {
+        Path root = root("interrupted");
+        Path out = Files.createTempFile(tmp, "out", ".txt");
+        Process p = new ProcessBuilder(java(root, false, JAR.toString(), Bench.class.getName(), "run", "--profile", "smoke",
+                "--clients", "jdk")).redirectOutput(out.toFile()).redirectErrorStream(true).start();
+        List<ProcessHandle> tree = new ArrayList<>();
+        try {
+            // Once the first run's JMH fork is up: interrupted in the middle of a run, as Ctrl-C would be.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(RUN_DEADLINE_SECONDS);
+            while (p.descendants().noneMatch(ComparisonRunTest::isJmhFork)) {
+                assertTrue(p.isAlive(), "the run ended before its first fork:\n" + Files.readString(out));
+                assertTrue(System.nanoTime() < deadline, "no JMH fork:\n" + Files.readString(out));
+                Thread.sleep(20);
+            }
+            // Ctrl-C reaches every process of the terminal's foreground group: the launcher's JVM, the fork, the stub.
+            tree.add(p.toHandle());
+            tree.addAll(p.descendants().toList());
+            for (ProcessHandle h : tree) {
+                new ProcessBuilder("kill", "-INT", Long.toString(h.pid())).start().waitFor(10, TimeUnit.SECONDS);
+            }
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS), "still running after Ctrl-C:\n" + Files.readString(out));
+        } finally {
+            tree.forEach(ComparisonRunTest::endTree);
+            endTree(p.toHandle());
+        }
+        String output = Files.readString(out);
+        Path dir = runFolder(root);
+        assertTrue(dir.getFileName().toString().endsWith(RunFolder.INCOMPLETE_SUFFIX), "the run keeps its .incomplete name: " + dir);
+        String why = Files.readString(dir.resolve(RunFolder.MARKER));
+        assertTrue(why.startsWith("interrupted at "), "INCOMPLETE says why: " + why + "\n" + output);
+        assertTrue(output.contains("bench: interrupted; partial results stay in " + dir + " (marked INCOMPLETE)"), output);
+    }
+
+    @Test
+    void aRunThatFailsIsRecordedWithItsReasonAndTheNextRunGoesOn() throws Exception {
+        Path root = root("failed");
+        String classPath = System.getProperty("java.class.path");
+        Ran r = run(java(root, false, classPath, ProfileRunProbe.class.getName(), "broken", "good"));
+        // Without the report's Python the run still finishes; the report is left to ./bench report.
+        assertEquals(1, r.exit(), r.all());
+        Path dir = runFolder(root);
+        assertTrue(RUN_NAME.matcher(dir.getFileName().toString()).matches(), "the run finished: " + dir);
+        assertTrue(r.out().get(1).matches("\\[ ?1/2] broken +noop +\\(.* left\\) +FAILED: .*delayMs.* \\(details in jmh.log\\)"),
+                r.all());
+        assertTrue(r.out().get(2).matches("\\[ ?2/2] immediate-1000 +noop +\\(.* left\\) \\.+ ok .*"), "the next run went on:\n" + r.all());
+        assertTrue(r.out().contains("bench: 1 of 2 runs failed, recorded in env.json and the report:"), r.all());
+
+        JsonNode env = JsonFiles.MAPPER.readTree(dir.resolve("env.json").toFile());
+        List<String> failed = texts(env.path("failed"));
+        assertEquals(1, failed.size(), failed.toString());
+        assertTrue(failed.get(0).startsWith("broken/noop: ") && failed.get(0).contains("delayMs"), "the reason: " + failed.get(0));
+        assertEquals(1, env.path("runs").size(), "the run that went on: " + env.path("runs"));
+        assertEquals(1, JsonFiles.MAPPER.readTree(dir.resolve("results.json").toFile()).size());
+        assertTrue(Files.readString(dir.resolve("jmh.log")).contains("delayMs"), "details in jmh.log");
+
+        // ./bench report on it: report.html, listing the failed run with its reason.
+        assumeTrue(Files.isExecutable(PYTHON), "the report's venv (./bench test makes it)");
+        Ran report = run(java(REPO, true, JAR.toString(), Bench.class.getName(), "report", dir.toString()));
+        assertEquals(0, report.exit(), report.all());
+        String html = Files.readString(dir.resolve("report.html"));
+        assertTrue(html.contains("broken/noop") && html.contains("delayMs must be"), "the report lists the failed run and why");
+    }
+
+    @Test
+    void aComparisonWithoutAnyResultStaysIncompleteSayingWhy() throws Exception {
+        Path root = root("nothing");
+        Ran r = run(java(root, false, System.getProperty("java.class.path"), ProfileRunProbe.class.getName(), "broken"));
+        assertEquals(1, r.exit(), r.all());
+        Path dir = runFolder(root);
+        assertTrue(dir.getFileName().toString().endsWith(RunFolder.INCOMPLETE_SUFFIX), "no result, no finished run: " + dir);
+        String why = Files.readString(dir.resolve(RunFolder.MARKER));
+        assertTrue(why.startsWith("no run produced a result: broken/noop: ") && why.contains("delayMs"), why);
+        assertTrue(r.err().stream().anyMatch(l -> l.startsWith("bench: no run produced a result; see ")), r.all());
+    }
+
+    static boolean isJmhFork(ProcessHandle h) {
+        return h.info().arguments().map(a -> Arrays.asList(a).contains("org.openjdk.jmh.runner.ForkedMain")).orElse(false);
+    }
+
+    /** Ends a process and whatever it started that is still there (this test's own processes only). */
+    static void endTree(ProcessHandle h) {
+        h.descendants().forEach(ProcessHandle::destroyForcibly);
+        h.destroyForcibly();
+    }
+}

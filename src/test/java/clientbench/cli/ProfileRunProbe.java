@@ -1,0 +1,38 @@
+package clientbench.cli;
+
+import clientbench.adapters.Adapters;
+import clientbench.jvm.Jdk;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A comparison run of shapes no profile has, in a JVM of its own, as {@code ./bench} runs one (its results
+ * under {@code -Dclientbench.root}): for {@link ComparisonRunTest}, which needs a run that fails.
+ * Arguments: the shapes, in order, each {@code broken} (a JMH parameter its trial refuses at setup: the fork
+ * fails before any request, as a crashed client's does) or {@code good} (1k req/s of immediate responses).
+ * The client is {@code noop}, the harness alone: the quickest fork that still runs a whole trial.
+ */
+public final class ProfileRunProbe {
+    static final Profile.Timings ONCE = new Profile.Timings(1, 0, 1, 1, 1);
+    static final Profile.Shape BROKEN = new Profile.Shape("broken", Profile.OPEN, Map.of("rate", "1000", "delayMs", "-1"), ONCE, false);
+    static final Profile.Shape GOOD = new Profile.Shape("immediate-1000", Profile.OPEN, Map.of("rate", "1000"), ONCE, false);
+
+    private ProfileRunProbe() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        List<Profile.Shape> shapes = new ArrayList<>();
+        for (String a : args) {
+            shapes.add(switch (a) {
+                case "broken" -> BROKEN;
+                case "good" -> GOOD;
+                default -> throw new IllegalArgumentException("unknown shape " + a);
+            });
+        }
+        Profile profile = new Profile("probe", "ComparisonRunTest's failing run", shapes);
+        RunPlan plan = new RunPlan(profile, List.of(Adapters.NOOP), null, JmhArgs.parse(List.of()), Jdk.current());
+        System.exit(new ComparisonRun(plan, System.out).run());
+    }
+}
