@@ -167,7 +167,12 @@ class ComparisonRunTest {
             assertTrue(out.get(net + 1 + i).matches("(immediate|h2c)-1000 +(jdk|apache-vt|noop) .*"), out.get(net + 1 + i));
         }
         assertTrue(out.contains("flags (a flagged figure never makes a verdict):"), r.all());
-        assertEquals("bench: report " + dir.resolve("report.html"), out.get(out.size() - 1));
+        // Where the report is, then (as the report begins) the decision table and the verdict.
+        int reportLine = out.indexOf("bench: report " + dir.resolve("report.html"));
+        assertTrue(reportLine > net, "where the report is, after the tables:\n" + r.all());
+        assertEquals("", out.get(reportLine + 1), r.all());
+        assertTrue(out.get(reportLine + 2).startsWith(name + ": "), "the decision names its run: " + out.get(reportLine + 2));
+        assertTrue(out.subList(reportLine, out.size()).contains("verdict:"), "ends with the verdict:\n" + r.all());
 
         // The files README lists.
         for (String f : List.of("results.json", "results.csv", "summary.json", "env.json", "jmh.log", "report.html")) {
@@ -194,10 +199,13 @@ class ComparisonRunTest {
         List<String> flags = texts(env.path("forkJvmArgs"));
         assertTrue(flags.containsAll(List.of("-Xmx1g", "-XX:+ExitOnOutOfMemoryError")) && flags.containsAll(StubProcess.jdkFlags()), flags.toString());
         JsonNode settings = env.path("settings");
-        assertEquals(1, settings.path("forks").asInt(), settings.toString());
-        assertEquals(0, settings.path("warmupIterations").asInt(), settings.toString());
-        assertEquals(1, settings.path("measurementIterations").asInt(), settings.toString());
         assertFalse(settings.path("requestTimeout").asText().isBlank(), settings.toString());
+        for (JsonNode s : env.path("shapes")) {
+            JsonNode t = s.path("timings");
+            assertEquals(1, t.path("forks").asInt(), s.toString());
+            assertEquals(0, t.path("warmupIterations").asInt(), s.toString());
+            assertEquals(1, t.path("measurementIterations").asInt(), s.toString());
+        }
         assertEquals(List.of("jdk", "apache-vt"), texts(env.path("clients")));
         List<String> shapes = new ArrayList<>();
         env.path("shapes").forEach(s -> shapes.add(s.path("name").asText() + " " + s.path("params").path("protocol").asText("http1")));
