@@ -267,7 +267,8 @@ def knees(run: Run) -> pd.DataFrame:
                        & (pr["rate"] == f.get("kneeHigh")) & ~pr["pass"]]
             for why in bound["why"]:
                 if why.startswith("flagged:"):
-                    flagged.update(w.strip() for w in why.split(":", 1)[1].split(","))
+                    # "flagged: lag, samples", or "flagged: lag (latency p99 ...)": a miss the lag may have made
+                    flagged.update(w.strip() for w in why.split(":", 1)[1].split("(")[0].split(","))
         rows.append({"shape": c["shape"], "client": c["client"], "median": _num(k["median"]),
                      "min": _num(k["min"]), "max": _num(k["max"]), "low": _num(k["min"]),
                      "high": math.inf if any(h is None for h in highs) or not highs else max(highs),

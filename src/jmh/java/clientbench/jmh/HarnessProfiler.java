@@ -80,8 +80,8 @@ import java.util.concurrent.atomic.AtomicReference;
  *       the iteration: 0 proves the stub took every connection offered) - the last three summed like
  *       {@code n.*}; {@code stub.cpu} (its share of its CPUs in the window);</li>
  *   <li>validity flags, 0 or 1, the maximum over iterations and forks (see {@link Flag}):
- *       {@code flag.generator} ({@code cpu.share} >= 0.9), {@code flag.lag} (open model: lag p99 > 10% of
- *       latency p99), {@code flag.stub} ({@code stub.cpu} >= 0.7), {@code flag.unsteady} (this fork's
+ *       {@code flag.generator} (open model: {@code cpu.share} >= 0.9), {@code flag.lag} (open model: lag p99
+ *       > 10% of latency p99 and > 1 ms), {@code flag.stub} ({@code stub.cpu} >= 0.7), {@code flag.unsteady} (this fork's
  *       measured iterations so far differ by > 20% in ok/s), {@code flag.samples} (< 1,000 latency samples
  *       in an iteration). A flagged figure never drives a verdict.</li>
  * </ul>

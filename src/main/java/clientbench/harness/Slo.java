@@ -11,7 +11,8 @@ import java.util.Locale;
  * <p>A rate is sustained when at least {@link #okShare} of the requests scheduled in the window ended ok,
  * latency p99 (from the intended start, every outcome, the never-completed at a lower bound) stayed within
  * {@link #latencyP99Millis} beyond the server's own delay, and no validity flag was raised: a figure the
- * harness cannot vouch for never counts for or against a client.
+ * harness cannot vouch for never counts for or against a client. The one exception is {@link Flag#LAG}
+ * on a rate that was kept: lateness only adds latency, so the client kept it despite the harness.
  *
  * @param okShare the least share of the scheduled requests that must end ok, e.g. 0.999
  * @param latencyP99Millis the most latency p99 may add to the server's delay, e.g. 10 ms
@@ -41,9 +42,18 @@ public record Slo(double okShare, double latencyP99Millis) {
      */
     public String missedBy(double scheduled, double ok, double latencyP99Micros, long serverDelayMillis,
                            Collection<Flag> flags) {
-        if (!flags.isEmpty()) {
+        // Lag alone does not undo a kept rate: the pacer's lateness only adds latency (it is in the p99, from the
+        // intended start) and bunches the sends after it, so a client that kept the SLO despite it keeps it without.
+        // A miss with lag is the harness's as much as the client's: flagged, never counted against the client.
+        boolean lagOnly = flags.stream().allMatch(f -> f == Flag.LAG);
+        if (!lagOnly) {
             return "flagged: " + String.join(", ", flags.stream().map(Flag::word).toList());
         }
+        String miss = missedByFigures(scheduled, ok, latencyP99Micros, serverDelayMillis);
+        return miss != null && !flags.isEmpty() ? "flagged: " + Flag.LAG.word() + " (" + miss + ")" : miss;
+    }
+
+    private String missedByFigures(double scheduled, double ok, double latencyP99Micros, long serverDelayMillis) {
         if (!(scheduled > 0)) {
             return "nothing scheduled";
         }

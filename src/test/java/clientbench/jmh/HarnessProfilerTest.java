@@ -29,13 +29,18 @@ class HarnessProfilerTest {
 
     private static IterationSnapshot iteration(long samples, long latencyMicros, long lagMicros, double cpuShare,
                                                double stubCpuShare) {
+        return iteration(true, samples, latencyMicros, lagMicros, cpuShare, stubCpuShare);
+    }
+
+    private static IterationSnapshot iteration(boolean openModel, long samples, long latencyMicros, long lagMicros,
+                                               double cpuShare, double stubCpuShare) {
         Histogram latency = LoadGenerator.newHistogram();
         Histogram lag = LoadGenerator.newHistogram();
         latency.recordValueWithCount(latencyMicros, samples);
         lag.recordValueWithCount(lagMicros, samples);
         long[] outcomes = new long[Outcome.values().length];
         outcomes[Outcome.OK.ordinal()] = samples;
-        return new IterationSnapshot(true, Double.NaN, WINDOW_NANOS, 0, samples, samples, 0, 0, outcomes, 0, 0, latency,
+        return new IterationSnapshot(openModel, Double.NaN, WINDOW_NANOS, 0, samples, samples, 0, 0, outcomes, 0, 0, latency,
                 latency.copy(), latency.copy(), lag, 0, 0, 0, (long) (cpuShare * 2 * WINDOW_NANOS), 0, 5, 5,
                 new Probes(2, -1, -1, -1, -1, -1, -1, stubCpuShare, -1, -1, -1));
     }
@@ -60,6 +65,12 @@ class HarnessProfilerTest {
     }
 
     @Test
+    void aClosedLoopThatSaturatesTheClientJvmIsNotFlagged() {
+        // The closed model runs the client flat out by design: the CPU is the limit it measures.
+        assertEquals(0.0, flags(iteration(false, 2_000, 1_000, 0, 0.99, 0.2)).get(Flag.GENERATOR.metric()));
+    }
+
+    @Test
     void aBusyStubRaisesStub() {
         assertEquals(1.0, flags(iteration(2_000, 1_000, 50, 0.3, 0.75)).get(Flag.STUB.metric()));
         assertEquals(0.0, flags(iteration(2_000, 1_000, 50, 0.3, 0.65)).get(Flag.STUB.metric()));
@@ -67,9 +78,12 @@ class HarnessProfilerTest {
     }
 
     @Test
-    void lagAboveATenthOfLatencyRaisesLag() {
-        assertEquals(1.0, flags(iteration(2_000, 1_000, 150, 0.3)).get(Flag.LAG.metric()));
-        assertEquals(0.0, flags(iteration(2_000, 1_000, 90, 0.3)).get(Flag.LAG.metric()));
+    void lagAboveATenthOfLatencyAndAMillisecondRaisesLag() {
+        assertEquals(1.0, flags(iteration(2_000, 20_000, 2_100, 0.3)).get(Flag.LAG.metric()));
+        assertEquals(0.0, flags(iteration(2_000, 20_000, 1_900, 0.3)).get(Flag.LAG.metric()), "under a tenth");
+        assertEquals(1.0, flags(iteration(2_000, 5_000, 1_100, 0.3)).get(Flag.LAG.metric()));
+        assertEquals(0.0, flags(iteration(2_000, 5_000, 900, 0.3)).get(Flag.LAG.metric()), "under the 1 ms floor");
+        assertEquals(0.0, flags(iteration(2_000, 1_000, 150, 0.3)).get(Flag.LAG.metric()), "a parked pacer's wake-up");
     }
 
     @Test
