@@ -222,7 +222,8 @@ def decide(run: Run) -> Decision:
     table = pd.DataFrame(rows).set_index("client") if rows else pd.DataFrame()
     if caps:
         notes.append("knee: median over forks [lowest fork's knee - highest lowest-failing rate); "
-                     "'not converged' or 'flagged' searches are never ranked.")
+                     "'not converged' or 'flagged' searches are never ranked; a miss at saturation (gen, lag) counts "
+                     "against the client where noop, the harness alone, kept that rate unflagged.")
     if main and not rates:
         weakest = k[k["shape"] == main]["low"].min()
         notes.append(f"no common rate on {main}: the weakest knee is {fmt_rate(weakest)} req/s, below every rung "

@@ -482,3 +482,35 @@ def test_runs_of_other_clients_or_shapes_do_not_agree(tmp_path):
     ag = cbd.agreement(cba.load_run(FIXTURE), cba.load_run(b))
     assert not ag.agree and ag.unmatched == ["closed-x4/jdk only in a", "closed-x4/noop only in a",
                                              "closed-x4/okhttp only in a"]
+
+
+def with_bound_miss(tmp_path, why: str, noop_kept: bool, name="bound") -> Path:
+    """The fixture with jdk's search bounded by a miss at 4000 req/s for `why` (every fork), and noop's ladder
+    rung at 4000 kept or not by the harness alone."""
+    run = with_knees(tmp_path, {"jdk": (2000.0, 4000.0, True)}, name)
+    summary = read("summary.json", run)
+    for c in summary["capacity"]:
+        if c["shape"] != "capacity-http1" or c["client"] not in ("jdk", cba.NOOP):
+            continue
+        forks = {p["fork"] for p in c["probes"]} or {0}
+        template = c["probes"][0]
+        c["probes"] = [p for p in c["probes"] if p["rate"] != 4000.0]
+        for fork in forks:
+            if c["client"] == "jdk":
+                c["probes"].append({**template, "fork": fork, "rate": 4000.0, "pass": False, "why": why,
+                                    "flags": ["flag.generator", "flag.lag"]})
+            else:
+                c["probes"].append({**template, "fork": fork, "rate": 4000.0, "pass": noop_kept,
+                                    "why": "" if noop_kept else "latency p99 12.0 ms > 10 ms", "flags": []})
+    (run / "summary.json").write_text(json.dumps(summary))
+    return run
+
+
+def test_a_miss_at_saturation_counts_against_the_client_only_where_the_harness_alone_kept_the_rate(tmp_path):
+    why = "flagged: gen, lag (latency p99 30.8 ms > 10 ms)"
+    kept = cba.knees(cba.load_run(with_bound_miss(tmp_path, why, True, "kept")))
+    assert kept[kept["client"] == "jdk"]["flagged"].tolist() == [""], "noop kept 4000: jdk's miss is jdk's"
+    lost = cba.knees(cba.load_run(with_bound_miss(tmp_path, why, False, "lost")))
+    assert lost[lost["client"] == "jdk"]["flagged"].tolist() == ["gen, lag"], "noop did not: nobody's miss"
+    other = cba.knees(cba.load_run(with_bound_miss(tmp_path, "flagged: lag, samples", True, "samples")))
+    assert other[other["client"] == "jdk"]["flagged"].tolist() == ["lag, samples"], "too few samples: never excused"

@@ -151,12 +151,18 @@ public class CapacityBenchmark extends LoadBenchmark {
         if (!measured) {
             return Map.of();
         }
-        if (Adapters.NOOP.equals(client)) {
-            return Map.of("probe.rate", probeRate); // the baseline: no verdict, no knee
-        }
         EnumSet<Flag> flags = Flag.raisedBy(s);
         String missed = slo.missedBy(s, serverDelayMillis, flags);
-        search.record(probeRate, missed == null, missed);
+        if (Adapters.NOOP.equals(client)) {
+            // The baseline: no search, no knee; its verdict says whether the harness alone kept this rung, which
+            // the decision needs to tell a client's miss at saturation (gen, lag) from the harness's.
+            return Map.of("probe.rate", probeRate, "probe.pass", missed == null ? 1 : 0, "probe.why", missed == null ? "" : missed);
+        }
+        if (missed != null && missed.startsWith(Slo.FLAGGED)) {
+            search.recordFlaggedMiss(probeRate, missed); // the harness cannot vouch for it: probed again
+        } else {
+            search.record(probeRate, missed == null, missed);
+        }
         Map<String, Object> facts = new LinkedHashMap<>();
         facts.put("probe.rate", probeRate);
         facts.put("probe.pass", missed == null ? 1 : 0);
