@@ -62,9 +62,15 @@ final class ComparisonRun {
         List<String> forkJvmArgs = RunOptions.forkJvmArgs(plan.jdk(), plan.jmh(), run.dir());
         Instant started = Instant.now();
         int total = plan.runs();
+        long estimatedTotal = 0; // a run a client refuses (no HTTP/2, say) takes no time
+        for (Profile.Shape shape : p.shapes()) {
+            for (String client : shape.clients(chosen)) {
+                estimatedTotal += Adapters.refusal(client, shape.protocol()) == null ? shape.estimatedSeconds() : 0;
+            }
+        }
+        long estimatedDone = 0;
         out.printf("bench: profile %s, %d clients x %d shapes = %d runs, about %s; results in %s%n", p.name(),
-                chosen.size(), p.shapes().size(), total,
-                TimeLeft.human(Duration.ofSeconds(p.estimatedSeconds(chosen.size()))), run.dir());
+                chosen.size(), p.shapes().size(), total, TimeLeft.human(Duration.ofSeconds(estimatedTotal)), run.dir());
         if (plan.target() != null) {
             out.println("bench: request " + EnvJson.requestSummary(plan));
         }
@@ -78,11 +84,13 @@ final class ComparisonRun {
             for (Profile.Shape shape : p.shapes()) {
                 for (String client : shape.clients(chosen)) {
                     n++;
-                    String eta = TimeLeft.human(TimeLeft.of(started, n - 1, total, p, chosen.size()));
+                    String eta = TimeLeft.human(TimeLeft.of(started, estimatedDone, estimatedTotal));
                     out.printf("[%2d/%d] %-16s %-10s (%s left) ", n, total, shape.name(), client, eta);
                     out.flush();
                     String refusal = Adapters.refusal(client, shape.protocol());
-                    if (refusal != null) {
+                    if (refusal == null) {
+                        estimatedDone += shape.estimatedSeconds();
+                    } else {
                         skipped.add(shape.name() + "/" + client + ": " + refusal);
                         out.println(" skipped: " + refusal);
                         continue;

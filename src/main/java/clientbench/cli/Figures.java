@@ -114,7 +114,7 @@ record Figures(String shape, String client, String benchmark, Map<String, String
 
     /** A secondary metric's aggregated score, NaN when the run has none. */
     static double score(RunResult r, String label) {
-        Result<?> res = r.getAggregatedResult().getSecondaryResults().get(label);
+        Result<?> res = Scores.secondary(r).get(label);
         return res == null ? Double.NaN : res.getScore();
     }
 

@@ -140,15 +140,6 @@ public record Profile(String name, String purpose, List<Shape> shapes) {
         return out;
     }
 
-    /** Seconds the whole profile takes for {@code clients} clients, noop baselines included. */
-    public long estimatedSeconds(int clients) {
-        long s = 0;
-        for (Shape shape : shapes) {
-            s += (long) shape.estimatedSeconds() * (clients + (shape.baseline() ? 1 : 0));
-        }
-        return s;
-    }
-
     /** Runs (shape, client) the profile makes for {@code chosen}, noop baselines included. */
     public int runs(List<String> chosen) {
         return shapes.stream().mapToInt(shape -> shape.clients(chosen).size()).sum();

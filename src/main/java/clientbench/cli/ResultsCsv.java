@@ -35,7 +35,7 @@ final class ResultsCsv {
 
         /** The open model, as the harness recorded it: it names latency from the intended start only there. */
         boolean open() {
-            return result.getAggregatedResult().getSecondaryResults().containsKey("latency.p50");
+            return Scores.secondary(result).containsKey("latency.p50");
         }
 
         String latencyMetric() {

@@ -3,21 +3,36 @@ package clientbench.cli;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 
+import java.util.Collections;
+import java.util.Map;
+import java.util.WeakHashMap;
+
 /** A JMH result's figures by metric name (the names are API: see HarnessProfiler); NaN when absent. */
 final class Scores {
+
+    /**
+     * Each result's aggregated secondary metrics, made once: JMH merges them anew on every call, which for the
+     * percentile metrics decodes every iteration's histograms (a standard run's results.csv took minutes).
+     */
+    private static final Map<RunResult, Map<String, Result>> SECONDARY = Collections.synchronizedMap(new WeakHashMap<>());
 
     private Scores() {
     }
 
+    /** The aggregated secondary metrics of {@code r}, by label (computed once per result). */
+    static Map<String, Result> secondary(RunResult r) {
+        return SECONDARY.computeIfAbsent(r, k -> k.getAggregatedResult().getSecondaryResults());
+    }
+
     /** The secondary metric {@code label}'s score. */
     static double of(RunResult r, String label) {
-        Result<?> res = r.getAggregatedResult().getSecondaryResults().get(label);
+        Result<?> res = secondary(r).get(label);
         return res == null ? Double.NaN : res.getScore();
     }
 
     /** The secondary metric {@code label}'s 99.9% error (JMH's); NaN with a single iteration. */
     static double error(RunResult r, String label) {
-        Result<?> res = r.getAggregatedResult().getSecondaryResults().get(label);
+        Result<?> res = secondary(r).get(label);
         return res == null ? Double.NaN : res.getScoreError();
     }
 }

@@ -22,13 +22,29 @@ final class Summary {
 
     static String line(RunResult r) {
         if (Capacity.BENCHMARK.equals(r.getParams().getBenchmark())) {
-            Map<String, org.openjdk.jmh.results.Result> sec = r.getAggregatedResult().getSecondaryResults();
-            org.openjdk.jmh.results.Result knee = sec.get("knee");
-            if (knee == null) {
+            // Each fork's search ends in its last measured iteration's facts; JMH's aggregate would average them
+            // with the iterations that carry none.
+            double kneeSum = 0;
+            int forks = 0;
+            int converged = 0;
+            for (org.openjdk.jmh.results.BenchmarkResult fork : r.getBenchmarkResults()) {
+                org.openjdk.jmh.results.IterationResult last = null;
+                for (org.openjdk.jmh.results.IterationResult it : fork.getIterationResults()) {
+                    last = it;
+                }
+                org.openjdk.jmh.results.Result knee = last == null ? null : last.getSecondaryResults().get("knee");
+                if (knee != null) {
+                    forks++;
+                    kneeSum += knee.getScore();
+                    org.openjdk.jmh.results.Result c = last.getSecondaryResults().get("knee.converged");
+                    converged += c != null && c.getScore() == 1 ? 1 : 0;
+                }
+            }
+            if (forks == 0) {
                 return "the harness's baseline over the ladder (noop)";
             }
-            return String.format(Locale.ROOT, "knee %8.0f req/s  (the mean over forks; converged in %.0f%% of them)",
-                    knee.getScore(), 100 * Figures.score(r, "knee.converged"));
+            return String.format(Locale.ROOT, "knee %8.0f req/s  (the mean over %d fork%s; %d converged)",
+                    kneeSum / forks, forks, forks == 1 ? "" : "s", converged);
         }
         Figures f = Figures.of(r, "", "", null);
         return String.format(Locale.ROOT, "ok %8.0f/s  %s p50 %8s  p99 %8s  failed %6.0f  unsent %6.0f  cpu %s/req  flags %s",

@@ -10,14 +10,18 @@ final class TimeLeft {
     private TimeLeft() {
     }
 
-    static Duration of(Instant started, int done, int total, Profile p, int clients) {
-        long estimate = p.estimatedSeconds(clients);
-        if (done == 0) {
-            return Duration.ofSeconds(estimate);
+    /**
+     * What is left of {@code estimatedTotal} seconds of runs once runs estimated at {@code estimatedDone} took
+     * what they took since {@code started}: the estimate of the rest scaled by the pace so far. Weighed by each
+     * run's own estimate, since a profile's runs differ tenfold (knee searches first, short fixed rates after).
+     */
+    static Duration of(Instant started, long estimatedDone, long estimatedTotal) {
+        long left = Math.max(0, estimatedTotal - estimatedDone);
+        if (estimatedDone <= 0) {
+            return Duration.ofSeconds(left);
         }
-        // Scale the estimate of what is left by how fast the runs so far went against theirs.
-        double pace = (double) Duration.between(started, Instant.now()).toSeconds() / Math.max(1, estimate * done / total);
-        return Duration.ofSeconds((long) (pace * estimate * (total - done) / total));
+        double pace = (double) Duration.between(started, Instant.now()).toMillis() / 1000 / estimatedDone;
+        return Duration.ofSeconds((long) (pace * left));
     }
 
     /** {@code 1h05m} or {@code 9m30s}. */
