@@ -21,14 +21,23 @@ import java.util.Locale;
  *       trusts every answer; a knee that fails its confirmation was luck, so the bracket moves below it
  *       and the search goes on. A rate that has failed is never called the knee, even if it passed once.</li>
  * </ol>
- * The result assumes that passing is monotone in the rate apart from noise near the knee, which is what
+ * A miss the harness cannot vouch for (a validity flag raised: the client JVM's CPUs full, the pacer late, the
+ * stub busy, typically in the first probe after warm-up while the JITs of both JVMs still run) is
+ * inconclusive: it moves no bound and the same rate is probed again. Only a second flagged miss at that rate
+ * in a row stands as a failure (the budget stays bounded), so one transient can no longer cap a knee.
+ *
+ * <p>The result assumes that passing is monotone in the rate apart from noise near the knee, which is what
  * an open-model load past a client's capacity does: queues grow without bound. The probe budget bounds
  * the search; a search cut short by it reports its bracket as it stands, wider than the precision.
  */
 public final class CapacitySearch {
 
-    /** One probe: the rate offered, whether it kept the SLO, and why not. */
-    public record Probe(double rate, boolean pass, String why) {
+    /**
+     * One probe: the rate offered, whether it kept the SLO, and why not.
+     *
+     * @param inconclusive a flagged miss that moved no bound (probed again)
+     */
+    public record Probe(double rate, boolean pass, String why, boolean inconclusive) {
     }
 
     private final double start;
@@ -42,6 +51,8 @@ public final class CapacitySearch {
     /** Lowest rate that failed; +infinity while none has. */
     private double high = Double.POSITIVE_INFINITY;
     private boolean confirmed;
+    /** The rate to probe again after an inconclusive miss; NaN when none is due. */
+    private double retry = Double.NaN;
 
     /**
      * @param startRate the first rate probed, the base of the ladder
@@ -76,6 +87,9 @@ public final class CapacitySearch {
         if (probes.isEmpty()) {
             return start;
         }
+        if (!Double.isNaN(retry)) {
+            return retry;
+        }
         if (Double.isInfinite(high)) {
             return Math.min(ceiling, low * 2); // ramp up
         }
@@ -90,7 +104,8 @@ public final class CapacitySearch {
 
     /** Records the outcome of a probe at {@code rate} (normally the last {@link #nextRate()}). */
     public void record(double rate, boolean pass, String why) {
-        probes.add(new Probe(rate, pass, pass ? "" : why));
+        retry = Double.NaN;
+        probes.add(new Probe(rate, pass, pass ? "" : why, false));
         if (pass) {
             if (rate < high && !failedAt(rate)) {
                 if (rate == low && high / low <= 1 + precision) {
@@ -107,6 +122,20 @@ public final class CapacitySearch {
                 low = highestCleanPassBelow(high);
             }
         }
+    }
+
+    /**
+     * Records a miss at {@code rate} that a validity flag makes untrustworthy: the first one moves no bound and
+     * asks for the same rate again; a second in a row at that rate is recorded as a failure.
+     */
+    public void recordFlaggedMiss(double rate, String why) {
+        Probe last = probes.isEmpty() ? null : probes.get(probes.size() - 1);
+        if (last != null && last.inconclusive() && last.rate() == rate) {
+            record(rate, false, why);
+            return;
+        }
+        probes.add(new Probe(rate, false, why, true));
+        retry = rate;
     }
 
     /** True when the bracket is narrow and its lower end confirmed, or a limit was reached. */
@@ -155,7 +184,7 @@ public final class CapacitySearch {
 
     private boolean failedAt(double rate) {
         for (Probe p : probes) {
-            if (!p.pass && p.rate <= rate) {
+            if (!p.pass && !p.inconclusive && p.rate <= rate) {
                 return true;
             }
         }

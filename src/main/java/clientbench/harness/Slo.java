@@ -21,6 +21,8 @@ public record Slo(double okShare, double latencyP99Millis) {
 
     /** 99.9% ok and p99 within 10 ms of the server's delay: a loopback stub answers in well under 1 ms. */
     public static final Slo DEFAULT = new Slo(0.999, 10);
+    /** How {@link #missedBy} begins a miss that a validity flag makes untrustworthy. */
+    public static final String FLAGGED = "flagged:";
 
     public Slo {
         if (!(okShare > 0 && okShare <= 1)) {
@@ -47,10 +49,10 @@ public record Slo(double okShare, double latencyP99Millis) {
         // A miss with lag is the harness's as much as the client's: flagged, never counted against the client.
         boolean lagOnly = flags.stream().allMatch(f -> f == Flag.LAG);
         if (!lagOnly) {
-            return "flagged: " + String.join(", ", flags.stream().map(Flag::word).toList());
+            return FLAGGED + " " + String.join(", ", flags.stream().map(Flag::word).toList());
         }
         String miss = missedByFigures(scheduled, ok, latencyP99Micros, serverDelayMillis);
-        return miss != null && !flags.isEmpty() ? "flagged: " + Flag.LAG.word() + " (" + miss + ")" : miss;
+        return miss != null && !flags.isEmpty() ? FLAGGED + " " + Flag.LAG.word() + " (" + miss + ")" : miss;
     }
 
     private String missedByFigures(double scheduled, double ok, double latencyP99Micros, long serverDelayMillis) {

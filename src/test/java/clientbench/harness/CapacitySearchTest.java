@@ -96,4 +96,40 @@ class CapacitySearchTest {
         assertThrows(IllegalArgumentException.class, () -> new CapacitySearch(1_000, 125, 64_000, 0, 10));
         assertThrows(IllegalArgumentException.class, () -> new CapacitySearch(1_000, 125, 64_000, 0.05, 0));
     }
+    @Test
+    void aFlaggedMissInTheFirstProbeNoLongerCapsTheKnee() {
+        // The standard run's h2 searches: the first probe after warm-up, at 1,000 req/s, missed flagged (gen, lag,
+        // stub: both JVMs still compiling); one failure was final, so 8 of 11 knees came out at 958 req/s.
+        // True knee 12,000; the first probe is a flagged miss, every later answer is true.
+        CapacitySearch s = new CapacitySearch(1_000, 125, 64_000, 0.05, 20);
+        s.recordFlaggedMiss(s.nextRate(), "flagged: gen, lag, stub");
+        assertEquals(1_000, s.nextRate(), 0.0, "the same rate again");
+        assertTrue(Double.isInfinite(s.bracketHigh()), "no bound moved: " + s);
+        run(s, r -> r <= 12_000);
+        assertTrue(s.converged() && s.knee() <= 12_000 && 12_000 < s.bracketHigh() && s.knee() >= 12_000 / 1.05, s::toString);
+        assertTrue(s.probes().get(0).inconclusive() && !s.probes().get(1).inconclusive(), s.probes().toString());
+    }
+
+    @Test
+    void aSecondFlaggedMissInARowAtOneRateStandsAsAFailure() {
+        CapacitySearch s = new CapacitySearch(1_000, 125, 64_000, 0.05, 20);
+        s.record(1_000, true, "");
+        s.recordFlaggedMiss(2_000, "flagged: gen");
+        s.recordFlaggedMiss(2_000, "flagged: gen");
+        assertEquals(2_000, s.bracketHigh(), 0.0, s::toString);
+        assertEquals(1_000, s.knee(), 0.0);
+        assertTrue(s.nextRate() < 2_000, "bisects below the failure: " + s.nextRate());
+    }
+
+    @Test
+    void flaggedMissesAtDifferentRatesEachGetAnotherProbe() {
+        CapacitySearch s = new CapacitySearch(1_000, 125, 64_000, 0.05, 20);
+        s.recordFlaggedMiss(1_000, "flagged: stub");
+        s.record(1_000, true, "");
+        s.recordFlaggedMiss(2_000, "flagged: lag (latency p99 12.0 ms > 10 ms)");
+        assertEquals(2_000, s.nextRate(), 0.0, "a flagged miss after a pass is retried too");
+        s.record(2_000, true, "");
+        assertEquals(2_000, s.knee(), 0.0, "an inconclusive miss never makes a rate 'failed': " + s);
+        assertEquals(4_000, s.nextRate(), 0.0, "the ramp goes on");
+    }
 }
