@@ -72,6 +72,16 @@ def rank_capacity(run: Run, shape: str) -> Ranking:
     return Ranking(shape, groups, unranked)
 
 
+# One measured iteration has no spread: its interval is a point, and any difference would read as a clear win
+# (two quick runs back to back ranked the same nine clients in different orders that way).
+ONE_ITERATION = "one measured iteration: no spread to rank by"
+
+
+def _measured_iterations(run: Run, shape: str, client: str) -> int:
+    it = iterations(run)
+    return int(((it["shape"] == shape) & (it["client"] == client) & it["measured"]).sum())
+
+
 def _iteration_interval(run: Run, shape: str, client: str, column: str) -> tuple:
     it = iterations(run)
     g = it[(it["shape"] == shape) & (it["client"] == client) & it["measured"]][column]
@@ -84,11 +94,14 @@ def rank_open(run: Run, shape: str) -> Ranking:
     f = fixed(run)
     f = f[(f["shape"] == shape) & (f["client"] != NOOP)]
     kept = f[f["sustained"]]
-    items = []
+    items, unranked = [], []
     for client, p99 in zip(kept["client"], kept["p99"]):
+        if _measured_iterations(run, shape, client) < 2:
+            unranked.append((client, ONE_ITERATION))
+            continue
         lo, hi = _iteration_interval(run, shape, client, "p99")
         items.append((client, p99, lo, hi))
-    unranked = [(c, m or "not sustained") for c, s, m in zip(f["client"], f["sustained"], f["missedBy"]) if not s]
+    unranked += [(c, m or "not sustained") for c, s, m in zip(f["client"], f["sustained"], f["missedBy"]) if not s]
     gone = _failed_runs(run)
     unranked += [(c, gone[(shape, c)]) for c in run.clients if (shape, c) in gone]
     return Ranking(shape, tie_groups(items, higher_is_better=False), unranked)
@@ -102,6 +115,9 @@ def rank_closed(run: Run, shape: str) -> Ranking:
     for client, ok, flags in zip(f["client"], f["ok"], f["flags"]):
         if flags:
             unranked.append((client, "flagged: " + flag_words(flags)))
+            continue
+        if _measured_iterations(run, shape, client) < 2:
+            unranked.append((client, ONE_ITERATION))
             continue
         lo, hi = _iteration_interval(run, shape, client, "ok/s")
         items.append((client, ok, lo, hi))

@@ -514,3 +514,31 @@ def test_a_miss_at_saturation_counts_against_the_client_only_where_the_harness_a
     assert lost[lost["client"] == "jdk"]["flagged"].tolist() == ["gen, lag"], "noop did not: nobody's miss"
     other = cba.knees(cba.load_run(with_bound_miss(tmp_path, "flagged: lag, samples", True, "samples")))
     assert other[other["client"] == "jdk"]["flagged"].tolist() == ["lag, samples"], "too few samples: never excused"
+
+
+def test_one_measured_iteration_is_never_a_ranking(tmp_path):
+    # A point interval would read any difference as a clear win; cut closed-x4 down to one measured iteration.
+    run = tmp_path / "one"
+    shutil.copytree(FIXTURE, run)
+    for client in ("jdk", "okhttp"):
+        kept = False
+        for t in trials("closed-x4", client, run):
+            path = run / next(p.name for p in run.glob("*.trial.json") if json.loads(p.read_text()) == t)
+            if kept:
+                path.unlink()
+                continue
+            first = next(i for i, it in enumerate(t["iterations"]) if it["measured"])
+            t["iterations"] = t["iterations"][:first + 1]
+            path.write_text(json.dumps(t))
+            kept = True
+    summary = read("summary.json", run)
+    for r in summary["runs"]:
+        if r["shape"] == "closed-x4":
+            r["flags"] = []  # unflagged, so that only the iteration count can keep them from a ranking
+    (run / "summary.json").write_text(json.dumps(summary))
+    loaded = cba.load_run(run)
+    counts = cba.iterations(loaded).query("shape == 'closed-x4' and measured")["client"].value_counts()
+    assert counts["jdk"] == 1 and counts["okhttp"] == 1
+    r = cbd.rank_closed(loaded, "closed-x4")
+    assert r.groups == []
+    assert sorted(r.unranked) == [("jdk", cbd.ONE_ITERATION), ("okhttp", cbd.ONE_ITERATION)]

@@ -187,7 +187,7 @@ public record Profile(String name, String purpose, List<Shape> shapes) {
     private static List<Shape> quickShapes() {
         List<Shape> s = new ArrayList<>();
         s.add(capacity("capacity-http1", "http1", 0.10, 6, 2, 1, true));
-        s.add(open("delay100ms-1000", "http1", 1_000, 100, 256, 5, 0, new Timings(1, 1, 2, 1, 3)));
+        s.add(open("delay100ms-1000", "http1", 1_000, 100, 256, 5, 0, new Timings(1, 1, 2, 2, 2)));
         s.add(closed(16, new Timings(1, 1, 2, 2, 2)));
         return s;
     }
