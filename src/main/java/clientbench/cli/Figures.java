@@ -4,7 +4,6 @@ import clientbench.adapters.Adapters;
 import clientbench.api.Outcome;
 import clientbench.harness.Flag;
 import clientbench.harness.Slo;
-import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 
 import java.util.ArrayList;
@@ -114,8 +113,7 @@ record Figures(String shape, String client, String benchmark, Map<String, String
 
     /** A secondary metric's aggregated score, NaN when the run has none. */
     static double score(RunResult r, String label) {
-        Result<?> res = Scores.secondary(r).get(label);
-        return res == null ? Double.NaN : res.getScore();
+        return Scores.of(r, label);
     }
 
     /** The short words of the raised flags, or "-". */
