@@ -48,11 +48,14 @@ final class OkHttpClients {
         private final OkHttpClient client;
         private final ExecutorService dispatcherThreads;
         private final TaskRunner.RealBackend taskThreads;
+        private final OpenSockets sockets;
 
-        private Owned(OkHttpClient client, ExecutorService dispatcherThreads, TaskRunner.RealBackend taskThreads) {
+        private Owned(OkHttpClient client, ExecutorService dispatcherThreads, TaskRunner.RealBackend taskThreads,
+                      OpenSockets sockets) {
             this.client = client;
             this.dispatcherThreads = dispatcherThreads;
             this.taskThreads = taskThreads;
+            this.sockets = sockets;
         }
 
         OkHttpClient client() {
@@ -69,7 +72,11 @@ final class OkHttpClients {
             return b.build();
         }
 
-        /** Cancels calls, ends the dispatcher's threads, closes connections, then ends the task runner. */
+        /**
+         * Cancels calls, ends the dispatcher's threads, closes connections, ends the task runner, then closes
+         * every socket the client opened that is still open (a race with close() left one behind the pool's
+         * back: {@link OpenSockets}). Calls that start after this fail to connect.
+         */
         @Override
         public void close() {
             client.dispatcher().cancelAll();
@@ -79,6 +86,7 @@ final class OkHttpClients {
             // Interrupting the runner's coordinator makes it cancel every queued task and return.
             taskThreads.getExecutor().shutdownNow();
             await(taskThreads.getExecutor());
+            sockets.closeAll();
         }
 
         private static void await(ExecutorService executor) {
@@ -94,6 +102,7 @@ final class OkHttpClients {
         TaskRunner.RealBackend taskThreads = new TaskRunner.RealBackend(
                 Thread.ofPlatform().name("okhttp-taskrunner-", 0).daemon().factory());
         TaskRunner taskRunner = new TaskRunner(taskThreads, TaskRunner.Companion.getLogger());
+        OpenSockets sockets = new OpenSockets();
         Dispatcher dispatcher = new Dispatcher(dispatcherThreads);
         dispatcher.setMaxRequests(Http2Ramp.initialLimit(config));
         dispatcher.setMaxRequestsPerHost(Http2Ramp.initialLimit(config));
@@ -108,13 +117,14 @@ final class OkHttpClients {
                 .writeTimeout(config.requestTimeout())
                 .retryOnConnectionFailure(false)
                 .followRedirects(false)
-                .followSslRedirects(false);
+                .followSslRedirects(false)
+                .socketFactory(sockets);
         builder.taskRunner$okhttp(taskRunner);
         if (config.trustAllCertificates() && config.protocol().tls()) {
             builder.sslSocketFactory(TrustAllCertificates.sslContext().getSocketFactory(),
                     TrustAllCertificates.trustManager()).hostnameVerifier((host, session) -> true);
         }
-        return new Owned(builder.build(), dispatcherThreads, taskThreads);
+        return new Owned(builder.build(), dispatcherThreads, taskThreads, sockets);
     }
 
     /**
