@@ -522,6 +522,53 @@ abstract class AdapterContractTest {
         virtualThreads.awaitBackToBaseline(CLOSE_DEADLINE);
     }
 
+    /**
+     * A send on another thread can race with close(): the pacer's last sends and the trial's close are on
+     * different threads in a fork that is being torn down. Every request sent is reported exactly once, as
+     * answered, ended by the close, or rejected, and nothing is left behind. The count is the sender's own;
+     * Vert.x once threw "Client is closed" on its event loop for such a send and never reported it.
+     */
+    @Test
+    void sendsRacingWithCloseAreEachReportedOnce() throws Exception {
+        PlatformThreads threads = PlatformThreads.baseline();
+        VirtualThreadDump virtualThreads = VirtualThreadDump.baseline();
+        int n = 2_000;
+        HttpClientAdapter adapter = Adapters.create(adapterName(), config());
+        Map<Integer, List<Outcome>> reports = new ConcurrentHashMap<>();
+        CountDownLatch all = new CountDownLatch(n);
+        CountDownLatch someSent = new CountDownLatch(100);
+        Thread sender = Thread.ofPlatform().name("contract-sender").start(() -> {
+            for (int i = 0; i < n; i++) {
+                int id = i;
+                adapter.send(Request.get(stub.uri(), "/?bytes=5&id=" + id, 5), (outcome, status, cause) -> {
+                    reports.computeIfAbsent(id, k -> new CopyOnWriteArrayList<>()).add(outcome);
+                    all.countDown();
+                });
+                someSent.countDown();
+                if (i % 50 == 49) {
+                    Thread.yield(); // let close() in between sends, not only after the last
+                }
+            }
+        });
+        assertTrue(someSent.await(CLOSE_DEADLINE.toSeconds(), TimeUnit.SECONDS), "the sender never got going");
+        adapter.close();
+        sender.join(CLOSE_DEADLINE.toMillis());
+        assertFalse(sender.isAlive(), "send() blocked for " + CLOSE_DEADLINE.toSeconds() + " s around close()");
+        assertTrue(all.await(CLOSE_DEADLINE.toSeconds(), TimeUnit.SECONDS),
+                all.getCount() + " of " + n + " requests unreported " + CLOSE_DEADLINE.toSeconds() + " s after close()");
+        Thread.sleep(200); // a late second report would show up here
+        Set<Outcome> allowed = EnumSet.of(Outcome.OK);
+        allowed.addAll(ENDED_BY_CLOSE);
+        Map<Outcome, Integer> counts = new EnumMap<>(Outcome.class);
+        reports.values().forEach(list -> list.forEach(o -> counts.merge(o, 1, Integer::sum)));
+        assertAll(
+                () -> assertEquals(n, reports.size(), "requests reported"),
+                () -> assertTrue(reports.values().stream().allMatch(list -> list.size() == 1), "reports per request: " + reports),
+                () -> assertTrue(allowed.containsAll(counts.keySet()), "outcomes " + counts + ", allowed " + allowed));
+        threads.awaitBackToBaseline(stub::openConnections, CLOSE_DEADLINE);
+        virtualThreads.awaitBackToBaseline(CLOSE_DEADLINE);
+    }
+
     @Test
     void closeEndsEveryThreadAndConnectionItStarted() throws Exception {
         PlatformThreads threads = PlatformThreads.baseline();

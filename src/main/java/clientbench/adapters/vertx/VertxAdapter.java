@@ -13,6 +13,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.ConnectionPoolTooBusyException;
+import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpClosedException;
 import io.vertx.core.http.HttpMethod;
@@ -86,12 +87,32 @@ public final class VertxAdapter implements HttpClientAdapter {
             exchange(current, request, completion, deadlineNanos); // already on one of the lanes
         } else {
             Context lane = lanes.get(Math.floorMod(next.getAndIncrement(), lanes.size()));
-            lane.runOnContext(v -> exchange(lane, request, completion, deadlineNanos));
+            try {
+                lane.runOnContext(v -> exchange(lane, request, completion, deadlineNanos));
+            } catch (RuntimeException e) { // the loop is gone: close() won the race with this send
+                completion.complete(Outcome.REJECTED, 0, e);
+            }
         }
     }
 
-    /** Runs on the lane's event loop: the request, its connection and its callbacks all stay there. */
+    /**
+     * Runs on the lane's event loop: the request, its connection and its callbacks all stay there. A send that
+     * raced with close() finds the client closed, which Vert.x throws rather than fails the future with
+     * ("Client is closed", seen in the contract test's log as an unhandled exception on the loop, the request
+     * never reported): reported as {@code REJECTED}, like every send after close().
+     */
     private void exchange(Context lane, Request request, Completion completion, long deadlineNanos) {
+        Future<HttpClientRequest> opened;
+        try {
+            opened = VertxClients.client(lane).request(buildOptions(request));
+        } catch (RuntimeException e) {
+            completion.complete(closed ? Outcome.REJECTED : outcomeOf(e), 0, e);
+            return;
+        }
+        exchange(opened, request, completion, deadlineNanos);
+    }
+
+    private RequestOptions buildOptions(Request request) {
         long timeoutMillis = config.requestTimeout().toMillis();
         RequestOptions options = new RequestOptions()
                 .setMethod(HttpMethod.valueOf(request.method()))
@@ -103,8 +124,13 @@ public final class VertxAdapter implements HttpClientAdapter {
         if (request.hasBody()) {
             options.putHeader("Content-Type", request.contentType());
         }
+        return options;
+    }
+
+    private void exchange(Future<HttpClientRequest> opened, Request request, Completion completion, long deadlineNanos) {
+        long timeoutMillis = config.requestTimeout().toMillis();
         Exchange exchange = new Exchange();
-        VertxClients.client(lane).request(options).compose(req -> {
+        opened.compose(req -> {
             long left = Math.max(1, (deadlineNanos - System.nanoTime()) / 1_000_000);
             long timer = vertx.setTimer(left, id -> {
                 exchange.expired = true;
