@@ -1,11 +1,23 @@
 package clientbench.api;
 
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.util.Properties;
 
-/** Reads a library's version from its jar (Maven's pom.properties, else the manifest), never typed. */
+/**
+ * Reads a library's version from its jar, never typed: Maven's pom.properties, else the jar's manifest, else
+ * the version Maven resolved for the build ({@code clientbench/dependencies.txt}, written by the
+ * maven-dependency-plugin at build time), which is what the benchmark jar was shaded from. The last is needed
+ * for libraries that record their version only in their manifest (reactor-netty-http, vertx-core), which
+ * shading replaces with the benchmark jar's own.
+ */
 public final class LibraryVersion {
+
+    /** The build's resolved run-time dependencies, one per line ({@code group:artifact:type:version:scope}). */
+    static final String RESOLVED = "/clientbench/dependencies.txt";
 
     private LibraryVersion() {
     }
@@ -14,7 +26,7 @@ public final class LibraryVersion {
      * @param anchor a class from the library's jar
      * @param groupId Maven group id
      * @param artifactId Maven artifact id
-     * @return {@code groupId:artifactId:version}, or {@code :unknown} when the jar says nothing
+     * @return {@code groupId:artifactId:version}, or {@code :unknown} when neither the jar nor the build says
      */
     public static String of(Class<?> anchor, String groupId, String artifactId) {
         String path = "/META-INF/maven/" + groupId + "/" + artifactId + "/pom.properties";
@@ -31,6 +43,48 @@ public final class LibraryVersion {
         if (version == null && anchor.getPackage() != null) {
             version = anchor.getPackage().getImplementationVersion();
         }
+        if (version == null) {
+            version = resolved(groupId, artifactId);
+        }
         return groupId + ":" + artifactId + ":" + (version == null ? "unknown" : version);
+    }
+
+    /** The version the build resolved for {@code groupId:artifactId}, or null when the list or the entry is missing. */
+    static String resolved(String groupId, String artifactId) {
+        try (InputStream in = LibraryVersion.class.getResourceAsStream(RESOLVED)) {
+            if (in == null) {
+                return null;
+            }
+            BufferedReader lines = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+            for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                String version = versionIn(line, groupId, artifactId);
+                if (version != null) {
+                    return version;
+                }
+            }
+        } catch (IOException e) {
+            return null;
+        }
+        return null;
+    }
+
+    /**
+     * The version in one line of {@code mvn dependency:list}'s output file,
+     * {@code "   io.vertx:vertx-core:jar:5.0.5:compile -- module io.vertx.core"} (a classifier, when there is
+     * one, comes before the version; colour codes when Maven ran on a terminal), when it names
+     * {@code groupId:artifactId}; else null.
+     */
+    static String versionIn(String line, String groupId, String artifactId) {
+        // Maven writes the file with its console colours when the build runs on a terminal.
+        String coordinates = line.replaceAll("\u001B\\[[0-9;]*m", "").strip();
+        int module = coordinates.indexOf(" -- ");
+        if (module >= 0) {
+            coordinates = coordinates.substring(0, module).strip();
+        }
+        String[] parts = coordinates.split(":");
+        if (parts.length < 5 || !parts[0].equals(groupId) || !parts[1].equals(artifactId)) {
+            return null;
+        }
+        return parts[parts.length - 2];
     }
 }

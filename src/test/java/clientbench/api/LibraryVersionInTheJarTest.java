@@ -1,0 +1,97 @@
+package clientbench.api;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import clientbench.adapters.Adapters;
+import clientbench.harness.StubProcess;
+import java.io.File;
+import java.io.InputStream;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Every client's library version as the benchmark jar reports it. The unit tests' class path holds the libraries'
+ * own jars, manifests included; the shaded jar replaces every manifest with its own, and a standard run reported
+ * "reactor-netty-http unknown" and "vertx-core unknown" in its decision table while every unit test passed.
+ * So this runs in a JVM on target/benchmarks.jar, and checks the versions against the libraries' own records
+ * (Vert.x's vertx-version.txt, Netty's version file), not against the list the fallback reads.
+ */
+@Tag("reliability") // needs target/benchmarks.jar: mvn verify (Failsafe), after mvn package
+@Timeout(120)
+class LibraryVersionInTheJarTest {
+
+    private static final Path JAR = Path.of(System.getProperty("user.dir"), "target", "benchmarks.jar");
+
+    @Test
+    void everyClientNamesItsVersionInTheBenchmarkJar() throws Exception {
+        assertTrue(Files.isRegularFile(JAR), "runs after mvn package (Failsafe): " + JAR);
+        Path testClasses = Path.of(Probe.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        cmd.addAll(StubProcess.jdkFlags());
+        // The jar first: every adapter and library class loads from it; only the probe comes from the test classes.
+        cmd.addAll(List.of("-cp", JAR + File.pathSeparator + testClasses, Probe.class.getName()));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "probe JVM did not end: " + output);
+        assertEquals(0, p.exitValue(), output);
+        Map<String, String> versions = new TreeMap<>();
+        output.lines().filter(l -> l.startsWith("version ")).forEach(l -> {
+            String[] kv = l.substring(8).split("=", 2);
+            versions.put(kv[0], kv[1]);
+        });
+        assertEquals(new java.util.TreeSet<>(Adapters.names()), versions.keySet(), output);
+        versions.forEach((client, v) -> assertFalse(v.endsWith(":unknown"), client + ": " + v));
+        assertEquals("io.vertx:vertx-core:" + line(output, "vertx-version.txt="), versions.get("vertx"), output);
+        // The fallback's list against a library's own record: Netty's version file, merged into the jar.
+        assertEquals(line(output, "netty-common="), line(output, "resolved netty-common="), output);
+        assertFalse(line(output, "netty-common=").isBlank(), output);
+    }
+
+    private static String line(String output, String prefix) {
+        return output.lines().filter(l -> l.startsWith(prefix)).findFirst().orElseThrow(() -> new AssertionError(
+                "no line " + prefix + " in:\n" + output)).substring(prefix.length());
+    }
+
+    @Test
+    void aDependencyListLineGivesItsVersionAndOnlyForItsOwnCoordinates() {
+        assertEquals("5.0.5", LibraryVersion.versionIn("   io.vertx:vertx-core:jar:5.0.5:compile -- module io.vertx.core",
+                "io.vertx", "vertx-core"));
+        assertEquals("4.2.18.Final", LibraryVersion.versionIn(
+                "   io.netty:netty-transport-native-epoll:jar:linux-x86_64:4.2.18.Final:runtime",
+                "io.netty", "netty-transport-native-epoll"));
+        assertEquals("1.3.8", LibraryVersion.versionIn("   io.projectreactor.netty:reactor-netty-http:jar:1.3.8:compile"
+                + "\u001B[36m -- module reactor.netty.http\u001B[0;1m [auto]\u001B[m", "io.projectreactor.netty", "reactor-netty-http"));
+        assertNull(LibraryVersion.versionIn("   io.vertx:vertx-core-logging:jar:5.0.5:compile", "io.vertx", "vertx-core"));
+        assertNull(LibraryVersion.versionIn("The following files have been resolved:", "io.vertx", "vertx-core"));
+    }
+
+    /** Run on the benchmark jar by the test above. */
+    static final class Probe {
+        public static void main(String[] args) throws Exception {
+            AdapterConfig config = AdapterConfig.defaults(URI.create("http://127.0.0.1:9"));
+            for (String name : Adapters.names()) {
+                try (HttpClientAdapter adapter = Adapters.create(name, config)) {
+                    System.out.println("version " + name + "=" + adapter.libraryVersion());
+                }
+            }
+            try (InputStream in = Probe.class.getResourceAsStream("/META-INF/vertx/vertx-version.txt")) {
+                System.out.println("vertx-version.txt=" + new String(in.readAllBytes(), StandardCharsets.UTF_8).strip());
+            }
+            System.out.println("netty-common=" + io.netty.util.Version.identify().get("netty-common").artifactVersion());
+            System.out.println("resolved netty-common=" + LibraryVersion.resolved("io.netty", "netty-common"));
+        }
+    }
+}
