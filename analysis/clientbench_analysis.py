@@ -215,7 +215,7 @@ def fixed(run: Run) -> pd.DataFrame:
             "shape": r["shape"], "client": r["client"],
             "model": {"ClosedLoopBenchmark": "closed", "LongLivedBenchmark": "longlived"}.get(bench, "open"),
             "latency.metric": r.get("latencyMetric"), "rate": _num(r.get("rate")),
-            "delayMs": int(p.get("delayMs") or 0), "protocol": p.get("protocol", "http1"), "fault": p.get("fault", ""),
+            "delayMs": int(p.get("delayMs") or 0), "protocol": p.get("protocol", "http1"), "fault": _fault(p),
             "ok": _num(r.get("okPerSecond")), "sent": _num(r.get("sent")), "failures": _num(r.get("failures")),
             "unsent": _num(r.get("unsent")), "expired": _num(r.get("expired")),
             "p50": _num(r.get("latencyP50Micros")), "p99": _num(r.get("latencyP99Micros")),
@@ -227,6 +227,19 @@ def fixed(run: Run) -> pd.DataFrame:
             "flags": tuple(r.get("flags", [])), "sustained": bool(r.get("sustained")), "missedBy": r.get("missedBy", ""),
         })
     return pd.DataFrame(rows)
+
+
+def _fault(params: dict) -> str:
+    """What the stub does wrong on purpose, from a run's JMH params: the `faults` mix ("none" when it behaves),
+    or a `fault=` in the stub's query (e.g. "stall"); "" for neither."""
+    faults = params.get("faults") or "none"
+    if faults != "none":
+        return faults
+    for part in (params.get("stubQuery") or "").split("&"):
+        name, _, value = part.partition("=")
+        if name == "fault" and value:
+            return value
+    return ""
 
 
 @_per_run
