@@ -348,14 +348,14 @@ def main_figure(run: cba.Run):
                 continue
             r = r.iloc[0]
             st = style(client)
-            ranked = r["status"] == "converged"
+            ranked = r["status"] in cbd.RANKED_KNEES
             hi = r["high"] if math.isfinite(r["high"]) else r["median"] * 1.2
             a_k.plot([r["low"], hi], [y, y], color=st["color"], linewidth=5, alpha=0.5 if ranked else 0.25,
                      solid_capstyle="butt")
             a_k.plot(r["median"], y, marker="o", markersize=7, color=st["color"],
                      markerfacecolor=st["color"] if ranked else "white", linestyle="none")
             labels.append(f"{client} ({shape})" if len(caps) > 1 else client)
-            if not ranked:
+            if r["status"] != "converged":
                 a_k.annotate(r["status"], (hi, y), xytext=(4, -3), textcoords="offset points", fontsize=7)
             y += 1
     a_k.set_yticks(range(len(labels)), labels)
