@@ -78,8 +78,9 @@ def render(runs: list, out: Path):
 
 # ---------------------------------------------------------------- README
 
-def caption(run: cba.Run) -> str:
-    """What the main figure shows, in words computed from the run: no number typed by hand."""
+def caption(run: cba.Run, report: str | None = None) -> str:
+    """What the main figure shows, in words computed from the run: no number typed by hand. `report`: the
+    path to the run's report.html as the reader of the caption reaches it (default: from results/)."""
     caps = cba.capacity_shapes(run)
     m = run.env.get("machine", {})
     jdk = run.env.get("launcherJdk", {})
@@ -92,18 +93,20 @@ def caption(run: cba.Run) -> str:
             f"Left: each client's knee on {shape}, the highest offered rate it keeps within the SLO "
             f"({slo['okShare']:.1%} ok, latency p99 within {slo['latencyP99Millis']:g} ms, no validity flag), "
             f"median over {forks} fork{'s' if forks != 1 else ''}; the bar runs from the lowest fork's knee to the "
-            f"highest lowest failing rate; hollow: not ranked (the search did not converge, or a flag stopped it). ")
+            f"highest lowest failing rate; hollow: not ranked (a validity flag stopped the search); 'not converged': the "
+            f"probe budget ran out before the 5% precision, ranked by its wider bar. ")
     text += (f"Right: latency from the intended start at {cbd.fmt_rate(rates[-1])} req/s, the highest rate below "
              "every client's knee. " if rates else "Right: no latency compared, as no rate lies below every knee. ")
     text += cbd.verdict(run)[0] if caps else ""
-    return text + f" The full report: `{run.path.name}/report.html`."
+    return text + f" The full report: `{report or run.path.name + '/report.html'}`."
 
 
 def readme_block(run: cba.Run, readme: Path) -> str:
     rel = os.path.relpath(run.path / "main.png", readme.resolve().parent)
     caps = cba.capacity_shapes(run)
     alt = f"Each client's knee on {caps[0]} with its interval, and latency at a common rate" if caps else "Main figure"
-    return f"{BEGIN}\n![{alt}]({rel})\n\n*{caption(run)}*\n{END}"
+    report = os.path.relpath(run.path / "report.html", readme.resolve().parent)
+    return f"{BEGIN}\n![{alt}]({rel})\n\n*{caption(run, report)}*\n{END}"
 
 
 def replace_block(text: str, block: str, readme: Path) -> str:
