@@ -509,15 +509,7 @@ abstract class AdapterContractTest {
         adapter.close();
         // A deadline, not a duration: the outcomes below tell a close() that ended them from their own end
         // (ok at 3 s, or timeout at 5 s), so the wait can be long enough for any busy machine.
-        assertTrue(all.await(CLOSE_DEADLINE.toSeconds(), TimeUnit.SECONDS),
-                all.getCount() + " of " + n + " requests unreported " + CLOSE_DEADLINE.toSeconds() + " s after close()");
-        Thread.sleep(200); // a late second report would show up here
-        Map<Outcome, Integer> counts = new EnumMap<>(Outcome.class);
-        reports.values().forEach(list -> list.forEach(o -> counts.merge(o, 1, Integer::sum)));
-        assertAll(
-                () -> assertEquals(n, reports.size(), "requests reported"),
-                () -> assertTrue(reports.values().stream().allMatch(list -> list.size() == 1), "reports per request: " + reports),
-                () -> assertTrue(ENDED_BY_CLOSE.containsAll(counts.keySet()), "outcomes " + counts + ", allowed " + ENDED_BY_CLOSE));
+        assertEachReportedOnce(reports, all, n, ENDED_BY_CLOSE);
         threads.awaitBackToBaseline(stub::openConnections, CLOSE_DEADLINE);
         virtualThreads.awaitBackToBaseline(CLOSE_DEADLINE);
     }
@@ -554,19 +546,29 @@ abstract class AdapterContractTest {
         adapter.close();
         sender.join(CLOSE_DEADLINE.toMillis());
         assertFalse(sender.isAlive(), "send() blocked for " + CLOSE_DEADLINE.toSeconds() + " s around close()");
+        Set<Outcome> allowed = EnumSet.of(Outcome.OK);
+        allowed.addAll(ENDED_BY_CLOSE);
+        assertEachReportedOnce(reports, all, n, allowed);
+        threads.awaitBackToBaseline(stub::openConnections, CLOSE_DEADLINE);
+        virtualThreads.awaitBackToBaseline(CLOSE_DEADLINE);
+    }
+
+    /**
+     * After close(): all {@code n} requests reported within the deadline (a deadline, not a duration: it only ends
+     * a hang), each exactly once (a late second report would show up in the 200 ms after), with outcomes in
+     * {@code allowed}.
+     */
+    private static void assertEachReportedOnce(Map<Integer, List<Outcome>> reports, CountDownLatch all, int n,
+                                               Set<Outcome> allowed) throws InterruptedException {
         assertTrue(all.await(CLOSE_DEADLINE.toSeconds(), TimeUnit.SECONDS),
                 all.getCount() + " of " + n + " requests unreported " + CLOSE_DEADLINE.toSeconds() + " s after close()");
         Thread.sleep(200); // a late second report would show up here
-        Set<Outcome> allowed = EnumSet.of(Outcome.OK);
-        allowed.addAll(ENDED_BY_CLOSE);
         Map<Outcome, Integer> counts = new EnumMap<>(Outcome.class);
         reports.values().forEach(list -> list.forEach(o -> counts.merge(o, 1, Integer::sum)));
         assertAll(
                 () -> assertEquals(n, reports.size(), "requests reported"),
                 () -> assertTrue(reports.values().stream().allMatch(list -> list.size() == 1), "reports per request: " + reports),
                 () -> assertTrue(allowed.containsAll(counts.keySet()), "outcomes " + counts + ", allowed " + allowed));
-        threads.awaitBackToBaseline(stub::openConnections, CLOSE_DEADLINE);
-        virtualThreads.awaitBackToBaseline(CLOSE_DEADLINE);
     }
 
     @Test
