@@ -517,7 +517,7 @@ abstract class AdapterContractTest {
     /**
      * A send on another thread can race with close(): the pacer's last sends and the trial's close are on
      * different threads in a fork that is being torn down. Every request sent is reported exactly once, as
-     * answered, ended by the close, or rejected, and nothing is left behind. The count is the sender's own;
+     * answered, ended by the close, rejected, or a connect the close cut short, and nothing is left behind. The count is the sender's own;
      * Vert.x once threw "Client is closed" on its event loop for such a send and never reported it.
      */
     @Test
@@ -546,7 +546,9 @@ abstract class AdapterContractTest {
         adapter.close();
         sender.join(CLOSE_DEADLINE.toMillis());
         assertFalse(sender.isAlive(), "send() blocked for " + CLOSE_DEADLINE.toSeconds() + " s around close()");
-        Set<Outcome> allowed = EnumSet.of(Outcome.OK);
+        // Here a request may still be connecting when close() cuts it short: AHC reports that as a connect failure
+        // (27 of 2,000 with a CPU hog beside the test), which is what it was. The claim is once each, nothing left.
+        Set<Outcome> allowed = EnumSet.of(Outcome.OK, Outcome.CONNECT);
         allowed.addAll(ENDED_BY_CLOSE);
         assertEachReportedOnce(reports, all, n, allowed);
         threads.awaitBackToBaseline(stub::openConnections, CLOSE_DEADLINE);
