@@ -28,6 +28,8 @@ from pathlib import Path
 import pandas as pd
 
 NOOP = "noop"  # the harness alone: every client's baseline, never ranked
+# Runs before Slo.LIMITS (20261122 and earlier): every flag but lag failed a probe, even on a kept rate.
+SLO_FLAGS_BEFORE_LIMITS = "no validity flag but lag"
 FAILURE_CLASSES = ["status", "timeout", "connect", "reset", "rejected", "other"]
 
 
@@ -112,6 +114,11 @@ class Run:
     @property
     def slo(self) -> dict:
         return self.summary["definitions"]["slo"]
+
+    @property
+    def slo_flags(self) -> str:
+        """How flags entered this run's SLO, in words (a run before Slo.LIMITS recorded noValidityFlag)."""
+        return SLO_FLAGS_BEFORE_LIMITS if self.slo.get("noValidityFlag") else "a rate kept despite gen, lag or stub counts"
 
     @property
     def clients(self) -> list:
@@ -271,8 +278,9 @@ def knees(run: Run) -> pd.DataFrame:
     One exception, decided from the harness's own record: a miss flagged only `gen` or `lag` (the client JVM's
     CPUs full, the pacer late) is what saturation looks like on a shared core, and it counts against the client
     when `noop` (the harness alone, same CPUs and pinning) kept that rate, or the next rung of its ladder above
-    it, unflagged in every fork: the harness could carry the rate by itself, so what broke it is what the client
-    added. The knee then includes the harness's share of the CPU (noop's, the same for every client)."""
+    it, in every fork (by the same SLO, so despite its own gen or lag if need be): the harness could carry the
+    rate by itself, so what broke it is what the client added. The knee then includes the harness's share of
+    the CPU (noop's, the same for every client)."""
     pr = probes(run)
     base = pr[pr["client"] == NOOP]
 
@@ -284,7 +292,7 @@ def knees(run: Run) -> pd.DataFrame:
         if rungs.empty:
             return False
         rung = rungs[rungs["rate"] == rungs["rate"].min()]
-        return bool(rung["pass"].all()) and not any(rung["flags"].map(len))
+        return bool(rung["pass"].all())
 
     rows = []
     for c in run.summary["capacity"]:

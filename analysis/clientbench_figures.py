@@ -80,7 +80,7 @@ def _legend_outside(fig, axes):
 
 def _flag_note(ax, flagged: dict):
     """Under the axes (below its x label): which clients' figures here are flagged, and by what, clients
-    with the same flags together (a flagged figure never makes a verdict)."""
+    with the same flags together (a flagged figure never counts against a client)."""
     by_flags: dict = {}
     for client, flags in flagged.items():
         if flags:

@@ -91,7 +91,7 @@ def caption(run: cba.Run, report: str | None = None) -> str:
     text = (f"The reference run `{run.name}` ({run.env.get('profile')} profile: {run.env.get('purpose')}): "
             f"{len(run.clients)} clients on {m.get('cpuCount')} cores of {m.get('cpuModel')}, JDK {jdk.get('version')}. "
             f"Left: each client's knee on {shape}, the highest offered rate it keeps within the SLO "
-            f"({slo['okShare']:.1%} ok, latency p99 within {slo['latencyP99Millis']:g} ms, no validity flag), "
+            f"({slo['okShare']:.1%} ok, latency p99 within {slo['latencyP99Millis']:g} ms, {run.slo_flags}), "
             f"median over {forks} fork{'s' if forks != 1 else ''}; the bar runs from the lowest fork's knee to the "
             f"highest lowest failing rate; hollow: not ranked (a validity flag stopped the search); 'not converged': the "
             f"probe budget ran out before the 5% precision, ranked by its wider bar. ")

@@ -509,7 +509,7 @@ def test_runs_of_other_clients_or_shapes_do_not_agree(tmp_path):
 
 def with_bound_miss(tmp_path, why: str, noop_kept: bool, name="bound") -> Path:
     """The fixture with jdk's search bounded by a miss at 4000 req/s for `why` (every fork), and noop's ladder
-    rung at 4000 kept or not by the harness alone."""
+    rung at 4000 kept or not by the harness alone (kept despite its own gen: the harness still carried it)."""
     run = with_knees(tmp_path, {"jdk": (2000.0, 4000.0, True)}, name)
     summary = read("summary.json", run)
     for c in summary["capacity"]:
@@ -524,7 +524,8 @@ def with_bound_miss(tmp_path, why: str, noop_kept: bool, name="bound") -> Path:
                                     "flags": ["flag.generator", "flag.lag"]})
             else:
                 c["probes"].append({**template, "fork": fork, "rate": 4000.0, "pass": noop_kept,
-                                    "why": "" if noop_kept else "latency p99 12.0 ms > 10 ms", "flags": []})
+                                    "why": "" if noop_kept else "latency p99 12.0 ms > 10 ms",
+                                    "flags": ["flag.generator"] if noop_kept else []})
     (run / "summary.json").write_text(json.dumps(summary))
     return run
 
@@ -565,3 +566,19 @@ def test_one_measured_iteration_is_never_a_ranking(tmp_path):
     r = cbd.rank_closed(loaded, "closed-x4")
     assert r.groups == []
     assert sorted(r.unranked) == [("jdk", cbd.ONE_ITERATION), ("okhttp", cbd.ONE_ITERATION)]
+
+
+def test_a_rate_kept_despite_gen_or_stub_is_kept_but_not_ranked_by_its_latency(tmp_path):
+    # The SLO counts a rate kept despite a full client JVM as kept (Java: Slo.LIMITS), but then the latency may
+    # be the harness's: no latency ranking rests on it. Lag is in the latency by definition and stays ranked.
+    run = tmp_path / "limits"
+    shutil.copytree(FIXTURE, run)
+    summary = read("summary.json", run)
+    for r in summary["runs"]:
+        if r["shape"] == "delay100ms-500" and r["client"] != cba.NOOP:
+            r["sustained"], r["missedBy"] = True, ""
+            r["flags"] = ["flag.generator", "flag.lag"] if r["client"] == "jdk" else ["flag.lag"]
+    (run / "summary.json").write_text(json.dumps(summary))
+    r = cbd.rank_open(cba.load_run(run), "delay100ms-500")
+    assert r.groups == [["okhttp"]]
+    assert r.unranked == [("jdk", "kept the rate, latency not ranked: flagged generator")]

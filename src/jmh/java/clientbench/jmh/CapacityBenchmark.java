@@ -28,11 +28,12 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A client's knee: the highest offered rate at which it keeps the SLO ({@link Slo}: 99.9% ok, latency
- * p99 within 10 ms of the server's delay, no validity flag), found by a search inside the fork. Each
+ * p99 within 10 ms of the server's delay, no flag against it), found by a search inside the fork. Each
  * measured iteration is one probe at the rate {@link CapacitySearch} chooses: a ramp that doubles from
  * {@code startRate} (every client walks the same ladder, so the spectra of all clients meet at common
  * rates), a bisection to {@code precision}, and a confirmation of the knee. Warm-up runs at
- * {@code startRate}. The {@code noop} client (the harness alone) does not search: it walks the ladder from
+ * {@code warmupRate}, by default the ladder's fourth rung (8 x {@code startRate}), so that the probes meet a
+ * compiled client. The {@code noop} client (the harness alone) does not search: it walks the ladder from
  * {@code startRate} to {@code ceilingRate} and round again, so that the harness's own cost is measured at
  * every rate a client is probed at on the ladder.
  *
@@ -67,6 +68,16 @@ public class CapacityBenchmark extends LoadBenchmark {
      */
     @Param("125")
     public String floorRate;
+    /**
+     * The warm-up iterations' rate; empty: 8 x {@code startRate}, at most {@code ceilingRate}. At the start rate
+     * (1k req/s) two 3 s warm-ups send 6,000 requests, fewer than C2 needs to compile a per-request path (tiered
+     * compilation's Tier4 thresholds: 5,000 invocations, 15,000 with loops), so the first probes met a JVM still
+     * compiling on the cores it shares with the client, and its CPU flagged them (two standard runs disagreed on
+     * knees that way: issue 14). At 8k, 48,000 requests; a client slower than that runs at its own pace, as
+     * requests beyond {@code concurrency} in flight wait (warm-up figures are recorded, never judged).
+     */
+    @Param("")
+    public String warmupRate;
     /** Above this the search stops: the knee is at least this. */
     @Param("64000")
     public String ceilingRate;
@@ -111,6 +122,7 @@ public class CapacityBenchmark extends LoadBenchmark {
     private Slo slo;
     private long serverDelayMillis;
     private double start;
+    private double warmup;
     private double probeRate;
     private int probesSoFar;
 
@@ -121,8 +133,13 @@ public class CapacityBenchmark extends LoadBenchmark {
         start = Math.max(TrialSpec.number("startRate", startRate), floor);
         slo = new Slo(TrialSpec.number("sloOkShare", sloOkShare), TrialSpec.number("sloP99Ms", sloP99Ms));
         serverDelayMillis = TrialSpec.integer("delayMs", delayMs);
+        double ceiling = TrialSpec.number("ceilingRate", ceilingRate);
+        warmup = warmupRate.isBlank() ? Math.min(8 * start, Math.max(start, ceiling)) : TrialSpec.number("warmupRate", warmupRate);
+        if (!(warmup > 0)) {
+            throw new IllegalArgumentException("warmupRate must be > 0 req/s, was " + warmupRate);
+        }
         search = new CapacitySearch(start, floor,
-                TrialSpec.number("ceilingRate", ceilingRate), TrialSpec.number("precision", precision),
+                ceiling, TrialSpec.number("precision", precision),
                 params.getMeasurement().getCount());
         LoadSpec spec = LoadSpec.open(start, TrialSpec.integer("concurrency", concurrency), LoadSpec.Backpressure.PARK,
                 TrialSpec.DRAIN_TIMEOUT);
@@ -133,7 +150,7 @@ public class CapacityBenchmark extends LoadBenchmark {
     @Override
     protected void beforeIteration(boolean measured) {
         if (!measured) {
-            probeRate = start;
+            probeRate = warmup;
         } else if (Adapters.NOOP.equals(client)) {
             int rungs = (int) Math.floor(Math.log(search.ceiling() / start) / Math.log(2)) + 1;
             probeRate = start * Math.pow(2, probesSoFar++ % rungs);

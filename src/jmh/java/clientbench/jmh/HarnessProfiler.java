@@ -83,7 +83,8 @@ import java.util.concurrent.atomic.AtomicReference;
  *       {@code flag.generator} (open model: {@code cpu.share} >= 0.9), {@code flag.lag} (open model: lag p99
  *       > 10% of latency p99 and > 1 ms), {@code flag.stub} ({@code stub.cpu} >= 0.7), {@code flag.unsteady} (this fork's
  *       measured iterations so far differ by > 20% in ok/s), {@code flag.samples} (< 1,000 latency samples
- *       in an iteration). A flagged figure never drives a verdict.</li>
+ *       in an iteration). A flagged figure never counts against a client; a rate kept despite {@code generator},
+ *       {@code lag} or {@code stub} counts as kept ({@link clientbench.harness.Slo#LIMITS}).</li>
  * </ul>
  * HOW TO RUN: {@code java -jar target/benchmarks.jar OpenLoopBenchmark} adds it; with JMH's own main or the
  * Runner API, add {@code -prof clientbench.jmh.HarnessProfiler} ({@code addProfiler(HarnessProfiler.class)}).

@@ -27,7 +27,7 @@ import java.util.Map;
  *                      closed one, which has no intended start
  * @param sustained an open-model shape's rate kept, as {@link Slo#DEFAULT} defines it (the knee search uses the
  *                  same definition): at least 99.9% of the scheduled requests ok, latency p99 within 10 ms of the
- *                  server's delay, no flag
+ *                  server's delay, no flag but those of {@link Slo#LIMITS} on a kept rate
  * @param missedBy why the rate was not sustained, in words; empty when it was or the shape has no rate
  * @param injectedFaults requests that asked the stub for a fault (the {@code faults=mix} shape); NaN without
  * @param collateralFailures failures beyond the injected faults: what a fault cost the requests around it

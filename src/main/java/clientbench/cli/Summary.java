@@ -79,12 +79,12 @@ final class Summary {
                 ms(row.p50), ms(row.p99), us(row.netCpu), bytes(row.netAlloc), row.closedOk, row.closedFlags,
                 String.format(Locale.ROOT, "%.0f (%.2f%%)", row.failures, 100 * row.failures / Math.max(1, row.sent)))));
         sb.append("sustained: the highest fixed offered rate kept (99.9% ok, latency p99 within 10 ms of the server's\n")
-          .append("delay, no flag); p50/p99: latency from the intended start there; net: minus the noop baseline.\n");
+          .append("delay; kept despite gen, lag or stub counts); p50/p99: latency from the intended start there; net: minus the noop baseline.\n");
         if (!capacity.isEmpty()) {
             sb.append('\n').append(kneeTable(capacity));
         }
         sb.append('\n').append(netTable(figures));
-        sb.append("flags (a flagged figure never makes a verdict):\n");
+        sb.append("flags (a flagged figure never counts against a client):\n");
         for (Flag flag : Flag.values()) {
             sb.append(String.format(Locale.ROOT, "  %-9s %s%n", flag.word(), flag.explanation()));
         }

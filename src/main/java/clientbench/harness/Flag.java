@@ -3,7 +3,8 @@ package clientbench.harness;
 /**
  * Why a figure cannot be trusted. Each is a 0/1 secondary metric ({@link #metric()}) in every result,
  * aggregated as a maximum (one flagged iteration flags the result), a short word in the terminal and a
- * line of explanation wherever the figure is shown. A flagged figure never drives a verdict.
+ * line of explanation wherever the figure is shown. A flagged figure never counts against a client; a rate
+ * kept despite {@link #GENERATOR}, {@link #LAG} or {@link #STUB} counts as kept ({@link Slo#LIMITS}).
  */
 public enum Flag {
     /**
@@ -19,7 +20,7 @@ public enum Flag {
      * loopback latencies a share alone would flag every iteration. Under 1 ms (a tenth of the SLO's 10 ms)
      * the lag cannot move a verdict by more than a tenth of its margin; the lag stays in every latency figure
      * (from the intended start) and beside it in every table. A rate kept despite the lag counts as kept
-     * ({@link Slo#missedBy}): lag only adds latency.
+     * ({@link Slo#LIMITS}): lag only adds latency.
      */
     LAG("lag", "lag", "lag p99 > 10% of latency p99 and > 1 ms: the pacer's lateness is a visible part of the latency"),
     /** The stub used at least 70% of its CPUs in the window. */

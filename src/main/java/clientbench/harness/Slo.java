@@ -1,7 +1,10 @@
 package clientbench.harness;
 
 import java.util.Collection;
+import java.util.Collections;
+import java.util.EnumSet;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * What a client must do at an offered rate for the rate to count as sustained: the one definition the
@@ -10,9 +13,13 @@ import java.util.Locale;
  *
  * <p>A rate is sustained when at least {@link #okShare} of the requests scheduled in the window ended ok,
  * latency p99 (from the intended start, every outcome, the never-completed at a lower bound) stayed within
- * {@link #latencyP99Millis} beyond the server's own delay, and no validity flag was raised: a figure the
- * harness cannot vouch for never counts for or against a client. The one exception is {@link Flag#LAG}
- * on a rate that was kept: lateness only adds latency, so the client kept it despite the harness.
+ * {@link #latencyP99Millis} beyond the server's own delay, and no validity flag stands against it: a figure the
+ * harness cannot vouch for never counts for or against a client. The exception is a rate kept despite
+ * {@link #LIMITS}, the flags that say the harness may have been the limit (the client JVM's CPUs full, the
+ * pacer late, the stub busy): each can only have made the rate harder to keep (latency runs from the intended
+ * start, so lateness is in the p99; a request the pacer could not send counts against the ok share), so a
+ * client that kept the SLO despite them keeps it. The figure still carries its flags wherever it is shown. A
+ * miss with any flag, or any other flag ({@link Flag#SAMPLES}: a p99 on too few values), counts neither way.
  *
  * @param okShare the least share of the scheduled requests that must end ok, e.g. 0.999
  * @param latencyP99Millis the most latency p99 may add to the server's delay, e.g. 10 ms
@@ -23,6 +30,8 @@ public record Slo(double okShare, double latencyP99Millis) {
     public static final Slo DEFAULT = new Slo(0.999, 10);
     /** How {@link #missedBy} begins a miss that a validity flag makes untrustworthy. */
     public static final String FLAGGED = "flagged:";
+    /** The flags that cannot undo a kept rate: each says the harness, not the client, may have been the limit. */
+    public static final Set<Flag> LIMITS = Collections.unmodifiableSet(EnumSet.of(Flag.GENERATOR, Flag.LAG, Flag.STUB));
 
     public Slo {
         if (!(okShare > 0 && okShare <= 1)) {
@@ -44,15 +53,15 @@ public record Slo(double okShare, double latencyP99Millis) {
      */
     public String missedBy(double scheduled, double ok, double latencyP99Micros, long serverDelayMillis,
                            Collection<Flag> flags) {
-        // Lag alone does not undo a kept rate: the pacer's lateness only adds latency (it is in the p99, from the
-        // intended start) and bunches the sends after it, so a client that kept the SLO despite it keeps it without.
-        // A miss with lag is the harness's as much as the client's: flagged, never counted against the client.
-        boolean lagOnly = flags.stream().allMatch(f -> f == Flag.LAG);
-        if (!lagOnly) {
-            return FLAGGED + " " + String.join(", ", flags.stream().map(Flag::word).toList());
+        // A limit of the harness (CPUs full, pacer late, stub busy) does not undo a kept rate: it could only have
+        // added latency or unsent requests, both in the figures, so a client that kept the SLO despite it keeps it
+        // without. A miss with one is the harness's as much as the client's: flagged, never counted against the client.
+        String words = String.join(", ", flags.stream().map(Flag::word).toList());
+        if (!LIMITS.containsAll(flags)) {
+            return FLAGGED + " " + words;
         }
         String miss = missedByFigures(scheduled, ok, latencyP99Micros, serverDelayMillis);
-        return miss != null && !flags.isEmpty() ? FLAGGED + " " + Flag.LAG.word() + " (" + miss + ")" : miss;
+        return miss != null && !flags.isEmpty() ? FLAGGED + " " + words + " (" + miss + ")" : miss;
     }
 
     private String missedByFigures(double scheduled, double ok, double latencyP99Micros, long serverDelayMillis) {
@@ -79,6 +88,8 @@ public record Slo(double okShare, double latencyP99Millis) {
     /** For env.json and each trial's record: what "sustained" meant in this run. */
     public java.util.Map<String, Object> toJson() {
         return java.util.Map.of("okShare", okShare, "latencyP99Millis", latencyP99Millis,
-                "noValidityFlag", true, "latency", "p99 from the intended start, every outcome, beyond the server's delay");
+                "flags", "a rate kept despite gen, lag or stub (the harness may have been the limit) counts as kept; "
+                        + "a miss with any flag, or a samples flag, counts neither way",
+                "latency", "p99 from the intended start, every outcome, beyond the server's delay");
     }
 }

@@ -166,7 +166,7 @@ class ComparisonRunTest {
         for (int i = 0; i < 5; i++) {
             assertTrue(out.get(net + 1 + i).matches("(immediate|h2c)-1000 +(jdk|apache-vt|noop) .*"), out.get(net + 1 + i));
         }
-        assertTrue(out.contains("flags (a flagged figure never makes a verdict):"), r.all());
+        assertTrue(out.contains("flags (a flagged figure never counts against a client):"), r.all());
         // Where the report is, then (as the report begins) the decision table and the verdict.
         int reportLine = out.indexOf("bench: report " + dir.resolve("report.html"));
         assertTrue(reportLine > net, "where the report is, after the tables:\n" + r.all());

@@ -3,13 +3,14 @@ package clientbench.harness;
 import org.junit.jupiter.api.Test;
 
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-/** The one definition of "sustained": figures, then flags, with the lag's one exception. */
+/** The one definition of "sustained": figures, then flags, with the harness's limits' one exception. */
 class SloTest {
 
     private static final Slo SLO = Slo.DEFAULT;
@@ -26,16 +27,24 @@ class SloTest {
     }
 
     @Test
-    void aFlagOtherThanLagNeverLetsARateCountEitherWay() {
-        assertEquals("flagged: gen", SLO.missedBy(10_000, 10_000, 1_000, 0, EnumSet.of(Flag.GENERATOR)));
-        assertEquals("flagged: lag, samples", SLO.missedBy(10_000, 10_000, 1_000, 0, EnumSet.of(Flag.LAG, Flag.SAMPLES)));
-        assertEquals("flagged: stub", SLO.missedBy(10_000, 5_000, 1_000, 0, EnumSet.of(Flag.STUB)));
+    void tooFewSamplesNeverLetARateCountEitherWay() {
+        assertEquals("flagged: samples", SLO.missedBy(10_000, 10_000, 1_000, 0, EnumSet.of(Flag.SAMPLES)));
+        assertEquals("flagged: gen, lag, samples",
+                SLO.missedBy(10_000, 10_000, 1_000, 0, EnumSet.of(Flag.GENERATOR, Flag.LAG, Flag.SAMPLES)));
+        assertEquals("flagged: unsteady", SLO.missedBy(10_000, 5_000, 1_000, 0, EnumSet.of(Flag.UNSTEADY)));
     }
 
     @Test
-    void lagDoesNotUndoAKeptRateButMakesAMissTheHarnesss() {
-        assertNull(SLO.missedBy(10_000, 10_000, 5_000, 0, EnumSet.of(Flag.LAG)), "kept despite the pacer's lateness");
+    void aLimitOfTheHarnessDoesNotUndoAKeptRateButMakesAMissTheHarnesss() {
+        // Each can only have added latency or unsent requests, and both are in the figures.
+        for (Set<Flag> limits : List.of(EnumSet.of(Flag.LAG), EnumSet.of(Flag.GENERATOR), EnumSet.of(Flag.STUB),
+                EnumSet.of(Flag.GENERATOR, Flag.LAG, Flag.STUB))) {
+            assertNull(SLO.missedBy(10_000, 10_000, 5_000, 0, limits), "kept despite " + limits);
+        }
         assertEquals("flagged: lag (latency p99 12.0 ms > 10 ms)", SLO.missedBy(10_000, 10_000, 12_000, 0, EnumSet.of(Flag.LAG)));
+        assertEquals("flagged: gen, stub (ok 50.00% of scheduled < 99.9%)",
+                SLO.missedBy(10_000, 5_000, 1_000, 0, EnumSet.of(Flag.GENERATOR, Flag.STUB)));
+        assertEquals(EnumSet.complementOf(EnumSet.of(Flag.SAMPLES, Flag.UNSTEADY)), Slo.LIMITS);
     }
 
     @Test
