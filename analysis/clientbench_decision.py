@@ -104,9 +104,9 @@ def rank_open(run: Run, shape: str) -> Ranking:
     kept = f[f["sustained"]]
     items, unranked = [], []
     for client, p99, flags in zip(kept["client"], kept["p99"], kept["flags"]):
-        limits = [w for w in flag_words(flags).split(", ") if w and w != "lag"]
+        limits = flag_words(f for f in flags if f != "flag.lag")
         if limits:
-            unranked.append((client, f"kept the rate, latency not ranked: flagged {', '.join(limits)}"))
+            unranked.append((client, f"kept the rate, latency not ranked: flagged {limits}"))
             continue
         if _measured_iterations(run, shape, client) < 2:
             unranked.append((client, ONE_ITERATION))
