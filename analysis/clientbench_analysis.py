@@ -270,9 +270,11 @@ def probes(run: Run) -> pd.DataFrame:
 def knees(run: Run) -> pd.DataFrame:
     """Per capacity shape and client (noop has no knee): the knee over forks and what bounds it.
 
-    The interval runs from the lowest fork's knee to the highest fork's lowest failing rate (`kneeHigh`):
-    each fork's knee lies in [knee, kneeHigh), so this holds the search's precision and the spread between
-    forks. No failing rate (the ceiling was kept): the interval is open above. `flagged` names the flags that
+    The interval (`low`, `high`) holds the knee over JVM starts with 95% confidence, from the spread between
+    forks pooled over the shape's clients (`_with_spread`; `spread` is that sd of log knee, `spread.from` the
+    shape it was measured on), and never less than the search's bracket: the lowest fork's knee to the highest
+    fork's lowest failing rate (`kneeHigh`), as each fork's knee lies in [knee, kneeHigh). No failing rate (the
+    ceiling was kept): the interval is open above. `flagged` names the flags that
     failed a probe at the bracket's upper end: there the harness, not the client, may have stopped the search.
 
     One exception, decided from the harness's own record: a miss flagged only `gen` or `lag` (the client JVM's
@@ -322,7 +324,68 @@ def knees(run: Run) -> pd.DataFrame:
                                       "flagged", "search"])
     out["status"] = [("flagged: " + f) if f else ("converged" if c else "not converged")
                      for f, c in zip(out["flagged"], out["converged"])]
-    return out
+    return _with_spread(out, run)
+
+
+# The knee's interval is a 95% interval for the knee over JVM starts (forks), on this machine.
+KNEE_CONFIDENCE = 0.95
+
+
+def fork_knees(run: Run, shape: str, client: str) -> list:
+    """Each fork's knee (req/s) of one search; 0 where a fork kept no rate."""
+    return [_num(f.get("knee")) for c in run.summary["capacity"] if c["shape"] == shape and c["client"] == client
+            and "knee" in c for f in c["knee"]["forks"]]
+
+
+def knee_spread(run: Run, k: pd.DataFrame) -> dict:
+    """Per capacity shape: (sd, df, clients) of log(knee) between the forks of one search, pooled over the shape's
+    searches that a flag did not stop (residuals from each client's mean log knee; df = forks - 1 summed). Every
+    client's forks are assumed to vary alike on one machine: two forks alone cannot estimate a spread, but
+    twelve clients' pairs can (df 12). A shape with one fork borrows the spread of the run's capacity shape
+    with the most df (its `from`); none: no spread known (a first look with one fork)."""
+    own = {}
+    for shape, g in k.groupby("shape", sort=False):
+        ss, df, n = 0.0, 0, 0
+        for client in g[~g["status"].str.startswith("flagged")]["client"]:
+            logs = [math.log(x) for x in fork_knees(run, shape, client) if x > 0]
+            if len(logs) >= 2:
+                mean = sum(logs) / len(logs)
+                ss += sum((x - mean) ** 2 for x in logs)
+                df += len(logs) - 1
+                n += 1
+        own[shape] = (math.sqrt(ss / df) if df else math.nan, df, n)
+    best = max(own, key=lambda s: own[s][1]) if own else None
+    return {s: (v + (s,) if v[1] else (own[best] + (best,) if best and own[best][1] else (math.nan, 0, 0, None)))
+            for s, v in own.items()}
+
+
+def _with_spread(k: pd.DataFrame, run: Run) -> pd.DataFrame:
+    """Widens each knee's interval to KNEE_CONFIDENCE over JVM starts: exp(mean log knee +- t * sd / sqrt(forks)),
+    Student's t on the pooled spread's df (`knee_spread`). It is never narrower than the search's own bracket,
+    [lowest fork's knee, highest lowest failing rate). That bracket alone claims too much: the range of two
+    draws holds a third only a third of the time, and on a busy 2-core machine forks differ by a factor of
+    two (`./bench report --compare A B` counts how often one run's knee falls in the other's interval).
+    No spread known: the bracket alone."""
+    from scipy import stats  # the report's only use; imported here so that loading a run does not pay for it
+
+    spread = knee_spread(run, k)
+    k = k.copy()
+    k["spread"] = [spread.get(s, (math.nan,))[0] for s in k["shape"]]
+    k["spread.df"] = [spread.get(s, (0, 0))[1] for s in k["shape"]]
+    k["spread.from"] = [spread.get(s, (0, 0, 0, None))[3] for s in k["shape"]]
+    lows, highs = [], []
+    for _, r in k.iterrows():
+        logs = [math.log(x) for x in fork_knees(run, r["shape"], r["client"]) if x > 0]
+        if not logs or not r["spread.df"] or not r["spread"] > 0:
+            lows.append(r["low"])
+            highs.append(r["high"])
+            continue
+        half = stats.t.ppf(0.5 + KNEE_CONFIDENCE / 2, r["spread.df"]) * r["spread"] / math.sqrt(len(logs))
+        mean = sum(logs) / len(logs)
+        lows.append(min(r["low"], math.exp(mean - half)))
+        highs.append(max(r["high"], math.exp(mean + half)))
+    k["low"], k["high"] = lows, highs
+    return k
 
 
 @_per_run
@@ -447,7 +510,7 @@ def common_rates(run: Run, shape: str) -> list:
     k = k[k["shape"] == shape]
     if k.empty:
         return []
-    weakest = k["low"].min()
+    weakest = k["min"].min()
     pr = probes(run)
     pr = pr[(pr["shape"] == shape) & (pr["client"] != NOOP)]
     sets = [set(g["rate"]) for _, g in pr.groupby(["client", "fork"])]

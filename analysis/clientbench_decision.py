@@ -14,9 +14,9 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from clientbench_analysis import (FAILURE_CLASSES, NOOP, Run, at_rate, capacity_shapes, closed_shapes,
-                                  common_rates, failures_by_class, fault_shapes, fixed, iterations, knees,
-                                  long_lived, open_shapes)
+from clientbench_analysis import (FAILURE_CLASSES, KNEE_CONFIDENCE, NOOP, Run, at_rate, capacity_shapes, closed_shapes,
+                                  common_rates, failures_by_class, fault_shapes, fixed, iterations, knee_spread,
+                                  knees, long_lived, open_shapes)
 
 REPEAT_TOLERANCE = 0.10  # two runs agree when each knee is within 10% of the other run's (issue 14.3)
 
@@ -63,8 +63,9 @@ RANKED_KNEES = ("converged", "not converged")
 
 
 def rank_capacity(run: Run, shape: str) -> Ranking:
-    """Clients whose search no validity flag stopped, by knee, tied where [lowest knee, highest failing rate)
-    overlap; flagged searches unranked with their status. A search that spent its budget before the 5%
+    """Clients whose search no validity flag stopped, by knee, tied where their knees' 95% intervals (knees():
+    the forks' pooled spread, never narrower than the search's bracket) overlap; flagged searches unranked with
+    their status. A search that spent its budget before the 5%
     precision still bounds every fork's knee within its bracket, only a wider one: it is ranked by that
     interval, so it ties where it cannot be told apart (the standard profile's 10 probes cannot reach 5% above
     about 16k req/s: the ramp from 1k alone takes 6-7 of them)."""
@@ -169,7 +170,7 @@ def fmt_rate(r: float) -> str:
 
 
 def fmt_knee(row) -> str:
-    """'4000 [3800-4400)': the median over forks, [lowest knee, highest failing rate)."""
+    """'4000 [3800-4400)': the median over forks and the knee's 95% interval (knees(): low, high)."""
     return f"{fmt_rate(row['median'])} [{fmt_rate(row['low'])}-{fmt_rate(row['high'])})"
 
 
@@ -249,12 +250,12 @@ def decide(run: Run) -> Decision:
         rows.append(row)
     table = pd.DataFrame(rows).set_index("client") if rows else pd.DataFrame()
     if caps:
-        notes.append("knee: median over forks [lowest fork's knee - highest lowest-failing rate); "
+        notes.append("knee: median over forks [95% interval over JVM starts); " + _spread_words(k, caps) + "; "
                      "'flagged' searches are never ranked; a 'not converged' one (probe budget spent before 5%) is ranked by "
                      "its wider interval; a rate kept despite gen, lag or stub counts as kept; a miss at saturation (gen, "
                      "lag) counts against the client where noop, the harness alone, kept that rate.")
     if main and not rates:
-        weakest = k[k["shape"] == main]["low"].min()
+        weakest = k[k["shape"] == main]["min"].min()
         notes.append(f"no common rate on {main}: the weakest knee is {fmt_rate(weakest)} req/s, below every rung "
                      "of the ladder, so no latency is compared (every client would be past its knee).")
     elif top:
@@ -266,6 +267,24 @@ def decide(run: Run) -> Decision:
                      "connections: the most the client used in a measured iteration there.")
     return Decision(run.name, run.env.get("purpose", ""), "not for decisions" in run.env.get("purpose", ""),
                     table, verdict(run), conditions(run), notes)
+
+
+def _spread_words(k: pd.DataFrame, shapes: list) -> str:
+    """How each capacity shape's interval was made: the spread between forks it rests on, or none."""
+    out = []
+    for shape in shapes:
+        g = k[k["shape"] == shape]
+        if g.empty:
+            continue
+        r = g.iloc[0]
+        if not r["spread.df"]:
+            out.append(f"on {shape}, one fork and no spread to borrow: the search's bracket alone")
+        else:
+            src = "" if r["spread.from"] == shape else f", borrowed from {r['spread.from']}"
+            out.append(f"on {shape}, forks' knees vary by {math.expm1(r['spread']):.0%} (1 sd of log knee, pooled "
+                       f"over clients, df {r['spread.df']}{src})")
+    return ("; ".join(out) + "; the interval is the mean log knee +- Student's t x that sd / sqrt(forks), never "
+            "narrower than [lowest fork's knee, highest lowest failing rate)")
 
 
 def _fault_cell(run: Run, shape: str, client: str) -> str:
@@ -314,7 +333,7 @@ def verdict(run: Run) -> list:
         r = rank_capacity(run, shape)
         kk = k[k["shape"] == shape].set_index("client")
         label = lambda c: f"{c} {fmt_knee(kk.loc[c])}"  # noqa: E731
-        out.append(_sentence(shape, "knee in req/s, median [range)", r, label))
+        out.append(_sentence(shape, "knee in req/s, median [95% interval)", r, label))
     f = fixed(run)
     for shape in open_shapes(run):
         r = rank_open(run, shape)
@@ -404,6 +423,7 @@ class Agreement:
     knees: pd.DataFrame
     groups: list  # (shape, ranking a, ranking b)
     unmatched: list  # what one run measured and the other did not: "shape/client only in a"
+    spreads: list  # (shape, sd a, sd b): between forks, of log knee (knee_spread), measured on that shape
 
     @property
     def agree(self) -> bool:
@@ -419,6 +439,14 @@ class Agreement:
             out.append(f"  knees within {REPEAT_TOLERANCE:.0%}: {int(k['within'].sum())} of {len(k)} (shape, client); "
                        f"largest difference {worst['diff']:.0%} ({worst['shape']}/{worst['client']}: "
                        f"{fmt_rate(worst['knee.a'])} vs {fmt_rate(worst['knee.b'])} req/s)")
+            inside = int(k["b.in.a"].sum() + k["a.in.b"].sum())
+            out.append(f"  a knee inside the other run's {KNEE_CONFIDENCE:.0%} interval: {inside} of {2 * len(k)} "
+                       "(each run's knee against the other's interval)")
+        for shape, sa, sb in self.spreads:
+            worst = max(sa, sb)
+            out.append(f"  {shape}: forks' knees vary by {math.expm1(sa):.0%} in a and {math.expm1(sb):.0%} in b (1 sd, "
+                       f"pooled over clients); knees within {REPEAT_TOLERANCE:.0%} in {KNEE_CONFIDENCE:.0%} of repeats "
+                       f"would take about {forks_for_agreement(worst)} forks a run at the larger")
         if self.unmatched:
             more = f" and {len(self.unmatched) - 6} more" if len(self.unmatched) > 6 else ""
             out.append(f"  not the same runs: {', '.join(self.unmatched[:6])}{more}")
@@ -447,7 +475,10 @@ def agreement(a: Run, b: Run) -> Agreement:
         x, y = r["median.a"], r["median.b"]
         diff = 0.0 if max(x, y) == 0 else abs(x - y) / max(x, y)
         rows.append({"shape": r["shape"], "client": r["client"], "knee.a": x, "knee.b": y, "diff": diff,
-                     "within": diff <= REPEAT_TOLERANCE})
+                     "within": diff <= REPEAT_TOLERANCE, "b.in.a": r["low.a"] <= y <= r["high.a"],
+                     "a.in.b": r["low.b"] <= x <= r["high.b"]})
+    sa, sb = knee_spread(a, ka), knee_spread(b, kb)
+    spreads = [(s, sa[s][0], sb[s][0]) for s in sa if s in sb and sa[s][3] == s and sb[s][3] == s]
     groups = []
     for shape in [s for s in capacity_shapes(b) if s in capacity_shapes(a)]:
         groups.append((shape, rank_capacity(a, shape), rank_capacity(b, shape)))
@@ -458,5 +489,16 @@ def agreement(a: Run, b: Run) -> Agreement:
     pairs = {n: {(r["shape"], r["client"]) for r in run.summary["runs"] + run.summary["capacity"]} for n, run in (("a", a), ("b", b))}
     unmatched = [f"{s}/{c} only in {n}" for n, other in (("a", "b"), ("b", "a"))
                  for s, c in sorted(pairs[n] - pairs[other])]
-    return Agreement(a.name, b.name, pd.DataFrame(rows, columns=["shape", "client", "knee.a", "knee.b", "diff", "within"]),
-                     groups, unmatched)
+    return Agreement(a.name, b.name, pd.DataFrame(rows, columns=["shape", "client", "knee.a", "knee.b", "diff", "within",
+                                                                 "b.in.a", "a.in.b"]),
+                     groups, unmatched, spreads)
+
+
+def forks_for_agreement(sd: float) -> int:
+    """Forks a run needs for two runs' knees (each the mean log knee over its forks) to lie within
+    REPEAT_TOLERANCE of each other with KNEE_CONFIDENCE, when one fork's log knee has this sd: the difference
+    of two means of n has sd * sqrt(2 / n), and must stay within -log(1 - tolerance)."""
+    from scipy import stats
+
+    z = stats.norm.ppf(0.5 + KNEE_CONFIDENCE / 2)
+    return max(1, math.ceil(2 * (z * sd / -math.log1p(-REPEAT_TOLERANCE)) ** 2))

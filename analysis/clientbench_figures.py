@@ -152,7 +152,7 @@ def knee_search(run: cba.Run, shape: str):
         ax.axhline(slo_ms, color="black", linewidth=0.8, linestyle="-.", label=f"SLO: p99 {slo_ms:g} ms")
         r = k.loc[client]
         hi = r["high"] if math.isfinite(r["high"]) else hi_x
-        ax.axvspan(max(r["low"], lo_x), hi, color=c, alpha=0.15, label="knee interval")
+        ax.axvspan(max(r["low"], lo_x), min(hi, hi_x), color=c, alpha=0.15, label="knee's 95% interval")
         ax.set_title(f"{client}: knee {cbd.fmt_knee(r)}" + ("" if r["status"] == "converged" else f"\n{r['status']}"))
         ax.set(xscale="log", yscale="log", xlim=(lo_x, hi_x))
         _ms_axis(ax)
@@ -360,9 +360,13 @@ def main_figure(run: cba.Run):
             y += 1
     a_k.set_yticks(range(len(labels)), labels)
     a_k.invert_yaxis()
-    a_k.set(xlabel="knee (req/s): median over forks, bar [lowest knee, lowest failing rate)",
+    a_k.set(xlabel="knee (req/s): median over forks, bar: its 95% interval over JVM starts",
             title="the highest rate each client keeps within the SLO" + (f" ({caps[0]})" if len(caps) == 1 else ""))
-    a_k.set_xlim(left=0)
+    # An interval may reach past the highest rate probed (a wide spread): it is cut there, as nothing beyond it
+    # was measured.
+    probed = cba.probes(run)
+    probed = probed[probed["shape"].isin(caps)]["rate"]
+    a_k.set_xlim(0, 1.05 * probed.max() if not probed.empty else None)
     rates = cba.common_rates(run, caps[0]) if caps else []
     if rates:
         for _, row in cba.at_rate(run, caps[0], rates[-1]).iterrows():

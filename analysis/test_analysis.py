@@ -2,9 +2,12 @@
 down (see fixtures/README.md), two clients over every kind of shape. Expected numbers are read from the
 fixture's files here, with json and hdrh directly, not through the module under test."""
 import base64
+import copy
 import json
+import math
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -233,7 +236,7 @@ def test_lower_is_better_ranks_the_smallest_first():
 def test_a_knee_clear_of_the_rest_leads(tmp_path):
     run = cba.load_run(with_knees(tmp_path, {"jdk": (4000.0, 4400.0, True), "okhttp": (2000.0, 2200.0, True)}))
     assert cbd.rank_capacity(run, "capacity-http1").groups == [["jdk"], ["okhttp"]]
-    assert cbd.verdict(run)[0] == ("capacity-http1 (knee in req/s, median [range)): jdk 4000 [4000-4400) leads, its "
+    assert cbd.verdict(run)[0] == ("capacity-http1 (knee in req/s, median [95% interval)): jdk 4000 [4000-4400) leads, its "
                                    "interval clear of the rest; then okhttp 2000 [2000-2200).")
 
 
@@ -258,6 +261,77 @@ def test_an_unconverged_search_is_ranked_by_its_wider_bracket(tmp_path):
 def test_a_kept_ceiling_has_an_open_interval(tmp_path):
     run = cba.load_run(with_knees(tmp_path, {"jdk": (64000.0, None, True), "okhttp": (2000.0, 2200.0, True)}))
     assert cbd.decide(run).table.loc["jdk", "knee capacity-http1 (req/s)"] == "64000 [64000-inf)"
+
+
+def with_fork_knees(tmp_path, forks: dict, name="forks", one_fork_shape=None) -> Path:
+    """The fixture with each named client's forks' knees replaced (client -> [knee per fork], every bracket
+    5% above its knee); `one_fork_shape`: a second capacity shape with one fork, each client's first knee."""
+    run = tmp_path / name
+    shutil.copytree(FIXTURE, run)
+    summary = read("summary.json", run)
+    extra = []
+    for c in summary["capacity"]:
+        if c["client"] in forks:
+            for f, knee in zip(c["knee"]["forks"], forks[c["client"]]):
+                f.update(knee=knee, kneeHigh=knee * 1.05, converged=True)
+            c["knee"].update(median=statistics.median(forks[c["client"]]), min=min(forks[c["client"]]),
+                             max=max(forks[c["client"]]), converged=True)
+            if one_fork_shape:
+                extra.append({**copy.deepcopy(c), "shape": one_fork_shape})
+                extra[-1]["knee"]["forks"] = extra[-1]["knee"]["forks"][:1]
+                extra[-1]["knee"].update(median=forks[c["client"]][0], min=forks[c["client"]][0],
+                                         max=forks[c["client"]][0])
+    summary["capacity"] += extra
+    (run / "summary.json").write_text(json.dumps(summary))
+    return run
+
+
+def test_a_knees_interval_is_95_percent_over_jvm_starts_from_the_forks_pooled_spread(tmp_path):
+    # jdk's forks differ by 2x, okhttp's by 10%: their brackets alone ([4000, 8400) and [2000, 2310)) are clear
+    # of each other, and jdk would lead on two forks. Pooled over both clients (df 2), log knees' sd is
+    # sqrt((2 (ln 2 / 2)^2 + 2 (ln 1.1 / 2)^2) / 2) = 0.3499; Student's t at 97.5% with df 2 is 4.303 (tables);
+    # half-width 4.303 x 0.3499 / sqrt 2 = 1.0646 around the geometric mean of the forks.
+    run = cba.load_run(with_fork_knees(tmp_path, {"jdk": [4000.0, 8000.0], "okhttp": [2000.0, 2200.0]}))
+    k = cba.knees(run).set_index("client")
+    assert k.loc["jdk", "spread"] == pytest.approx(0.3499, abs=1e-4) and k.loc["jdk", "spread.df"] == 2
+    assert k.loc["jdk", "low"] == pytest.approx(5656.85 * math.exp(-1.0646), rel=1e-3)  # 1951
+    assert k.loc["jdk", "high"] == pytest.approx(5656.85 * math.exp(1.0646), rel=1e-3)  # 16404
+    assert k.loc["okhttp", "high"] == pytest.approx(2097.62 * math.exp(1.0646), rel=1e-3)  # 6083, past jdk's 4000
+    assert cbd.rank_capacity(run, "capacity-http1").groups == [["jdk", "okhttp"]]
+    assert "forks' knees vary by 42% (1 sd of log knee, pooled over clients, df 2)" in " ".join(cbd.decide(run).notes)
+
+
+def test_a_one_fork_shape_borrows_the_spread_and_forks_that_agree_keep_their_bracket(tmp_path):
+    run = cba.load_run(with_fork_knees(tmp_path, {"jdk": [4000.0, 8000.0], "okhttp": [2000.0, 2200.0]},
+                                       one_fork_shape="capacity-h2"))
+    k = cba.knees(run).set_index(["shape", "client"])
+    h2 = k.loc[("capacity-h2", "jdk")]
+    assert h2["spread.from"] == "capacity-http1" and h2["spread.df"] == 2
+    assert h2["low"] == pytest.approx(4000 * math.exp(-4.303 * 0.3499), rel=1e-3)  # one fork: sd / sqrt 1
+    assert "on capacity-h2, forks' knees vary by 42% (1 sd of log knee, pooled over clients, df 2, borrowed from " \
+           "capacity-http1)" in " ".join(cbd.decide(run).notes)
+    # Forks that agree exactly: no spread, and the interval is the search's bracket, as before.
+    same = cba.knees(cba.load_run(with_fork_knees(tmp_path, {"jdk": [4000.0, 4000.0], "okhttp": [2000.0, 2000.0]},
+                                                  name="same"))).set_index("client")
+    assert (same.loc["jdk", "low"], same.loc["jdk", "high"]) == (4000.0, 4200.0)
+
+
+def test_forks_for_agreement_at_a_spread():
+    # Two runs' mean log knees over n forks differ with sd s sqrt(2 / n); within 10% (|log ratio| <= 0.10536)
+    # in 95% of repeats: n >= 2 (1.96 s / 0.10536)^2, 62.3 at s = 0.3; one fork is always needed.
+    assert cbd.forks_for_agreement(0.3) == 63
+    assert cbd.forks_for_agreement(0.0) == 1
+
+
+def test_the_comparison_counts_knees_inside_the_other_runs_interval_and_says_how_many_forks_would_do(tmp_path):
+    a = cba.load_run(with_fork_knees(tmp_path, {"jdk": [4000.0, 8000.0], "okhttp": [2000.0, 2200.0]}, "a"))
+    b = cba.load_run(with_fork_knees(tmp_path, {"jdk": [9000.0, 9500.0], "okhttp": [2000.0, 2100.0]}, "b"))
+    lines = cbd.agreement(a, b).lines()
+    # a's jdk [1951, 16404] holds b's 9250; b's jdk interval (sd 0.0370) holds 9000-9500 but not a's 6000;
+    # okhttp: a's 2100 and b's 2050 lie inside each other's.
+    assert "a knee inside the other run's 95% interval: 3 of 4" in "\n".join(lines)
+    assert any("capacity-http1: forks' knees vary by 42% in a and 4% in b" in line and "about 85 forks" in line
+               for line in lines)
 
 
 def test_quick_says_not_for_decisions_and_standard_does_not(tmp_path):

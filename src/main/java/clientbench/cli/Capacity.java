@@ -23,8 +23,10 @@ import java.util.TreeMap;
  * each client's cost net of it. Written to summary.json under {@code capacity}; the terminal and the
  * report read the same numbers.
  *
- * <p>Across forks the knee is given as the median with the lowest and highest fork's knee: with two or
- * three forks that range is the honest interval (a bootstrap of three values says no more).
+ * <p>Across forks the knee is given as the median with the lowest and highest fork's knee: facts, not an
+ * interval. The range of two or three forks holds a further fork's knee only a third to a half of the time,
+ * so the report's interval (analysis/clientbench_analysis.py, {@code knees}) widens it by the spread between
+ * forks pooled over the shape's clients.
  */
 final class Capacity {
 
