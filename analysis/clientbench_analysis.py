@@ -261,9 +261,10 @@ def probes(run: Run) -> pd.DataFrame:
                          "p999": _num(p.get("latencyP999Micros")), "lag.p99": _num(p.get("lagP99Micros")),
                          "net.cpu": _num(p.get("netCpuMicrosPerRequest")),
                          "net.alloc": _num(p.get("netAllocatedBytesPerRequest")),
-                         "connections": p.get("connectionsUsed", -1), "flags": tuple(p.get("flags", []))})
+                         "connections": p.get("connectionsUsed", -1), "jit": _num(p.get("jitShare")),
+                         "flags": tuple(p.get("flags", []))})
     return pd.DataFrame(rows, columns=["shape", "client", "fork", "rate", "pass", "why", "scheduled", "ok", "p50",
-                                       "p99", "p999", "lag.p99", "net.cpu", "net.alloc", "connections", "flags"])
+                                       "p99", "p999", "lag.p99", "net.cpu", "net.alloc", "connections", "jit", "flags"])
 
 
 @_per_run
@@ -404,12 +405,24 @@ def iterations(run: Run) -> pd.DataFrame:
                 "p50": lat.get("p50", math.nan), "p99": lat.get("p99", math.nan), "p999": lat.get("p999", math.nan),
                 "lag.p99": (it.get("lagMicros") or {}).get("p99", math.nan),
                 "connections": it["probes"].get("connectionsUsed", -1), "threads": it["probes"].get("threadsAtClose", -1),
+                "jit": _jit(it["probes"].get("jitShare")),
                 "flags": tuple(it.get("flags", [])),
             })
     out = pd.DataFrame(rows)
     if not out.empty:
         out["seq"] = out.groupby(["shape", "client"]).cumcount()
     return out
+
+
+# Above this share of the window spent compiling, the client JVM was still warming up: its CPU per request and
+# its latency include the JIT's work (summary.json's definitions: jitShare).
+JIT_WARMING = 0.10
+
+
+def _jit(v) -> float:
+    """A JIT share as recorded (-1: not measured; runs before it was recorded have none): NaN when unknown."""
+    x = _num(v)
+    return x if x >= 0 else math.nan
 
 
 def _num(v) -> float:
@@ -521,7 +534,8 @@ def common_rates(run: Run, shape: str) -> list:
 @_per_run
 def at_rate(run: Run, shape: str, rate: float) -> pd.DataFrame:
     """Per client at one probed rate: p50/p99/p99.9 from the merged intervals across forks, the net CPU and
-    allocation per request (mean over those probes, from summary.json) and the most connections used."""
+    allocation per request (mean over those probes, from summary.json), the most connections used and the
+    largest JIT share of those probes' windows (NaN: not recorded)."""
     pr = probes(run)
     rows = []
     for client in run.clients:
@@ -533,9 +547,9 @@ def at_rate(run: Run, shape: str, rate: float) -> pd.DataFrame:
                      "p50": h.get_value_at_percentile(50), "p99": h.get_value_at_percentile(99),
                      "p999": h.get_value_at_percentile(99.9), "net.cpu": g["net.cpu"].mean(),
                      "net.alloc": g["net.alloc"].mean(), "connections": g["connections"].max(),
-                     "flags": tuple(sorted({f for fl in g["flags"] for f in fl}))})
+                     "jit": g["jit"].max(), "flags": tuple(sorted({f for fl in g["flags"] for f in fl}))})
     return pd.DataFrame(rows, columns=["client", "rate", "probes", "count", "p50", "p99", "p999", "net.cpu",
-                                       "net.alloc", "connections", "flags"])
+                                       "net.alloc", "connections", "jit", "flags"])
 
 
 def failures_by_class(run: Run, shape: str, client: str) -> dict:

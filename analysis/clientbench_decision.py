@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from clientbench_analysis import (FAILURE_CLASSES, KNEE_CONFIDENCE, NOOP, Run, at_rate, capacity_shapes, closed_shapes,
+from clientbench_analysis import (FAILURE_CLASSES, JIT_WARMING, KNEE_CONFIDENCE, NOOP, Run, at_rate, capacity_shapes, closed_shapes,
                                   common_rates, failures_by_class, fault_shapes, fixed, iterations, knee_spread,
                                   knees, long_lived, open_shapes)
 
@@ -89,6 +89,13 @@ def _measured_iterations(run: Run, shape: str, client: str) -> int:
     return int(((it["shape"] == shape) & (it["client"] == client) & it["measured"]).sum())
 
 
+def _measured_jit(run: Run, shape: str) -> dict:
+    """Per client: the largest JIT share of its measured iterations on `shape` (NaN: not recorded)."""
+    it = iterations(run)
+    it = it[(it["shape"] == shape) & it["measured"]]
+    return it.groupby("client")["jit"].max().to_dict() if "jit" in it else {}
+
+
 def _iteration_interval(run: Run, shape: str, client: str, column: str) -> tuple:
     it = iterations(run)
     g = it[(it["shape"] == shape) & (it["client"] == client) & it["measured"]][column]
@@ -99,15 +106,20 @@ def rank_open(run: Run, shape: str) -> Ranking:
     """Clients that sustained the rate (Java's verdict), by latency p99, tied where their measured
     iterations' p99 ranges overlap; the rest unranked with why Java says they missed. A rate kept despite a
     full client JVM or a busy stub (gen, stub) counts as kept, but its latency may be the harness's: it is not
-    ranked by it (lag is: it is in the latency by definition, and beside it in every table)."""
+    ranked by it (lag is: it is in the latency by definition, and beside it in every table). Nor is a latency
+    measured while the client JVM's JIT still compiled for over JIT_WARMING of a window: it is the warm-up's."""
     f = fixed(run)
     f = f[(f["shape"] == shape) & (f["client"] != NOOP)]
     kept = f[f["sustained"]]
+    jit = _measured_jit(run, shape)
     items, unranked = [], []
     for client, p99, flags in zip(kept["client"], kept["p99"], kept["flags"]):
         limits = flag_words(f for f in flags if f != "flag.lag")
         if limits:
             unranked.append((client, f"kept the rate, latency not ranked: flagged {limits}"))
+            continue
+        if jit_words(jit.get(client, math.nan)):
+            unranked.append((client, f"kept the rate, latency not ranked: JIT {jit[client]:.0%} of a window, still warming up"))
             continue
         if _measured_iterations(run, shape, client) < 2:
             unranked.append((client, ONE_ITERATION))
@@ -121,13 +133,18 @@ def rank_open(run: Run, shape: str) -> Ranking:
 
 
 def rank_closed(run: Run, shape: str) -> Ranking:
-    """Unflagged clients by ok/s, tied where their measured iterations' ok/s ranges overlap."""
+    """Unflagged clients by ok/s, tied where their measured iterations' ok/s ranges overlap; a client whose JIT
+    still compiled for over JIT_WARMING of a measured window is not ranked (its throughput was still rising)."""
     f = fixed(run)
     f = f[(f["shape"] == shape) & (f["client"] != NOOP)]
+    jit = _measured_jit(run, shape)
     items, unranked = [], []
     for client, ok, flags in zip(f["client"], f["ok"], f["flags"]):
         if flags:
             unranked.append((client, "flagged: " + flag_words(flags)))
+            continue
+        if jit_words(jit.get(client, math.nan)):
+            unranked.append((client, f"JIT {jit[client]:.0%} of a window, still warming up"))
             continue
         if _measured_iterations(run, shape, client) < 2:
             unranked.append((client, ONE_ITERATION))
@@ -235,7 +252,7 @@ def decide(run: Run) -> Decision:
         if top and client in at.index:
             a = at.loc[client]
             row[lat_col] = f"{fmt_us(a['p50'])} / {fmt_us(a['p99'])} / {fmt_us(a['p999'])}"
-            row[cost_col] = f"{fmt_us(a['net.cpu'])} / {fmt_bytes(a['net.alloc'])}"
+            row[cost_col] = f"{fmt_us(a['net.cpu'])} / {fmt_bytes(a['net.alloc'])}" + jit_words(a["jit"])
         else:
             row[lat_col] = row[cost_col] = "-" if top else "no common rate"
         if heavy:
@@ -262,6 +279,10 @@ def decide(run: Run) -> Decision:
         notes.append(f"latency and cost at {fmt_rate(top)} req/s, the highest rate on {main} below every client's "
                      f"knee (common rates: {', '.join(fmt_rate(r) for r in rates)}); latency from the intended "
                      "start, merged over forks; net = client minus the noop baseline at that rate.")
+    if top and not at.empty and (at["jit"] > JIT_WARMING).any():
+        notes.append(f"'JIT n%': the client JVM's JIT compilers ran for n% of the window (over {JIT_WARMING:.0%}): the "
+                     "JVM was still warming up, so that CPU per request and latency include compilation, not the "
+                     "client's steady cost.")
     if heavy:
         notes.append(f"threads: peak threads minus noop's at {heavy}, the shape with most requests in flight; "
                      "connections: the most the client used in a measured iteration there.")
@@ -285,6 +306,11 @@ def _spread_words(k: pd.DataFrame, shapes: list) -> str:
                        f"over clients, df {r['spread.df']}{src})")
     return ("; ".join(out) + "; the interval is the mean log knee +- Student's t x that sd / sqrt(forks), never "
             "narrower than [lowest fork's knee, highest lowest failing rate)")
+
+
+def jit_words(share: float) -> str:
+    """' (JIT 35%)' where a figure's window was over JIT_WARMING compiling; '' otherwise or unknown."""
+    return f" (JIT {share:.0%})" if share == share and share > JIT_WARMING else ""
 
 
 def _fault_cell(run: Run, shape: str, client: str) -> str:
@@ -339,14 +365,16 @@ def verdict(run: Run) -> list:
         r = rank_open(run, shape)
         g = f[f["shape"] == shape].set_index("client")
         delay = int(g["delayMs"].iloc[0])
-        label = lambda c: f"{c} p99 {fmt_us(g.loc[c, 'p99'] - delay * 1000)}"  # noqa: E731
+        jit = _measured_jit(run, shape)
+        label = lambda c: f"{c} p99 {fmt_us(g.loc[c, 'p99'] - delay * 1000)}" + jit_words(jit.get(c, math.nan))  # noqa: E731
         what = (f"{fmt_rate(g['rate'].iloc[0])} req/s; the clients that kept it, by latency p99"
                 + (f" beyond the {delay} ms delay" if delay else ""))
         out.append(_sentence(shape, what, r, label))
     for shape in closed_shapes(run):
         r = rank_closed(run, shape)
         g = f[f["shape"] == shape].set_index("client")
-        label = lambda c: f"{c} {g.loc[c, 'ok']:.0f} ok/s"  # noqa: E731
+        jit = _measured_jit(run, shape)
+        label = lambda c: f"{c} {g.loc[c, 'ok']:.0f} ok/s" + jit_words(jit.get(c, math.nan))  # noqa: E731
         out.append(_sentence(shape, "closed loop, throughput", r, label))
     for shape in fault_shapes(run):
         cells = [f"{c}: " + _fault_cell(run, shape, c).split(": ", 1)[1] for c in run.clients]

@@ -656,3 +656,39 @@ def test_a_rate_kept_despite_gen_or_stub_is_kept_but_not_ranked_by_its_latency(t
     r = cbd.rank_open(cba.load_run(run), "delay100ms-500")
     assert r.groups == [["okhttp"]]
     assert r.unranked == [("jdk", "kept the rate, latency not ranked: flagged generator")]
+
+
+def test_a_figure_taken_while_the_jit_still_compiled_is_marked_and_its_latency_not_ranked(tmp_path):
+    # Both clients keep delay100ms-500; jdk's trial records its JIT compiling for 35% of one measured window
+    # (Java: Probes.jitShare), okhttp's 5%. Knees at 4800 make 1200-4800 common rates of the search; okhttp's
+    # probes at the highest of them compiled for 35% of a window, jdk's for 2%.
+    run = with_fork_knees(tmp_path, {"jdk": [4800.0, 4800.0], "okhttp": [4800.0, 4800.0]}, "jit")
+    summary = read("summary.json", run)
+    for r in summary["runs"]:
+        if r["shape"] == "delay100ms-500" and r["client"] != cba.NOOP:
+            r["sustained"], r["missedBy"], r["flags"] = True, "", []
+    (run / "summary.json").write_text(json.dumps(summary))
+    top = cba.common_rates(cba.load_run(run), "capacity-http1")[-1]
+    for c in summary["capacity"]:
+        for p in c["probes"]:
+            p["jitShare"] = 0.35 if c["client"] == "okhttp" and p["rate"] == top else 0.02
+    (run / "summary.json").write_text(json.dumps(summary))
+    for path in run.glob("*.trial.json"):
+        t = json.loads(path.read_text())
+        if t["shape"] == "delay100ms-500":
+            for i, it in enumerate(x for x in t["iterations"] if x["measured"]):
+                it["probes"]["jitShare"] = (0.35 if i == 0 else 0.0) if t["client"] == "jdk" else 0.05
+            path.write_text(json.dumps(t))
+    loaded = cba.load_run(run)
+    r = cbd.rank_open(loaded, "delay100ms-500")
+    assert r.groups == [["okhttp"]]
+    assert r.unranked == [("jdk", "kept the rate, latency not ranked: JIT 35% of a window, still warming up")]
+    assert "okhttp p99" in cbd.verdict(loaded)[1] and "(JIT" not in cbd.verdict(loaded)[1].split("Not ranked")[0]
+    # The decision table's cost at the common rate says so where that rate's probes were compiling.
+    d = cbd.decide(loaded)
+    cost = [c for c in d.table.columns if c.startswith("net CPU")][0]
+    assert d.table.loc["okhttp", cost].endswith("(JIT 35%)") and "JIT" not in d.table.loc["jdk", cost]
+    assert any(n.startswith("'JIT n%'") for n in d.notes)
+    # Runs recorded before the JIT share was: nothing marked.
+    plain = cbd.decide(cba.load_run(FIXTURE))
+    assert not any("JIT" in str(v) for v in plain.table.to_numpy().ravel()) and not any("JIT" in n for n in plain.notes)

@@ -35,7 +35,7 @@ final class Capacity {
     /** One probe: one measured iteration at one offered rate. */
     record Probe(int fork, double rate, boolean pass, String why, long scheduled, long ok, double p50Micros,
                  double p99Micros, double p999Micros, double lagP99Micros, double cpuMicrosPerRequest,
-                 double allocatedBytesPerRequest, int connectionsUsed, List<String> flags) {
+                 double allocatedBytesPerRequest, int connectionsUsed, double jitShare, List<String> flags) {
     }
 
     /** One fork's search: its knee (0 when no rate passed), the lowest failing rate (NaN: none), converged. */
@@ -119,7 +119,7 @@ final class Capacity {
                 num(it.path("lagMicros").path("p99")),
                 sent > 0 && it.path("cpuNanosInWindow").asLong() >= 0 ? it.path("cpuNanosInWindow").asLong() / 1e3 / sent : Double.NaN,
                 sent > 0 && it.path("allocatedBytesInWindow").asLong() >= 0 ? (double) it.path("allocatedBytesInWindow").asLong() / sent : Double.NaN,
-                it.path("probes").path("connectionsUsed").asInt(-1), flags);
+                it.path("probes").path("connectionsUsed").asInt(-1), it.path("probes").path("jitShare").asDouble(-1), flags);
     }
 
     private static double num(JsonNode n) {
@@ -192,6 +192,7 @@ final class Capacity {
                 pm.put("netCpuMicrosPerRequest", b == null ? null : num(p.cpuMicrosPerRequest - b[0]));
                 pm.put("netAllocatedBytesPerRequest", b == null ? null : num(p.allocatedBytesPerRequest - b[1]));
                 pm.put("connectionsUsed", p.connectionsUsed);
+                pm.put("jitShare", p.jitShare < 0 ? null : num(p.jitShare));
                 pm.put("flags", p.flags);
                 return pm;
             }).toList());

@@ -28,7 +28,7 @@ import java.util.concurrent.Callable;
                 "Anything after -- goes to JMH (e.g. -- -prof stack, -- -jvmArgs -XX:+UseZGC, -- -rf csv)."})
 final class RunCommand implements Callable<Integer>, Bench.Checked {
 
-    @Option(names = "--profile", paramLabel = "NAME", description = "quick (default, ~10 min), standard (~1 h, 3 forks), full")
+    @Option(names = "--profile", paramLabel = "NAME", description = "quick (default, ~10 min), standard (~1 h, for decisions), full")
     String profile = "quick";
 
     @Option(names = "--clients", paramLabel = "A,B", description = "clients to run (default: all)")

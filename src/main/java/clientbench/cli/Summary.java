@@ -141,6 +141,9 @@ final class Summary {
                 + " rate, bisection to the precision, a confirming probe; over forks, the median and the range");
         definitions.put("netOfNoop", "client - noop of the same shape: cpu.per.req (us per request sent), "
                 + "alloc.per.req (bytes per request sent), threads.max");
+        definitions.put("jitShare", "per iteration (trial JSON probes.jitShare, capacity probes' jitShare): the time the"
+                + " client JVM's JIT compilers spent compiling in the window over the window times its CPUs; above 0.1 the"
+                + " JVM was still warming up and its CPU and latency figures include compilation");
         definitions.put("verdictLatency", "latency.* (every outcome, requests never completed at a lower bound), "
                 + "not latency.ok.*");
         Map<String, String> flags = new LinkedHashMap<>();

@@ -17,9 +17,14 @@ package clientbench.harness;
  * @param listenRefused connections the kernel's accept queues refused over the iteration (see {@link ListenQueue})
  * @param heapBytes heap the client held at the window's close beyond its idle baseline, after a GC (long-lived shapes)
  * @param threadsAtClose the JVM's live threads then
+ * @param jitShare the time the client JVM's JIT compilers spent compiling in the window, as a share of the window
+ *                 times {@code jvmCpus} (the JVM's CompilationMXBean; elapsed time, so on a busy core it can
+ *                 overstate their CPU): above a tenth, the JVM was still warming up and its figures include
+ *                 compilation; -1 when the JVM does not measure it
  */
 public record Probes(int jvmCpus, long asked, long connections, long connectionsPeak, long connectionsUsed, long connectionsOpened,
-                     long stubRequests, double stubCpuShare, long listenRefused, long heapBytes, long threadsAtClose) {
+                     long stubRequests, double stubCpuShare, long listenRefused, long heapBytes, long threadsAtClose,
+                     double jitShare) {
 
-    public static final Probes NONE = new Probes(-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
+    public static final Probes NONE = new Probes(-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
 }

@@ -39,6 +39,8 @@ public final class Trial implements AutoCloseable {
     // This iteration's marks, taken before its window.
     private StubServer.Stats statsAtMark;
     private long markNanos;
+    private long jitMillisAtMark = -1;
+    private long jitMarkNanos;
     private long listenRefusedAtStart;
 
     private Trial(TrialSpec spec, CpuLayout layout, StubProcess stub, HttpClientAdapter adapter, LoadGenerator generator,
@@ -169,6 +171,8 @@ public final class Trial implements AutoCloseable {
             sampler.peakAndReset();
         }
         listenRefusedAtStart = ListenQueue.refused();
+        jitMillisAtMark = jitMillis();
+        jitMarkNanos = System.nanoTime();
         generator.beginIteration(windowNanos);
     }
 
@@ -226,6 +230,9 @@ public final class Trial implements AutoCloseable {
             peak = Math.max(sampler.peakAndReset(), connections);
         }
         long threads = ManagementFactory.getThreadMXBean().getThreadCount();
+        long jitAtClose = jitMillis();
+        double jitShare = jitAtClose < 0 || jitMillisAtMark < 0 || closeNanos <= jitMarkNanos ? -1
+                : (jitAtClose - jitMillisAtMark) * 1e6 / (closeNanos - jitMarkNanos) / layout.jvmCpus();
         long heap = spec.measureHeap() ? heapAfterGc() - baselineHeapBytes : -1;
         IterationSnapshot s = generator.drain();
         StubServer.Stats atEnd = stub == null ? null : stub.stats();
@@ -238,7 +245,14 @@ public final class Trial implements AutoCloseable {
                 atClose == null ? -1 : atClose.usedConnections(),
                 counted ? atEnd.accepted() - statsAtMark.accepted() : -1,
                 counted ? atEnd.requests() - statsAtMark.requests() : -1, stubCpuShare,
-                listenRefusedAtStart < 0 || refusedAtEnd < 0 ? -1 : refusedAtEnd - listenRefusedAtStart, heap, threads));
+                listenRefusedAtStart < 0 || refusedAtEnd < 0 ? -1 : refusedAtEnd - listenRefusedAtStart, heap, threads,
+                jitShare));
+    }
+
+    /** Milliseconds this JVM's JIT compilers have spent compiling so far; -1 when it does not say. */
+    private static long jitMillis() {
+        var jit = ManagementFactory.getCompilationMXBean();
+        return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : -1;
     }
 
     @Override

@@ -27,7 +27,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *
  * <p>Settings: 400 req/s of immediate responses to the JDK client is a few percent of what it takes on
  * this 2-core machine, so even with other work on the machine nothing should be late by more than the
- * 200 ms grace; one 2 s warm-up iteration lets the JIT and the connections settle first. The exact counts
+ * 200 ms grace; one 2 s warm-up iteration, at twice the rate (warmupRate), lets the JIT and the connections
+ * settle first. The exact counts
  * (nothing unsent) are what this test is about, so they stay exact: a request goes unsent only if the
  * pacer, which parks 2.5 ms between sends, waits 200 ms for a CPU, while the kernel gives a woken thread
  * its turn within a few scheduling periods (milliseconds) even beside a CPU hog on each core. Deadline: JVM
@@ -38,6 +39,8 @@ class SustainableRateForkTest {
     private static final int RATE = 400;
     private static final int ITERATIONS = 2;
     private static final int SECONDS = 2;
+    /** The warm-up's own rate (OpenLoopBenchmark.warmupRate), light enough to stay exact as the measured one. */
+    private static final int WARMUP_RATE = 800;
 
     @TempDir
     static Path hlogs;
@@ -48,7 +51,7 @@ class SustainableRateForkTest {
     @BeforeAll
     static void run() throws Exception {
         r = ForkedRuns.run(ForkedRuns.options(OpenLoopBenchmark.class, hlogs)
-                .param("client", "jdk").param("rate", Integer.toString(RATE))
+                .param("client", "jdk").param("rate", Integer.toString(RATE)).param("warmupRate", Integer.toString(WARMUP_RATE))
                 .warmupIterations(1).warmupTime(TimeValue.seconds(SECONDS))
                 .measurementIterations(ITERATIONS).measurementTime(TimeValue.seconds(SECONDS))
                 .jvmArgsAppend("-Dclientbench.shape=sustainable-" + RATE));
@@ -96,12 +99,18 @@ class SustainableRateForkTest {
         assertTrue(t.path("settings").has("library"), t.path("settings").toString());
         JsonNode iterations = t.path("iterations");
         assertEquals(1 + ITERATIONS, iterations.size(), "the warm-up and the measured iterations");
-        assertFalse(iterations.get(0).path("measured").asBoolean());
+        JsonNode warmup = iterations.get(0);
+        assertFalse(warmup.path("measured").asBoolean());
+        assertEquals((long) WARMUP_RATE * SECONDS, warmup.path("scheduled").asLong(), "the warm-up ran at warmupRate");
+        assertEquals(warmup.path("sent").asLong(), warmup.path("probes").path("stubRequests").asLong(), warmup.toString());
+        // A JVM's first seconds always compile something: the JIT share is read, and not zero then.
+        assertTrue(warmup.path("probes").path("jitShare").asDouble() > 0, warmup.path("probes").toString());
         for (int i = 1; i <= ITERATIONS; i++) {
             JsonNode it = iterations.get(i);
             assertTrue(it.path("measured").asBoolean());
             assertEquals((long) RATE * SECONDS, it.path("scheduled").asLong(), it.toString());
             assertEquals(it.path("sent").asLong(), it.path("probes").path("stubRequests").asLong(), it.toString());
+            assertTrue(it.path("probes").path("jitShare").asDouble() >= 0, it.toString());
         }
     }
 }
