@@ -320,35 +320,30 @@ def knees(run: Run) -> pd.DataFrame:
                      "high": math.inf if any(h is None for h in highs) or not highs else max(highs),
                      "converged": bool(k["converged"]), "forks": len(k["forks"]),
                      "flagged": ", ".join(sorted(flagged)),
-                     "search": [f["search"] for f in k["forks"]]})
+                     "search": [f["search"] for f in k["forks"]],
+                     "log.knees": [math.log(x) for x in (_num(f.get("knee")) for f in k["forks"]) if x > 0]})
     out = pd.DataFrame(rows, columns=["shape", "client", "median", "min", "max", "low", "high", "converged", "forks",
-                                      "flagged", "search"])
+                                      "flagged", "search", "log.knees"])
     out["status"] = [("flagged: " + f) if f else ("converged" if c else "not converged")
                      for f, c in zip(out["flagged"], out["converged"])]
-    return _with_spread(out, run)
+    return _with_spread(out)
 
 
 # The knee's interval is a 95% interval for the knee over JVM starts (forks), on this machine.
 KNEE_CONFIDENCE = 0.95
 
 
-def fork_knees(run: Run, shape: str, client: str) -> list:
-    """Each fork's knee (req/s) of one search; 0 where a fork kept no rate."""
-    return [_num(f.get("knee")) for c in run.summary["capacity"] if c["shape"] == shape and c["client"] == client
-            and "knee" in c for f in c["knee"]["forks"]]
-
-
-def knee_spread(run: Run, k: pd.DataFrame) -> dict:
+def knee_spread(k: pd.DataFrame) -> dict:
     """Per capacity shape: (sd, df, clients) of log(knee) between the forks of one search, pooled over the shape's
     searches that a flag did not stop (residuals from each client's mean log knee; df = forks - 1 summed). Every
     client's forks are assumed to vary alike on one machine: two forks alone cannot estimate a spread, but
     twelve clients' pairs can (df 12). A shape with one fork borrows the spread of the run's capacity shape
-    with the most df (its `from`); none: no spread known (a first look with one fork)."""
+    with the most df (its `from`); none: no spread known (a first look with one fork). `k` is `knees`' table
+    (`log.knees`: each fork's log knee, a fork that kept no rate left out)."""
     own = {}
     for shape, g in k.groupby("shape", sort=False):
         ss, df, n = 0.0, 0, 0
-        for client in g[~g["status"].str.startswith("flagged")]["client"]:
-            logs = [math.log(x) for x in fork_knees(run, shape, client) if x > 0]
+        for logs in g[~g["status"].str.startswith("flagged")]["log.knees"]:
             if len(logs) >= 2:
                 mean = sum(logs) / len(logs)
                 ss += sum((x - mean) ** 2 for x in logs)
@@ -360,7 +355,7 @@ def knee_spread(run: Run, k: pd.DataFrame) -> dict:
             for s, v in own.items()}
 
 
-def _with_spread(k: pd.DataFrame, run: Run) -> pd.DataFrame:
+def _with_spread(k: pd.DataFrame) -> pd.DataFrame:
     """Widens each knee's interval to KNEE_CONFIDENCE over JVM starts: exp(mean log knee +- t * sd / sqrt(forks)),
     Student's t on the pooled spread's df (`knee_spread`). It is never narrower than the search's own bracket,
     [lowest fork's knee, highest lowest failing rate). That bracket alone claims too much: the range of two
@@ -369,14 +364,14 @@ def _with_spread(k: pd.DataFrame, run: Run) -> pd.DataFrame:
     No spread known: the bracket alone."""
     from scipy import stats  # the report's only use; imported here so that loading a run does not pay for it
 
-    spread = knee_spread(run, k)
+    spread = knee_spread(k)
     k = k.copy()
     k["spread"] = [spread.get(s, (math.nan,))[0] for s in k["shape"]]
     k["spread.df"] = [spread.get(s, (0, 0))[1] for s in k["shape"]]
     k["spread.from"] = [spread.get(s, (0, 0, 0, None))[3] for s in k["shape"]]
     lows, highs = [], []
     for _, r in k.iterrows():
-        logs = [math.log(x) for x in fork_knees(run, r["shape"], r["client"]) if x > 0]
+        logs = r["log.knees"]
         if not logs or not r["spread.df"] or not r["spread"] > 0:
             lows.append(r["low"])
             highs.append(r["high"])

@@ -505,7 +505,7 @@ def agreement(a: Run, b: Run) -> Agreement:
         rows.append({"shape": r["shape"], "client": r["client"], "knee.a": x, "knee.b": y, "diff": diff,
                      "within": diff <= REPEAT_TOLERANCE, "b.in.a": r["low.a"] <= y <= r["high.a"],
                      "a.in.b": r["low.b"] <= x <= r["high.b"]})
-    sa, sb = knee_spread(a, ka), knee_spread(b, kb)
+    sa, sb = knee_spread(ka), knee_spread(kb)
     spreads = [(s, sa[s][0], sb[s][0]) for s in sa if s in sb and sa[s][3] == s and sb[s][3] == s]
     groups = []
     for shape in [s for s in capacity_shapes(b) if s in capacity_shapes(a)]:
