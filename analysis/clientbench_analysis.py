@@ -386,7 +386,8 @@ def _with_spread(k: pd.DataFrame) -> pd.DataFrame:
 
 @_per_run
 def iterations(run: Run) -> pd.DataFrame:
-    """Every iteration of every trial, warm-up included, in the order it ran (`seq` runs across forks)."""
+    """Every iteration of every trial, warm-up included, in the order it ran (`seq` runs across forks). `settle`
+    numbers the windows a fork ran before JMH's warm-up until its JIT was quiet (0: not one of them)."""
     rows = []
     for t in sorted(run.trials, key=lambda t: (t.shape, t.client, t.fork)):
         for it in t.iterations:
@@ -402,6 +403,7 @@ def iterations(run: Run) -> pd.DataFrame:
                 "connections": it["probes"].get("connectionsUsed", -1), "threads": it["probes"].get("threadsAtClose", -1),
                 "jit": _jit(it["probes"].get("jitShare")),
                 "flags": tuple(it.get("flags", [])),
+                "settle": int(it.get("settle", 0)), "seconds": window_s,
             })
     out = pd.DataFrame(rows)
     if not out.empty:

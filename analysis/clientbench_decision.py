@@ -96,6 +96,23 @@ def _measured_jit(run: Run, shape: str) -> dict:
     return it.groupby("client")["jit"].max().to_dict() if "jit" in it else {}
 
 
+def settle_words(run: Run, shape: str) -> str:
+    """How the forks of `shape` settled before measuring ('' when they did not): each ran the shape until a
+    window's JIT share fell under JIT_WARMING, for at most the shape's settleSeconds."""
+    it = iterations(run)
+    s = it[(it["shape"] == shape) & (it["settle"] > 0)] if "settle" in it else it.iloc[0:0]
+    if s.empty:
+        return ""
+    forks = s.groupby(["client", "fork"]).agg(seconds=("seconds", "sum"), last=("jit", "last"))
+    quiet = forks[~(forks["last"] > JIT_WARMING)]
+    bound = run.shape_params(shape).get("settleSeconds", "?")
+    words = (f"each fork ran until a window's JIT share was under {JIT_WARMING:.0%} (at most {bound} s): "
+             f"{len(quiet)} of {len(forks)} forks quiet"
+             + (f", after a median {quiet['seconds'].median():.0f} s" if not quiet.empty else ""))
+    loud = sorted({c for c, _ in forks.index.difference(quiet.index)})
+    return words + (f"; still compiling at the bound: {', '.join(loud)}" if loud else "")
+
+
 def _iteration_interval(run: Run, shape: str, client: str, column: str) -> tuple:
     it = iterations(run)
     g = it[(it["shape"] == shape) & (it["client"] == client) & it["measured"]][column]
@@ -369,7 +386,7 @@ def verdict(run: Run) -> list:
         label = lambda c: f"{c} p99 {fmt_us(g.loc[c, 'p99'] - delay * 1000)}" + jit_words(jit.get(c, math.nan))  # noqa: E731
         what = (f"{fmt_rate(g['rate'].iloc[0])} req/s; the clients that kept it, by latency p99"
                 + (f" beyond the {delay} ms delay" if delay else ""))
-        out.append(_sentence(shape, what, r, label))
+        out.append(_sentence(shape, what, r, label, settle_words(run, shape)))
     for shape in closed_shapes(run):
         r = rank_closed(run, shape)
         g = f[f["shape"] == shape].set_index("client")
@@ -388,7 +405,7 @@ def verdict(run: Run) -> list:
     return out
 
 
-def _sentence(shape: str, what: str, r: Ranking, label) -> str:
+def _sentence(shape: str, what: str, r: Ranking, label, warm_up: str = "") -> str:
     s = f"{shape} ({what}): "
     if not r.groups:
         s += "no ranking: no client qualifies"
@@ -401,6 +418,8 @@ def _sentence(shape: str, what: str, r: Ranking, label) -> str:
         s += "no winner: " + _group_words(r.groups, label) + " (intervals overlap)"
     if r.unranked:
         s += ". Not ranked: " + "; ".join(f"{c} ({why})" for c, why in r.unranked)
+    if warm_up:
+        s += ". Warm-up: " + warm_up
     return s + "."
 
 

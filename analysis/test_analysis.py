@@ -692,3 +692,39 @@ def test_a_figure_taken_while_the_jit_still_compiled_is_marked_and_its_latency_n
     # Runs recorded before the JIT share was: nothing marked.
     plain = cbd.decide(cba.load_run(FIXTURE))
     assert not any("JIT" in str(v) for v in plain.table.to_numpy().ravel()) and not any("JIT" in n for n in plain.notes)
+
+
+def test_the_verdict_says_how_each_fork_settled_before_it_measured(tmp_path):
+    # Java's LoadState.settle writes its windows into the trial's record before JMH's warm-up, numbered by
+    # "settle". Here jdk's fork settled in its second 2 s window (JIT 40%, then 5%); okhttp's compiled through
+    # all eight windows of a 16 s bound; noop's first window was quiet. A shape without settle windows says nothing.
+    run = tmp_path / "settled"
+    shutil.copytree(FIXTURE, run)
+    env = read("env.json", run)
+    for s in env["shapes"]:
+        if s["name"] == "h2c-500":
+            s["params"]["settleSeconds"] = "16"
+    (run / "env.json").write_text(json.dumps(env))
+    jits = {"jdk": [0.40, 0.05], "okhttp": [0.5] * 8, cba.NOOP: [0.01]}
+    for path in run.glob("*.trial.json"):
+        t = json.loads(path.read_text())
+        if t["shape"] == "h2c-500":
+            first = t["iterations"][0]
+            windows = [{**copy.deepcopy(first), "measured": False, "windowNanos": 2_000_000_000, "settle": n + 1,
+                        "probes": {**first["probes"], "jitShare": j}} for n, j in enumerate(jits[t["client"]])]
+            t["iterations"] = windows + t["iterations"]
+            for i, it in enumerate(t["iterations"]):
+                it["index"] = i
+            path.write_text(json.dumps(t))
+    loaded = cba.load_run(run)
+    assert cbd.settle_words(loaded, "h2c-500") == (
+        "each fork ran until a window's JIT share was under 10% (at most 16 s): 2 of 3 forks quiet, after a median "
+        "3 s; still compiling at the bound: okhttp")
+    assert cbd.settle_words(loaded, "https1-500") == ""
+    h2c = [s for s in cbd.verdict(loaded) if s.startswith("h2c-500")][0]
+    assert h2c.endswith("Warm-up: " + cbd.settle_words(loaded, "h2c-500") + ".")
+    # The settle windows are warm-up: nothing measured changed.
+    it = cba.iterations(loaded)
+    assert (it[it["settle"] > 0]["measured"] == False).all()  # noqa: E712
+    assert len(it[(it["shape"] == "h2c-500") & it["measured"]]) == len(
+        cba.iterations(cba.load_run(FIXTURE)).query("shape == 'h2c-500' and measured"))

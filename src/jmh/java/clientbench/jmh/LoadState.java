@@ -78,6 +78,49 @@ public abstract class LoadState {
         }
     }
 
+    /** A settle window: long enough for a large C2 compilation to end inside it, short enough to stop soon after. */
+    static final long SETTLE_WINDOW_NANOS = TimeUnit.SECONDS.toNanos(2);
+    /**
+     * Under this share of a window spent compiling, the client JVM has settled: the report's line too
+     * (JIT_WARMING in analysis/clientbench_analysis.py), above which a figure is marked as taken while warming up.
+     */
+    static final double JIT_QUIET = 0.10;
+
+    /**
+     * Before JMH's warm-up iterations: the trial at {@code rate} req/s in 2 s windows, until the first window in
+     * which the client JVM's JIT compiled for under {@link #JIT_QUIET} of the time, or {@code maxSeconds} of
+     * windows (none for 0; one where the JVM does not report its compilation time). On 2 cores a fork's two
+     * cold JVMs compiled for 12-18 s (closed loops, h2c at 2k req/s): a fixed warm-up either wastes that time on
+     * clients that settled or ends before the slow ones did. Each window is a warm-up iteration of the trial's
+     * record, numbered by its {@code settle} fact, never in the histogram log, never judged.
+     *
+     * @return the settle windows run
+     */
+    protected final int settle(double rate, int maxSeconds) {
+        int windows = (int) (TimeUnit.SECONDS.toNanos(Math.max(0, maxSeconds)) / SETTLE_WINDOW_NANOS);
+        generator.rate(rate);
+        try {
+            for (int w = 1; w <= windows; w++) {
+                int number = w;
+                trial.beginIteration(SETTLE_WINDOW_NANOS);
+                trial.sendNext(() -> false); // opens the window; closing it sends the rest of its schedule, paced
+                IterationSnapshot s = trial.endIteration(false, snapshot -> {
+                    Map<String, Object> facts = new LinkedHashMap<>(trial.facts(snapshot));
+                    facts.put("settle", number);
+                    return facts;
+                });
+                double jit = s.probes().jitShare();
+                if (!(jit >= 0) || jit < JIT_QUIET) {
+                    return w;
+                }
+            }
+        } catch (RuntimeException | Error e) {
+            stopTrial(); // JMH runs no tear-down after a failed set-up: the stub's JVM would outlive the fork
+            throw e;
+        }
+        return windows;
+    }
+
     /** Before each iteration's window: a subclass may set the generator's rate here. */
     protected void beforeIteration(boolean measured) {
     }

@@ -93,6 +93,12 @@ public class OpenLoopBenchmark extends LoadBenchmark {
      */
     @Param("")
     public String warmupRate;
+    /**
+     * Up to this many seconds before the warm-up iterations, at the warm-up rate, in 2 s windows that end at the
+     * first in which the client JVM's JIT compiled for under 10% of the window ({@link LoadState#settle}); 0: none.
+     */
+    @Param("0")
+    public String settleSeconds;
 
     private double measuredRate;
     private double warmup;
@@ -104,10 +110,15 @@ public class OpenLoopBenchmark extends LoadBenchmark {
         if (!(warmup > 0)) {
             throw new IllegalArgumentException("warmupRate must be > 0 req/s, was " + warmupRate);
         }
+        int settleFor = TrialSpec.integer("settleSeconds", settleSeconds);
+        if (settleFor < 0) {
+            throw new IllegalArgumentException("settleSeconds must be >= 0, was " + settleSeconds);
+        }
         LoadSpec spec = LoadSpec.open(measuredRate, TrialSpec.integer("concurrency", concurrency),
                 LoadSpec.Backpressure.parse(backpressure), TrialSpec.DRAIN_TIMEOUT);
         start(params, hlog -> TrialSpec.parse(client, target, protocol, connections, delayMs, bytes, requestBytes,
                 spec, hlog).withIoThreads(ioThreads).withRequest(request).withStub(stubQuery, faults));
+        settle(warmup, settleFor);
     }
 
     @Override

@@ -87,9 +87,10 @@ public record Profile(String name, String purpose, List<Shape> shapes) {
             return List.copyOf(all);
         }
 
-        /** Seconds one run of it takes, for the time-left estimate. */
+        /** Seconds one run of it takes, for the time-left estimate: a settling warm-up at its longest. */
         int estimatedSeconds() {
-            return timings == null ? LONG_LIVED_SECONDS : timings.estimatedSeconds();
+            return timings == null ? LONG_LIVED_SECONDS
+                    : timings.estimatedSeconds() + timings.forks() * Integer.parseInt(params.getOrDefault("settleSeconds", "0"));
         }
     }
 
@@ -194,21 +195,22 @@ public record Profile(String name, String purpose, List<Shape> shapes) {
 
     /** The source material's shapes, HTTP/2 and TLS, with forks where a ranking rests on them. */
     private static List<Shape> standardShapes() {
-        // Every fork starts two cold JVMs (client and stub), and on 2 cores they compile for 12-18 s (measured on
-        // h2c at 2k req/s and in closed loops: the client JVM's CPU full, the stub's core up to 90% busy, p99 and
-        // CPU per request several times their settled values). 6 s at 8k req/s warm the stub and start the
-        // client's compilation; the JIT share of each window is recorded, and a figure taken while the JIT
-        // still ran is marked in the report.
-        Timings fixed = new Timings(1, 2, 3, 2, 3);
+        // Every fork starts two cold JVMs (client and stub), and on 2 cores they compile for 12-18 s: at 2k req/s
+        // h2c, ahc, okhttp, vertx, helidon and jdk compiled for over 10% of every 2 s window for 12-16 s (the JIT
+        // share of each window is recorded), with CPU per request 2-4 times its settled value and p99 higher; warmed
+        // at 8k req/s they took as long and jdk did not settle in 20 s. So the fixed-rate shapes settle at their
+        // own rate until a window's JIT share is under 10% (at most SETTLE_SECONDS), then measure two 2 s windows
+        // (2,000-20,000 samples each); a figure taken while the JIT still ran is marked in the report.
+        Timings fixed = new Timings(1, 0, 1, 2, 2);
         List<Shape> s = new ArrayList<>();
         s.add(capacity("capacity-http1", "http1", 0.05, 10, 3, 2, true));
         // noop has no network, so the HTTP/1.1 shape's ladder is its baseline here too (Capacity.baseline)
         s.add(capacity("capacity-h2", "h2", 0.05, 10, 3, 1, false));
-        s.add(warmedAt(open("h2c-2000", "h2c", 2_000, 0, 64, 5, 0, fixed), 8_000));
-        s.add(warmedAt(open("https1-2000", "https1", 2_000, 0, 64, 5, 0, fixed), 8_000));
-        s.add(open("delay100ms-10000", "http1", 10_000, 100, 2_000, 5, 0, fixed));
-        s.add(warmedAt(open("delay1s-1000", "http1", 1_000, 1_000, 2_000, 5, 0, fixed), 8_000));
-        s.add(warmedAt(withStub(open("faults-1000", "http1", 1_000, 0, 64, 5, 0, fixed), "", TrialSpec.FAULT_MIX), 8_000));
+        s.add(settled(open("h2c-2000", "h2c", 2_000, 0, 64, 5, 0, fixed)));
+        s.add(settled(open("https1-2000", "https1", 2_000, 0, 64, 5, 0, fixed)));
+        s.add(settled(open("delay100ms-10000", "http1", 10_000, 100, 2_000, 5, 0, fixed)));
+        s.add(settled(open("delay1s-1000", "http1", 1_000, 1_000, 2_000, 5, 0, fixed)));
+        s.add(settled(withStub(open("faults-1000", "http1", 1_000, 0, 64, 5, 0, fixed), "", TrialSpec.FAULT_MIX)));
         // A new TLS connection per request: the handshake's cost in latency and CPU. 100/s, as a full handshake
         // costs the JDK's JSSE milliseconds of CPU on each side; a 10 s window for 1,000 samples.
         s.add(withStub(open("tls-handshake-100", "https1", 100, 0, 64, 5, 0, new Timings(1, 1, 5, 1, 10)),
@@ -220,10 +222,13 @@ public record Profile(String name, String purpose, List<Shape> shapes) {
         return s;
     }
 
-    /** The shape with its warm-up iterations at {@code rate} req/s (OpenLoopBenchmark's warmupRate). */
-    private static Shape warmedAt(Shape s, int rate) {
+    /** The longest a fixed-rate shape of standard settles before it measures: the slowest client measured took 16 s. */
+    static final int SETTLE_SECONDS = 16;
+
+    /** The shape, first run until the client JVM's JIT is quiet (OpenLoopBenchmark's settleSeconds). */
+    private static Shape settled(Shape s) {
         Map<String, String> p = new LinkedHashMap<>(s.params());
-        p.put("warmupRate", Integer.toString(rate));
+        p.put("settleSeconds", Integer.toString(SETTLE_SECONDS));
         return new Shape(s.name(), s.benchmark(), Map.copyOf(p), s.timings(), s.baseline());
     }
 
@@ -251,11 +256,11 @@ public record Profile(String name, String purpose, List<Shape> shapes) {
 
     /** Standard, plus payloads and as many long requests as a client holds. */
     private static List<Shape> fullShapes() {
-        Timings fixed = new Timings(1, 1, 3, 2, 3);
+        Timings fixed = new Timings(1, 0, 1, 2, 3);
         List<Shape> s = standardShapes();
-        s.add(open("post1k-2000", "http1", 2_000, 0, 64, 5, 1_024, fixed));
-        s.add(open("get100k-1000", "http1", 1_000, 0, 64, 100 * 1_024, 0, fixed));
-        s.add(open("get1m-200", "http1", 200, 0, 64, 1_024 * 1_024, 0, new Timings(1, 1, 6, 2, 6)));
+        s.add(settled(open("post1k-2000", "http1", 2_000, 0, 64, 5, 1_024, fixed)));
+        s.add(settled(open("get100k-1000", "http1", 1_000, 0, 64, 100 * 1_024, 0, fixed)));
+        s.add(settled(open("get1m-200", "http1", 200, 0, 64, 1_024 * 1_024, 0, new Timings(1, 0, 1, 2, 6))));
         for (int n : new int[] {1_000, 4_000, 15_000}) {
             s.add(new Shape("longlived-" + n, LONG_LIVED, Map.of("concurrency", Integer.toString(n)), null, false));
         }

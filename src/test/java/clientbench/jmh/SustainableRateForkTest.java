@@ -27,12 +27,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *
  * <p>Settings: 400 req/s of immediate responses to the JDK client is a few percent of what it takes on
  * this 2-core machine, so even with other work on the machine nothing should be late by more than the
- * 200 ms grace; one 2 s warm-up iteration, at twice the rate (warmupRate), lets the JIT and the connections
- * settle first. The exact counts
+ * 200 ms grace; up to two 2 s windows that settle the JIT (settleSeconds), then one 2 s warm-up iteration,
+ * both at twice the rate (warmupRate), let the JIT and the connections settle first. The exact counts
  * (nothing unsent) are what this test is about, so they stay exact: a request goes unsent only if the
  * pacer, which parks 2.5 ms between sends, waits 200 ms for a CPU, while the kernel gives a woken thread
  * its turn within a few scheduling periods (milliseconds) even beside a CPU hog on each core. Deadline: JVM
- * starts (fork, stub) and 6 s of iterations take about 15 s; 180 s allows for a loaded machine.
+ * starts (fork, stub) and 10 s of iterations take about 20 s; 180 s allows for a loaded machine.
  */
 @Timeout(180)
 class SustainableRateForkTest {
@@ -41,6 +41,8 @@ class SustainableRateForkTest {
     private static final int SECONDS = 2;
     /** The warm-up's own rate (OpenLoopBenchmark.warmupRate), light enough to stay exact as the measured one. */
     private static final int WARMUP_RATE = 800;
+    /** At most two settle windows of 2 s (LoadState.settle). */
+    private static final int SETTLE_SECONDS = 4;
 
     @TempDir
     static Path hlogs;
@@ -52,6 +54,7 @@ class SustainableRateForkTest {
     static void run() throws Exception {
         r = ForkedRuns.run(ForkedRuns.options(OpenLoopBenchmark.class, hlogs)
                 .param("client", "jdk").param("rate", Integer.toString(RATE)).param("warmupRate", Integer.toString(WARMUP_RATE))
+                .param("settleSeconds", Integer.toString(SETTLE_SECONDS))
                 .warmupIterations(1).warmupTime(TimeValue.seconds(SECONDS))
                 .measurementIterations(ITERATIONS).measurementTime(TimeValue.seconds(SECONDS))
                 .jvmArgsAppend("-Dclientbench.shape=sustainable-" + RATE));
@@ -98,15 +101,35 @@ class SustainableRateForkTest {
         assertTrue(t.path("layout").has("pacing"), t.path("layout").toString());
         assertTrue(t.path("settings").has("library"), t.path("settings").toString());
         JsonNode iterations = t.path("iterations");
-        assertEquals(1 + ITERATIONS, iterations.size(), "the warm-up and the measured iterations");
-        JsonNode warmup = iterations.get(0);
+        // The settle windows first: 1 or 2, each ended by its JIT share (read from the record, not assumed).
+        int settled = 0;
+        while (settled < iterations.size() && iterations.get(settled).has("settle")) {
+            JsonNode w = iterations.get(settled);
+            settled++;
+            assertEquals(settled, w.path("settle").asInt(), w.toString());
+            assertFalse(w.path("measured").asBoolean());
+            assertEquals((long) WARMUP_RATE * SECONDS, w.path("scheduled").asLong(), "settle windows run at warmupRate, 2 s each");
+            assertEquals(w.path("sent").asLong(), w.path("probes").path("stubRequests").asLong(), w.toString());
+        }
+        assertTrue(settled >= 1 && settled <= SETTLE_SECONDS / 2, "1 to " + SETTLE_SECONDS / 2 + " settle windows, was " + settled);
+        for (int i = 0; i < settled - 1; i++) {
+            assertTrue(iterations.get(i).path("probes").path("jitShare").asDouble() >= 0.10,
+                    "settling went on only after a window with the JIT over 10%: " + iterations.get(i));
+        }
+        if (settled < SETTLE_SECONDS / 2) {
+            assertTrue(iterations.get(settled - 1).path("probes").path("jitShare").asDouble() < 0.10,
+                    "settling ended early only on a quiet window: " + iterations.get(settled - 1));
+        }
+        // A JVM's first seconds always compile something: the JIT share is read, and not zero then.
+        assertTrue(iterations.get(0).path("probes").path("jitShare").asDouble() > 0, iterations.get(0).toString());
+        assertEquals(settled + 1 + ITERATIONS, iterations.size(), "the settle windows, the warm-up and the measured iterations");
+        JsonNode warmup = iterations.get(settled);
         assertFalse(warmup.path("measured").asBoolean());
+        assertFalse(warmup.has("settle"));
         assertEquals((long) WARMUP_RATE * SECONDS, warmup.path("scheduled").asLong(), "the warm-up ran at warmupRate");
         assertEquals(warmup.path("sent").asLong(), warmup.path("probes").path("stubRequests").asLong(), warmup.toString());
-        // A JVM's first seconds always compile something: the JIT share is read, and not zero then.
-        assertTrue(warmup.path("probes").path("jitShare").asDouble() > 0, warmup.path("probes").toString());
         for (int i = 1; i <= ITERATIONS; i++) {
-            JsonNode it = iterations.get(i);
+            JsonNode it = iterations.get(settled + i);
             assertTrue(it.path("measured").asBoolean());
             assertEquals((long) RATE * SECONDS, it.path("scheduled").asLong(), it.toString());
             assertEquals(it.path("sent").asLong(), it.path("probes").path("stubRequests").asLong(), it.toString());
