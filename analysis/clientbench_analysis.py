@@ -261,7 +261,7 @@ def probes(run: Run) -> pd.DataFrame:
                          "p999": _num(p.get("latencyP999Micros")), "lag.p99": _num(p.get("lagP99Micros")),
                          "net.cpu": _num(p.get("netCpuMicrosPerRequest")),
                          "net.alloc": _num(p.get("netAllocatedBytesPerRequest")),
-                         "connections": p.get("connectionsUsed", -1), "jit": _num(p.get("jitShare")),
+                         "connections": p.get("connectionsUsed", -1), "jit": _jit(p.get("jitShare")),
                          "flags": tuple(p.get("flags", []))})
     return pd.DataFrame(rows, columns=["shape", "client", "fork", "rate", "pass", "why", "scheduled", "ok", "p50",
                                        "p99", "p999", "lag.p99", "net.cpu", "net.alloc", "connections", "jit", "flags"])
@@ -417,7 +417,8 @@ JIT_WARMING = 0.10
 
 
 def _jit(v) -> float:
-    """A JIT share as recorded (-1: not measured; runs before it was recorded have none): NaN when unknown."""
+    """A JIT share as recorded: NaN when unknown (-1 in a trial's record, null in summary.json's capacity probes, absent
+    from runs made before it was recorded)."""
     x = _num(v)
     return x if x >= 0 else math.nan
 
