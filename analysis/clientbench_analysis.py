@@ -283,7 +283,11 @@ def knees(run: Run) -> pd.DataFrame:
     when `noop` (the harness alone, same CPUs and pinning) kept that rate, or the next rung of its ladder above
     it, in every fork (by the same SLO, so despite its own gen or lag if need be): the harness could carry the
     rate by itself, so what broke it is what the client added. The knee then includes the harness's share of
-    the CPU (noop's, the same for every client)."""
+    the CPU (noop's, the same for every client).
+
+    And one the other way: where every miss at the bound was taken while the client JVM's JIT compiled for over
+    JIT_WARMING of the window, the warm-up stopped the search, not the client (`jit`). Runs made before the search
+    probed such a rate again (CapacitySearch.recordWarmingMiss) have them: the JDK client's knee below 8k in three."""
     pr = probes(run)
     base = pr[pr["client"] == NOOP]
 
@@ -307,6 +311,11 @@ def knees(run: Run) -> pd.DataFrame:
         for f in k["forks"]:
             bound = pr[(pr["shape"] == c["shape"]) & (pr["client"] == c["client"]) & (pr["fork"] == f["fork"])
                        & (pr["rate"] == f.get("kneeHigh")) & ~pr["pass"]]
+            warming = bound["jit"] > JIT_WARMING
+            if len(bound) and warming.all():
+                flagged.add("jit")  # every miss there was the warm-up's (Java: CapacitySearch.recordWarmingMiss)
+                continue
+            bound = bound[~warming]
             if not all(w.startswith("flagged:") for w in bound["why"]):
                 continue  # an unflagged miss at the bound stands (a flagged one before it was probed again)
             for why, rate in zip(bound["why"], bound["rate"]):

@@ -67,8 +67,8 @@ def rank_capacity(run: Run, shape: str) -> Ranking:
     the forks' pooled spread, never narrower than the search's bracket) overlap; flagged searches unranked with
     their status. A search that spent its budget before the 5%
     precision still bounds every fork's knee within its bracket, only a wider one: it is ranked by that
-    interval, so it ties where it cannot be told apart (the standard profile's 10 probes cannot reach 5% above
-    about 16k req/s: the ramp from 1k alone takes 6-7 of them)."""
+    interval, so it ties where it cannot be told apart (the standard profile's 14 probes reach 5% only where few
+    misses are probed again: the ramp from 1k alone takes 6-7 of them)."""
     k = knees(run)
     k = k[k["shape"] == shape]
     ok = k[k["status"].isin(RANKED_KNEES)]
@@ -287,7 +287,8 @@ def decide(run: Run) -> Decision:
         notes.append("knee: median over forks [95% interval over JVM starts); " + _spread_words(k, caps) + "; "
                      "'flagged' searches are never ranked; a 'not converged' one (probe budget spent before 5%) is ranked by "
                      "its wider interval; a rate kept despite gen, lag or stub counts as kept; a miss at saturation (gen, "
-                     "lag) counts against the client where noop, the harness alone, kept that rate.")
+                     "lag) counts against the client where noop, the harness alone, kept that rate; 'flagged: jit': every "
+                     "miss that bounded the search came while the client JVM's JIT still compiled, the warm-up's miss.")
     if main and not rates:
         weakest = k[k["shape"] == main]["min"].min()
         notes.append(f"no common rate on {main}: the weakest knee is {fmt_rate(weakest)} req/s, below every rung "

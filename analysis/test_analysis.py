@@ -581,7 +581,7 @@ def test_runs_of_other_clients_or_shapes_do_not_agree(tmp_path):
                                              "closed-x4/okhttp only in a"]
 
 
-def with_bound_miss(tmp_path, why: str, noop_kept: bool, name="bound") -> Path:
+def with_bound_miss(tmp_path, why: str, noop_kept: bool, name="bound", jit=None) -> Path:
     """The fixture with jdk's search bounded by a miss at 4000 req/s for `why` (every fork), and noop's ladder
     rung at 4000 kept or not by the harness alone (kept despite its own gen: the harness still carried it)."""
     run = with_knees(tmp_path, {"jdk": (2000.0, 4000.0, True)}, name)
@@ -595,7 +595,7 @@ def with_bound_miss(tmp_path, why: str, noop_kept: bool, name="bound") -> Path:
         for fork in forks:
             if c["client"] == "jdk":
                 c["probes"].append({**template, "fork": fork, "rate": 4000.0, "pass": False, "why": why,
-                                    "flags": ["flag.generator", "flag.lag"]})
+                                    "flags": ["flag.generator", "flag.lag"], "jitShare": jit})
             else:
                 c["probes"].append({**template, "fork": fork, "rate": 4000.0, "pass": noop_kept,
                                     "why": "" if noop_kept else "latency p99 12.0 ms > 10 ms",
@@ -612,6 +612,19 @@ def test_a_miss_at_saturation_counts_against_the_client_only_where_the_harness_a
     assert lost[lost["client"] == "jdk"]["flagged"].tolist() == ["gen, lag"], "noop did not: nobody's miss"
     other = cba.knees(cba.load_run(with_bound_miss(tmp_path, "flagged: lag, samples", True, "samples")))
     assert other[other["client"] == "jdk"]["flagged"].tolist() == ["lag, samples"], "too few samples: never excused"
+
+
+def test_a_search_stopped_by_misses_while_the_jit_compiled_is_flagged_not_ranked(tmp_path):
+    # Three standard runs capped the JDK client's knee below 8k with two flagged misses in a row at the JIT's
+    # 95-105%: noop kept the rate, so the saturation rule alone would count them against jdk.
+    why = "flagged: gen, lag (latency p99 12.7 ms > 10 ms)"
+    warm = cba.knees(cba.load_run(with_bound_miss(tmp_path, why, True, "warm", jit=0.96)))
+    assert warm[warm["client"] == "jdk"]["status"].tolist() == ["flagged: jit"]
+    assert "jdk" in cbd.rank_capacity(cba.load_run(tmp_path / "warm"), "capacity-http1").unranked[0]
+    unflagged = cba.knees(cba.load_run(with_bound_miss(tmp_path, "latency p99 30.0 ms > 10 ms", True, "loud", jit=0.5)))
+    assert unflagged[unflagged["client"] == "jdk"]["status"].tolist() == ["flagged: jit"], "any miss while compiling"
+    quiet = cba.knees(cba.load_run(with_bound_miss(tmp_path, why, True, "quiet", jit=0.05)))
+    assert quiet[quiet["client"] == "jdk"]["flagged"].tolist() == [""], "a quiet JIT: the saturation rule decides"
 
 
 def test_one_measured_iteration_is_never_a_ranking(tmp_path):

@@ -35,7 +35,9 @@ import java.util.concurrent.TimeUnit;
  * {@code warmupRate}, by default the ladder's fourth rung (8 x {@code startRate}), so that the probes meet a
  * compiled client. The {@code noop} client (the harness alone) does not search: it walks the ladder from
  * {@code startRate} to {@code ceilingRate} and round again, so that the harness's own cost is measured at
- * every rate a client is probed at on the ladder.
+ * every rate a client is probed at on the ladder. A miss while the client JVM's JIT still compiled for over a
+ * tenth of the probe is the warm-up's: it moves no bound, and the rate is probed again
+ * ({@link CapacitySearch#recordWarmingMiss}); a miss with a validity flag gets one more probe.
  *
  * <p>Expect: {@code knee} (req/s, given once per fork, so JMH's score and error for it are over the forks),
  * {@code knee.high} (the lowest rate that failed: the knee lies in [knee, knee.high)), {@code knee.converged}
@@ -175,7 +177,9 @@ public class CapacityBenchmark extends LoadBenchmark {
             // the decision needs to tell a client's miss at saturation (gen, lag) from the harness's.
             return Map.of("probe.rate", probeRate, "probe.pass", missed == null ? 1 : 0, "probe.why", missed == null ? "" : missed);
         }
-        if (missed != null && missed.startsWith(Slo.FLAGGED)) {
+        if (missed != null && s.probes().jitShare() > JIT_QUIET) {
+            search.recordWarmingMiss(probeRate, missed); // the JIT's miss, not the client's: probed again
+        } else if (missed != null && missed.startsWith(Slo.FLAGGED)) {
             search.recordFlaggedMiss(probeRate, missed); // the harness cannot vouch for it: probed again
         } else {
             search.record(probeRate, missed == null, missed);

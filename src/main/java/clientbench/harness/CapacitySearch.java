@@ -24,7 +24,8 @@ import java.util.Locale;
  * A miss the harness cannot vouch for (a validity flag raised: the client JVM's CPUs full, the pacer late, the
  * stub busy, typically in the first probe after warm-up while the JITs of both JVMs still run) is
  * inconclusive: it moves no bound and the same rate is probed again. Only a second flagged miss at that rate
- * in a row stands as a failure (the budget stays bounded), so one transient can no longer cap a knee.
+ * in a row stands as a failure (the budget stays bounded), so one transient can no longer cap a knee. A miss
+ * while the client JVM's JIT still compiled ({@link #recordWarmingMiss}) never stands.
  *
  * <p>The result assumes that passing is monotone in the rate apart from noise near the knee, which is what
  * an open-model load past a client's capacity does: queues grow without bound. The probe budget bounds
@@ -134,6 +135,17 @@ public final class CapacitySearch {
             record(rate, false, why);
             return;
         }
+        probes.add(new Probe(rate, false, why, true));
+        retry = rate;
+    }
+
+    /**
+     * Records a miss at {@code rate} while the client JVM's JIT still compiled for much of the window: the warm-up
+     * missed, not the client, so the miss moves no bound however often it recurs, and the same rate is probed
+     * again until the JIT is quiet (the probe budget bounds it). Two flagged misses in a row at 4k and 8k req/s
+     * with the JIT at 95-105% of the window capped the JDK client's knee below 8k in three standard runs.
+     */
+    public void recordWarmingMiss(double rate, String why) {
         probes.add(new Probe(rate, false, why, true));
         retry = rate;
     }
