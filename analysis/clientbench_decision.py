@@ -287,8 +287,9 @@ def decide(run: Run) -> Decision:
         notes.append("knee: median over forks [95% interval over JVM starts); " + _spread_words(k, caps) + "; "
                      "'flagged' searches are never ranked; a 'not converged' one (probe budget spent before 5%) is ranked by "
                      "its wider interval; a rate kept despite gen, lag or stub counts as kept; a miss at saturation (gen, "
-                     "lag) counts against the client where noop, the harness alone, kept that rate; 'flagged: jit': every "
-                     "miss that bounded the search came while the client JVM's JIT still compiled, the warm-up's miss.")
+                     "lag) counts against the client where noop, the harness alone, kept that rate"
+                     + ("; 'flagged: jit': every miss that bounded the search came while the client JVM's JIT still "
+                        "compiled, the warm-up's miss" if k["flagged"].str.contains("jit").any() else "") + ".")
     if main and not rates:
         weakest = k[k["shape"] == main]["min"].min()
         notes.append(f"no common rate on {main}: the weakest knee is {fmt_rate(weakest)} req/s, below every rung "
