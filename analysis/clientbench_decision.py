@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import textwrap
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pandas as pd
 
@@ -46,6 +46,7 @@ class Ranking:
     shape: str
     groups: list
     unranked: list  # (client, why)
+    intervals: dict = field(default_factory=dict)  # fixed-rate shapes: client -> (figure, low, high)
 
     def key(self) -> tuple:
         return tuple(tuple(sorted(g)) for g in self.groups), tuple(sorted(c for c, _ in self.unranked))
@@ -113,18 +114,69 @@ def settle_words(run: Run, shape: str) -> str:
     return words + (f"; still compiling at the bound: {', '.join(loud)}" if loud else "")
 
 
-def _iteration_interval(run: Run, shape: str, client: str, column: str) -> tuple:
+def _measured_values(run: Run, shape: str, client: str, column: str) -> list:
     it = iterations(run)
     g = it[(it["shape"] == shape) & (it["client"] == client) & it["measured"]][column]
-    return (g.min(), g.max()) if not g.empty else (math.nan, math.nan)
+    return [float(v) for v in g if v > 0]
+
+
+def window_spread(values: dict) -> tuple:
+    """(sd, df) of log(figure) between a client's measured windows (one fork's in standard, every fork's where a
+    shape has more), pooled over a shape's ranked clients (residuals from each client's mean log; df = windows
+    - 1 summed): `values` is client -> its windows' figures. As with the knees (knee_spread), two windows alone cannot estimate a spread, twelve clients'
+    pairs can (df 12)."""
+    ss, df = 0.0, 0
+    for v in values.values():
+        logs = [math.log(x) for x in v if x > 0]
+        if len(logs) >= 2:
+            mean = sum(logs) / len(logs)
+            ss += sum((x - mean) ** 2 for x in logs)
+            df += len(logs) - 1
+    return (math.sqrt(ss / df) if df else math.nan), df
+
+
+def window_interval(values: list, spread: tuple) -> tuple:
+    """A figure's FIXED_CONFIDENCE interval from its measured windows: exp(mean log +- t * sd / sqrt(windows))
+    on the shape's pooled spread (window_spread), never narrower than the windows' own range. The range alone
+    claims too much: two windows' range holds a third window only a third of the time, and tie groups drawn
+    from it moved between two runs of the same code on p99 changes of a fraction of a millisecond (h2c-2000
+    of runs 20261123-113208-vm and 122536). No spread known: the range."""
+    if not values:
+        return math.nan, math.nan
+    lo, hi = min(values), max(values)
+    sd, df = spread
+    if not df or not sd > 0:
+        return lo, hi
+    from scipy import stats
+
+    logs = [math.log(x) for x in values]
+    mean = sum(logs) / len(logs)
+    half = stats.t.ppf(0.5 + FIXED_CONFIDENCE / 2, df) * sd / math.sqrt(len(logs))
+    return min(lo, math.exp(mean - half)), max(hi, math.exp(mean + half))
+
+
+# A fixed-rate figure's interval (p99, closed-loop ok/s): over its measured windows, on this machine.
+FIXED_CONFIDENCE = 0.95
+
+
+def _with_intervals(run: Run, shape: str, column: str, items: list, offset: float = 0.0) -> tuple:
+    """(client, figure) -> (client, figure, low, high) by window_interval, and client -> (figure, low, high).
+    `offset` is taken off every window's figure first and put back on the interval: a server delay, so that
+    the spread is that of the latency beyond it (a p99 is never below the delay, nor is its interval)."""
+    values = {c: [v - offset for v in _measured_values(run, shape, c, column) if v > offset] for c, _ in items}
+    spread = window_spread(values)
+    out = [(c, x) + tuple(offset + v for v in window_interval(values[c], spread)) for c, x in items]
+    return out, {c: (x, lo, hi) for c, x, lo, hi in out}
 
 
 def rank_open(run: Run, shape: str) -> Ranking:
-    """Clients that sustained the rate (Java's verdict), by latency p99, tied where their measured
-    iterations' p99 ranges overlap; the rest unranked with why Java says they missed. A rate kept despite a
-    full client JVM or a busy stub (gen, stub) counts as kept, but its latency may be the harness's: it is not
-    ranked by it (lag is: it is in the latency by definition, and beside it in every table). Nor is a latency
-    measured while the client JVM's JIT still compiled for over JIT_WARMING of a window: it is the warm-up's."""
+    """Clients that sustained the rate (Java's verdict), by latency p99, tied where their p99s' 95% intervals
+    (window_interval: the measured windows' spread of the latency beyond the server's delay, pooled over the
+    shape's ranked clients, never narrower than the windows' range) overlap; the rest unranked with why Java
+    says they missed. A rate kept despite a full client JVM or a busy stub (gen, stub) counts as kept, but its
+    latency may be the harness's: it is not ranked by it (lag is: it is in the latency by definition, and
+    beside it in every table). Nor is a latency measured while the client JVM's JIT still compiled for over
+    JIT_WARMING of a window: it is the warm-up's."""
     f = fixed(run)
     f = f[(f["shape"] == shape) & (f["client"] != NOOP)]
     kept = f[f["sustained"]]
@@ -141,17 +193,18 @@ def rank_open(run: Run, shape: str) -> Ranking:
         if _measured_iterations(run, shape, client) < 2:
             unranked.append((client, ONE_ITERATION))
             continue
-        lo, hi = _iteration_interval(run, shape, client, "p99")
-        items.append((client, p99, lo, hi))
+        items.append((client, p99))
+    delay = float(f["delayMs"].iloc[0]) * 1000 if not f.empty else 0.0
+    items, intervals = _with_intervals(run, shape, "p99", items, delay)
     unranked += [(c, m or "not sustained") for c, s, m in zip(f["client"], f["sustained"], f["missedBy"]) if not s]
     gone = _failed_runs(run)
     unranked += [(c, gone[(shape, c)]) for c in run.clients if (shape, c) in gone]
-    return Ranking(shape, tie_groups(items, higher_is_better=False), unranked)
+    return Ranking(shape, tie_groups(items, higher_is_better=False), unranked, intervals)
 
 
 def rank_closed(run: Run, shape: str) -> Ranking:
-    """Unflagged clients by ok/s, tied where their measured iterations' ok/s ranges overlap; a client whose JIT
-    still compiled for over JIT_WARMING of a measured window is not ranked (its throughput was still rising)."""
+    """Unflagged clients by ok/s, tied where their ok/s 95% intervals (window_interval) overlap; a client whose
+    JIT still compiled for over JIT_WARMING of a measured window is not ranked (its throughput was still rising)."""
     f = fixed(run)
     f = f[(f["shape"] == shape) & (f["client"] != NOOP)]
     jit = _measured_jit(run, shape)
@@ -166,11 +219,11 @@ def rank_closed(run: Run, shape: str) -> Ranking:
         if _measured_iterations(run, shape, client) < 2:
             unranked.append((client, ONE_ITERATION))
             continue
-        lo, hi = _iteration_interval(run, shape, client, "ok/s")
-        items.append((client, ok, lo, hi))
+        items.append((client, ok))
+    items, intervals = _with_intervals(run, shape, "ok/s", items)
     gone = _failed_runs(run)
     unranked += [(c, gone[(shape, c)]) for c in run.clients if (shape, c) in gone]
-    return Ranking(shape, tie_groups(items), unranked)
+    return Ranking(shape, tie_groups(items), unranked, intervals)
 
 
 def flag_words(flags) -> str:
@@ -385,16 +438,19 @@ def verdict(run: Run) -> list:
         g = f[f["shape"] == shape].set_index("client")
         delay = int(g["delayMs"].iloc[0])
         jit = _measured_jit(run, shape)
-        label = lambda c: f"{c} p99 {fmt_us(g.loc[c, 'p99'] - delay * 1000)}" + jit_words(jit.get(c, math.nan))  # noqa: E731
+        label = lambda c, r=r, g=g, delay=delay, jit=jit: (  # noqa: E731
+            f"{c} p99 {fmt_us(g.loc[c, 'p99'] - delay * 1000)}" + _interval_words(r, c, lambda x: fmt_us(x - delay * 1000))
+            + jit_words(jit.get(c, math.nan)))
         what = (f"{fmt_rate(g['rate'].iloc[0])} req/s; the clients that kept it, by latency p99"
-                + (f" beyond the {delay} ms delay" if delay else ""))
+                + (f" beyond the {delay} ms delay" if delay else "") + f" [{FIXED_CONFIDENCE:.0%} interval]")
         out.append(_sentence(shape, what, r, label, settle_words(run, shape)))
     for shape in closed_shapes(run):
         r = rank_closed(run, shape)
         g = f[f["shape"] == shape].set_index("client")
         jit = _measured_jit(run, shape)
-        label = lambda c: f"{c} {g.loc[c, 'ok']:.0f} ok/s" + jit_words(jit.get(c, math.nan))  # noqa: E731
-        out.append(_sentence(shape, "closed loop, throughput", r, label))
+        label = lambda c, r=r, g=g, jit=jit: (f"{c} {g.loc[c, 'ok']:.0f} ok/s" + _interval_words(r, c, lambda x: f"{x:.0f}")  # noqa: E731
+                                             + jit_words(jit.get(c, math.nan)))
+        out.append(_sentence(shape, f"closed loop, throughput [{FIXED_CONFIDENCE:.0%} interval]", r, label))
     for shape in fault_shapes(run):
         cells = [f"{c}: " + _fault_cell(run, shape, c).split(": ", 1)[1] for c in run.clients]
         out.append(f"{shape} (the server misbehaves; not ranked): " + "; ".join(cells) + ".")
@@ -405,6 +461,14 @@ def verdict(run: Run) -> list:
                  for _, r in g.iterrows()]
         out.append(f"{shape} (long-lived requests; not ranked): " + "; ".join(cells) + ".")
     return out
+
+
+def _interval_words(r: Ranking, client: str, fmt) -> str:
+    """' [low-high]': a ranked fixed-rate figure's interval (window_interval), '' for a client without one."""
+    if client not in r.intervals:
+        return ""
+    _, lo, hi = r.intervals[client]
+    return f" [{fmt(lo)}-{fmt(hi)}]"
 
 
 def _sentence(shape: str, what: str, r: Ranking, label, warm_up: str = "") -> str:
@@ -473,6 +537,7 @@ class Agreement:
     groups: list  # (shape, ranking a, ranking b)
     unmatched: list  # what one run measured and the other did not: "shape/client only in a"
     spreads: list  # (shape, sd a, sd b): between forks, of log knee (knee_spread), measured on that shape
+    figures: pd.DataFrame = None  # fixed-rate figures ranked in both: shape, client, x.a, x.b, b.in.a, a.in.b
 
     @property
     def agree(self) -> bool:
@@ -499,14 +564,29 @@ class Agreement:
         if self.unmatched:
             more = f" and {len(self.unmatched) - 6} more" if len(self.unmatched) > 6 else ""
             out.append(f"  not the same runs: {', '.join(self.unmatched[:6])}{more}")
+        if self.figures is not None and not self.figures.empty:
+            inside = int(self.figures["b.in.a"].sum() + self.figures["a.in.b"].sum())
+            out.append(f"  a fixed-rate figure (p99; a closed loop's ok/s) inside the other run's {FIXED_CONFIDENCE:.0%} "
+                       f"interval: {inside} of {2 * len(self.figures)} (clients ranked in both runs)")
         same = sum(ra.key() == rb.key() for _, ra, rb in self.groups)
         out.append(f"  tie groups the same in {same} of {len(self.groups)} ranked shapes")
+        alike = sum(_order_among_both(ra, rb) for _, ra, rb in self.groups)
+        out.append(f"  the same order among the clients ranked in both runs (groups cut to them; who was not ranked "
+                   f"set aside) in {alike} of {len(self.groups)}")
         for shape, ra, rb in self.groups:
             if ra.key() != rb.key():
                 out.append(f"    {shape}: {_groups_text(ra)} vs {_groups_text(rb)}")
         for _, r in k[~k["within"]].iterrows():
             out.append(f"    {r['shape']}/{r['client']}: knee {fmt_rate(r['knee.a'])} vs {fmt_rate(r['knee.b'])} req/s")
         return out
+
+
+def _order_among_both(a: Ranking, b: Ranking) -> bool:
+    """Whether two rankings order the clients both ranked alike: each run's tie groups cut to those clients
+    (a client one run left unranked, flagged or still compiling, say, is set aside) are the same."""
+    both = {c for g in a.groups for c in g} & {c for g in b.groups for c in g}
+    cut = lambda r: [tuple(sorted(c for c in g if c in both)) for g in r.groups if any(c in both for c in g)]  # noqa: E731
+    return cut(a) == cut(b)
 
 
 def _groups_text(r: Ranking) -> str:
@@ -535,12 +615,17 @@ def agreement(a: Run, b: Run) -> Agreement:
         groups.append((shape, rank_open(a, shape), rank_open(b, shape)))
     for shape in [s for s in closed_shapes(b) if s in closed_shapes(a)]:
         groups.append((shape, rank_closed(a, shape), rank_closed(b, shape)))
+    figures = [{"shape": shape, "client": c, "x.a": ra.intervals[c][0], "x.b": rb.intervals[c][0],
+                "b.in.a": ra.intervals[c][1] <= rb.intervals[c][0] <= ra.intervals[c][2],
+                "a.in.b": rb.intervals[c][1] <= ra.intervals[c][0] <= rb.intervals[c][2]}
+               for shape, ra, rb in groups for c in ra.intervals if c in rb.intervals]
     pairs = {n: {(r["shape"], r["client"]) for r in run.summary["runs"] + run.summary["capacity"]} for n, run in (("a", a), ("b", b))}
     unmatched = [f"{s}/{c} only in {n}" for n, other in (("a", "b"), ("b", "a"))
                  for s, c in sorted(pairs[n] - pairs[other])]
     return Agreement(a.name, b.name, pd.DataFrame(rows, columns=["shape", "client", "knee.a", "knee.b", "diff", "within",
                                                                  "b.in.a", "a.in.b"]),
-                     groups, unmatched, spreads)
+                     groups, unmatched, spreads,
+                     pd.DataFrame(figures, columns=["shape", "client", "x.a", "x.b", "b.in.a", "a.in.b"]))
 
 
 def forks_for_agreement(sd: float) -> int:

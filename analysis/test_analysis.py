@@ -356,6 +356,22 @@ def test_a_run_agrees_with_itself():
     lines = cbd.agreement(a, cba.load_run(FIXTURE)).lines()
     assert lines[0].startswith("run-small vs run-small: the runs agree")
     assert "knees within 10%: 2 of 2" in lines[1]
+    n = len(cbd.agreement(a, a).groups)
+    assert f"tie groups the same in {n} of {n} ranked shapes" in "\n".join(lines)
+    assert f"the same order among the clients ranked in both runs (groups cut to them; who was not ranked set aside) " \
+           f"in {n} of {n}" in "\n".join(lines)
+
+
+def test_the_order_among_clients_ranked_in_both_runs_sets_the_unranked_aside():
+    R = cbd.Ranking
+    # jdk unranked in b (flagged, say): among okhttp and vertx, ranked in both, the order is the same.
+    assert cbd._order_among_both(R("s", [["jdk"], ["okhttp", "vertx"]], []),
+                                 R("s", [["vertx", "okhttp"]], [("jdk", "flagged: gen")]))
+    # A tie in one run and a lead in the other is another order.
+    assert not cbd._order_among_both(R("s", [["jdk", "okhttp"]], []), R("s", [["jdk"], ["okhttp"]], []))
+    # The same order, one client set aside by each run: the rest are compared.
+    assert cbd._order_among_both(R("s", [["jdk"], ["okhttp"], ["vertx"]], [("ahc", "x")]),
+                                 R("s", [["ahc"], ["jdk"], ["okhttp"]], [("vertx", "x")]))
 
 
 def test_knees_more_than_ten_percent_apart_disagree(tmp_path):
@@ -653,6 +669,93 @@ def test_one_measured_iteration_is_never_a_ranking(tmp_path):
     r = cbd.rank_closed(loaded, "closed-x4")
     assert r.groups == []
     assert sorted(r.unranked) == [("jdk", cbd.ONE_ITERATION), ("okhttp", cbd.ONE_ITERATION)]
+
+
+def with_closed_windows(tmp_path, ok_per_s: dict, name="windows") -> Path:
+    """The fixture with closed-x4 unflagged and each named client's measured windows' ok/s replaced, over both
+    forks in the order they ran (its summary's ok/s their mean: the windows are equally long)."""
+    run = tmp_path / name
+    shutil.copytree(FIXTURE, run)
+    summary = read("summary.json", run)
+    for r in summary["runs"]:
+        if r["shape"] == "closed-x4":
+            r["flags"] = []
+            if r["client"] in ok_per_s:
+                r["okPerSecond"] = statistics.mean(ok_per_s[r["client"]])
+    (run / "summary.json").write_text(json.dumps(summary))
+    for client, values in ok_per_s.items():
+        files = sorted(((t, p) for t, p in ((json.loads(p.read_text()), p) for p in run.glob("*.trial.json"))
+                        if t["shape"] == "closed-x4" and t["client"] == client),
+                       key=lambda tp: tp[0]["iterations"][0]["windowStartEpochMillis"])
+        measured = [it for t, _ in files for it in t["iterations"] if it["measured"]]
+        assert len(measured) == len(values)
+        for it, x in zip(measured, values):
+            it["ok"] = round(x * it["windowNanos"] / 1e9)
+        for t, path in files:
+            path.write_text(json.dumps(t))
+    return run
+
+
+def test_a_fixed_rate_figures_interval_is_95_percent_from_the_windows_pooled_spread(tmp_path):
+    # Two forks of two windows a client: jdk 1000, 2000, 1000, 2000 ok/s; okhttp 450, 900, 450, 900. Their
+    # ranges, [1000, 2000] and [450, 900], are clear of each other, and jdk would lead on them. Pooled (df 3 + 3):
+    # every log deviates ln 2 / 2 from its client's mean, sd = sqrt(8 (ln 2 / 2)^2 / 6) = 0.4002; t(97.5%, df 6)
+    # = 2.447 (tables); half-width 2.447 x 0.4002 / sqrt 4 = 0.4896 around each client's geometric mean:
+    # okhttp's reaches 636.4 e^0.4896 = 1038, past jdk's 1414.2 e^-0.4896 = 866.7: a tie.
+    jdk, okhttp = [1000.0, 2000.0] * 2, [450.0, 900.0] * 2
+    assert cbd.window_spread({"jdk": jdk, "okhttp": okhttp}) == pytest.approx((0.4002, 6), abs=1e-4)
+    run = cba.load_run(with_closed_windows(tmp_path, {"jdk": jdk, "okhttp": okhttp}))
+    r = cbd.rank_closed(run, "closed-x4")
+    assert r.groups == [["jdk", "okhttp"]]
+    assert r.intervals["okhttp"] == pytest.approx((675.0, 390.0, 1038.4), rel=1e-3)
+    assert r.intervals["jdk"] == pytest.approx((1500.0, 866.7, 2307.6), rel=1e-3)
+    closed = [v for v in cbd.verdict(run) if v.startswith("closed-x4")][0]
+    assert "no winner: tied: jdk 1500 ok/s [867-2308], okhttp 675 ok/s [390-1038]" in closed
+    # Windows that agree exactly: no spread, the interval is their range (a point), and the ranges separate.
+    same = cba.load_run(with_closed_windows(tmp_path, {"jdk": [2000.0] * 4, "okhttp": [500.0] * 4}, "same"))
+    r = cbd.rank_closed(same, "closed-x4")
+    assert r.groups == [["jdk"], ["okhttp"]] and r.intervals["jdk"][1:] == (2000.0, 2000.0)
+    # Never narrower than the windows' range, however small the pooled spread.
+    assert cbd.window_interval([1000.0, 1300.0], (0.001, 40)) == (1000.0, 1300.0)
+
+
+def test_a_delay_shapes_interval_is_of_the_latency_beyond_the_delay(tmp_path):
+    # delay100ms-500, three windows each: p99 beyond the 100 ms delay jdk 500, 1000, 500 us; okhttp four times
+    # that. Logs deviate -ln 2 / 3, -ln 2 / 3, 2 ln 2 / 3 from their mean: ss 2/3 (ln 2)^2 a client, df 2 + 2,
+    # sd 0.4002; t(97.5%, df 4) = 2.776 (tables); half-width 2.776 x 0.4002 / sqrt 3 = 0.6414 around jdk's
+    # geometric mean 630.0 us: [331.7, 1196.4] us beyond the delay, never below it.
+    run = tmp_path / "delay"
+    shutil.copytree(FIXTURE, run)
+    summary = read("summary.json", run)
+    for r in summary["runs"]:
+        if r["shape"] == "delay100ms-500" and r["client"] != cba.NOOP:
+            r["sustained"], r["missedBy"], r["flags"] = True, "", []
+    (run / "summary.json").write_text(json.dumps(summary))
+    excess = {"jdk": [500, 1000, 500], "okhttp": [2000, 4000, 2000]}
+    for path in run.glob("*.trial.json"):
+        t = json.loads(path.read_text())
+        if t["shape"] == "delay100ms-500" and t["client"] in excess:
+            for it, x in zip((it for it in t["iterations"] if it["measured"]), excess[t["client"]]):
+                it["latencyMicros"]["p99"] = 100_000 + x
+            path.write_text(json.dumps(t))
+    r = cbd.rank_open(cba.load_run(run), "delay100ms-500")
+    assert r.groups == [["jdk"], ["okhttp"]]
+    assert r.intervals["jdk"][1:] == pytest.approx((100_331.7, 101_196.4), rel=1e-5)
+    assert r.intervals["okhttp"][1:] == pytest.approx((101_326.9, 104_785.6), rel=1e-5)
+
+
+def test_the_comparison_counts_fixed_rate_figures_inside_the_other_runs_interval(tmp_path):
+    a = cba.load_run(with_closed_windows(tmp_path, {"jdk": [1000.0, 2000.0] * 2, "okhttp": [450.0, 900.0] * 2}, "a"))
+    b = cba.load_run(with_closed_windows(tmp_path, {"jdk": [3000.0] * 4, "okhttp": [520.0] * 4}, "b"))
+    # a (as above): jdk 1500 [866.7, 2307.6] does not hold b's 3000, okhttp 675 [390.0, 1038.4] holds b's 520;
+    # b's windows agree, so its intervals are points and hold neither of a's: 1 of 4.
+    ag = cbd.agreement(a, b)
+    f = ag.figures.set_index("client")
+    assert list(f.loc[["jdk", "okhttp"], "b.in.a"]) == [False, True]
+    assert list(f.loc[["jdk", "okhttp"], "a.in.b"]) == [False, False]
+    assert "a fixed-rate figure (p99; a closed loop's ok/s) inside the other run's 95% interval: 1 of 4" \
+        in "\n".join(ag.lines())
+    assert "closed-x4: {jdk, okhttp} vs {jdk} > {okhttp}" in "\n".join(ag.lines())
 
 
 def test_a_rate_kept_despite_gen_or_stub_is_kept_but_not_ranked_by_its_latency(tmp_path):
