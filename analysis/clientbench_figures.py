@@ -288,26 +288,33 @@ def failures(run: cba.Run, shapes: list):
 
 
 def closed_loops(run: cba.Run, shapes: list):
-    """Per closed-loop shape: ok/s with the measured iterations' range, and the service-time spectrum."""
+    """Per closed-loop shape: ok/s with its 95% interval where the client is ranked (the verdict's:
+    clientbench_decision.window_interval), the measured windows' range where it is not, and the service-time
+    spectrum."""
     f = cba.fixed(run)
     it = cba.iterations(run)
     fig, axes = plt.subplots(len(shapes), 2, figsize=(10, 3.3 * len(shapes)), squeeze=False)
     for (a_ok, a_sp), shape in zip(axes, shapes):
         g = f[(f["shape"] == shape) & (f["client"] != cba.NOOP)]
+        intervals = cbd.rank_closed(run, shape).intervals
         for i, (_, r) in enumerate(g.iterrows()):
             m = it[(it["shape"] == shape) & (it["client"] == r["client"]) & it["measured"]]["ok/s"]
             st = style(r["client"])
             a_ok.bar(i, r["ok"], color=st["color"], hatch="//" if r["client"].endswith("-vt") else "", label=r["client"])
-            a_ok.plot([i, i], [m.min(), m.max()], color="black", linewidth=1.2)
+            if r["client"] in intervals:
+                a_ok.plot([i, i], list(intervals[r["client"]][1:]), color="black", linewidth=1.2)
+            else:
+                a_ok.plot([i, i], [m.min(), m.max()], color="grey", linewidth=1.2, linestyle=":")
             _plot_spectrum(a_sp, cba.shape_histogram(run, shape, r["client"], "service"), r["client"], r["client"])
         a_ok.set_xticks(range(len(g)), g["client"], rotation=30)
-        a_ok.set(title=f"{shape}: ok/s (bar: all iterations; line: their range)", ylabel="ok/s")
+        a_ok.set(title=f"{shape}: ok/s (line: 95% interval; dotted: windows' range, not ranked)", ylabel="ok/s")
         _percentile_axis(a_sp, "service time (ms)")
         _ms_axis(a_sp)
         a_sp.set_title(f"{shape}: service time (no intended start in a closed loop)")
         _flag_note(a_sp, dict(zip(g["client"], g["flags"])))
     _legend_outside(fig, axes)
-    fig.set_label("closed loops: ok/s per client with the iterations' range, and service-time spectra")
+    fig.set_label("closed loops: ok/s per client with its 95% interval (the windows' range where not ranked), and "
+                  "service-time spectra")
     fig.tight_layout()
     return fig
 

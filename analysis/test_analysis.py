@@ -719,6 +719,18 @@ def test_a_fixed_rate_figures_interval_is_95_percent_from_the_windows_pooled_spr
     assert cbd.window_interval([1000.0, 1300.0], (0.001, 40)) == (1000.0, 1300.0)
 
 
+def test_the_closed_loop_figure_draws_the_verdicts_interval(tmp_path):
+    # jdk and okhttp ranked (as above): their lines are the 95% intervals, not the windows' ranges
+    # ([1000, 2000] and [450, 900]).
+    run = cba.load_run(with_closed_windows(tmp_path, {"jdk": [1000.0, 2000.0] * 2, "okhttp": [450.0, 900.0] * 2}))
+    fig = figs.closed_loops(run, ["closed-x4"])
+    lines = [ln for ln in fig.axes[0].get_lines() if len(ln.get_xdata()) == 2 and ln.get_xdata()[0] == ln.get_xdata()[1]]
+    spans = sorted(tuple(ln.get_ydata()) for ln in lines)
+    assert spans == [pytest.approx((390.0, 1038.4), rel=1e-3), pytest.approx((866.7, 2307.6), rel=1e-3)]
+    assert all(ln.get_linestyle() == "-" for ln in lines)
+    figs.plt.close(fig)
+
+
 def test_a_delay_shapes_interval_is_of_the_latency_beyond_the_delay(tmp_path):
     # delay100ms-500, three windows each: p99 beyond the 100 ms delay jdk 500, 1000, 500 us; okhttp four times
     # that. Logs deviate -ln 2 / 3, -ln 2 / 3, 2 ln 2 / 3 from their mean: ss 2/3 (ln 2)^2 a client, df 2 + 2,
