@@ -349,19 +349,35 @@ def knee_spread(k: pd.DataFrame) -> dict:
     twelve clients' pairs can (df 12). A shape with one fork borrows the spread of the run's capacity shape
     with the most df (its `from`); none: no spread known (a first look with one fork). `k` is `knees`' table
     (`log.knees`: each fork's log knee, a fork that kept no rate left out)."""
-    own = {}
-    for shape, g in k.groupby("shape", sort=False):
-        ss, df, n = 0.0, 0, 0
-        for logs in g[~g["status"].str.startswith("flagged")]["log.knees"]:
-            if len(logs) >= 2:
-                mean = sum(logs) / len(logs)
-                ss += sum((x - mean) ** 2 for x in logs)
-                df += len(logs) - 1
-                n += 1
-        own[shape] = (math.sqrt(ss / df) if df else math.nan, df, n)
+    own = {shape: pooled_log_spread(g[~g["status"].str.startswith("flagged")]["log.knees"])
+           for shape, g in k.groupby("shape", sort=False)}
     best = max(own, key=lambda s: own[s][1]) if own else None
     return {s: (v + (s,) if v[1] else (own[best] + (best,) if best and own[best][1] else (math.nan, 0, 0, None)))
             for s, v in own.items()}
+
+
+def pooled_log_spread(groups) -> tuple:
+    """(sd, df, groups counted) of log values between the members of each group, pooled over the groups:
+    residuals from each group's mean log, df = members - 1 summed; a group of one adds nothing. `groups`:
+    sequences of log values (a client's forks' log knees, say, or its windows' log p99)."""
+    ss, df, n = 0.0, 0, 0
+    for logs in groups:
+        if len(logs) >= 2:
+            mean = sum(logs) / len(logs)
+            ss += sum((x - mean) ** 2 for x in logs)
+            df += len(logs) - 1
+            n += 1
+    return (math.sqrt(ss / df) if df else math.nan), df, n
+
+
+def log_t_interval(logs: list, sd: float, df: int, confidence: float) -> tuple:
+    """exp(mean log +- t * sd / sqrt(n)): the `confidence` interval of the geometric mean of n values whose logs
+    are `logs`, Student's t on a pooled spread (`pooled_log_spread`) with `df`."""
+    from scipy import stats  # imported here so that loading a run does not pay for it
+
+    half = stats.t.ppf(0.5 + confidence / 2, df) * sd / math.sqrt(len(logs))
+    mean = sum(logs) / len(logs)
+    return math.exp(mean - half), math.exp(mean + half)
 
 
 def _with_spread(k: pd.DataFrame) -> pd.DataFrame:
@@ -371,8 +387,6 @@ def _with_spread(k: pd.DataFrame) -> pd.DataFrame:
     draws holds a third only a third of the time, and on a busy 2-core machine forks differ by a factor of
     two (`./bench report --compare A B` counts how often one run's knee falls in the other's interval).
     No spread known: the bracket alone."""
-    from scipy import stats  # the report's only use; imported here so that loading a run does not pay for it
-
     spread = knee_spread(k)
     k = k.copy()
     k["spread"] = [spread.get(s, (math.nan,))[0] for s in k["shape"]]
@@ -385,10 +399,9 @@ def _with_spread(k: pd.DataFrame) -> pd.DataFrame:
             lows.append(r["low"])
             highs.append(r["high"])
             continue
-        half = stats.t.ppf(0.5 + KNEE_CONFIDENCE / 2, r["spread.df"]) * r["spread"] / math.sqrt(len(logs))
-        mean = sum(logs) / len(logs)
-        lows.append(min(r["low"], math.exp(mean - half)))
-        highs.append(max(r["high"], math.exp(mean + half)))
+        lo, hi = log_t_interval(logs, r["spread"], r["spread.df"], KNEE_CONFIDENCE)
+        lows.append(min(r["low"], lo))
+        highs.append(max(r["high"], hi))
     k["low"], k["high"] = lows, highs
     return k
 

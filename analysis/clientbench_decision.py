@@ -16,7 +16,7 @@ import pandas as pd
 
 from clientbench_analysis import (FAILURE_CLASSES, JIT_WARMING, KNEE_CONFIDENCE, NOOP, Run, at_rate, capacity_shapes, closed_shapes,
                                   common_rates, failures_by_class, fault_shapes, fixed, iterations, knee_spread,
-                                  knees, long_lived, open_shapes)
+                                  knees, log_t_interval, long_lived, open_shapes, pooled_log_spread)
 
 REPEAT_TOLERANCE = 0.10  # two runs agree when each knee is within 10% of the other run's (issue 14.3)
 
@@ -125,14 +125,8 @@ def window_spread(values: dict) -> tuple:
     shape has more), pooled over a shape's ranked clients (residuals from each client's mean log; df = windows
     - 1 summed): `values` is client -> its windows' figures. As with the knees (knee_spread), two windows alone cannot estimate a spread, twelve clients'
     pairs can (df 12)."""
-    ss, df = 0.0, 0
-    for v in values.values():
-        logs = [math.log(x) for x in v if x > 0]
-        if len(logs) >= 2:
-            mean = sum(logs) / len(logs)
-            ss += sum((x - mean) ** 2 for x in logs)
-            df += len(logs) - 1
-    return (math.sqrt(ss / df) if df else math.nan), df
+    sd, df, _ = pooled_log_spread([math.log(x) for x in v if x > 0] for v in values.values())
+    return sd, df
 
 
 def window_interval(values: list, spread: tuple) -> tuple:
@@ -147,12 +141,8 @@ def window_interval(values: list, spread: tuple) -> tuple:
     sd, df = spread
     if not df or not sd > 0:
         return lo, hi
-    from scipy import stats
-
-    logs = [math.log(x) for x in values]
-    mean = sum(logs) / len(logs)
-    half = stats.t.ppf(0.5 + FIXED_CONFIDENCE / 2, df) * sd / math.sqrt(len(logs))
-    return min(lo, math.exp(mean - half)), max(hi, math.exp(mean + half))
+    low, high = log_t_interval([math.log(x) for x in values], sd, df, FIXED_CONFIDENCE)
+    return min(lo, low), max(hi, high)
 
 
 # A fixed-rate figure's interval (p99, closed-loop ok/s): over its measured windows, on this machine.
@@ -537,7 +527,7 @@ class Agreement:
     groups: list  # (shape, ranking a, ranking b)
     unmatched: list  # what one run measured and the other did not: "shape/client only in a"
     spreads: list  # (shape, sd a, sd b): between forks, of log knee (knee_spread), measured on that shape
-    figures: pd.DataFrame = None  # fixed-rate figures ranked in both: shape, client, x.a, x.b, b.in.a, a.in.b
+    figures: pd.DataFrame  # fixed-rate figures ranked in both: shape, client, x.a, x.b, b.in.a, a.in.b
 
     @property
     def agree(self) -> bool:
@@ -564,7 +554,7 @@ class Agreement:
         if self.unmatched:
             more = f" and {len(self.unmatched) - 6} more" if len(self.unmatched) > 6 else ""
             out.append(f"  not the same runs: {', '.join(self.unmatched[:6])}{more}")
-        if self.figures is not None and not self.figures.empty:
+        if not self.figures.empty:
             inside = int(self.figures["b.in.a"].sum() + self.figures["a.in.b"].sum())
             out.append(f"  a fixed-rate figure (p99; a closed loop's ok/s) inside the other run's {FIXED_CONFIDENCE:.0%} "
                        f"interval: {inside} of {2 * len(self.figures)} (clients ranked in both runs)")
