@@ -117,8 +117,12 @@ class Run:
 
     @property
     def slo_flags(self) -> str:
-        """How flags entered this run's SLO, in words (a run before Slo.LIMITS recorded noValidityFlag)."""
-        return SLO_FLAGS_BEFORE_LIMITS if self.slo.get("noValidityFlag") else "a rate kept despite gen, lag or stub counts"
+        """How flags entered this run's SLO, in words, as the run recorded it (Java: Slo.toJson's "flags", up to its
+        reason in brackets): "a rate kept despite gen, lag or stub counts"; a run before Slo.LIMITS recorded
+        noValidityFlag."""
+        if self.slo.get("noValidityFlag"):
+            return SLO_FLAGS_BEFORE_LIMITS
+        return self.slo.get("flags", "").split(" (")[0].split(";")[0] + " counts"
 
     @property
     def clients(self) -> list:
@@ -261,10 +265,35 @@ def probes(run: Run) -> pd.DataFrame:
                          "p999": _num(p.get("latencyP999Micros")), "lag.p99": _num(p.get("lagP99Micros")),
                          "net.cpu": _num(p.get("netCpuMicrosPerRequest")),
                          "net.alloc": _num(p.get("netAllocatedBytesPerRequest")),
-                         "connections": p.get("connectionsUsed", -1), "jit": _jit(p.get("jitShare")),
+                         "connections": p.get("connectionsUsed", -1), "jit": _recorded(p.get("jitShare")),
+                         "gc": _recorded(p.get("gcPauseMillis")), "steal": _recorded(p.get("stealShare")),
                          "flags": tuple(p.get("flags", []))})
     return pd.DataFrame(rows, columns=["shape", "client", "fork", "rate", "pass", "why", "scheduled", "ok", "p50",
-                                       "p99", "p999", "lag.p99", "net.cpu", "net.alloc", "connections", "jit", "flags"])
+                                       "p99", "p999", "lag.p99", "net.cpu", "net.alloc", "connections", "jit", "gc",
+                                       "steal", "flags"])
+
+
+def miss_causes(run: Run, shape: str) -> dict | None:
+    """What else the windows of a capacity shape's probes held (clients only, noop aside), missed and kept apart:
+    the client JVM's JIT compiling over JIT_WARMING of the window (`jit`), its collectors pausing it for at least
+    the SLO's latency bound in all (`gc`: one pause that long delays every request sent during it by as much), the
+    host taking STEAL_NOISY or more of the machine's CPU for other guests (`steal`), and misses with none of these
+    (`none`). Each cause is counted among misses and among kept probes, so that a cause as common in kept probes
+    as in misses is seen to explain nothing. None when the run recorded neither GC pauses nor steal (runs before
+    they were recorded)."""
+    p = probes(run)
+    p = p[(p["shape"] == shape) & (p["client"] != NOOP)]
+    if p.empty or (p["gc"].isna().all() and p["steal"].isna().all()):
+        return None
+    causes = {"jit": p["jit"] > JIT_WARMING, "gc": p["gc"] >= run.slo["latencyP99Millis"],
+              "steal": p["steal"] >= STEAL_NOISY}
+    missed = ~p["pass"].astype(bool)
+    out = {"misses": int(missed.sum()), "kept": int((~missed).sum())}
+    for name, hit in causes.items():
+        out[name] = (int((hit & missed).sum()), int((hit & ~missed).sum()))
+    anything = causes["jit"] | causes["gc"] | causes["steal"]
+    out["none"] = int((missed & ~anything).sum())
+    return out
 
 
 @_per_run
@@ -423,7 +452,8 @@ def iterations(run: Run) -> pd.DataFrame:
                 "p50": lat.get("p50", math.nan), "p99": lat.get("p99", math.nan), "p999": lat.get("p999", math.nan),
                 "lag.p99": (it.get("lagMicros") or {}).get("p99", math.nan),
                 "connections": it["probes"].get("connectionsUsed", -1), "threads": it["probes"].get("threadsAtClose", -1),
-                "jit": _jit(it["probes"].get("jitShare")),
+                "jit": _recorded(it["probes"].get("jitShare")), "gc": _recorded(it["probes"].get("gcPauseMillis")),
+                "steal": _recorded(it["probes"].get("stealShare")),
                 "flags": tuple(it.get("flags", [])),
                 "settle": int(it.get("settle", 0)), "seconds": window_s,
             })
@@ -437,10 +467,15 @@ def iterations(run: Run) -> pd.DataFrame:
 # its latency include the JIT's work (summary.json's definitions: jitShare).
 JIT_WARMING = 0.10
 
+# At or above this share of the machine's CPU time given by the hypervisor to other guests in a window (summary.json's
+# definitions: stealShare), Java flags the window (Flag.STEAL, where the threshold is argued): the host may have been
+# the limit.
+STEAL_NOISY = 0.10
 
-def _jit(v) -> float:
-    """A JIT share as recorded: NaN when unknown (-1 in a trial's record, null in summary.json's capacity probes, absent
-    from runs made before it was recorded)."""
+
+def _recorded(v) -> float:
+    """A JIT share (or GC pause, or host steal) as recorded: NaN when unknown (-1 in a trial's record, null in
+    summary.json's capacity probes, absent from runs made before it was recorded)."""
     x = _num(v)
     return x if x >= 0 else math.nan
 

@@ -16,7 +16,8 @@ import pandas as pd
 
 from clientbench_analysis import (FAILURE_CLASSES, JIT_WARMING, KNEE_CONFIDENCE, NOOP, Run, at_rate, capacity_shapes, closed_shapes,
                                   common_rates, failures_by_class, fault_shapes, fixed, iterations, knee_spread,
-                                  knees, log_t_interval, long_lived, open_shapes, pooled_log_spread)
+                                  knees, log_t_interval, long_lived, miss_causes, open_shapes, pooled_log_spread,
+                                  STEAL_NOISY)
 
 REPEAT_TOLERANCE = 0.10  # two runs agree when each knee is within 10% of the other run's (issue 14.3)
 
@@ -329,10 +330,14 @@ def decide(run: Run) -> Decision:
     if caps:
         notes.append("knee: median over forks [95% interval over JVM starts); " + _spread_words(k, caps) + "; "
                      "'flagged' searches are never ranked; a 'not converged' one (probe budget spent before 5%) is ranked by "
-                     "its wider interval; a rate kept despite gen, lag or stub counts as kept; a miss at saturation (gen, "
+                     f"its wider interval; {run.slo_flags} as kept; a miss at saturation (gen, "
                      "lag) counts against the client where noop, the harness alone, kept that rate"
                      + ("; 'flagged: jit': every miss that bounded the search came while the client JVM's JIT still "
                         "compiled, the warm-up's miss" if k["flagged"].str.contains("jit").any() else "") + ".")
+    for shape in caps:
+        words = miss_words(run, shape)
+        if words:
+            notes.append("what the misses' windows held: " + words + ".")
     if main and not rates:
         weakest = k[k["shape"] == main]["min"].min()
         notes.append(f"no common rate on {main}: the weakest knee is {fmt_rate(weakest)} req/s, below every rung "
@@ -368,6 +373,21 @@ def _spread_words(k: pd.DataFrame, shapes: list) -> str:
                        f"over clients, df {r['spread.df']}{src})")
     return ("; ".join(out) + "; the interval is the mean log knee +- Student's t x that sd / sqrt(forks), never "
             "narrower than [lowest fork's knee, highest lowest failing rate)")
+
+
+def miss_words(run: Run, shape: str) -> str:
+    """What else the windows of a capacity shape's missed probes held, beside how often the kept probes held it
+    (miss_causes); '' for a run that recorded neither GC pauses nor host steal."""
+    c = miss_causes(run, shape)
+    if not c or not c["misses"]:
+        return ""
+    bound = run.slo["latencyP99Millis"]
+    parts = [f"{c[k][0]} {what} ({c[k][1]} of {c['kept']} kept probes too)" for k, what in (
+        ("gc", f"in a window where the client JVM's collectors paused it for {bound:g} ms or more"),
+        ("jit", f"while its JIT compiled for over {JIT_WARMING:.0%} of the window"),
+        ("steal", f"with the host taking {STEAL_NOISY:.0%} or more of the machine's CPU for other guests (steal)"))]
+    return (f"{shape}: {c['misses']} probes missed the SLO: " + ", ".join(parts)
+            + f"; {c['none']} with none of these")
 
 
 def jit_words(share: float) -> str:
@@ -528,6 +548,7 @@ class Agreement:
     unmatched: list  # what one run measured and the other did not: "shape/client only in a"
     spreads: list  # (shape, sd a, sd b): between forks, of log knee (knee_spread), measured on that shape
     figures: pd.DataFrame  # fixed-rate figures ranked in both: shape, client, x.a, x.b, b.in.a, a.in.b
+    noise: list = field(default_factory=list)  # per run ("a", "b"): what its windows held (noise_words), or ""
 
     @property
     def agree(self) -> bool:
@@ -563,6 +584,9 @@ class Agreement:
         alike = sum(_order_among_both(ra, rb) for _, ra, rb in self.groups)
         out.append(f"  the same order among the clients ranked in both runs (groups cut to them; who was not ranked "
                    f"set aside) in {alike} of {len(self.groups)}")
+        for label, words in self.noise:
+            if words:
+                out.append(f"  {label}: {words}")
         for shape, ra, rb in self.groups:
             if ra.key() != rb.key():
                 out.append(f"    {shape}: {_groups_text(ra)} vs {_groups_text(rb)}")
@@ -615,7 +639,28 @@ def agreement(a: Run, b: Run) -> Agreement:
     return Agreement(a.name, b.name, pd.DataFrame(rows, columns=["shape", "client", "knee.a", "knee.b", "diff", "within",
                                                                  "b.in.a", "a.in.b"]),
                      groups, unmatched, spreads,
-                     pd.DataFrame(figures, columns=["shape", "client", "x.a", "x.b", "b.in.a", "a.in.b"]))
+                     pd.DataFrame(figures, columns=["shape", "client", "x.a", "x.b", "b.in.a", "a.in.b"]),
+                     [("a", noise_words(a)), ("b", noise_words(b))])
+
+
+def noise_words(run: Run) -> str:
+    """The host's steal over a run's measured windows and what its capacity shapes' misses held (miss_causes):
+    what may differ between two runs of one code. '' for a run that recorded neither."""
+    it = iterations(run)
+    steal = it[it["measured"]]["steal"].dropna() if not it.empty else pd.Series(dtype=float)
+    out = []
+    if not steal.empty:
+        out.append(f"host steal in measured windows: median {steal.median():.1%}, 95th percentile "
+                   f"{steal.quantile(0.95):.1%}, most {steal.max():.1%}")
+    bound = run.slo["latencyP99Millis"]
+    for shape in capacity_shapes(run):
+        c = miss_causes(run, shape)
+        if c and c["misses"]:
+            out.append(f"{shape}: {c['misses']} misses, {c['gc'][0]} with a GC pause of {bound:g} ms or more "
+                       f"({c['gc'][1]} of {c['kept']} kept), {c['jit'][0]} with the JIT over {JIT_WARMING:.0%} "
+                       f"({c['jit'][1]}), {c['steal'][0]} with steal {STEAL_NOISY:.0%} or more ({c['steal'][1]}), "
+                       f"{c['none']} with none")
+    return "; ".join(out)
 
 
 def forks_for_agreement(sd: float) -> int:

@@ -83,8 +83,10 @@ import java.util.concurrent.atomic.AtomicReference;
  *       {@code flag.generator} (open model: {@code cpu.share} >= 0.9), {@code flag.lag} (open model: lag p99
  *       > 10% of latency p99 and > 1 ms), {@code flag.stub} ({@code stub.cpu} >= 0.7), {@code flag.unsteady} (this fork's
  *       measured iterations so far differ by > 20% in ok/s), {@code flag.samples} (< 1,000 latency samples
- *       in an iteration). A flagged figure never counts against a client; a rate kept despite {@code generator},
- *       {@code lag} or {@code stub} counts as kept ({@link clientbench.harness.Slo#LIMITS}).</li>
+ *       in an iteration), {@code flag.steal} ({@code host.steal}, the share of the machine's CPU its hypervisor
+ *       gave to other guests in the window, >= 0.1). A flagged figure never counts against a client; a rate kept
+ *       despite {@code generator}, {@code lag}, {@code stub} or {@code steal} counts as kept
+ *       ({@link clientbench.harness.Slo#LIMITS}).</li>
  * </ul>
  * HOW TO RUN: {@code java -jar target/benchmarks.jar OpenLoopBenchmark} adds it; with JMH's own main or the
  * Runner API, add {@code -prof clientbench.jmh.HarnessProfiler} ({@code addProfiler(HarnessProfiler.class)}).
@@ -170,6 +172,10 @@ public final class HarnessProfiler implements InternalProfiler {
         if (s.probes().stubCpuShare() >= 0) {
             r.add(new ScalarResult("stub.cpu", s.probes().stubCpuShare(), "of its CPUs", AggregationPolicy.AVG));
             r.add(flag(Flag.STUB, raised.contains(Flag.STUB)));
+        }
+        if (s.probes().stealShare() >= 0) {
+            r.add(new ScalarResult("host.steal", s.probes().stealShare(), "of the machine's CPU", AggregationPolicy.AVG));
+            r.add(flag(Flag.STEAL, raised.contains(Flag.STEAL)));
         }
         return r;
     }

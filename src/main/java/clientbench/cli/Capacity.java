@@ -35,7 +35,8 @@ final class Capacity {
     /** One probe: one measured iteration at one offered rate. */
     record Probe(int fork, double rate, boolean pass, String why, long scheduled, long ok, double p50Micros,
                  double p99Micros, double p999Micros, double lagP99Micros, double cpuMicrosPerRequest,
-                 double allocatedBytesPerRequest, int connectionsUsed, double jitShare, List<String> flags) {
+                 double allocatedBytesPerRequest, int connectionsUsed, double jitShare, long gcPauseMillis, double stealShare,
+                 List<String> flags) {
     }
 
     /** One fork's search: its knee (0 when no rate passed), the lowest failing rate (NaN: none), converged. */
@@ -119,7 +120,8 @@ final class Capacity {
                 num(it.path("lagMicros").path("p99")),
                 sent > 0 && it.path("cpuNanosInWindow").asLong() >= 0 ? it.path("cpuNanosInWindow").asLong() / 1e3 / sent : Double.NaN,
                 sent > 0 && it.path("allocatedBytesInWindow").asLong() >= 0 ? (double) it.path("allocatedBytesInWindow").asLong() / sent : Double.NaN,
-                it.path("probes").path("connectionsUsed").asInt(-1), it.path("probes").path("jitShare").asDouble(-1), flags);
+                it.path("probes").path("connectionsUsed").asInt(-1), it.path("probes").path("jitShare").asDouble(-1),
+                it.path("probes").path("gcPauseMillis").asLong(-1), it.path("probes").path("stealShare").asDouble(-1), flags);
     }
 
     private static double num(JsonNode n) {
@@ -193,6 +195,8 @@ final class Capacity {
                 pm.put("netAllocatedBytesPerRequest", b == null ? null : num(p.allocatedBytesPerRequest - b[1]));
                 pm.put("connectionsUsed", p.connectionsUsed);
                 pm.put("jitShare", p.jitShare < 0 ? null : num(p.jitShare));
+                pm.put("gcPauseMillis", p.gcPauseMillis < 0 ? null : p.gcPauseMillis);
+                pm.put("stealShare", p.stealShare < 0 ? null : num(p.stealShare));
                 pm.put("flags", p.flags);
                 return pm;
             }).toList());

@@ -79,7 +79,7 @@ final class Summary {
                 ms(row.p50), ms(row.p99), us(row.netCpu), bytes(row.netAlloc), row.closedOk, row.closedFlags,
                 String.format(Locale.ROOT, "%.0f (%.2f%%)", row.failures, 100 * row.failures / Math.max(1, row.sent)))));
         sb.append("sustained: the highest fixed offered rate kept (99.9% ok, latency p99 within 10 ms of the server's\n")
-          .append("delay; kept despite gen, lag or stub counts); p50/p99: latency from the intended start there; net: minus the noop baseline.\n");
+          .append("delay; kept despite gen, lag, stub or steal counts); p50/p99: latency from the intended start there; net: minus the noop baseline.\n");
         if (!capacity.isEmpty()) {
             sb.append('\n').append(kneeTable(capacity));
         }
@@ -144,6 +144,12 @@ final class Summary {
         definitions.put("jitShare", "per iteration (trial JSON probes.jitShare, capacity probes' jitShare): the time the"
                 + " client JVM's JIT compilers spent compiling in the window over the window times its CPUs; above 0.1 the"
                 + " JVM was still warming up and its CPU and latency figures include compilation");
+        definitions.put("gcPauseMillis", "per iteration (trial JSON probes.gcPauseMillis, capacity probes' gcPauseMillis):"
+                + " milliseconds the client JVM's collectors paused it in the window (concurrent collector work left out);"
+                + " a pause as long as the SLO's latency bound can by itself fail a probe");
+        definitions.put("stealShare", "per iteration (trial JSON probes.stealShare, capacity probes' stealShare, the"
+                + " host.steal metric): the share of the machine's CPU time its hypervisor gave to other guests in the"
+                + " window (/proc/stat's steal over every CPU); the host's slowness, not the client's");
         definitions.put("verdictLatency", "latency.* (every outcome, requests never completed at a lower bound), "
                 + "not latency.ok.*");
         Map<String, String> flags = new LinkedHashMap<>();

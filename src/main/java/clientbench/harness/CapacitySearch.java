@@ -22,7 +22,8 @@ import java.util.Locale;
  *       and the search goes on. A rate that has failed is never called the knee, even if it passed once.</li>
  * </ol>
  * A miss the harness cannot vouch for (a validity flag raised: the client JVM's CPUs full, the pacer late, the
- * stub busy, typically in the first probe after warm-up while the JITs of both JVMs still run) is
+ * stub busy, the host's steal; the first three typically in the first probe after warm-up while the JITs of both
+ * JVMs still run) is
  * inconclusive: it moves no bound and the same rate is probed again. Only a second flagged miss at that rate
  * in a row stands as a failure (the budget stays bounded), so one transient can no longer cap a knee. A miss
  * while the client JVM's JIT still compiled ({@link #recordWarmingMiss}) never stands.

@@ -27,6 +27,26 @@ final class JvmCounters {
         }
     }
 
+    /**
+     * Milliseconds this JVM's collectors have paused its threads so far, or -1. Collectors that count concurrent
+     * work under their own bean (G1's "G1 Concurrent GC", ZGC's and Shenandoah's "Cycles") are left out: their time
+     * ran beside the application, not in place of it.
+     */
+    static long gcPauseMillis() {
+        long sum = 0;
+        boolean any = false;
+        for (var gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            String name = gc.getName();
+            long t = gc.getCollectionTime();
+            if (name.contains("Concurrent") || name.contains("Cycles") || t < 0) {
+                continue;
+            }
+            sum += t;
+            any = true;
+        }
+        return any ? sum : -1;
+    }
+
     /** {@code end - start}, or -1 when either is unknown. */
     static long delta(long start, long end) {
         return start < 0 || end < 0 ? -1 : end - start;

@@ -21,10 +21,14 @@ package clientbench.harness;
  *                 times {@code jvmCpus} (the JVM's CompilationMXBean; elapsed time, so on a busy core it can
  *                 overstate their CPU): above a tenth, the JVM was still warming up and its figures include
  *                 compilation; -1 when the JVM does not measure it
+ * @param gcPauseMillis the time the client JVM's collectors paused it in the window ({@code JvmCounters#gcPauseMillis});
+ *                      a pause as long as the SLO's latency bound can by itself fail a probe; -1 when unknown
+ * @param stealShare the share of the machine's CPU time the hypervisor gave to other guests in the window
+ *                   ({@link HostSteal}): the host's slowness, not the client's; -1 where it cannot be read
  */
 public record Probes(int jvmCpus, long asked, long connections, long connectionsPeak, long connectionsUsed, long connectionsOpened,
                      long stubRequests, double stubCpuShare, long listenRefused, long heapBytes, long threadsAtClose,
-                     double jitShare) {
+                     double jitShare, long gcPauseMillis, double stealShare) {
 
-    public static final Probes NONE = new Probes(-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
+    public static final Probes NONE = new Probes(-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
 }

@@ -15,8 +15,8 @@ import java.util.Set;
  * latency p99 (from the intended start, every outcome, the never-completed at a lower bound) stayed within
  * {@link #latencyP99Millis} beyond the server's own delay, and no validity flag stands against it: a figure the
  * harness cannot vouch for never counts for or against a client. The exception is a rate kept despite
- * {@link #LIMITS}, the flags that say the harness may have been the limit (the client JVM's CPUs full, the
- * pacer late, the stub busy): each can only have made the rate harder to keep (latency runs from the intended
+ * {@link #LIMITS}, the flags that say the harness or the host may have been the limit (the client JVM's CPUs full,
+ * the pacer late, the stub busy, the host's steal): each can only have made the rate harder to keep (latency runs from the intended
  * start, so lateness is in the p99; a request the pacer could not send counts against the ok share), so a
  * client that kept the SLO despite them keeps it. The figure still carries its flags wherever it is shown. A
  * miss with any flag, or any other flag ({@link Flag#SAMPLES}: a p99 on too few values), counts neither way.
@@ -31,7 +31,8 @@ public record Slo(double okShare, double latencyP99Millis) {
     /** How {@link #missedBy} begins a miss that a validity flag makes untrustworthy. */
     public static final String FLAGGED = "flagged:";
     /** The flags that cannot undo a kept rate: each says the harness, not the client, may have been the limit. */
-    public static final Set<Flag> LIMITS = Collections.unmodifiableSet(EnumSet.of(Flag.GENERATOR, Flag.LAG, Flag.STUB));
+    public static final Set<Flag> LIMITS = Collections.unmodifiableSet(EnumSet.of(Flag.GENERATOR, Flag.LAG, Flag.STUB,
+            Flag.STEAL));
 
     public Slo {
         if (!(okShare > 0 && okShare <= 1)) {
@@ -88,7 +89,7 @@ public record Slo(double okShare, double latencyP99Millis) {
     /** For env.json and each trial's record: what "sustained" meant in this run. */
     public java.util.Map<String, Object> toJson() {
         return java.util.Map.of("okShare", okShare, "latencyP99Millis", latencyP99Millis,
-                "flags", "a rate kept despite gen, lag or stub (the harness may have been the limit) counts as kept; "
+                "flags", "a rate kept despite gen, lag, stub or steal (the harness or the host may have been the limit) counts as kept; "
                         + "a miss with any flag, or a samples flag, counts neither way",
                 "latency", "p99 from the intended start, every outcome, beyond the server's delay");
     }

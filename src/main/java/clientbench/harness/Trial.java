@@ -41,6 +41,8 @@ public final class Trial implements AutoCloseable {
     private long markNanos;
     private long jitMillisAtMark = -1;
     private long jitMarkNanos;
+    private HostSteal.Ticks stealAtMark;
+    private long gcPauseMillisAtMark = -1;
     private long listenRefusedAtStart;
 
     private Trial(TrialSpec spec, CpuLayout layout, StubProcess stub, HttpClientAdapter adapter, LoadGenerator generator,
@@ -173,6 +175,8 @@ public final class Trial implements AutoCloseable {
         listenRefusedAtStart = ListenQueue.refused();
         jitMillisAtMark = jitMillis();
         jitMarkNanos = System.nanoTime();
+        stealAtMark = HostSteal.now();
+        gcPauseMillisAtMark = JvmCounters.gcPauseMillis();
         generator.beginIteration(windowNanos);
     }
 
@@ -231,6 +235,8 @@ public final class Trial implements AutoCloseable {
         }
         long threads = ManagementFactory.getThreadMXBean().getThreadCount();
         long jitAtClose = jitMillis();
+        double stealShare = HostSteal.share(stealAtMark, HostSteal.now());
+        long gcPauseMillis = JvmCounters.delta(gcPauseMillisAtMark, JvmCounters.gcPauseMillis());
         double jitShare = jitAtClose < 0 || jitMillisAtMark < 0 || closeNanos <= jitMarkNanos ? -1
                 : (jitAtClose - jitMillisAtMark) * 1e6 / (closeNanos - jitMarkNanos) / layout.jvmCpus();
         long heap = spec.measureHeap() ? heapAfterGc() - baselineHeapBytes : -1;
@@ -246,7 +252,7 @@ public final class Trial implements AutoCloseable {
                 counted ? atEnd.accepted() - statsAtMark.accepted() : -1,
                 counted ? atEnd.requests() - statsAtMark.requests() : -1, stubCpuShare,
                 listenRefusedAtStart < 0 || refusedAtEnd < 0 ? -1 : refusedAtEnd - listenRefusedAtStart, heap, threads,
-                jitShare));
+                jitShare, gcPauseMillis, stealShare));
     }
 
     /** Milliseconds this JVM's JIT compilers have spent compiling so far; -1 when it does not say. */

@@ -38,12 +38,14 @@ class SloTest {
     void aLimitOfTheHarnessDoesNotUndoAKeptRateButMakesAMissTheHarnesss() {
         // Each can only have added latency or unsent requests, and both are in the figures.
         for (Set<Flag> limits : List.of(EnumSet.of(Flag.LAG), EnumSet.of(Flag.GENERATOR), EnumSet.of(Flag.STUB),
-                EnumSet.of(Flag.GENERATOR, Flag.LAG, Flag.STUB))) {
+                EnumSet.of(Flag.STEAL), EnumSet.of(Flag.GENERATOR, Flag.LAG, Flag.STUB, Flag.STEAL))) {
             assertNull(SLO.missedBy(10_000, 10_000, 5_000, 0, limits), "kept despite " + limits);
         }
         assertEquals("flagged: lag (latency p99 12.0 ms > 10 ms)", SLO.missedBy(10_000, 10_000, 12_000, 0, EnumSet.of(Flag.LAG)));
         assertEquals("flagged: gen, stub (ok 50.00% of scheduled < 99.9%)",
                 SLO.missedBy(10_000, 5_000, 1_000, 0, EnumSet.of(Flag.GENERATOR, Flag.STUB)));
+        assertEquals("flagged: steal (latency p99 12.0 ms > 10 ms)",
+                SLO.missedBy(10_000, 10_000, 12_000, 0, EnumSet.of(Flag.STEAL)));
         assertEquals(EnumSet.complementOf(EnumSet.of(Flag.SAMPLES, Flag.UNSTEADY)), Slo.LIMITS);
     }
 

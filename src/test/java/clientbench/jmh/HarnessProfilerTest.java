@@ -34,6 +34,11 @@ class HarnessProfilerTest {
 
     private static IterationSnapshot iteration(boolean openModel, long samples, long latencyMicros, long lagMicros,
                                                double cpuShare, double stubCpuShare) {
+        return iteration(openModel, samples, latencyMicros, lagMicros, cpuShare, stubCpuShare, 0.01);
+    }
+
+    private static IterationSnapshot iteration(boolean openModel, long samples, long latencyMicros, long lagMicros,
+                                               double cpuShare, double stubCpuShare, double stealShare) {
         Histogram latency = LoadGenerator.newHistogram();
         Histogram lag = LoadGenerator.newHistogram();
         latency.recordValueWithCount(latencyMicros, samples);
@@ -42,7 +47,7 @@ class HarnessProfilerTest {
         outcomes[Outcome.OK.ordinal()] = samples;
         return new IterationSnapshot(openModel, Double.NaN, WINDOW_NANOS, 0, samples, samples, 0, 0, outcomes, 0, 0, latency,
                 latency.copy(), latency.copy(), lag, 0, 0, 0, (long) (cpuShare * 2 * WINDOW_NANOS), 0, 5, 5,
-                new Probes(2, -1, -1, -1, -1, -1, -1, stubCpuShare, -1, -1, -1, -1));
+                new Probes(2, -1, -1, -1, -1, -1, -1, stubCpuShare, -1, -1, -1, -1, -1, stealShare));
     }
 
     private static Map<String, Double> flags(IterationSnapshot s) {
@@ -68,6 +73,17 @@ class HarnessProfilerTest {
     void aClosedLoopThatSaturatesTheClientJvmIsNotFlagged() {
         // The closed model runs the client flat out by design: the CPU is the limit it measures.
         assertEquals(0.0, flags(iteration(false, 2_000, 1_000, 0, 0.99, 0.2)).get(Flag.GENERATOR.metric()));
+    }
+
+    @Test
+    void aTenthOfTheMachineGivenToOtherGuestsRaisesSteal() {
+        // A closed loop too: the host's steal is nobody's design.
+        assertEquals(1.0, flags(iteration(true, 2_000, 1_000, 50, 0.3, 0.2, 0.12)).get(Flag.STEAL.metric()));
+        assertEquals(1.0, flags(iteration(false, 2_000, 1_000, 0, 0.99, 0.2, 0.10)).get(Flag.STEAL.metric()));
+        assertEquals(0.0, flags(iteration(true, 2_000, 1_000, 50, 0.3, 0.2, 0.09)).get(Flag.STEAL.metric()));
+        assertEquals(0.09, flags(iteration(true, 2_000, 1_000, 50, 0.3, 0.2, 0.09)).get("host.steal"), 1e-12);
+        Map<String, Double> unknown = flags(iteration(true, 2_000, 1_000, 50, 0.3, 0.2, -1));
+        assertFalse(unknown.containsKey(Flag.STEAL.metric()) || unknown.containsKey("host.steal"), "not read, not flagged");
     }
 
     @Test

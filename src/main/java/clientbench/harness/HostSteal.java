@@ -1,0 +1,65 @@
+package clientbench.harness;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * The hypervisor's steal: time this machine's virtual CPUs were ready to run while the host ran something else
+ * (the {@code steal} column of the {@code cpu} line of {@code /proc/stat}, in clock ticks, summed over every CPU).
+ * On a shared virtual machine the host's other guests take CPU from the client, the stub and the harness alike;
+ * its share of a window says how much of a slow window was the host's, not the client's.
+ *
+ * <p>The counters are the whole machine's, as the client and the stub share its CPUs: a steal on either slows a
+ * request. They count in ticks (10 ms at Linux's usual 100 Hz), so over a 2 s window on 2 CPUs the share is known
+ * to a quarter of a percent.
+ */
+public final class HostSteal {
+
+    /** The machine's counters at one moment: ticks stolen and ticks in all, since boot. */
+    public record Ticks(long steal, long total) {
+    }
+
+    private static final Path PROC_STAT = Path.of("/proc/stat");
+
+    private HostSteal() {
+    }
+
+    /** The counters now, or null where they cannot be read (not Linux, or a kernel without the steal column). */
+    public static Ticks now() {
+        try {
+            for (String line : Files.readAllLines(PROC_STAT)) {
+                if (line.startsWith("cpu ")) {
+                    return parse(line);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // not Linux: no steal to report
+        }
+        return null;
+    }
+
+    /**
+     * The {@code cpu} line's counters: user, nice, system, idle, iowait, irq, softirq, steal (guest time is
+     * already inside user and nice, so it is not added again); null when the line has no steal column.
+     */
+    static Ticks parse(String cpuLine) {
+        String[] f = cpuLine.trim().split("\\s+");
+        if (f.length < 9) {
+            return null;
+        }
+        long total = 0;
+        for (int i = 1; i <= 8; i++) {
+            total += Long.parseLong(f[i]);
+        }
+        return new Ticks(Long.parseLong(f[8]), total);
+    }
+
+    /** The share of the machine's CPU time stolen between two readings (0-1); -1 when either is missing or no tick passed. */
+    public static double share(Ticks from, Ticks to) {
+        if (from == null || to == null || to.total() <= from.total()) {
+            return -1;
+        }
+        return (double) (to.steal() - from.steal()) / (to.total() - from.total());
+    }
+}
