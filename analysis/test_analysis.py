@@ -57,6 +57,17 @@ def with_knees(tmp_path, knees: dict, name="edited") -> Path:
     return run
 
 
+def keep_delay_shape(run: Path, flags=lambda client: []) -> dict:
+    """Marks delay100ms-500 kept by every client in the run's summary.json (noop aside), each with flags(client);
+    returns the summary as written."""
+    summary = read("summary.json", run)
+    for r in summary["runs"]:
+        if r["shape"] == "delay100ms-500" and r["client"] != cba.NOOP:
+            r["sustained"], r["missedBy"], r["flags"] = True, "", flags(r["client"])
+    (run / "summary.json").write_text(json.dumps(summary))
+    return summary
+
+
 def cli(*args):
     return subprocess.run([sys.executable, str(HERE / "clientbench_analysis.py"), *map(str, args)],
                           capture_output=True, text=True, timeout=300)
@@ -784,11 +795,7 @@ def test_a_delay_shapes_interval_is_of_the_latency_beyond_the_delay(tmp_path):
     # geometric mean 630.0 us: [331.7, 1196.4] us beyond the delay, never below it.
     run = tmp_path / "delay"
     shutil.copytree(FIXTURE, run)
-    summary = read("summary.json", run)
-    for r in summary["runs"]:
-        if r["shape"] == "delay100ms-500" and r["client"] != cba.NOOP:
-            r["sustained"], r["missedBy"], r["flags"] = True, "", []
-    (run / "summary.json").write_text(json.dumps(summary))
+    keep_delay_shape(run)
     excess = {"jdk": [500, 1000, 500], "okhttp": [2000, 4000, 2000]}
     for path in run.glob("*.trial.json"):
         t = json.loads(path.read_text())
@@ -821,12 +828,7 @@ def test_a_rate_kept_despite_gen_or_stub_is_kept_but_not_ranked_by_its_latency(t
     # be the harness's: no latency ranking rests on it. Lag is in the latency by definition and stays ranked.
     run = tmp_path / "limits"
     shutil.copytree(FIXTURE, run)
-    summary = read("summary.json", run)
-    for r in summary["runs"]:
-        if r["shape"] == "delay100ms-500" and r["client"] != cba.NOOP:
-            r["sustained"], r["missedBy"] = True, ""
-            r["flags"] = ["flag.generator", "flag.lag"] if r["client"] == "jdk" else ["flag.lag"]
-    (run / "summary.json").write_text(json.dumps(summary))
+    keep_delay_shape(run, lambda client: ["flag.generator", "flag.lag"] if client == "jdk" else ["flag.lag"])
     r = cbd.rank_open(cba.load_run(run), "delay100ms-500")
     assert r.groups == [["okhttp"]]
     assert r.unranked == [("jdk", "kept the rate, latency not ranked: flagged generator")]
@@ -837,11 +839,7 @@ def test_a_figure_taken_while_the_jit_still_compiled_is_marked_and_its_latency_n
     # (Java: Probes.jitShare), okhttp's 5%. Knees at 4800 make 1200-4800 common rates of the search; okhttp's
     # probes at the highest of them compiled for 35% of a window, jdk's for 2%.
     run = with_fork_knees(tmp_path, {"jdk": [4800.0, 4800.0], "okhttp": [4800.0, 4800.0]}, "jit")
-    summary = read("summary.json", run)
-    for r in summary["runs"]:
-        if r["shape"] == "delay100ms-500" and r["client"] != cba.NOOP:
-            r["sustained"], r["missedBy"], r["flags"] = True, "", []
-    (run / "summary.json").write_text(json.dumps(summary))
+    summary = keep_delay_shape(run)
     top = cba.common_rates(cba.load_run(run), "capacity-http1")[-1]
     for c in summary["capacity"]:
         for p in c["probes"]:
