@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -703,7 +704,9 @@ abstract class AdapterContractTest {
                     () -> assertEquals(24, server.http2Requests()),
                     () -> assertEquals(0, server.http1Requests()),
                     () -> assertEquals(protocol.label(), adapter.settings().get("protocol")),
-                    () -> assertTrue(adapter.settings().containsKey("h2Connections"), adapter.settings()::toString));
+                    () -> assertTrue(adapter.settings().containsKey("h2Connections"), adapter.settings()::toString),
+                    () -> assertTrue(String.valueOf(adapter.settings().get("tcpNoDelay")).startsWith("on ("),
+                            adapter.settings()::toString));
         }
     }
 
@@ -835,6 +838,20 @@ abstract class AdapterContractTest {
         assertEquals("64", adapter.settings().get("maxConnections"));
         assertEquals("off", adapter.settings().get("redirects"));
         assertEquals(AdapterSettings.REQUEST_PREPARATION, adapter.settings().get("requestPreparation"));
+    }
+
+    /**
+     * Every client runs with TCP_NODELAY, read from its sockets, channels or connector after a request, never
+     * typed: Helidon's default (off) left Nagle's algorithm holding its HTTP/2 frames for the server's delayed ACK,
+     * p50 25 ms at 800 req/s on h2c where the others took under 1 ms.
+     */
+    @Test
+    void tcpNoDelayIsOnAsReadFromTheLiveClient() throws Exception {
+        HttpClientAdapter adapter = open(config());
+        assertEquals(Outcome.OK, sendAndWait(adapter, Request.get(stub.uri(), "/?bytes=5", 5)).outcome);
+        String noDelay = adapter.settings().get("tcpNoDelay");
+        assertNotNull(noDelay, adapter.settings()::toString);
+        assertTrue(noDelay.startsWith("on ("), noDelay);
     }
 
     @Test

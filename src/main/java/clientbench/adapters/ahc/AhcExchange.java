@@ -7,7 +7,9 @@ import clientbench.api.Outcomes;
 import clientbench.adapters.support.AdapterSettings;
 import clientbench.adapters.support.AsyncPermits;
 import clientbench.adapters.support.Http2Ramp;
+import clientbench.adapters.support.NoDelayTally;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelOption;
 import io.netty.handler.codec.http.HttpHeaders;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -57,10 +59,13 @@ final class AhcExchange implements AsyncHandler<Void> {
     /** What the first connection was, read from the live client: channel class and, over TLS, the handshake. */
     static final class Observed {
         volatile String value;
+        /** TCP_NODELAY read from each connection's channel as it connected. */
+        final NoDelayTally noDelay = new NoDelayTally("as it connected, from its Netty channel");
     }
 
     @Override
     public void onTcpConnectSuccess(InetSocketAddress remoteAddress, Channel connection) {
+        observed.noDelay.count(connection.config().getOption(ChannelOption.TCP_NODELAY));
         if (observed.value == null) {
             observed.value = connection.getClass().getSimpleName();
         }

@@ -110,6 +110,8 @@ public final class ApacheAdapter implements HttpClientAdapter {
                         ? "one HTTP/2 connection (maxConnections does not apply); streams as the server allows"
                         : "pool max total = max per route = maxConnections; more wait for a lease",
                 "I/O reactor threads; callbacks on them; one deadline thread of the adapter");
+        AdapterSettings.tcpNoDelay(s, ApacheClients.reactorConfig(config).isTcpNoDelay(),
+                "IOReactorConfig.isTcpNoDelay() of the configuration the client was built with");
         AdapterSettings.ioThreads(s, reactorThreads.reactorThreads(), "I/O reactor threads, counted as the client's"
                 + " thread factory made them (the client has no getter)");
         return Collections.unmodifiableMap(s);

@@ -47,16 +47,13 @@ final class ApacheClients {
      * whole connection per exchange, so N concurrent requests would open N connections of one stream each).
      */
     static CloseableHttpAsyncClient newAsyncClient(AdapterConfig config, ThreadFactory reactorThreads) {
-        IOReactorConfig.Builder reactor = IOReactorConfig.custom();
-        if (config.ioThreads() > 0) {
-            reactor.setIoThreadCount(config.ioThreads());
-        }
+        IOReactorConfig reactor = reactorConfig(config);
         ConnectionConfig connect = ConnectionConfig.custom().setConnectTimeout(Timeout.of(config.connectTimeout())).build();
         if (AdapterSettings.http2(config)) {
             return HttpAsyncClients.customHttp2()
                     .setTlsStrategy(new Http2Only(asyncTls(config)))
                     .setDefaultConnectionConfig(connect)
-                    .setIOReactorConfig(reactor.build())
+                    .setIOReactorConfig(reactor)
                     .setThreadFactory(reactorThreads)
                     .disableRedirectHandling()
                     .disableCookieManagement()
@@ -73,13 +70,22 @@ final class ApacheClients {
         }
         return HttpAsyncClients.custom()
                 .setConnectionManager(pool.build())
-                .setIOReactorConfig(reactor.build())
+                .setIOReactorConfig(reactor)
                 .setThreadFactory(reactorThreads)
                 .disableRedirectHandling()
                 .disableCookieManagement()
                 .disableAutomaticRetries()
                 .disableContentCompression()
                 .build();
+    }
+
+    /** The I/O reactor's configuration: the client's defaults (TCP_NODELAY on among them), I/O threads if given. */
+    static IOReactorConfig reactorConfig(AdapterConfig config) {
+        IOReactorConfig.Builder reactor = IOReactorConfig.custom();
+        if (config.ioThreads() > 0) {
+            reactor.setIoThreadCount(config.ioThreads());
+        }
+        return reactor.build();
     }
 
     static CloseableHttpClient newClassicClient(AdapterConfig config) {

@@ -14,6 +14,7 @@ import java.util.Map;
 import org.apache.hc.client5.http.classic.methods.HttpUriRequestBase;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.core5.http.ContentType;
+import org.apache.hc.core5.http.io.SocketConfig;
 import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
 import org.apache.hc.core5.io.CloseMode;
 
@@ -82,6 +83,8 @@ public final class ApacheVtAdapter implements HttpClientAdapter {
                 "pool max total = max per route = maxConnections; more wait for a lease",
                 VirtualThreads.THREADING + "; one deadline thread of the adapter");
         s.put("body", "read in the response handler into a reused 16 KiB buffer");
+        AdapterSettings.tcpNoDelay(s, SocketConfig.DEFAULT.isTcpNoDelay(),
+                "SocketConfig.DEFAULT.isTcpNoDelay(), the socket configuration of the client's connection manager");
         AdapterSettings.ioThreads(s, 0, "none: blocking I/O on each request's virtual thread");
         return Collections.unmodifiableMap(s);
     }

@@ -19,6 +19,8 @@ import io.helidon.webclient.http2.Http2Client;
 import java.io.UncheckedIOException;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -45,6 +47,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *   <li>connect timeout from the config, readTimeout = requestTimeout (defaults 10 s, 30 s); no whole-exchange
  *       timeout in Helidon, so a {@link DeadlineTimer} interrupts the virtual thread (closing its socket)
  *       requestTimeout after send(), permit wait included, reported as {@code TIMEOUT};</li>
+ *   <li>TCP_NODELAY on (default off: Nagle's algorithm held HTTP/2 frames for the server's delayed ACK), read
+ *       back from each socket as it connects;</li>
  *   <li>followRedirects false and sendExpectContinue false (defaults true); content encodings not
  *       discovered from the class path, so nothing is decoded; cookies: none stored by default;</li>
  *   <li>the body is read through a buffer of its expected size, not {@code transferTo}'s 16 KiB: Helidon
@@ -144,7 +148,9 @@ public final class HelidonAdapter implements HttpClientAdapter {
 
     @Override
     public Map<String, String> settings() {
-        return settings;
+        Map<String, String> s = new LinkedHashMap<>(settings);
+        sockets.noDelay().record(s);
+        return Collections.unmodifiableMap(s);
     }
 
     @Override

@@ -99,6 +99,8 @@ final class JdkClients {
                 + DISABLE_RETRY_CONNECT + "=" + disabled + "); still retried once, with"
                 + " no switch: an HTTP/1.1 GET/HEAD whose connection closes or resets before the first response byte,"
                 + " and an HTTP/2 stream refused (REFUSED_STREAM) or unprocessed (GOAWAY)");
+        AdapterSettings.tcpNoDelay(s, true, "set by the JDK on every connection it opens"
+                + " (jdk.internal.net.http.PlainHttpConnection); no setting, and no socket to read it back from");
         AdapterSettings.ioThreads(s, selectorThreads(client), "the client's one selector thread (HttpClient-<id>-SelectorManager,"
                 + " no knob), counted by name; exchanges complete on its default executor (a cached pool)");
         return Collections.unmodifiableMap(s);

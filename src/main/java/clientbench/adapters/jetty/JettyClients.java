@@ -98,7 +98,9 @@ final class JettyClients {
         s.put("maxRequestsQueuedPerDestination", Integer.toString(client.getMaxRequestsQueuedPerDestination()));
         s.put("retries", "none (Jetty re-sends only a request never written, on a connection it closed itself)");
         s.put("threading", threading);
-        SelectorManager selectors = client.getContainedBeans(ClientConnector.class).iterator().next().getSelectorManager();
+        ClientConnector connector = client.getContainedBeans(ClientConnector.class).iterator().next();
+        AdapterSettings.tcpNoDelay(s, connector.isTCPNoDelay(), "ClientConnector.isTCPNoDelay() of the live client");
+        SelectorManager selectors = connector.getSelectorManager();
         AdapterSettings.ioThreads(s, selectors == null ? 0 : selectors.getSelectorCount(),
                 "selector threads (ClientConnector's SelectorManager), run on the client's QueuedThreadPool");
         return Collections.unmodifiableMap(s);

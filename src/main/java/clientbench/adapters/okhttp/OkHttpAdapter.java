@@ -41,7 +41,9 @@ import okio.Okio;
  *       (default true); cookies: {@code CookieJar.NO_COOKIES} is already the default;</li>
  *   <li>{@code Accept-Encoding: identity} sent explicitly: without it OkHttp asks for gzip and
  *       decompresses transparently;</li>
- *   <li>trust-all TLS and host names when the config asks for it.</li>
+ *   <li>trust-all TLS and host names when the config asks for it;</li>
+ *   <li>TCP_NODELAY on, set by the adapter's socket factory ({@link OpenSockets}; OkHttp leaves Nagle's
+ *       algorithm on and has no setting for it), as every other client runs; read back from the open sockets.</li>
  * </ul>
  * The OkHttp request is built on every send, as OkHttp's users write it (its URL string parsed each time).
  * The call timeout starts when the dispatcher runs the call, so time queued in the dispatcher is not
@@ -111,7 +113,7 @@ public final class OkHttpAdapter implements HttpClientAdapter {
 
     @Override
     public Map<String, String> settings() {
-        return OkHttpClients.settings(config,
+        return owned.settings(config,
                 "Dispatcher maxRequests = maxRequestsPerHost = maxConnections; more wait in the dispatcher's queue",
                 "enqueue; the dispatcher's cached pool (okhttp-dispatcher-N)");
     }

@@ -73,7 +73,7 @@ public final class OkHttpVtAdapter implements HttpClientAdapter {
 
     @Override
     public Map<String, String> settings() {
-        return OkHttpClients.settings(config,
+        return owned.settings(config,
                 "at most maxConnections calls at once; more wait on a fair semaphore in their virtual thread",
                 VirtualThreads.THREADING);
     }

@@ -1,5 +1,6 @@
 package clientbench.adapters.okhttp;
 
+import clientbench.adapters.support.NoDelayTally;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -26,7 +27,11 @@ final class OpenSockets extends SocketFactory {
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
-    /** OkHttp's only call: it connects the socket itself, with its connect timeout. */
+    /**
+     * OkHttp's only call: it connects the socket itself, with its connect timeout. TCP_NODELAY is set here, as
+     * every other client sets it: OkHttp leaves Nagle's algorithm on and has no setting of its own for it (its
+     * socket factory is the place), so a small write waits while an earlier one is unacknowledged.
+     */
     @Override
     public Socket createSocket() throws IOException {
         Socket socket = new Socket() {
@@ -36,6 +41,7 @@ final class OpenSockets extends SocketFactory {
                 super.close();
             }
         };
+        socket.setTcpNoDelay(true);
         open.add(socket);
         if (closed) { // closeAll() may have passed this socket by: it must not outlive the client
             socket.close();
@@ -88,6 +94,13 @@ final class OpenSockets extends SocketFactory {
                 // closing for good: nothing else to do with it
             }
         }
+    }
+
+    /** TCP_NODELAY as read now from every socket still open, connected or not. */
+    NoDelayTally noDelay() {
+        NoDelayTally tally = new NoDelayTally("open when the settings were read");
+        open.forEach(tally::read);
+        return tally;
     }
 
     /** Sockets made and not closed yet, for tests. */

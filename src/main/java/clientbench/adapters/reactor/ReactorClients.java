@@ -2,10 +2,12 @@ package clientbench.adapters.reactor;
 
 import clientbench.adapters.support.AdapterSettings;
 import clientbench.adapters.support.Http2Ramp;
+import clientbench.adapters.support.NoDelayTally;
 import clientbench.api.AdapterConfig;
 import clientbench.api.Protocol;
 import clientbench.api.TrustAllCertificates;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoEventLoopGroup;
 import io.netty.channel.epoll.EpollIoHandler;
@@ -63,11 +65,17 @@ final class ReactorClients {
     /** The first connection's channel class and, over TLS, what its handshake agreed on, read from the live channel. */
     static final class Observed implements ChannelPipelineConfigurer {
         volatile String value;
+        /** TCP_NODELAY read from each connection's channel as it is initialised (its options set). */
+        final NoDelayTally noDelay = new NoDelayTally("as it was initialised, from its Netty channel");
 
         @Override
         public void onChannelInit(ConnectionObserver observer, Channel channel, SocketAddress remote) {
-            if (channel.parent() != null || value != null) {
-                return; // an HTTP/2 stream, or already seen
+            if (channel.parent() != null) {
+                return; // an HTTP/2 stream
+            }
+            noDelay.count(channel.config().getOption(ChannelOption.TCP_NODELAY));
+            if (value != null) {
+                return; // already seen
             }
             SslHandler tls = channel.pipeline().get(SslHandler.class);
             if (tls == null) {

@@ -162,11 +162,11 @@ public final class ReactorNettyAdapter implements HttpClientAdapter {
     @Override
     public Map<String, String> settings() {
         String seen = observed.value;
-        if (seen == null) {
-            return settings;
-        }
         Map<String, String> s = new LinkedHashMap<>(settings);
-        s.put("observedConnection", seen);
+        observed.noDelay.record(s);
+        if (seen != null) {
+            s.put("observedConnection", seen);
+        }
         return Collections.unmodifiableMap(s);
     }
 

@@ -80,6 +80,16 @@ public final class AdapterSettings {
     }
 
     /**
+     * Records TCP_NODELAY (Nagle's algorithm off) as read from the client's configuration where the live sockets
+     * are out of reach; {@link NoDelayTally} reads them where they are not.
+     *
+     * @param from where it was read, e.g. "ClientConnector.isTCPNoDelay() of the live client"
+     */
+    public static void tcpNoDelay(Map<String, String> settings, boolean on, String from) {
+        settings.put("tcpNoDelay", (on ? "on" : "off: Nagle's algorithm on") + " (" + from + ")");
+    }
+
+    /**
      * The shared settings, as every adapter applies them.
      *
      * @param connectionLimit how the client enforces {@code maxConnections}, and what it does when all are busy

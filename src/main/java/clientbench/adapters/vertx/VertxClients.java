@@ -2,8 +2,10 @@ package clientbench.adapters.vertx;
 
 import clientbench.adapters.support.AdapterSettings;
 import clientbench.adapters.support.Http2Ramp;
+import clientbench.adapters.support.NoDelayTally;
 import clientbench.api.AdapterConfig;
 import clientbench.api.Protocol;
+import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoEventLoopGroup;
 import io.netty.channel.epoll.EpollIoHandler;
@@ -21,6 +23,7 @@ import io.vertx.core.http.HttpVersion;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.internal.VertxInternal;
 import io.vertx.core.net.JdkSSLEngineOptions;
+import io.vertx.core.net.impl.ConnectionBase;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.List;
@@ -99,8 +102,11 @@ final class VertxClients {
         return contexts;
     }
 
+    /** The settings, with TCP_NODELAY as read from the connections so far. */
     Map<String, String> settings() {
-        return settings;
+        Map<String, String> s = new java.util.LinkedHashMap<>(settings);
+        observed.noDelay.record(s);
+        return Collections.unmodifiableMap(s);
     }
 
     /** What the first connection negotiated, or null before one is up. */
@@ -161,8 +167,12 @@ final class VertxClients {
     /** The first connection's protocol and, over TLS, what its handshake agreed on. */
     private static final class Observed {
         volatile String value;
+        /** TCP_NODELAY read from each connection's Netty channel as it connected (Vert.x's ConnectionBase, internal). */
+        final NoDelayTally noDelay = new NoDelayTally("as it connected, from its Netty channel");
 
         void connected(HttpConnection connection) {
+            noDelay.count(connection instanceof ConnectionBase base
+                    ? base.channel().config().getOption(ChannelOption.TCP_NODELAY) : null);
             if (value != null) {
                 return;
             }

@@ -1,0 +1,64 @@
+package clientbench.adapters.support;
+
+import java.net.Socket;
+import java.net.SocketException;
+import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * TCP_NODELAY as read back from each socket a client connected, for its settings ({@code tcpNoDelay}): every
+ * client runs on the same transport, and for a client that owns plain sockets (Helidon, OkHttp) the socket itself
+ * is the only place that says what it runs with. Nagle's algorithm, left on, holds a small write while an earlier
+ * one is unacknowledged: over HTTP/2 that held Helidon's frames for the server's delayed ACK (tens of ms a request).
+ */
+public final class NoDelayTally {
+
+    private final LongAdder on = new LongAdder();
+    private final LongAdder off = new LongAdder();
+    private final LongAdder unread = new LongAdder();
+    private final String when;
+
+    /** @param when when the sockets are read, for the record, e.g. "as it connected" */
+    public NoDelayTally(String when) {
+        this.when = when;
+    }
+
+    /** Reads the socket's TCP_NODELAY; once per connection, never per request. */
+    public void read(Socket socket) {
+        try {
+            (socket.getTcpNoDelay() ? on : off).increment();
+        } catch (SocketException e) { // closed already
+            unread.increment();
+        }
+    }
+
+    /** Counts a value read from a channel's config (null: the channel did not say). */
+    public void count(Boolean value) {
+        (value == null ? unread : value ? on : off).increment();
+    }
+
+    /** What the sockets read so far ran with, e.g. "on (read from each of the 64 sockets as it connected)". */
+    public String describe() {
+        long yes = on.sum();
+        long no = off.sum();
+        long unknown = unread.sum();
+        long all = yes + no + unknown;
+        if (all == 0) {
+            return "not read yet (no socket connected)";
+        }
+        String sockets = all == 1 ? "the one socket " : "each of the " + all + " sockets ";
+        if (no == 0 && unknown == 0) {
+            return "on (read from " + sockets + when + ")";
+        }
+        if (yes == 0 && unknown == 0) {
+            return "off: Nagle's algorithm on (read from " + sockets + when + ")";
+        }
+        return "on for " + yes + ", off for " + no + ", unreadable (closed) for " + unknown + " of " + all
+                + " sockets (read " + when + ")";
+    }
+
+    /** Puts {@link #describe()} into the settings as {@code tcpNoDelay}. */
+    public void record(Map<String, String> settings) {
+        settings.put("tcpNoDelay", describe());
+    }
+}
