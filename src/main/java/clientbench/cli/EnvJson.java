@@ -38,6 +38,7 @@ final class EnvJson {
         env.put("launcherJdk", Environment.launcherJdk());
         env.put("forkJava", plan.jdk().java().toString());
         env.put("forkJvmArgs", forkJvmArgs);
+        env.put("classDataSharing", RunOptions.describeClassDataSharing(plan));
         env.put("purpose", p.purpose());
         env.put("slo", clientbench.harness.Slo.DEFAULT.toJson());
         env.put("settings", Map.of("connectTimeout", TrialSpec.CONNECT_TIMEOUT.toString(),

@@ -75,6 +75,10 @@ public final class StubProcess implements AutoCloseable {
         }
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(jdkFlags());
+        String cds = System.getProperty("clientbench.cds", "");
+        if (!cds.isBlank()) { // the fork's own archive folder (RunOptions.withClassDataSharing): startup only
+            cmd.addAll(List.of("-XX:+AutoCreateSharedArchive", "-XX:SharedArchiveFile=" + Path.of(cds, "stub.jsa")));
+        }
         cmd.addAll(List.of("-Xms256m", "-Xmx1g", "-cp", System.getProperty("java.class.path"),
                 StubServer.class.getName(), "--port", "0", "--quiet", "--exit-with-parent", "--control",
                 "--io-threads", Integer.toString(ioThreads)));

@@ -44,8 +44,21 @@ class JmhArgumentsReachEveryRunTest {
         expected.addAll(List.of("-Xmx2g", "-Dclientbench.mark=1", "-Dclientbench.hlog.dir=" + runDir.toAbsolutePath()));
         assertEquals(expected, fork, "ours, then the user's (the last -Xmx wins), then where the .hlog files go");
         List<String> perRun = new ArrayList<>(expected);
+        Path cds = RunOptions.classDataDir(plan);
+        // the client's own class-data archive, and the stub's folder (RunOptions.withClassDataSharing)
+        perRun.addAll(List.of("-XX:+AutoCreateSharedArchive", "-XX:SharedArchiveFile=" + cds.resolve("jdk.jsa"),
+                "-Dclientbench.cds=" + cds));
         perRun.add("-Dclientbench.shape=" + plan.profile().shapes().get(0).name()); // the fork's trial record names its shape
         assertEquals(perRun, List.copyOf(firstRun(plan, fork).getJvmArgs().get()), "what the fork gets");
+    }
+
+    @Test
+    void classDataSharingTheUserSetsIsNotOverridden() throws Exception {
+        RunPlan plan = plan("-jvmArgs", "-Xshare:off");
+        List<String> fork = RunOptions.forkJvmArgs(plan.jdk(), plan.jmh(), runDir);
+        List<String> got = List.copyOf(firstRun(plan, fork).getJvmArgs().get());
+        assertTrue(got.contains("-Xshare:off"), got.toString());
+        assertTrue(got.stream().noneMatch(a -> a.contains("SharedArchive") || a.startsWith("-Dclientbench.cds")), got.toString());
     }
 
     @Test
