@@ -564,6 +564,10 @@ class Agreement:
             out.append(f"  knees within {REPEAT_TOLERANCE:.0%}: {int(k['within'].sum())} of {len(k)} (shape, client); "
                        f"largest difference {worst['diff']:.0%} ({worst['shape']}/{worst['client']}: "
                        f"{fmt_rate(worst['knee.a'])} vs {fmt_rate(worst['knee.b'])} req/s)")
+            clean = k[k["clean"]]
+            out.append(f"  knees that no flag stopped in either run: {int(clean['within'].sum())} of {len(clean)} within "
+                       f"{REPEAT_TOLERANCE:.0%} (a flagged search, the harness, the host or the JIT at its bound, is not "
+                       "ranked; its knee is no figure of the client's)")
             inside = int(k["b.in.a"].sum() + k["a.in.b"].sum())
             out.append(f"  a knee inside the other run's {KNEE_CONFIDENCE:.0%} interval: {inside} of {2 * len(k)} "
                        "(each run's knee against the other's interval)")
@@ -619,7 +623,7 @@ def agreement(a: Run, b: Run) -> Agreement:
         diff = 0.0 if max(x, y) == 0 else abs(x - y) / max(x, y)
         rows.append({"shape": r["shape"], "client": r["client"], "knee.a": x, "knee.b": y, "diff": diff,
                      "within": diff <= REPEAT_TOLERANCE, "b.in.a": r["low.a"] <= y <= r["high.a"],
-                     "a.in.b": r["low.b"] <= x <= r["high.b"]})
+                     "a.in.b": r["low.b"] <= x <= r["high.b"], "clean": not r["flagged.a"] and not r["flagged.b"]})
     sa, sb = knee_spread(ka), knee_spread(kb)
     spreads = [(s, sa[s][0], sb[s][0]) for s in sa if s in sb and sa[s][3] == s and sb[s][3] == s]
     groups = []
@@ -637,7 +641,7 @@ def agreement(a: Run, b: Run) -> Agreement:
     unmatched = [f"{s}/{c} only in {n}" for n, other in (("a", "b"), ("b", "a"))
                  for s, c in sorted(pairs[n] - pairs[other])]
     return Agreement(a.name, b.name, pd.DataFrame(rows, columns=["shape", "client", "knee.a", "knee.b", "diff", "within",
-                                                                 "b.in.a", "a.in.b"]),
+                                                                 "b.in.a", "a.in.b", "clean"]),
                      groups, unmatched, spreads,
                      pd.DataFrame(figures, columns=["shape", "client", "x.a", "x.b", "b.in.a", "a.in.b"]),
                      [("a", noise_words(a)), ("b", noise_words(b))])

@@ -394,6 +394,26 @@ def test_knees_more_than_ten_percent_apart_disagree(tmp_path):
     assert "largest difference 11% (capacity-http1/jdk: 4000 vs 4500 req/s)" in ag.lines()[1]
 
 
+def test_the_comparison_counts_apart_the_knees_a_flag_stopped_in_either_run(tmp_path):
+    # a: jdk's search bounded by gen and lag at 4000 where noop did not keep it (flagged, not ranked); b: jdk 3000.
+    # okhttp 2000 in both, bounded at 2200 where neither fork probed (the fixture's own okhttp search ended flagged).
+    a_dir = with_bound_miss(tmp_path, "flagged: gen, lag (latency p99 30.8 ms > 10 ms)", False, "a")
+    summary = read("summary.json", a_dir)
+    for c in summary["capacity"]:
+        if c["client"] == "okhttp":
+            for f in c["knee"]["forks"]:
+                f.update(knee=2000.0, kneeHigh=2200.0, converged=True)
+            c["knee"].update(median=2000.0, min=2000.0, max=2000.0, converged=True)
+    (a_dir / "summary.json").write_text(json.dumps(summary))
+    a = cba.load_run(a_dir)
+    b = cba.load_run(with_knees(tmp_path, {"jdk": (3000.0, 3300.0, True), "okhttp": (2000.0, 2200.0, True)}, "b"))
+    ag = cbd.agreement(a, b)
+    assert ag.knees.set_index("client")["clean"].to_dict() == {"jdk": False, "okhttp": True}
+    text = "\n".join(ag.lines())
+    assert "knees within 10%: 1 of 2" in text
+    assert "knees that no flag stopped in either run: 1 of 1 within 10%" in text
+
+
 def test_same_knees_but_other_tie_groups_disagree(tmp_path):
     a = cba.load_run(with_knees(tmp_path, {"jdk": (4000.0, 4400.0, True), "okhttp": (3900.0, 4300.0, True)}, "a"))
     b = cba.load_run(with_knees(tmp_path, {"jdk": (4000.0, 4050.0, True), "okhttp": (3900.0, 3950.0, True)}, "b"))
