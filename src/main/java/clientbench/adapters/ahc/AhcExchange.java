@@ -65,7 +65,7 @@ final class AhcExchange implements AsyncHandler<Void> {
 
     @Override
     public void onTcpConnectSuccess(InetSocketAddress remoteAddress, Channel connection) {
-        observed.noDelay.count(connection.config().getOption(ChannelOption.TCP_NODELAY));
+        observed.noDelay.count(() -> connection.config().getOption(ChannelOption.TCP_NODELAY));
         if (observed.value == null) {
             observed.value = connection.getClass().getSimpleName();
         }

@@ -73,7 +73,7 @@ final class ReactorClients {
             if (channel.parent() != null) {
                 return; // an HTTP/2 stream
             }
-            noDelay.count(channel.config().getOption(ChannelOption.TCP_NODELAY));
+            noDelay.count(() -> channel.config().getOption(ChannelOption.TCP_NODELAY));
             if (value != null) {
                 return; // already seen
             }

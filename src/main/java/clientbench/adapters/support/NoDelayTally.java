@@ -4,6 +4,7 @@ import java.net.Socket;
 import java.net.SocketException;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 
 /**
  * TCP_NODELAY as read back from each socket a client connected, for its settings ({@code tcpNoDelay}): every
@@ -32,8 +33,18 @@ public final class NoDelayTally {
         }
     }
 
-    /** Counts a value read from a channel's config (null: the channel did not say). */
-    public void count(Boolean value) {
+    /**
+     * Counts a value read from a channel's config (null: the channel did not say). Netty's epoll config throws on a
+     * channel closed before it was read (a connection the server reset at once): that one counts as unreadable,
+     * never as an exception in the client's connect path.
+     */
+    public void count(Supplier<Boolean> read) {
+        Boolean value;
+        try {
+            value = read.get();
+        } catch (RuntimeException e) {
+            value = null;
+        }
         (value == null ? unread : value ? on : off).increment();
     }
 

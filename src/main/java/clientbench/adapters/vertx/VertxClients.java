@@ -171,7 +171,7 @@ final class VertxClients {
         final NoDelayTally noDelay = new NoDelayTally("as it connected, from its Netty channel");
 
         void connected(HttpConnection connection) {
-            noDelay.count(connection instanceof ConnectionBase base
+            noDelay.count(() -> connection instanceof ConnectionBase base
                     ? base.channel().config().getOption(ChannelOption.TCP_NODELAY) : null);
             if (value != null) {
                 return;
