@@ -62,11 +62,6 @@ final class RunOptions {
             return forkJvmArgs;
         }
         Path dir = classDataDir(plan);
-        try {
-            java.nio.file.Files.createDirectories(dir);
-        } catch (java.io.IOException e) {
-            return forkJvmArgs; // startup as before
-        }
         List<String> a = new ArrayList<>(forkJvmArgs);
         a.add("-XX:+AutoCreateSharedArchive");
         a.add("-XX:SharedArchiveFile=" + dir.resolve(client + ".jsa"));
@@ -77,7 +72,17 @@ final class RunOptions {
     /** Whether the forks get archives of their own ({@link #withClassDataSharing}). */
     static boolean classDataSharing(RunPlan plan) {
         boolean theirs = plan.jmh().jvmArgs().stream().anyMatch(a -> a.startsWith("-Xshare") || a.contains("SharedArchive"));
-        return !theirs && plan.jdk().feature() >= 19;
+        if (theirs || plan.jdk().feature() < 19) {
+            return false;
+        }
+        Path dir = classDataDir(plan);
+        try {
+            java.nio.file.Files.createDirectories(dir);
+        } catch (java.io.IOException e) {
+            return false; // startup as before
+        }
+        // The forks run on this JVM's class path (JMH's default): only jars can be archived.
+        return Jdk.canArchiveClasses(System.getProperty("java.class.path"), dir);
     }
 
     /** For env.json: the flags each fork got beyond forkJvmArgs, or why none. */
@@ -86,7 +91,8 @@ final class RunOptions {
                 ? "-XX:+AutoCreateSharedArchive -XX:SharedArchiveFile=" + classDataDir(plan) + "/<client>.jsa after"
                 + " forkJvmArgs, and the stub's JVM " + classDataDir(plan) + "/stub.jsa: startup only (classes mapped"
                 + " from an archive the first fork wrote), the JIT starts cold either way"
-                : "none (the JDK is older than 19, or -jvmArgs set class data sharing)";
+                : "none (the JDK is older than 19, -jvmArgs set class data sharing, the class path holds a directory"
+                + " or the archive folder cannot be written)";
     }
 
     static Options of(RunPlan plan, Profile.Shape shape, String client, List<String> forkJvmArgs) {

@@ -76,7 +76,8 @@ public final class StubProcess implements AutoCloseable {
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(jdkFlags());
         String cds = System.getProperty("clientbench.cds", "");
-        if (!cds.isBlank()) { // the fork's own archive folder (RunOptions.withClassDataSharing): startup only
+        if (!cds.isBlank() && clientbench.jvm.Jdk.canArchiveClasses(System.getProperty("java.class.path"), Path.of(cds))) {
+            // the fork's own archive folder (RunOptions.withClassDataSharing): startup only
             cmd.addAll(List.of("-XX:+AutoCreateSharedArchive", "-XX:SharedArchiveFile=" + Path.of(cds, "stub.jsa")));
         }
         cmd.addAll(List.of("-Xms256m", "-Xmx1g", "-cp", System.getProperty("java.class.path"),

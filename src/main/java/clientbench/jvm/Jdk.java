@@ -1,6 +1,7 @@
 package clientbench.jvm;
 
 import java.io.BufferedReader;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -26,6 +27,24 @@ public record Jdk(Path java, int feature) {
     /** Beside this class on the class path; in the repository under src/main/resources, where bench reads it. */
     static final String FLAGS_RESOURCE = "jdk-flags.txt";
     private static final String VERSION_PROPERTY = "java.specification.version = ";
+
+    /**
+     * Whether a JVM on this class path can write a class-data archive at exit ({@code -XX:+AutoCreateSharedArchive},
+     * JDK 19+): only jars. A non-empty directory on it (the tests' target/classes), or an archive folder it cannot
+     * write, makes the JVM fail the dump and exit with status 1 after its work is done, which JMH takes for a failed
+     * fork.
+     */
+    public static boolean canArchiveClasses(String classPath, Path archiveDir) {
+        if (classPath == null || classPath.isBlank() || !Files.isDirectory(archiveDir) || !Files.isWritable(archiveDir)) {
+            return false;
+        }
+        for (String entry : classPath.split(File.pathSeparator)) {
+            if (!entry.isEmpty() && !Files.isRegularFile(Path.of(entry))) {
+                return false;
+            }
+        }
+        return true;
+    }
 
     /** The JDK this JVM runs on. */
     public static Jdk current() {

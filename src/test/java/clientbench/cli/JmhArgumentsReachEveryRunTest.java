@@ -44,21 +44,55 @@ class JmhArgumentsReachEveryRunTest {
         expected.addAll(List.of("-Xmx2g", "-Dclientbench.mark=1", "-Dclientbench.hlog.dir=" + runDir.toAbsolutePath()));
         assertEquals(expected, fork, "ours, then the user's (the last -Xmx wins), then where the .hlog files go");
         List<String> perRun = new ArrayList<>(expected);
-        Path cds = RunOptions.classDataDir(plan);
-        // the client's own class-data archive, and the stub's folder (RunOptions.withClassDataSharing)
-        perRun.addAll(List.of("-XX:+AutoCreateSharedArchive", "-XX:SharedArchiveFile=" + cds.resolve("jdk.jsa"),
-                "-Dclientbench.cds=" + cds));
+        // No class-data archive here: the tests' class path holds target/classes, and a JVM with a directory on its
+        // class path fails the archive's dump and exits 1 (Jdk.canArchiveClasses; ComparisonRunTest's forks).
+        assertFalse(RunOptions.classDataSharing(plan), System.getProperty("java.class.path"));
         perRun.add("-Dclientbench.shape=" + plan.profile().shapes().get(0).name()); // the fork's trial record names its shape
         assertEquals(perRun, List.copyOf(firstRun(plan, fork).getJvmArgs().get()), "what the fork gets");
+    }
+
+    @Test
+    void aForkOnJarsAloneGetsAClassDataArchiveOfItsClientsOwn() throws Exception {
+        RunPlan plan = plan();
+        List<String> fork = RunOptions.forkJvmArgs(plan.jdk(), plan.jmh(), runDir);
+        String saved = System.getProperty("java.class.path");
+        Path jar = java.nio.file.Files.createFile(runDir.resolve("benchmarks.jar"));
+        System.setProperty("java.class.path", jar.toString());
+        try {
+            Path cds = RunOptions.classDataDir(plan);
+            List<String> got = RunOptions.withClassDataSharing(plan, "okhttp", fork);
+            assertEquals(List.of("-XX:+AutoCreateSharedArchive", "-XX:SharedArchiveFile=" + cds.resolve("okhttp.jsa"),
+                    "-Dclientbench.cds=" + cds), got.subList(fork.size(), got.size()));
+        } finally {
+            System.setProperty("java.class.path", saved);
+        }
     }
 
     @Test
     void classDataSharingTheUserSetsIsNotOverridden() throws Exception {
         RunPlan plan = plan("-jvmArgs", "-Xshare:off");
         List<String> fork = RunOptions.forkJvmArgs(plan.jdk(), plan.jmh(), runDir);
-        List<String> got = List.copyOf(firstRun(plan, fork).getJvmArgs().get());
-        assertTrue(got.contains("-Xshare:off"), got.toString());
-        assertTrue(got.stream().noneMatch(a -> a.contains("SharedArchive") || a.startsWith("-Dclientbench.cds")), got.toString());
+        String saved = System.getProperty("java.class.path");
+        System.setProperty("java.class.path", java.nio.file.Files.createFile(runDir.resolve("benchmarks.jar")).toString());
+        try { // on jars alone the fork would get an archive (the test above): the user's -Xshare wins
+            List<String> got = List.copyOf(firstRun(plan, fork).getJvmArgs().get());
+            assertTrue(got.contains("-Xshare:off"), got.toString());
+            assertTrue(got.stream().noneMatch(a -> a.contains("SharedArchive") || a.startsWith("-Dclientbench.cds")), got.toString());
+        } finally {
+            System.setProperty("java.class.path", saved);
+        }
+    }
+
+    @Test
+    void onlyJarsAndAWritableFolderMakeAnArchive() throws Exception {
+        Path jar = java.nio.file.Files.createFile(runDir.resolve("a.jar"));
+        Path classes = java.nio.file.Files.createDirectories(runDir.resolve("classes"));
+        java.nio.file.Files.createFile(classes.resolve("A.class"));
+        Path cds = java.nio.file.Files.createDirectories(runDir.resolve("cds"));
+        assertTrue(Jdk.canArchiveClasses(jar.toString(), cds));
+        assertFalse(Jdk.canArchiveClasses(jar + java.io.File.pathSeparator + classes, cds), "a non-empty directory");
+        assertFalse(Jdk.canArchiveClasses(jar.toString(), runDir.resolve("missing")), "no folder to write to");
+        assertFalse(Jdk.canArchiveClasses("", cds));
     }
 
     @Test
