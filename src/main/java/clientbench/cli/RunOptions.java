@@ -52,10 +52,11 @@ final class RunOptions {
      * The fork's flags plus a class-data archive of the client's own ({@code -XX:+AutoCreateSharedArchive}, JDK
      * 19+): the first fork of a client on a JDK writes it as it exits, later ones map the classes it loaded instead
      * of loading them again, and the stub's JVM does the same with one of its own ({@code clientbench.cds}). It
-     * shortens startup only, never what is measured: the JIT starts cold either way. A fork started 3.3-3.4 s
-     * before its first window instead of 4.1-4.4 s (okhttp, three forks each, on 2 cores), about 1.5 of the
-     * standard profile's 60 minutes over its 117 forks. Left out when the user's {@code -jvmArgs} set class
-     * data sharing themselves, or the JDK is older than 19.
+     * shortens startup only, never what is measured: the JIT starts cold either way. A fork reached its first
+     * window in 3.2-3.6 s instead of 4.1-4.4 s (okhttp, three forks each, on 2 cores); the gaps between the trials
+     * of a standard run summed 382 s instead of 482 s (runs 20261123-210806-vm and 20261123-184345-vm). Left out
+     * when the user's {@code -jvmArgs} set class data sharing themselves, the JDK is older than 19, or the class
+     * path is not jars alone ({@link Jdk#canArchiveClasses}).
      */
     static List<String> withClassDataSharing(RunPlan plan, String client, List<String> forkJvmArgs) {
         if (!classDataSharing(plan)) {
