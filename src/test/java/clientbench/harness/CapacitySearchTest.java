@@ -152,6 +152,30 @@ class CapacitySearchTest {
     }
 
     @Test
+    void aWarmingMissIsNotTheFirstOfTwoFlaggedMisses() {
+        // Run 20261123-210806-vm's vertx fork: 16,000 req/s missed with the JIT at 11% of the window, then once flagged
+        // (a 29 ms GC pause): the pair stood as a failure and the knee came out at 15,322; its other fork's was 32,000.
+        CapacitySearch s = new CapacitySearch(1_000, 125, 64_000, 0.05, 20);
+        s.record(8_000, true, "");
+        s.recordWarmingMiss(16_000, "flagged: gen, lag (latency p99 14.0 ms > 10 ms)");
+        s.recordFlaggedMiss(16_000, "flagged: gen, lag (latency p99 31.0 ms > 10 ms)");
+        assertEquals(16_000, s.nextRate(), 0.0, "one flagged miss: the same rate again, " + s);
+        assertTrue(Double.isInfinite(s.bracketHigh()), "no bound moved: " + s);
+        // A warming miss between two flagged misses neither breaks the row nor counts in it.
+        s.recordWarmingMiss(16_000, "flagged: gen, lag (latency p99 14.0 ms > 10 ms)");
+        s.recordFlaggedMiss(16_000, "flagged: gen, lag (latency p99 40.0 ms > 10 ms)");
+        assertEquals(16_000, s.bracketHigh(), 0.0, "the second flagged miss stands: " + s);
+        assertEquals(8_000, s.knee(), 0.0);
+        // and a pass in between does break it
+        CapacitySearch t = new CapacitySearch(1_000, 125, 64_000, 0.05, 20);
+        t.recordFlaggedMiss(1_000, "flagged: gen");
+        t.record(1_000, true, "");
+        t.recordFlaggedMiss(1_000, "flagged: gen");
+        assertTrue(Double.isInfinite(t.bracketHigh()), "a pass between two flagged misses: neither stands, " + t);
+        assertEquals(1_000, t.nextRate(), 0.0);
+    }
+
+    @Test
     void theProbeBudgetBoundsASearchThatWaitsOnTheJit() {
         CapacitySearch s = new CapacitySearch(1_000, 125, 64_000, 0.05, 5);
         for (int i = 0; i < 5; i++) {
