@@ -346,7 +346,7 @@ def knees(run: Run) -> pd.DataFrame:
                 continue
             bound = bound[~warming]
             if not all(w.startswith("flagged:") for w in bound["why"]):
-                continue  # an unflagged miss at the bound stands (a flagged one before it was probed again)
+                continue  # an unflagged miss at the bound is the client's (every miss was probed again before it stood)
             for why, rate in zip(bound["why"], bound["rate"]):
                 if why.startswith("flagged:"):
                     # "flagged: lag, samples", or "flagged: lag (latency p99 ...)": a miss the lag may have made

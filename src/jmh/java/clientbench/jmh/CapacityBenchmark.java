@@ -37,7 +37,8 @@ import java.util.concurrent.TimeUnit;
  * {@code startRate} to {@code ceilingRate} and round again, so that the harness's own cost is measured at
  * every rate a client is probed at on the ladder. A miss while the client JVM's JIT still compiled for over a
  * tenth of the probe is the warm-up's: it moves no bound, and the rate is probed again
- * ({@link CapacitySearch#recordWarmingMiss}); a miss with a validity flag gets one more probe.
+ * ({@link CapacitySearch#recordWarmingMiss}); any other miss gets one more probe, and stands only when that one
+ * misses too ({@link CapacitySearch#recordMiss}).
  *
  * <p>Expect: {@code knee} (req/s, given once per fork, so JMH's score and error for it are over the forks),
  * {@code knee.high} (the lowest rate that failed: the knee lies in [knee, knee.high)), {@code knee.converged}
@@ -179,10 +180,10 @@ public class CapacityBenchmark extends LoadBenchmark {
         }
         if (missed != null && s.probes().jitShare() > JIT_QUIET) {
             search.recordWarmingMiss(probeRate, missed); // the JIT's miss, not the client's: probed again
-        } else if (missed != null && missed.startsWith(Slo.FLAGGED)) {
-            search.recordFlaggedMiss(probeRate, missed); // the harness cannot vouch for it: probed again
+        } else if (missed != null) {
+            search.recordMiss(probeRate, missed); // stands only as the second miss in a row at this rate
         } else {
-            search.record(probeRate, missed == null, missed);
+            search.record(probeRate, true, null);
         }
         Map<String, Object> facts = new LinkedHashMap<>();
         facts.put("probe.rate", probeRate);

@@ -21,13 +21,15 @@ import java.util.Locale;
  *       trusts every answer; a knee that fails its confirmation was luck, so the bracket moves below it
  *       and the search goes on. A rate that has failed is never called the knee, even if it passed once.</li>
  * </ol>
- * A miss the harness cannot vouch for (a validity flag raised: the client JVM's CPUs full, the pacer late, the
- * stub busy, the host's steal; the first three typically in the first probe after warm-up while the JITs of both
- * JVMs still run) is
- * inconclusive: it moves no bound and the same rate is probed again. Only a second flagged miss at that rate
- * in a row stands as a failure (the budget stays bounded), so one transient can no longer cap a knee. A miss
- * while the client JVM's JIT still compiled ({@link #recordWarmingMiss}) never stands, nor does it count as
- * the first of those two: a warming miss and then one flagged miss at a rate leave that rate to be probed again.
+ * A miss is confirmed before it bounds the search ({@link #recordMiss}): the first at a rate moves no bound and the
+ * same rate is probed again; only a second miss at that rate in a row stands as a failure (the budget stays
+ * bounded), so one transient can no longer cap a knee. Most misses carry a validity flag the harness cannot vouch
+ * for (the client JVM's CPUs full, the pacer late, the stub busy, the host's steal; the first three typically in
+ * the first probe after warm-up while the JITs of both JVMs still run); an unflagged one can be a transient too
+ * (jetty-vt's 4,000 req/s in run 20261123-210806-vm: p99 10.015 ms, one 25 ms stall, no GC, no JIT; knee 3,830
+ * where its other fork's was 7,661). A miss while the client JVM's JIT still compiled ({@link #recordWarmingMiss})
+ * never stands, nor does it count as the first of those two: a warming miss and then one other miss at a rate
+ * leave that rate to be probed again.
  *
  * <p>The result assumes that passing is monotone in the rate apart from noise near the knee, which is what
  * an open-model load past a client's capacity does: queues grow without bound. The probe budget bounds
@@ -38,7 +40,7 @@ public final class CapacitySearch {
     /**
      * One probe: the rate offered, whether it kept the SLO, and why not.
      *
-     * @param inconclusive a flagged or warming miss that moved no bound (probed again)
+     * @param inconclusive a miss that moved no bound (probed again): the first at its rate, or a warming one
      * @param warming a miss while the client JVM's JIT still compiled ({@link #recordWarmingMiss})
      */
     public record Probe(double rate, boolean pass, String why, boolean inconclusive, boolean warming) {
@@ -129,13 +131,13 @@ public final class CapacitySearch {
     }
 
     /**
-     * Records a miss at {@code rate} that a validity flag makes untrustworthy: the first one moves no bound and
-     * asks for the same rate again; a second in a row at that rate is recorded as a failure. Warming misses at the
-     * same rate between the two neither break the row nor count in it: before this rule, a warming miss followed by
-     * one flagged miss stood as a failure, which made 21 of the 53 failures that stood in run 20261123-210806-vm's
+     * Records a miss at {@code rate}, flagged or not: the first one moves no bound and asks for the same rate again;
+     * a second in a row at that rate is recorded as a failure ({@link #record}). Warming misses at the same rate
+     * between the two neither break the row nor count in it: before this rule, a warming miss followed by one
+     * flagged miss stood as a failure, which made 21 of the 53 failures that stood in run 20261123-210806-vm's
      * capacity searches (vertx's 16,000 req/s: JIT at 11% of the window, then a 29 ms GC pause).
      */
-    public void recordFlaggedMiss(double rate, String why) {
+    public void recordMiss(double rate, String why) {
         for (int i = probes.size() - 1; i >= 0; i--) {
             Probe p = probes.get(i);
             if (p.rate() != rate) {
