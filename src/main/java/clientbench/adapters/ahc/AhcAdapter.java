@@ -10,7 +10,6 @@ import clientbench.api.LibraryVersion;
 import clientbench.api.Outcome;
 import clientbench.api.Request;
 import io.netty.util.concurrent.DefaultThreadFactory;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -138,12 +137,12 @@ public final class AhcAdapter implements HttpClientAdapter {
     @Override
     public Map<String, String> settings() {
         String seen = observed.value;
-        Map<String, String> s = new LinkedHashMap<>(settings);
-        observed.noDelay.record(s);
-        if (seen != null) {
-            s.put("observedConnection", seen);
+        if (seen == null) {
+            return observed.noDelay.addTo(settings);
         }
-        return Collections.unmodifiableMap(s);
+        Map<String, String> s = new LinkedHashMap<>(settings);
+        s.put("observedConnection", seen);
+        return observed.noDelay.addTo(s);
     }
 
     @Override

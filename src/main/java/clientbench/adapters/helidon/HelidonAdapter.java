@@ -19,8 +19,6 @@ import io.helidon.webclient.http2.Http2Client;
 import java.io.UncheckedIOException;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -148,9 +146,7 @@ public final class HelidonAdapter implements HttpClientAdapter {
 
     @Override
     public Map<String, String> settings() {
-        Map<String, String> s = new LinkedHashMap<>(settings);
-        sockets.noDelay().record(s);
-        return Collections.unmodifiableMap(s);
+        return sockets.noDelay().addTo(settings);
     }
 
     @Override

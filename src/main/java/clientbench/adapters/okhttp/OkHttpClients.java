@@ -9,7 +9,6 @@ import clientbench.adapters.support.AdapterSettings;
 import clientbench.adapters.support.Http2Ramp;
 import java.net.SocketTimeoutException;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -65,9 +64,7 @@ final class OkHttpClients {
 
         /** The client's settings, with TCP_NODELAY read from its open sockets. */
         Map<String, String> settings(AdapterConfig config, String connectionLimit, String threading) {
-            Map<String, String> s = new LinkedHashMap<>(OkHttpClients.settings(config, connectionLimit, threading));
-            sockets.noDelay().record(s);
-            return Collections.unmodifiableMap(s);
+            return sockets.noDelay().addTo(OkHttpClients.settings(config, connectionLimit, threading));
         }
 
         /** The request as OkHttp's users write it, on every send: the URL string is parsed each time. */

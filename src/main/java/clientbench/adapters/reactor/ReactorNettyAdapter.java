@@ -12,7 +12,6 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.handler.codec.http.HttpMethod;
 import java.time.Duration;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -162,12 +161,12 @@ public final class ReactorNettyAdapter implements HttpClientAdapter {
     @Override
     public Map<String, String> settings() {
         String seen = observed.value;
-        Map<String, String> s = new LinkedHashMap<>(settings);
-        observed.noDelay.record(s);
-        if (seen != null) {
-            s.put("observedConnection", seen);
+        if (seen == null) {
+            return observed.noDelay.addTo(settings);
         }
-        return Collections.unmodifiableMap(s);
+        Map<String, String> s = new LinkedHashMap<>(settings);
+        s.put("observedConnection", seen);
+        return observed.noDelay.addTo(s);
     }
 
     @Override

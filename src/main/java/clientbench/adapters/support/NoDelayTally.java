@@ -2,6 +2,8 @@ package clientbench.adapters.support;
 
 import java.net.Socket;
 import java.net.SocketException;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
@@ -68,8 +70,10 @@ public final class NoDelayTally {
                 + " sockets (read " + when + ")";
     }
 
-    /** Puts {@link #describe()} into the settings as {@code tcpNoDelay}. */
-    public void record(Map<String, String> settings) {
-        settings.put("tcpNoDelay", describe());
+    /** The settings with {@link #describe()} as {@code tcpNoDelay}: a copy, unmodifiable, in their order. */
+    public Map<String, String> addTo(Map<String, String> settings) {
+        Map<String, String> s = new LinkedHashMap<>(settings);
+        s.put("tcpNoDelay", describe());
+        return Collections.unmodifiableMap(s);
     }
 }

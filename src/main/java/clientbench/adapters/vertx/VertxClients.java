@@ -104,9 +104,7 @@ final class VertxClients {
 
     /** The settings, with TCP_NODELAY as read from the connections so far. */
     Map<String, String> settings() {
-        Map<String, String> s = new java.util.LinkedHashMap<>(settings);
-        observed.noDelay.record(s);
-        return Collections.unmodifiableMap(s);
+        return observed.noDelay.addTo(settings);
     }
 
     /** What the first connection negotiated, or null before one is up. */

@@ -1,8 +1,12 @@
 package clientbench.adapters.support;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.net.Socket;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** What a client's settings say of TCP_NODELAY, from values read elsewhere (the sockets themselves). */
@@ -39,5 +43,19 @@ class NoDelayTallyTest {
     @Test
     void beforeAnyConnectionItSaysSo() {
         assertEquals("not read yet (no socket connected)", new NoDelayTally("x").describe());
+    }
+
+    @Test
+    void theSettingsGetItAsACopyInTheirOrder() {
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put("b", "1");
+        settings.put("a", "2");
+        NoDelayTally t = new NoDelayTally("x");
+        t.count(() -> true);
+        Map<String, String> s = t.addTo(settings);
+        assertEquals(List.of("b", "a", "tcpNoDelay"), List.copyOf(s.keySet()));
+        assertEquals("on (read from the one socket x)", s.get("tcpNoDelay"));
+        assertEquals(2, settings.size(), "the client's own settings are left as they were");
+        assertThrows(UnsupportedOperationException.class, () -> s.put("c", "3"));
     }
 }
