@@ -1,6 +1,7 @@
 package clientbench.cli;
 
 import clientbench.adapters.Adapters;
+import clientbench.harness.Flag;
 import clientbench.harness.JsonFiles;
 import clientbench.jmh.CapacityBenchmark;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -10,11 +11,14 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The capacity shapes' facts, read from each trial's JSON ({@link CapacityBenchmark} records every probe
@@ -65,6 +69,41 @@ final class Capacity {
 
         boolean allConverged() {
             return !forks.isEmpty() && forks.stream().allMatch(Fork::converged);
+        }
+
+        /** {@link Capacity#flagsAtBound} over every fork's probes. */
+        Set<String> flagsAtBound() {
+            Set<String> words = new TreeSet<>();
+            for (Fork f : forks) {
+                for (Probe p : probes) {
+                    if (p.fork() == f.fork()) {
+                        Capacity.flagsAtBound(f.kneeHigh(), p.rate(), p.pass(), p.flags(), words);
+                    }
+                }
+            }
+            return words;
+        }
+    }
+
+    /**
+     * Adds to {@code words} the flags, other than {@code gen} and {@code lag}, of a probe that missed at a fork's lowest
+     * failing rate {@code bound} (NaN: none failed), as short words. {@code gen} and {@code lag}, the client JVM's CPUs
+     * full and the pacer late, are what saturation looks like on a shared core (the report weighs them against
+     * {@code noop}); any other ({@code steal}, {@code stub}, ...) says the host or the harness may have made the miss,
+     * and the report then marks the knee flagged and does not rank it (analysis: {@code knees}, which also sets aside
+     * misses while the JIT compiled, and a fork whose bound holds an unflagged miss). The terminal's line after each
+     * run and its knee table both say it from here.
+     *
+     * @param flagMetrics the probe's raised flags as {@link Flag#metric()} names
+     */
+    static void flagsAtBound(double bound, double rate, boolean pass, Collection<String> flagMetrics, Set<String> words) {
+        if (pass || Double.isNaN(bound) || rate != bound) {
+            return;
+        }
+        for (Flag f : Flag.values()) {
+            if (f != Flag.GENERATOR && f != Flag.LAG && flagMetrics.contains(f.metric())) {
+                words.add(f.word());
+            }
         }
     }
 

@@ -10,6 +10,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The terminal's view of a run: one line per (shape, client), one table per run; and {@code summary.json},
@@ -27,6 +29,7 @@ final class Summary {
             double kneeSum = 0;
             int forks = 0;
             int converged = 0;
+            Set<String> flaggedAtBound = new TreeSet<>();
             for (org.openjdk.jmh.results.BenchmarkResult fork : r.getBenchmarkResults()) {
                 org.openjdk.jmh.results.IterationResult last = null;
                 for (org.openjdk.jmh.results.IterationResult it : fork.getIterationResults()) {
@@ -38,18 +41,41 @@ final class Summary {
                     kneeSum += knee.getScore();
                     org.openjdk.jmh.results.Result c = last.getSecondaryResults().get("knee.converged");
                     converged += c != null && c.getScore() == 1 ? 1 : 0;
+                    flaggedAtBound.addAll(flagsAtBound(fork.getIterationResults(), secondary(last, "knee.high")));
                 }
             }
             if (forks == 0) {
                 return "the harness's baseline over the ladder (noop)";
             }
-            return String.format(Locale.ROOT, "knee %8.0f req/s  (the mean over %d fork%s; %d converged)",
-                    kneeSum / forks, forks, forks == 1 ? "" : "s", converged);
+            return String.format(Locale.ROOT, "knee %8.0f req/s  (the mean over %d fork%s; %d converged)%s",
+                    kneeSum / forks, forks, forks == 1 ? "" : "s", converged, flaggedAtBound.isEmpty() ? ""
+                            : "  flagged " + String.join(",", flaggedAtBound) + " where it missed: the host or the"
+                            + " harness may have stopped the search, not the client");
         }
         Figures f = Figures.of(r, "", "", null);
         return String.format(Locale.ROOT, "ok %8.0f/s  %s p50 %8s  p99 %8s  failed %6.0f  unsent %6.0f  cpu %s/req  flags %s",
                 f.ok(), f.latencyMetric(), ms(f.latencyP50()), ms(f.latencyP99()), f.failures(), f.unsent(),
                 us(f.cpuMicrosPerRequest()), f.flagWords());
+    }
+
+    /** {@link Capacity#flagsAtBound} over a fork's iterations, which carry the probe and flag metrics (HarnessProfiler). */
+    private static Set<String> flagsAtBound(Collection<org.openjdk.jmh.results.IterationResult> iterations, double bound) {
+        Set<String> words = new TreeSet<>();
+        for (org.openjdk.jmh.results.IterationResult it : iterations) {
+            List<String> raised = new java.util.ArrayList<>();
+            for (Flag f : Flag.values()) {
+                if (secondary(it, f.metric()) > 0) {
+                    raised.add(f.metric());
+                }
+            }
+            Capacity.flagsAtBound(bound, secondary(it, "probe.rate"), secondary(it, "probe.pass") == 1, raised, words);
+        }
+        return words;
+    }
+
+    private static double secondary(org.openjdk.jmh.results.IterationResult it, String label) {
+        org.openjdk.jmh.results.Result res = it.getSecondaryResults().get(label);
+        return res == null ? Double.NaN : res.getScore();
     }
 
     static String table(Collection<RunResult> all, List<Map<String, Object>> runs, List<Capacity.Result> capacity) {
@@ -92,22 +118,25 @@ final class Summary {
     }
 
     /** Per capacity shape and client: the knee over forks, and the probes that failed, with why. */
-    private static String kneeTable(List<Capacity.Result> capacity) {
+    static String kneeTable(List<Capacity.Result> capacity) {
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "%-16s %-10s %12s %22s %10s  %s%n", "shape", "client", "knee req/s",
-                "forks (min-max)", "converged", "first failure"));
+        sb.append(String.format(Locale.ROOT, "%-16s %-10s %12s %22s %10s %8s  %s%n", "shape", "client", "knee req/s",
+                "forks (min-max)", "converged", "flagged", "first failure"));
         for (Capacity.Result r : capacity) {
             if (Adapters.NOOP.equals(r.client())) {
                 continue;
             }
             String firstFailure = r.probes().stream().filter(p -> !p.pass()).findFirst()
                     .map(p -> String.format(Locale.ROOT, "%.0f/s: %s", p.rate(), p.why())).orElse("-");
-            sb.append(String.format(Locale.ROOT, "%-16s %-10s %12.0f %22s %10s  %s%n", r.shape(), r.client(),
+            Set<String> flagged = r.flagsAtBound();
+            sb.append(String.format(Locale.ROOT, "%-16s %-10s %12.0f %22s %10s %8s  %s%n", r.shape(), r.client(),
                     r.kneeMedian(), String.format(Locale.ROOT, "%.0f-%.0f (%d)", r.kneeMin(), r.kneeMax(), r.forks().size()),
-                    r.allConverged() ? "yes" : "no", firstFailure));
+                    r.allConverged() ? "yes" : "no", flagged.isEmpty() ? "-" : String.join(",", flagged), firstFailure));
         }
         sb.append("knee: the highest offered rate kept (the same SLO), searched per fork: a ladder x2 from the start rate,\n")
-          .append("bisection to the precision, a confirming probe; the median over forks and their range.\n");
+          .append("bisection to the precision, a confirming probe; the median over forks and their range. flagged: a flag\n")
+          .append("other than gen or lag on a miss at a fork's lowest failing rate: the host or the harness may have\n")
+          .append("stopped that search, not the client (the report's decision table says whether it ranks it).\n");
         return sb.toString();
     }
 
