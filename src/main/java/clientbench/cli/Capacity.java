@@ -89,10 +89,10 @@ final class Capacity {
      * Adds to {@code words} the flags, other than {@code gen} and {@code lag}, of a probe that missed at a fork's lowest
      * failing rate {@code bound} (NaN: none failed), as short words. {@code gen} and {@code lag}, the client JVM's CPUs
      * full and the pacer late, are what saturation looks like on a shared core (the report weighs them against
-     * {@code noop}); any other ({@code steal}, {@code stub}, ...) says the host or the harness may have made the miss,
-     * and the report then marks the knee flagged and does not rank it (analysis: {@code knees}, which also sets aside
-     * misses while the JIT compiled, and a fork whose bound holds an unflagged miss). The terminal's line after each
-     * run and its knee table both say it from here.
+     * {@code noop}); any other ({@code steal}, {@code stub}, {@code unsteady}, {@code samples}) says the miss is not the
+     * client's alone, and the report then marks the knee flagged and does not rank it (analysis: {@code knees}, which
+     * also sets aside misses while the JIT compiled, and a fork whose bound holds an unflagged miss). The terminal's
+     * line after each run and its knee table both say it from here.
      *
      * @param flagMetrics the probe's raised flags as {@link Flag#metric()} names
      */

@@ -49,8 +49,8 @@ final class Summary {
             }
             return String.format(Locale.ROOT, "knee %8.0f req/s  (the mean over %d fork%s; %d converged)%s",
                     kneeSum / forks, forks, forks == 1 ? "" : "s", converged, flaggedAtBound.isEmpty() ? ""
-                            : "  flagged " + String.join(",", flaggedAtBound) + " where it missed: the host or the"
-                            + " harness may have stopped the search, not the client");
+                            : "  flagged " + String.join(",", flaggedAtBound) + " where it missed: the search may have"
+                            + " been stopped by what the flag names, not by the client alone");
         }
         Figures f = Figures.of(r, "", "", null);
         return String.format(Locale.ROOT, "ok %8.0f/s  %s p50 %8s  p99 %8s  failed %6.0f  unsent %6.0f  cpu %s/req  flags %s",
@@ -135,8 +135,9 @@ final class Summary {
         }
         sb.append("knee: the highest offered rate kept (the same SLO), searched per fork: a ladder x2 from the start rate,\n")
           .append("bisection to the precision, a confirming probe; the median over forks and their range. flagged: a flag\n")
-          .append("other than gen or lag on a miss at a fork's lowest failing rate: the host or the harness may have\n")
-          .append("stopped that search, not the client (the report's decision table says whether it ranks it).\n");
+          .append("other than gen or lag on a miss at a fork's lowest failing rate (the host's steal, a busy stub, an\n")
+          .append("unsteady window, too few samples) may have stopped that search, not the client alone (the report's\n")
+          .append("decision table says whether it ranks it).\n");
         return sb.toString();
     }
 
