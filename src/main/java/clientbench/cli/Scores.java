@@ -1,5 +1,6 @@
 package clientbench.cli;
 
+import org.openjdk.jmh.results.IterationResult;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 
@@ -27,6 +28,12 @@ final class Scores {
     /** The secondary metric {@code label}'s score. */
     static double of(RunResult r, String label) {
         Result<?> res = secondary(r).get(label);
+        return res == null ? Double.NaN : res.getScore();
+    }
+
+    /** One iteration's secondary metric {@code label}: a probe's rate and verdict, a fork's knee, a flag. */
+    static double of(IterationResult it, String label) {
+        Result<?> res = it.getSecondaryResults().get(label);
         return res == null ? Double.NaN : res.getScore();
     }
 

@@ -35,13 +35,12 @@ final class Summary {
                 for (org.openjdk.jmh.results.IterationResult it : fork.getIterationResults()) {
                     last = it;
                 }
-                org.openjdk.jmh.results.Result knee = last == null ? null : last.getSecondaryResults().get("knee");
-                if (knee != null) {
+                double knee = last == null ? Double.NaN : Scores.of(last, "knee");
+                if (!Double.isNaN(knee)) {
                     forks++;
-                    kneeSum += knee.getScore();
-                    org.openjdk.jmh.results.Result c = last.getSecondaryResults().get("knee.converged");
-                    converged += c != null && c.getScore() == 1 ? 1 : 0;
-                    flaggedAtBound.addAll(flagsAtBound(fork.getIterationResults(), secondary(last, "knee.high")));
+                    kneeSum += knee;
+                    converged += Scores.of(last, "knee.converged") == 1 ? 1 : 0;
+                    flaggedAtBound.addAll(flagsAtBound(fork.getIterationResults(), Scores.of(last, "knee.high")));
                 }
             }
             if (forks == 0) {
@@ -64,18 +63,13 @@ final class Summary {
         for (org.openjdk.jmh.results.IterationResult it : iterations) {
             List<String> raised = new java.util.ArrayList<>();
             for (Flag f : Flag.values()) {
-                if (secondary(it, f.metric()) > 0) {
+                if (Scores.of(it, f.metric()) > 0) {
                     raised.add(f.metric());
                 }
             }
-            Capacity.flagsAtBound(bound, secondary(it, "probe.rate"), secondary(it, "probe.pass") == 1, raised, words);
+            Capacity.flagsAtBound(bound, Scores.of(it, "probe.rate"), Scores.of(it, "probe.pass") == 1, raised, words);
         }
         return words;
-    }
-
-    private static double secondary(org.openjdk.jmh.results.IterationResult it, String label) {
-        org.openjdk.jmh.results.Result res = it.getSecondaryResults().get(label);
-        return res == null ? Double.NaN : res.getScore();
     }
 
     static String table(Collection<RunResult> all, List<Map<String, Object>> runs, List<Capacity.Result> capacity) {
@@ -118,7 +112,7 @@ final class Summary {
     }
 
     /** Per capacity shape and client: the knee over forks, and the probes that failed, with why. */
-    static String kneeTable(List<Capacity.Result> capacity) {
+    private static String kneeTable(List<Capacity.Result> capacity) {
         StringBuilder sb = new StringBuilder();
         sb.append(String.format(Locale.ROOT, "%-16s %-10s %12s %22s %10s %8s  %s%n", "shape", "client", "knee req/s",
                 "forks (min-max)", "converged", "flagged", "first failure"));

@@ -161,11 +161,10 @@ public final class ReactorNettyAdapter implements HttpClientAdapter {
     @Override
     public Map<String, String> settings() {
         String seen = observed.value;
-        if (seen == null) {
-            return observed.noDelay.addTo(settings);
-        }
         Map<String, String> s = new LinkedHashMap<>(settings);
-        s.put("observedConnection", seen);
+        if (seen != null) {
+            s.put("observedConnection", seen);
+        }
         return observed.noDelay.addTo(s);
     }
 
