@@ -304,8 +304,13 @@ def knees(run: Run) -> pd.DataFrame:
     forks pooled over the shape's clients (`_with_spread`; `spread` is that sd of log knee, `spread.from` the
     shape it was measured on), and never less than the search's bracket: the lowest fork's knee to the highest
     fork's lowest failing rate (`kneeHigh`), as each fork's knee lies in [knee, kneeHigh). No failing rate (the
-    ceiling was kept): the interval is open above. `flagged` names the flags that
-    failed a probe at the bracket's upper end: there the harness, not the client, may have stopped the search.
+    ceiling was kept): the interval is open above. A fork that found no failing rate below the ceiling spent its
+    probe budget before any miss stood (its misses were the JIT's, a flag's, or not yet probed again): its knee is a
+    lower bound and nothing bounds it above, so the search is `open` and not ranked; ranked with [knee, inf) it
+    would tie with every client above it (the JDK client's 4,000 with ahc's 38,000 in run 20261124-012039-vm).
+    `flagged` names the flags that
+    failed a probe at the bracket's upper end: there what the flag names (the harness's generator or pacer, the
+    host's steal, the stub, windows apart, too few samples), not the client alone, may have stopped the search.
 
     One exception, decided from the harness's own record: a miss flagged only `gen` or `lag` (the client JVM's
     CPUs full, the pacer late) is what saturation looks like on a shared core, and it counts against the client
@@ -336,6 +341,9 @@ def knees(run: Run) -> pd.DataFrame:
             continue
         k = c["knee"]
         highs = [f.get("kneeHigh") for f in k["forks"]]
+        ceiling = _num(run.shape_params(c["shape"]).get("ceilingRate", math.nan))
+        unbounded = [_num(f.get("knee")) for f in k["forks"]
+                     if f.get("kneeHigh") is None and not _num(f.get("knee")) >= ceiling]
         flagged = set()
         for f in k["forks"]:
             bound = pr[(pr["shape"] == c["shape"]) & (pr["client"] == c["client"]) & (pr["fork"] == f["fork"])
@@ -358,12 +366,14 @@ def knees(run: Run) -> pd.DataFrame:
                      "high": math.inf if any(h is None for h in highs) or not highs else max(highs),
                      "converged": bool(k["converged"]), "forks": len(k["forks"]),
                      "flagged": ", ".join(sorted(flagged)),
+                     "open": (f"open: no rate failed before the probe budget ran out (at least {min(unbounded):.0f})"
+                              if unbounded else ""),
                      "search": [f["search"] for f in k["forks"]],
                      "log.knees": [math.log(x) for x in (_num(f.get("knee")) for f in k["forks"]) if x > 0]})
     out = pd.DataFrame(rows, columns=["shape", "client", "median", "min", "max", "low", "high", "converged", "forks",
-                                      "flagged", "search", "log.knees"])
-    out["status"] = [("flagged: " + f) if f else ("converged" if c else "not converged")
-                     for f, c in zip(out["flagged"], out["converged"])]
+                                      "flagged", "open", "search", "log.knees"])
+    out["status"] = [("flagged: " + f) if f else o if o else ("converged" if c else "not converged")
+                     for f, o, c in zip(out["flagged"], out["open"], out["converged"])]
     return _with_spread(out)
 
 
@@ -373,12 +383,12 @@ KNEE_CONFIDENCE = 0.95
 
 def knee_spread(k: pd.DataFrame) -> dict:
     """Per capacity shape: (sd, df, clients) of log(knee) between the forks of one search, pooled over the shape's
-    searches that a flag did not stop (residuals from each client's mean log knee; df = forks - 1 summed). Every
+    ranked searches (neither flagged nor open) (residuals from each client's mean log knee; df = forks - 1 summed). Every
     client's forks are assumed to vary alike on one machine: two forks alone cannot estimate a spread, but
     twelve clients' pairs can (df 12). A shape with one fork borrows the spread of the run's capacity shape
     with the most df (its `from`); none: no spread known (a first look with one fork). `k` is `knees`' table
     (`log.knees`: each fork's log knee, a fork that kept no rate left out)."""
-    own = {shape: pooled_log_spread(g[~g["status"].str.startswith("flagged")]["log.knees"])
+    own = {shape: pooled_log_spread(g[g["status"].isin(("converged", "not converged"))]["log.knees"])
            for shape, g in k.groupby("shape", sort=False)}
     best = max(own, key=lambda s: own[s][1]) if own else None
     return {s: (v + (s,) if v[1] else (own[best] + (best,) if best and own[best][1] else (math.nan, 0, 0, None)))

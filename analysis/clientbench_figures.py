@@ -201,23 +201,27 @@ def common_rate_spectra(run: cba.Run, shape: str, rates: list):
 def over_time(run: cba.Run, shapes: list):
     """Per shape, ok/s and latency p99 of every iteration in the order it ran (forks one after the other,
     split by a dotted line); warm-up iterations hollow on a grey band, so that settling is visible. noop
-    is drawn where it ran at the same rate; a closed loop's noop runs unthrottled and would flatten the rest."""
+    is drawn where it ran at the same rate; a closed loop's noop runs unthrottled and would flatten the rest.
+    With a server delay, the p99 is drawn beyond it (what the client and the harness added), and a fixed-rate
+    shape's panel carries the SLO's latency bound, which that figure is held to."""
     it = cba.iterations(run)
     f = cba.fixed(run)
     fig, axes = plt.subplots(len(shapes), 2, figsize=(10, 3.2 * len(shapes)), squeeze=False)
     for (a_ok, a_lat), shape in zip(axes, shapes):
         g = it[it["shape"] == shape]
         rows = f[f["shape"] == shape]
-        if (rows["model"] == "closed").all():
+        closed = bool((rows["model"] == "closed").all())
+        if closed:
             g = g[g["client"] != cba.NOOP]
+        delay_us = 1000 * int(rows["delayMs"].iloc[0]) if not rows.empty else 0
         for client, cg in g.groupby("client", sort=False):
             st = style(client)
-            for ax, col, scale in ((a_ok, "ok/s", 1), (a_lat, "p99", 1000)):
-                ax.plot(cg["seq"], cg[col] / scale, label=client, linewidth=1.4, **st)
+            for ax, col, shift, scale in ((a_ok, "ok/s", 0, 1), (a_lat, "p99", delay_us, 1000)):
+                ax.plot(cg["seq"], (cg[col] - shift) / scale, label=client, linewidth=1.4, **st)
                 warm, meas = cg[~cg["measured"]], cg[cg["measured"]]
-                ax.plot(warm["seq"], warm[col] / scale, marker="o", markerfacecolor="white", linestyle="none",
-                        color=st["color"])
-                ax.plot(meas["seq"], meas[col] / scale, marker="o", linestyle="none", color=st["color"])
+                ax.plot(warm["seq"], (warm[col] - shift) / scale, marker="o", markerfacecolor="white",
+                        linestyle="none", color=st["color"])
+                ax.plot(meas["seq"], (meas[col] - shift) / scale, marker="o", linestyle="none", color=st["color"])
             for _, first in cg[(cg["index"] == 0) & (cg["fork"] > 0)].iterrows():
                 for ax in (a_ok, a_lat):
                     ax.axvline(first["seq"] - 0.5, color="#999999", linestyle=":", linewidth=0.8)
@@ -226,7 +230,13 @@ def over_time(run: cba.Run, shapes: list):
                 ax.axvspan(seq - 0.5, seq + 0.5, color="#eeeeee", zorder=0)
         metric = "service time" if (rows["latency.metric"] == "service").all() else "latency"
         a_ok.set(title=f"{shape}: ok/s per iteration", ylabel="ok/s")
-        a_lat.set(title=f"{shape}: {metric} p99 per iteration", ylabel="ms", yscale="log")
+        a_lat.set(title=f"{shape}: {metric} p99 per iteration" + (f"\nbeyond the {delay_us // 1000} ms delay"
+                                                                   if delay_us else ""), ylabel="ms", yscale="log")
+        if not closed:
+            bound = run.slo["latencyP99Millis"]
+            a_lat.axhline(bound, color="#cc0000", linestyle="--", linewidth=0.9, zorder=1)
+            a_lat.annotate(f"SLO {bound:g} ms", (1, bound), xycoords=("axes fraction", "data"), xytext=(-2, 2),
+                           textcoords="offset points", ha="right", va="bottom", fontsize=7, color="#cc0000")
         _ms_axis(a_lat)
         for ax in (a_ok, a_lat):
             ax.set_xlabel("iteration (grey: warm-up; dotted: next fork)")
@@ -347,6 +357,11 @@ def main_figure(run: cba.Run):
     k = cba.knees(run)
     fig, (a_k, a_s) = plt.subplots(1, 2, figsize=(11, max(3.0, 0.9 + 0.4 * len(run.clients) * max(1, len(caps)))),
                                    gridspec_kw={"width_ratios": [1.2, 1]})
+    # An interval may reach past the highest rate probed (a wide spread): it is cut there, as nothing beyond it
+    # was measured; one open above (no rate failed) runs to the edge, an arrow at its end.
+    probed = cba.probes(run)
+    probed = probed[probed["shape"].isin(caps)]["rate"]
+    right = 1.05 * probed.max() if not probed.empty else None
     labels, y = [], 0
     for shape in caps:
         for client in run.clients:
@@ -356,24 +371,26 @@ def main_figure(run: cba.Run):
             r = r.iloc[0]
             st = style(client)
             ranked = r["status"] in cbd.RANKED_KNEES
-            hi = r["high"] if math.isfinite(r["high"]) else r["median"] * 1.2
+            hi = r["high"] if math.isfinite(r["high"]) or right is None else right
             a_k.plot([r["low"], hi], [y, y], color=st["color"], linewidth=5, alpha=0.5 if ranked else 0.25,
                      solid_capstyle="butt")
+            if not math.isfinite(r["high"]):
+                a_k.plot(hi, y, marker=">", markersize=7, color=st["color"], alpha=0.5 if ranked else 0.25,
+                         linestyle="none", clip_on=False)
             a_k.plot(r["median"], y, marker="o", markersize=7, color=st["color"],
                      markerfacecolor=st["color"] if ranked else "white", linestyle="none")
             labels.append(f"{client} ({shape})" if len(caps) > 1 else client)
             if r["status"] != "converged":
-                a_k.annotate(r["status"], (hi, y), xytext=(4, -3), textcoords="offset points", fontsize=7)
+                # beside the bar's end, or (an open bar ends at the edge) above the median
+                a_k.annotate(r["status"], (hi, y) if math.isfinite(r["high"]) else (r["median"], y),
+                             xytext=(4, -3) if math.isfinite(r["high"]) else (4, 5), textcoords="offset points",
+                             fontsize=7)
             y += 1
     a_k.set_yticks(range(len(labels)), labels)
     a_k.invert_yaxis()
     a_k.set(xlabel="knee (req/s): median over forks, bar: its 95% interval over JVM starts",
             title="the highest rate each client keeps within the SLO" + (f" ({caps[0]})" if len(caps) == 1 else ""))
-    # An interval may reach past the highest rate probed (a wide spread): it is cut there, as nothing beyond it
-    # was measured.
-    probed = cba.probes(run)
-    probed = probed[probed["shape"].isin(caps)]["rate"]
-    a_k.set_xlim(0, 1.05 * probed.max() if not probed.empty else None)
+    a_k.set_xlim(0, right)
     rates = cba.common_rates(run, caps[0]) if caps else []
     if rates:
         for _, row in cba.at_rate(run, caps[0], rates[-1]).iterrows():

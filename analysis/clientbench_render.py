@@ -93,7 +93,7 @@ def caption(run: cba.Run, report: str | None = None) -> str:
             f"Left: each client's knee on {shape}, the highest offered rate it keeps within the SLO "
             f"({slo['okShare']:.1%} ok, latency p99 within {slo['latencyP99Millis']:g} ms, {run.slo_flags}), "
             f"median over {forks} fork{'s' if forks != 1 else ''}; the bar is its 95% interval over JVM starts "
-            f"(the forks' spread pooled over clients, never narrower than the search's bracket); hollow: not ranked (a validity flag stopped the search); 'not converged': the "
+            f"(the forks' spread pooled over clients, never narrower than the search's bracket); hollow: not ranked (a validity flag stopped the search, or it is open: no rate failed before its probe budget ran out); 'not converged': the "
             f"probe budget ran out before the 5% precision, ranked by its wider bar. ")
     text += (f"Right: latency from the intended start at {cbd.fmt_rate(rates[-1])} req/s, the highest rate below "
              "every client's knee. " if rates else "Right: no latency compared, as no rate lies below every knee. ")

@@ -272,6 +272,22 @@ def test_an_unconverged_search_is_ranked_by_its_wider_bracket(tmp_path):
 def test_a_kept_ceiling_has_an_open_interval(tmp_path):
     run = cba.load_run(with_knees(tmp_path, {"jdk": (64000.0, None, True), "okhttp": (2000.0, 2200.0, True)}))
     assert cbd.decide(run).table.loc["jdk", "knee capacity-http1 (req/s)"] == "64000 [64000-inf)"
+    assert cbd.rank_capacity(run, "capacity-http1").groups == [["jdk"], ["okhttp"]]
+
+
+def test_a_search_with_no_failing_rate_below_the_ceiling_is_open_and_not_ranked(tmp_path):
+    # jdk's forks spent their budget without a miss standing (every one the JIT's, say): at least 4000, but
+    # nothing bounds it above; ranked with [4000, inf) it would tie with okhttp's 9000 and with any knee above.
+    run = cba.load_run(with_knees(tmp_path, {"jdk": (4000.0, None, False), "okhttp": (9000.0, 9400.0, True)}))
+    k = cba.knees(run).set_index("client")
+    assert k.loc["jdk", "status"] == "open: no rate failed before the probe budget ran out (at least 4000)"
+    assert k.loc["okhttp", "status"] == "converged"
+    r = cbd.rank_capacity(run, "capacity-http1")
+    assert r.groups == [["okhttp"]]
+    assert r.unranked == [("jdk", "open: no rate failed before the probe budget ran out (at least 4000)")]
+    assert "Not ranked: jdk (open: no rate failed" in cbd.verdict(run)[0]
+    # its knee is a lower bound, not a draw of the forks' spread
+    assert cba.knee_spread(cba.knees(run))["capacity-http1"][2] == 1
 
 
 def with_fork_knees(tmp_path, forks: dict, name="forks", one_fork_shape=None) -> Path:
@@ -411,7 +427,7 @@ def test_the_comparison_counts_apart_the_knees_a_flag_stopped_in_either_run(tmp_
     assert ag.knees.set_index("client")["clean"].to_dict() == {"jdk": False, "okhttp": True}
     text = "\n".join(ag.lines())
     assert "knees within 10%: 1 of 2" in text
-    assert "knees that no flag stopped in either run: 1 of 1 within 10%" in text
+    assert "knees ranked in both runs: 1 of 1 within 10%" in text
 
 
 def test_same_knees_but_other_tie_groups_disagree(tmp_path):

@@ -43,8 +43,20 @@ final class Capacity {
                  List<String> flags) {
     }
 
-    /** One fork's search: its knee (0 when no rate passed), the lowest failing rate (NaN: none), converged. */
-    record Fork(int fork, double knee, double kneeHigh, boolean converged, String search) {
+    /**
+     * One fork's search: its knee (0 when no rate passed), the lowest failing rate (NaN: none), converged, and
+     * {@link #open(double, double, double) open}.
+     */
+    record Fork(int fork, double knee, double kneeHigh, boolean converged, boolean open, String search) {
+    }
+
+    /**
+     * Whether a fork's search is open: no rate failed, yet the knee is below the ceiling, so the probe budget ran
+     * out before any miss stood (the JIT's, a flag's, or one not yet probed again). Its knee is a lower bound with
+     * nothing above it, and the report does not rank it (analysis: {@code knees}).
+     */
+    static boolean open(double knee, double kneeHigh, double ceiling) {
+        return Double.isNaN(kneeHigh) && !(knee >= ceiling);
     }
 
     /** One (shape, client): its forks and probes. */
@@ -69,6 +81,10 @@ final class Capacity {
 
         boolean allConverged() {
             return !forks.isEmpty() && forks.stream().allMatch(Fork::converged);
+        }
+
+        boolean anyOpen() {
+            return forks.stream().anyMatch(Fork::open);
         }
 
         /** {@link Capacity#flagsAtBound} over every fork's probes. */
@@ -139,8 +155,11 @@ final class Capacity {
                     last = it;
                 }
                 if (last != null && last.has("knee")) {
-                    forkResults.add(new Fork(i, last.path("knee").asDouble(), num(last.path("knee.high")),
-                            last.path("knee.converged").asInt() == 1, last.path("knee.search").asText()));
+                    double knee = last.path("knee").asDouble();
+                    double high = num(last.path("knee.high"));
+                    double ceiling = forks.get(i).path("params").path("ceilingRate").asDouble(Double.NaN);
+                    forkResults.add(new Fork(i, knee, high, last.path("knee.converged").asInt() == 1,
+                            open(knee, high, ceiling), last.path("knee.search").asText()));
                 }
             }
             out.add(new Result(key[0], key[1], forkResults, probes));

@@ -29,6 +29,9 @@ final class Summary {
             double kneeSum = 0;
             int forks = 0;
             int converged = 0;
+            int open = 0;
+            String ceilingParam = r.getParams().getParam("ceilingRate");
+            double ceiling = ceilingParam == null ? Double.NaN : Double.parseDouble(ceilingParam);
             Set<String> flaggedAtBound = new TreeSet<>();
             for (org.openjdk.jmh.results.BenchmarkResult fork : r.getBenchmarkResults()) {
                 org.openjdk.jmh.results.IterationResult last = null;
@@ -40,14 +43,17 @@ final class Summary {
                     forks++;
                     kneeSum += knee;
                     converged += Scores.of(last, "knee.converged") == 1 ? 1 : 0;
+                    open += Capacity.open(knee, Scores.of(last, "knee.high"), ceiling) ? 1 : 0;
                     flaggedAtBound.addAll(flagsAtBound(fork.getIterationResults(), Scores.of(last, "knee.high")));
                 }
             }
             if (forks == 0) {
                 return "the harness's baseline over the ladder (noop)";
             }
-            return String.format(Locale.ROOT, "knee %8.0f req/s  (the mean over %d fork%s; %d converged)%s",
-                    kneeSum / forks, forks, forks == 1 ? "" : "s", converged, flaggedAtBound.isEmpty() ? ""
+            return String.format(Locale.ROOT, "knee %8.0f req/s  (the mean over %d fork%s; %d converged)%s%s",
+                    kneeSum / forks, forks, forks == 1 ? "" : "s", converged, open == 0 ? ""
+                            : String.format(Locale.ROOT, "  open in %d: no rate failed before the probe budget ran out,"
+                            + " the knee is only a lower bound", open), flaggedAtBound.isEmpty() ? ""
                             : "  flagged " + String.join(",", flaggedAtBound) + " where it missed: the search may have"
                             + " been stopped by what the flag names, not by the client alone");
         }
@@ -125,13 +131,15 @@ final class Summary {
             Set<String> flagged = r.flagsAtBound();
             sb.append(String.format(Locale.ROOT, "%-16s %-10s %12.0f %22s %10s %8s  %s%n", r.shape(), r.client(),
                     r.kneeMedian(), String.format(Locale.ROOT, "%.0f-%.0f (%d)", r.kneeMin(), r.kneeMax(), r.forks().size()),
-                    r.allConverged() ? "yes" : "no", flagged.isEmpty() ? "-" : String.join(",", flagged), firstFailure));
+                    r.allConverged() ? "yes" : r.anyOpen() ? "open" : "no", flagged.isEmpty() ? "-" : String.join(",", flagged),
+                    firstFailure));
         }
         sb.append("knee: the highest offered rate kept (the same SLO), searched per fork: a ladder x2 from the start rate,\n")
           .append("bisection to the precision, a confirming probe; the median over forks and their range. flagged: a flag\n")
           .append("other than gen or lag on a miss at a fork's lowest failing rate (the host's steal, a busy stub, an\n")
           .append("unsteady window, too few samples) may have stopped that search, not the client alone (the report's\n")
-          .append("decision table says whether it ranks it).\n");
+          .append("decision table says whether it ranks it). open: a fork found no failing rate before its probe budget\n")
+          .append("ran out (its misses the JIT's or a flag's, or not probed again): the knee is only a lower bound, not ranked.\n");
         return sb.toString();
     }
 
