@@ -306,8 +306,9 @@ def knees(run: Run) -> pd.DataFrame:
     fork's lowest failing rate (`kneeHigh`), as each fork's knee lies in [knee, kneeHigh). No failing rate (the
     ceiling was kept): the interval is open above. A fork that found no failing rate below the ceiling spent its
     probe budget before any miss stood (its misses were the JIT's, a flag's, or not yet probed again): its knee is a
-    lower bound and nothing bounds it above, so the search is `open` and not ranked; ranked with [knee, inf) it
-    would tie with every client above it (the JDK client's 4,000 with ahc's 38,000 in run 20261124-012039-vm).
+    lower bound and nothing bounds it above, so the search is `open`, ranked only where that bound clears every
+    ranked interval (rank_capacity); ranked with [knee, inf) it would tie with every client above it (the JDK
+    client's 4,000 with ahc's 38,000 in run 20261124-012039-vm).
     `flagged` names the flags that
     failed a probe at the bracket's upper end: there what the flag names (the harness's generator or pacer, the
     host's steal, the stub, windows apart, too few samples), not the client alone, may have stopped the search.

@@ -70,12 +70,22 @@ def rank_capacity(run: Run, shape: str) -> Ranking:
     rate failed before the budget ran out) unranked with their status. A search that spent its budget before the 5%
     precision still bounds every fork's knee within its bracket, only a wider one: it is ranked by that
     interval, so it ties where it cannot be told apart (the standard profile's 14 probes reach 5% only where few
-    misses are probed again: the ramp from 1k alone takes 6-7 of them)."""
+    misses are probed again: the ramp from 1k alone takes 6-7 of them).
+
+    An open search's knee is at least its lowest fork's: where that clears every ranked interval, it is known to
+    be above them all, and the open searches that do so lead, tied among themselves (quick's 6 probes climb past
+    the slower clients' knees without a miss of their own); one below the top interval's end could lie anywhere
+    above its bound and stays unranked (ranked, it would tie with every group above it)."""
     k = knees(run)
     k = k[k["shape"] == shape]
     ok = k[k["status"].isin(RANKED_KNEES)]
     groups = tie_groups(list(zip(ok["client"], ok["median"], ok["low"], ok["high"])), half_open=True)
-    unranked = [(c, s) for c, s in zip(k["client"], k["status"]) if s not in RANKED_KNEES]
+    top = ok["high"].max() if len(ok) else 0.0
+    is_open = k["status"].str.startswith("open")
+    above = k[is_open & (k["low"] >= top)].sort_values(["low", "client"], ascending=[False, True])
+    if len(above):
+        groups = [list(above["client"])] + groups
+    unranked = [(c, s) for c, s in zip(k["client"], k["status"]) if s not in RANKED_KNEES and c not in set(above["client"])]
     gone = _failed_runs(run)
     unranked += [(c, gone[(shape, c)]) for c in run.clients if (shape, c) in gone]
     return Ranking(shape, groups, unranked)
@@ -330,7 +340,7 @@ def decide(run: Run) -> Decision:
     if caps:
         notes.append("knee: median over forks [95% interval over JVM starts); " + _spread_words(k, caps) + "; "
                      "'flagged' searches are never ranked, nor 'open' ones (no rate failed before the probe budget ran "
-                     "out: the knee is only a lower bound); a 'not converged' one (probe budget spent before 5%) is ranked by "
+                     "out: the knee is only a lower bound) unless that bound clears every ranked interval; a 'not converged' one (probe budget spent before 5%) is ranked by "
                      f"its wider interval; {run.slo_flags} as kept; a miss at saturation (gen, "
                      "lag) counts against the client where noop, the harness alone, kept that rate"
                      + ("; 'flagged: jit': every miss that bounded the search came while the client JVM's JIT still "

@@ -364,13 +364,14 @@ def main_figure(run: cba.Run):
     right = 1.05 * probed.max() if not probed.empty else None
     labels, y = [], 0
     for shape in caps:
+        in_ranking = {c for g in cbd.rank_capacity(run, shape).groups for c in g}
         for client in run.clients:
             r = k[(k["shape"] == shape) & (k["client"] == client)]
             if r.empty:
                 continue
             r = r.iloc[0]
             st = style(client)
-            ranked = r["status"] in cbd.RANKED_KNEES
+            ranked = client in in_ranking
             hi = r["high"] if math.isfinite(r["high"]) or right is None else right
             a_k.plot([r["low"], hi], [y, y], color=st["color"], linewidth=5, alpha=0.5 if ranked else 0.25,
                      solid_capstyle="butt")

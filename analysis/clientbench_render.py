@@ -93,7 +93,7 @@ def caption(run: cba.Run, report: str | None = None) -> str:
             f"Left: each client's knee on {shape}, the highest offered rate it keeps within the SLO "
             f"({slo['okShare']:.1%} ok, latency p99 within {slo['latencyP99Millis']:g} ms, {run.slo_flags}), "
             f"median over {forks} fork{'s' if forks != 1 else ''}; the bar is its 95% interval over JVM starts "
-            f"(the forks' spread pooled over clients, never narrower than the search's bracket); hollow: not ranked (a validity flag stopped the search, or it is open: no rate failed before its probe budget ran out); 'not converged': the "
+            f"(the forks' spread pooled over clients, never narrower than the search's bracket); hollow: not ranked (a validity flag stopped the search, or it is open: no rate failed before its probe budget ran out, and its bound is not above every ranked interval); 'not converged': the "
             f"probe budget ran out before the 5% precision, ranked by its wider bar. ")
     text += (f"Right: latency from the intended start at {cbd.fmt_rate(rates[-1])} req/s, the highest rate below "
              "every client's knee. " if rates else "Right: no latency compared, as no rate lies below every knee. ")
@@ -203,6 +203,7 @@ def environment_html(run: cba.Run) -> str:
              ("timeouts", ", ".join(f"{k} {v}" for k, v in env.get("settings", {}).items())),
              ("started, finished", f"{env.get('started')}, {env.get('finished')}")]
     facts += [("skipped", s) for s in env.get("skipped", [])] + [("failed", s) for s in env.get("failed", [])]
+    facts += [("run again", s) for s in env.get("retried", [])]
     shapes = pd.DataFrame([{"shape": s["name"], "benchmark": s["benchmark"].split(".")[-2],
                             "params": ", ".join(f"{k}={v}" for k, v in sorted(s["params"].items())),
                             **(s.get("timings") or {})} for s in env.get("shapes", [])])

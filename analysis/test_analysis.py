@@ -290,6 +290,22 @@ def test_a_search_with_no_failing_rate_below_the_ceiling_is_open_and_not_ranked(
     assert cba.knee_spread(cba.knees(run))["capacity-http1"][2] == 1
 
 
+def test_an_open_search_whose_bound_clears_every_ranked_interval_leads(tmp_path):
+    # quick's 6 probes: okhttp climbed to 16000 without a miss; jdk's knee is bounded in [4000, 4400)
+    run = cba.load_run(with_knees(tmp_path, {"jdk": (4000.0, 4400.0, True), "okhttp": (16000.0, None, False)}))
+    r = cbd.rank_capacity(run, "capacity-http1")
+    assert r.groups == [["okhttp"], ["jdk"]] and r.unranked == []
+    assert cbd.verdict(run)[0].startswith("capacity-http1 (knee in req/s, median [95% interval)): okhttp 16000 "
+                                          "[16000-inf) leads, its interval clear of the rest; then jdk 4000")
+    # at 4400 it touches jdk's bracket [4000, 4400) only at its open end: still above
+    run = cba.load_run(with_knees(tmp_path, {"jdk": (4000.0, 4400.0, True), "okhttp": (4400.0, None, False)}, "touch"))
+    assert cbd.rank_capacity(run, "capacity-http1").groups == [["okhttp"], ["jdk"]]
+    # below jdk's bracket's end it could lie anywhere above 4200: not ranked
+    run = cba.load_run(with_knees(tmp_path, {"jdk": (4000.0, 4400.0, True), "okhttp": (4200.0, None, False)}, "inside"))
+    r = cbd.rank_capacity(run, "capacity-http1")
+    assert r.groups == [["jdk"]] and [c for c, _ in r.unranked] == ["okhttp"]
+
+
 def with_fork_knees(tmp_path, forks: dict, name="forks", one_fork_shape=None) -> Path:
     """The fixture with each named client's forks' knees replaced (client -> [knee per fork], every bracket
     5% above its knee); `one_fork_shape`: a second capacity shape with one fork, each client's first knee."""

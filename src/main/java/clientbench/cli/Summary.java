@@ -139,7 +139,8 @@ final class Summary {
           .append("other than gen or lag on a miss at a fork's lowest failing rate (the host's steal, a busy stub, an\n")
           .append("unsteady window, too few samples) may have stopped that search, not the client alone (the report's\n")
           .append("decision table says whether it ranks it). open: a fork found no failing rate before its probe budget\n")
-          .append("ran out (its misses the JIT's or a flag's, or not probed again): the knee is only a lower bound, not ranked.\n");
+          .append("ran out (its misses the JIT's or a flag's, or not probed again): the knee is only a lower bound, ranked\n")
+          .append("only where it clears every ranked interval.\n");
         return sb.toString();
     }
 
