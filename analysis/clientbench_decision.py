@@ -349,6 +349,8 @@ def decide(run: Run) -> Decision:
         words = miss_words(run, shape)
         if words:
             notes.append("what the misses' windows held: " + words + ".")
+    for entry in run.env.get("retried", []):  # Java: Retries, a search the host's steal stopped run once more
+        notes.append("retry: " + entry + ".")
     if main and not rates:
         weakest = k[k["shape"] == main]["min"].min()
         notes.append(f"no common rate on {main}: the weakest knee is {fmt_rate(weakest)} req/s, below every rung "

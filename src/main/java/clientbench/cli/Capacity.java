@@ -90,14 +90,24 @@ final class Capacity {
         /** {@link Capacity#flagsAtBound} over every fork's probes. */
         Set<String> flagsAtBound() {
             Set<String> words = new TreeSet<>();
-            for (Fork f : forks) {
-                for (Probe p : probes) {
-                    if (p.fork() == f.fork()) {
-                        Capacity.flagsAtBound(f.kneeHigh(), p.rate(), p.pass(), p.flags(), words);
-                    }
+            forks.forEach(f -> words.addAll(flagsAtBound(f)));
+            return words;
+        }
+
+        /** {@link Capacity#flagsAtBound} over one fork's probes. */
+        Set<String> flagsAtBound(Fork f) {
+            Set<String> words = new TreeSet<>();
+            for (Probe p : probes) {
+                if (p.fork() == f.fork()) {
+                    Capacity.flagsAtBound(f.kneeHigh(), p.rate(), p.pass(), p.flags(), words);
                 }
             }
             return words;
+        }
+
+        /** How many forks' searches a miss flagged {@code word} stopped ({@link #flagsAtBound(Fork)}). */
+        int forksFlaggedAtBound(String word) {
+            return (int) forks.stream().filter(f -> flagsAtBound(f).contains(word)).count();
         }
     }
 
@@ -128,14 +138,24 @@ final class Capacity {
 
     /** Every capacity trial in the run folder, grouped by (shape, client), forks in the order they ran. */
     static List<Result> read(Path runDir) throws IOException {
-        Map<String, List<JsonNode>> trials = new TreeMap<>();
+        List<Path> all = new ArrayList<>();
         try (DirectoryStream<Path> files = Files.newDirectoryStream(runDir, "*.trial.json")) {
-            for (Path f : files) {
-                JsonNode t = JsonFiles.MAPPER.readTree(f.toFile());
-                if (BENCHMARK.equals(t.path("benchmark").asText())) {
-                    trials.computeIfAbsent(t.path("shape").asText() + "\t" + t.path("client").asText(), k -> new ArrayList<>())
-                            .add(t);
-                }
+            files.forEach(all::add);
+        }
+        return read(all);
+    }
+
+    /** The capacity trials among {@code trialFiles} (other files and benchmarks are passed over), as {@link #read(Path)}. */
+    static List<Result> read(Collection<Path> trialFiles) throws IOException {
+        Map<String, List<JsonNode>> trials = new TreeMap<>();
+        for (Path f : trialFiles) {
+            if (!f.getFileName().toString().endsWith(".trial.json")) {
+                continue;
+            }
+            JsonNode t = JsonFiles.MAPPER.readTree(f.toFile());
+            if (BENCHMARK.equals(t.path("benchmark").asText())) {
+                trials.computeIfAbsent(t.path("shape").asText() + "\t" + t.path("client").asText(), k -> new ArrayList<>())
+                        .add(t);
             }
         }
         List<Result> out = new ArrayList<>();

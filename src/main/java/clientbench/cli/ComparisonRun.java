@@ -26,6 +26,7 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The comparison: one JMH run per (shape, client) of a {@link RunPlan}, a progress line for each, and at
@@ -78,6 +79,8 @@ final class ComparisonRun {
         List<Map<String, Object>> runs = new ArrayList<>();
         List<String> failed = new ArrayList<>();
         List<String> skipped = new ArrayList<>();
+        List<Retries.Attempt<RunResult>> stolen = new ArrayList<>();
+        List<String> retried;
         int n = 0;
         try (PrintStream jmhLog = new PrintStream(new FileOutputStream(run.dir().resolve("jmh.log").toFile()), true,
                 StandardCharsets.UTF_8)) {
@@ -95,21 +98,12 @@ final class ComparisonRun {
                         out.println(" skipped: " + refusal);
                         continue;
                     }
-                    Collection<RunResult> r;
-                    ByteArrayOutputStream runLog = new ByteArrayOutputStream();
-                    try (PrintStream runOut = new PrintStream(runLog, true, StandardCharsets.UTF_8)) {
-                        r = new Runner(RunOptions.of(plan, shape, client, forkJvmArgs, requestFile),
-                                new ProgressFormat(OutputFormatFactory.createFormatInstance(runOut, VerboseMode.NORMAL), out))
-                                .run();
-                    } catch (RunnerException e) {
-                        r = List.of();
-                        // The exception's own line, which FailureReason reads (JMH's lock held by another run, say).
-                        runLog.writeBytes((e + "\n").getBytes(StandardCharsets.UTF_8));
-                    }
-                    jmhLog.write(runLog.toByteArray());
+                    Set<Path> before = Retries.trialFiles(run.dir());
+                    Jmh j = jmh(shape, client, forkJvmArgs, requestFile, jmhLog);
+                    Collection<RunResult> r = j.results();
                     if (r.isEmpty()) {
                         // A client that crashes (an OutOfMemoryError holding 15,000 requests, say) is a result.
-                        String why = FailureReason.of(runLog.toString(StandardCharsets.UTF_8));
+                        String why = FailureReason.of(j.log());
                         failed.add(shape.name() + "/" + client + ": " + why);
                         out.println(" FAILED: " + why + " (details in jmh.log)");
                         continue;
@@ -121,8 +115,23 @@ final class ComparisonRun {
                                 "params", rr.getParams().getParamsKeys().stream().collect(LinkedHashMap::new,
                                         (m, k) -> m.put(k, rr.getParams().getParam(k)), Map::putAll)));
                     }
+                    if (Capacity.BENCHMARK.equals(shape.benchmark())) {
+                        List<Path> files = Retries.added(before, Retries.trialFiles(run.dir()));
+                        int forksStolen = Retries.stolenForks(files);
+                        if (forksStolen > 0) {
+                            stolen.add(new Retries.Attempt<>(shape.name(), client, shape.estimatedSeconds(), List.copyOf(r),
+                                    files, forksStolen, r.stream().mapToInt(rr -> rr.getBenchmarkResults().size()).sum()));
+                        }
+                    }
                 }
             }
+            // A search the host's steal stopped, once more now that time has passed (Retries).
+            Map<String, Profile.Shape> byName = new LinkedHashMap<>();
+            p.shapes().forEach(s -> byName.put(s.name(), s));
+            retried = Retries.retry(stolen, Math.round(estimatedTotal * Retries.BUDGET_SHARE), all, a -> {
+                Jmh j = jmh(byName.get(a.shape()), a.client(), forkJvmArgs, requestFile, jmhLog);
+                return new Retries.Outcome<>(List.copyOf(j.results()), j.results().isEmpty() ? FailureReason.of(j.log()) : "");
+            }, Summary::line, run.dir(), out);
         }
 
         redact(requestFile); // every fork is done with it
@@ -130,7 +139,7 @@ final class ComparisonRun {
         List<Capacity.Result> capacity = Capacity.read(run.dir());
         JsonFiles.writeAtomically(run.dir().resolve("summary.json"), Summary.json(all, runs, capacity));
         JsonFiles.writeAtomically(run.dir().resolve("env.json"),
-                EnvJson.of(plan, started, runs, failed, skipped, forkJvmArgs, run.dir()));
+                EnvJson.of(plan, started, runs, failed, skipped, retried, forkJvmArgs, run.dir()));
 
         out.println();
         out.print(Summary.table(all, runs, capacity));
@@ -158,6 +167,27 @@ final class ComparisonRun {
         out.println();
         boolean decided = Report.decide(run.finalDir(), out);
         return reported && decided ? 0 : 1;
+    }
+
+    /** One JMH run of (shape, client): its results (none when it failed) and what it logged, also added to jmh.log. */
+    private record Jmh(Collection<RunResult> results, String log) {
+    }
+
+    private Jmh jmh(Profile.Shape shape, String client, List<String> forkJvmArgs, Path requestFile, PrintStream jmhLog)
+            throws IOException {
+        Collection<RunResult> r;
+        ByteArrayOutputStream runLog = new ByteArrayOutputStream();
+        try (PrintStream runOut = new PrintStream(runLog, true, StandardCharsets.UTF_8)) {
+            r = new Runner(RunOptions.of(plan, shape, client, forkJvmArgs, requestFile),
+                    new ProgressFormat(OutputFormatFactory.createFormatInstance(runOut, VerboseMode.NORMAL), out))
+                    .run();
+        } catch (RunnerException e) {
+            r = List.of();
+            // The exception's own line, which FailureReason reads (JMH's lock held by another run, say).
+            runLog.writeBytes((e + "\n").getBytes(StandardCharsets.UTF_8));
+        }
+        jmhLog.write(runLog.toByteArray());
+        return new Jmh(r, runLog.toString(StandardCharsets.UTF_8));
     }
 
     /** Replaces the run's request file by its redacted form (no credential stays in results/); idempotent. */

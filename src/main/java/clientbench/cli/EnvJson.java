@@ -19,7 +19,8 @@ import java.util.Map;
 
 /**
  * env.json: what a run measured on and with (machine, JDKs, flags, profile, shapes, timeouts, each
- * client's version and effective settings), which runs failed or were skipped and why. The notebook
+ * client's version and effective settings), which runs failed or were skipped and why, which capacity searches
+ * the host's steal stopped were run again and which run stands ({@code retried}, {@link Retries}). The notebook
  * and README read its keys: they are API.
  */
 final class EnvJson {
@@ -28,7 +29,8 @@ final class EnvJson {
     }
 
     static Map<String, Object> of(RunPlan plan, Instant started, List<Map<String, Object>> runs, List<String> failed,
-                                  List<String> skipped, List<String> forkJvmArgs, Path dir) throws IOException {
+                                  List<String> skipped, List<String> retried, List<String> forkJvmArgs, Path dir)
+            throws IOException {
         Profile p = plan.profile();
         Map<String, Object> env = new LinkedHashMap<>();
         env.put("profile", p.name());
@@ -52,6 +54,7 @@ final class EnvJson {
         env.put("runs", runs);
         env.put("failed", failed);
         env.put("skipped", skipped);
+        env.put("retried", retried);
         env.put("clientSettings", clientSettings(dir));
         return env;
     }

@@ -1,0 +1,186 @@
+package clientbench.cli;
+
+import clientbench.harness.JsonFiles;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Which capacity searches are run again at the end of a comparison, which run stands, and where the other's files
+ * go ({@link Retries}); ComparisonRun wires them.
+ */
+class RetriesTest {
+
+    @TempDir
+    Path dir;
+
+    /**
+     * A capacity fork's trial record as CapacityBenchmark writes it, reduced to what Capacity reads: its probes
+     * (rate, pass, flags) in order, the last one carrying the search's knee and lowest failing rate (NaN: none).
+     */
+    private Path trial(String name, String client, double knee, double kneeHigh, Object[]... probes) throws IOException {
+        ObjectNode t = JsonFiles.MAPPER.createObjectNode();
+        t.put("benchmark", Capacity.BENCHMARK).put("shape", "capacity-http1").put("client", client);
+        t.putObject("params").put("ceilingRate", "64000");
+        ArrayNode its = t.putArray("iterations");
+        its.addObject().put("measured", false).put("windowStartEpochMillis", 1);
+        for (Object[] p : probes) {
+            ObjectNode it = its.addObject().put("measured", true).put("probe.rate", (double) p[0])
+                    .put("probe.pass", (boolean) p[1] ? 1 : 0).put("probe.why", (boolean) p[1] ? "" : "flagged: ...");
+            ArrayNode flags = it.putArray("flags");
+            for (int i = 2; i < p.length; i++) {
+                flags.add((String) p[i]);
+            }
+        }
+        ObjectNode last = (ObjectNode) its.get(its.size() - 1);
+        last.put("knee", knee).put("knee.converged", 0).put("knee.search", "");
+        if (Double.isNaN(kneeHigh)) {
+            last.putNull("knee.high");
+        } else {
+            last.put("knee.high", kneeHigh);
+        }
+        Path f = dir.resolve(name + ".trial.json");
+        JsonFiles.MAPPER.writeValue(f.toFile(), t);
+        Files.writeString(dir.resolve(name + ".hlog"), "#histograms\n");
+        return f;
+    }
+
+    @Test
+    void stealAtAForksBoundCountsThatFork() throws IOException {
+        Path stolen = trial("a-1", "apache", 4000, 8000, new Object[] {4000.0, true},
+                new Object[] {8000.0, false, "flag.lag", "flag.steal"}, new Object[] {8000.0, false, "flag.lag", "flag.steal"});
+        Path saturated = trial("a-2", "apache", 19027, 20749, new Object[] {19027.0, true},
+                new Object[] {20749.0, false, "flag.generator", "flag.lag"},
+                new Object[] {20749.0, false, "flag.lag"});
+        // steal on a pass, or on a miss below a rate that later passed, stopped nothing
+        Path passedUnderSteal = trial("b-1", "jetty", 16000, 22627, new Object[] {16000.0, true, "flag.steal"},
+                new Object[] {22627.0, false, "flag.generator"}, new Object[] {22627.0, false, "flag.lag"});
+        assertEquals(1, Retries.stolenForks(List.of(stolen, saturated)));
+        assertEquals(0, Retries.stolenForks(List.of(saturated, passedUnderSteal)));
+        assertEquals(0, Retries.stolenForks(List.of(dir.resolve("a-1.hlog"))), "histograms are not trials");
+    }
+
+    @Test
+    void theRetryStandsOnlyWhereStealStoppedFewerOfItsForks() {
+        assertTrue(Retries.retryStands(1, 0));
+        assertTrue(Retries.retryStands(2, 1));
+        assertFalse(Retries.retryStands(1, 1), "the spell held: the first run stands");
+        assertFalse(Retries.retryStands(1, 2));
+    }
+
+    @Test
+    void retriesFitInTheirBudgetInTheOrderTheSearchesRan() {
+        List<String> wanted = List.of("http1/a 88 s", "h2/b 44 s", "http1/c 88 s", "h2/d 44 s");
+        List<Long> seconds = List.of(88L, 44L, 88L, 44L);
+        assertEquals(List.of("http1/a 88 s", "h2/b 44 s", "h2/d 44 s"),
+                Retries.affordable(wanted, w -> seconds.get(wanted.indexOf(w)), 180));
+        assertEquals(List.of(), Retries.affordable(wanted, w -> seconds.get(wanted.indexOf(w)), 40));
+    }
+
+    @Test
+    void theRunThatDoesNotStandMovesAsideAndIsNoLongerRead() throws IOException {
+        trial("a-1", "apache", 4000, 8000, new Object[] {8000.0, false, "flag.steal"}, new Object[] {8000.0, false, "flag.steal"});
+        Set<Path> before = Retries.trialFiles(dir);
+        assertEquals(2, before.size(), before.toString());
+        trial("a-2", "apache", 19027, 20749, new Object[] {20749.0, false, "flag.lag"}, new Object[] {20749.0, false, "flag.lag"});
+        Files.writeString(dir.resolve("jmh.log"), "not a trial");
+        List<Path> added = Retries.added(before, Retries.trialFiles(dir));
+        assertEquals(Set.of("a-2.trial.json", "a-2.hlog"), Set.copyOf(added.stream().map(p -> p.getFileName().toString()).toList()));
+
+        Retries.supersede(dir, before);
+        assertEquals(Set.copyOf(added), Retries.trialFiles(dir), "what the summary and the report read");
+        List<Capacity.Result> read = Capacity.read(dir);
+        assertEquals(1, read.size());
+        assertEquals(List.of(19027.0), read.get(0).forks().stream().map(Capacity.Fork::knee).toList());
+        assertTrue(Files.isRegularFile(dir.resolve(Retries.FOLDER).resolve("a-1.trial.json")), "kept for the record");
+        assertTrue(Files.isRegularFile(dir.resolve(Retries.FOLDER).resolve("a-1.hlog")));
+        assertTrue(Files.isRegularFile(dir.resolve("jmh.log")));
+    }
+
+    private static final Object[] STOLEN_MISS = {8000.0, false, "flag.lag", "flag.steal"};
+    private static final Object[] SATURATED_MISS = {20749.0, false, "flag.generator", "flag.lag"};
+
+    /** apache's first run, one fork stopped by steal; {@code all} holds it between two other results. */
+    private Retries.Attempt<String> stolenFirstRun(long seconds) throws IOException {
+        Set<Path> before = Retries.trialFiles(dir);
+        trial("first", "apache", 4000, 8000, new Object[] {4000.0, true}, STOLEN_MISS, STOLEN_MISS);
+        List<Path> files = Retries.added(before, Retries.trialFiles(dir));
+        return new Retries.Attempt<>("capacity-http1", "apache", seconds, List.of("apache first"), files,
+                Retries.stolenForks(files), 1);
+    }
+
+    private static String text(java.io.ByteArrayOutputStream b) {
+        return b.toString(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void aRetryWithLessStealTakesTheFirstRunsPlaceAndItsFiles() throws IOException {
+        Retries.Attempt<String> first = stolenFirstRun(88);
+        List<String> all = new java.util.ArrayList<>(List.of("ahc", "apache first", "jetty"));
+        var out = new java.io.ByteArrayOutputStream();
+        List<String> record = Retries.retry(List.of(first), 600, all, a -> {
+            trial("second", "apache", 19027, 20749, new Object[] {19027.0, true}, SATURATED_MISS, SATURATED_MISS);
+            return new Retries.Outcome<>(List.of("apache second"), "");
+        }, r -> "knee of " + r, dir, new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8));
+
+        assertEquals(List.of("ahc", "apache second", "jetty"), all, "in the first run's place");
+        assertEquals(List.of(19027.0), Capacity.read(dir).get(0).forks().stream().map(Capacity.Fork::knee).toList(),
+                "the report and the summary read the second run only");
+        assertTrue(Files.isRegularFile(dir.resolve(Retries.FOLDER).resolve("first.trial.json")));
+        assertEquals(List.of("capacity-http1/apache: the host's steal stopped 1 of 1 forks' searches; run again at the end,"
+                + " where steal stopped 0: the second run stands, the other's trials are in superseded/"), record);
+        assertTrue(text(out).contains("stopped 1 capacity search; running 1 again now"), text(out));
+        assertTrue(text(out).contains("[retry 1/1] capacity-http1   apache     "
+                + " knee of apache second  (steal stopped 0 of its forks' searches: this run stands)"), text(out));
+    }
+
+    @Test
+    void aRetryTheSpellAlsoStoppedLeavesTheFirstRunStanding() throws IOException {
+        Retries.Attempt<String> first = stolenFirstRun(88);
+        List<String> all = new java.util.ArrayList<>(List.of("apache first"));
+        List<String> record = Retries.retry(List.of(first), 600, all, a -> {
+            trial("second", "apache", 2000, 4000, new Object[] {2000.0, true}, new Object[] {4000.0, false, "flag.steal"},
+                    new Object[] {4000.0, false, "flag.steal"});
+            return new Retries.Outcome<>(List.of("apache second"), "");
+        }, r -> r, dir, new java.io.PrintStream(java.io.OutputStream.nullOutputStream()));
+
+        assertEquals(List.of("apache first"), all);
+        assertEquals(List.of(4000.0), Capacity.read(dir).get(0).forks().stream().map(Capacity.Fork::knee).toList());
+        assertTrue(Files.isRegularFile(dir.resolve(Retries.FOLDER).resolve("second.trial.json")));
+        assertTrue(record.get(0).endsWith("where steal stopped 1: the first run stands, the other's trials are in superseded/"),
+                record.toString());
+    }
+
+    @Test
+    void aFailedRetryOrOneOverTheBudgetLeavesTheFirstRunStanding() throws IOException {
+        Retries.Attempt<String> first = stolenFirstRun(88);
+        List<String> all = new java.util.ArrayList<>(List.of("apache first"));
+        List<String> failed = Retries.retry(List.of(first), 600, all, a -> {
+            Files.writeString(dir.resolve("half.hlog"), "#");
+            return new Retries.Outcome<>(List.of(), "the fork exited with status 1");
+        }, r -> r, dir, new java.io.PrintStream(java.io.OutputStream.nullOutputStream()));
+        assertEquals(List.of("apache first"), all);
+        assertFalse(Files.exists(dir.resolve("half.hlog")), "a failed retry's files go aside too");
+        assertTrue(failed.get(0).endsWith("which failed (the fork exited with status 1): the first run stands"), failed.toString());
+
+        int[] reruns = {0};
+        List<String> over = Retries.retry(List.of(first), 60, all, a -> {
+            reruns[0]++;
+            return new Retries.Outcome<>(List.of("never"), "");
+        }, r -> r, dir, new java.io.PrintStream(java.io.OutputStream.nullOutputStream()));
+        assertEquals(0, reruns[0], "88 s do not fit in 60");
+        assertTrue(over.get(0).endsWith("not run again (the retries' time, a tenth of the run's estimate, was spent)"), over.toString());
+        assertEquals(List.of("apache first"), all);
+    }
+}
