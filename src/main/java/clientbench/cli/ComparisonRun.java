@@ -31,7 +31,8 @@ import java.util.Set;
 /**
  * The comparison: one JMH run per (shape, client) of a {@link RunPlan}, a progress line for each, and at
  * the end {@code results/<run>/} with results.json, results.csv, env.json and report.html (see README), and
- * on the terminal the report's decision table.
+ * on the terminal the report's decision table. A capacity search the host's steal stopped is run once more after
+ * every shape ({@link Retries}).
  * A client that crashes is a result; a run that is interrupted or yields nothing stays marked incomplete.
  */
 final class ComparisonRun {
