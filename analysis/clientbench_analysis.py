@@ -381,6 +381,9 @@ def knees(run: Run) -> pd.DataFrame:
 # The knee's interval is a 95% interval for the knee over JVM starts (forks), on this machine.
 KNEE_CONFIDENCE = 0.95
 
+# The statuses of a search the decision ranks by its interval (neither flagged nor open).
+RANKED_KNEES = ("converged", "not converged")
+
 
 def knee_spread(k: pd.DataFrame) -> dict:
     """Per capacity shape: (sd, df, clients) of log(knee) between the forks of one search, pooled over the shape's
@@ -389,7 +392,7 @@ def knee_spread(k: pd.DataFrame) -> dict:
     twelve clients' pairs can (df 12). A shape with one fork borrows the spread of the run's capacity shape
     with the most df (its `from`); none: no spread known (a first look with one fork). `k` is `knees`' table
     (`log.knees`: each fork's log knee, a fork that kept no rate left out)."""
-    own = {shape: pooled_log_spread(g[g["status"].isin(("converged", "not converged"))]["log.knees"])
+    own = {shape: pooled_log_spread(g[g["status"].isin(RANKED_KNEES)]["log.knees"])
            for shape, g in k.groupby("shape", sort=False)}
     best = max(own, key=lambda s: own[s][1]) if own else None
     return {s: (v + (s,) if v[1] else (own[best] + (best,) if best and own[best][1] else (math.nan, 0, 0, None)))

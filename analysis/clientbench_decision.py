@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from clientbench_analysis import (FAILURE_CLASSES, JIT_WARMING, KNEE_CONFIDENCE, NOOP, Run, at_rate, capacity_shapes, closed_shapes,
+from clientbench_analysis import (FAILURE_CLASSES, JIT_WARMING, KNEE_CONFIDENCE, NOOP, RANKED_KNEES, Run, at_rate, capacity_shapes, closed_shapes,
                                   common_rates, failures_by_class, fault_shapes, fixed, iterations, knee_spread,
                                   knees, log_t_interval, long_lived, miss_causes, open_shapes, pooled_log_spread,
                                   STEAL_NOISY)
@@ -61,7 +61,6 @@ def _failed_runs(run: Run) -> dict:
     return out
 
 
-RANKED_KNEES = ("converged", "not converged")
 
 
 def rank_capacity(run: Run, shape: str) -> Ranking:

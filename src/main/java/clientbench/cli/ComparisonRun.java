@@ -117,20 +117,17 @@ final class ComparisonRun {
                                         (m, k) -> m.put(k, rr.getParams().getParam(k)), Map::putAll)));
                     }
                     if (Capacity.BENCHMARK.equals(shape.benchmark())) {
-                        List<Path> files = Retries.added(before, Retries.trialFiles(run.dir()));
-                        int forksStolen = Retries.stolenForks(files);
-                        if (forksStolen > 0) {
-                            stolen.add(new Retries.Attempt<>(shape.name(), client, shape.estimatedSeconds(), List.copyOf(r),
-                                    files, forksStolen, r.stream().mapToInt(rr -> rr.getBenchmarkResults().size()).sum()));
+                        Retries.Attempt<RunResult> a = Retries.ifStolen(shape, client, List.copyOf(r),
+                                Retries.added(before, Retries.trialFiles(run.dir())));
+                        if (a != null) {
+                            stolen.add(a);
                         }
                     }
                 }
             }
             // A search the host's steal stopped, once more now that time has passed (Retries).
-            Map<String, Profile.Shape> byName = new LinkedHashMap<>();
-            p.shapes().forEach(s -> byName.put(s.name(), s));
             retried = Retries.retry(stolen, Math.round(estimatedTotal * Retries.BUDGET_SHARE), all, a -> {
-                Jmh j = jmh(byName.get(a.shape()), a.client(), forkJvmArgs, requestFile, jmhLog);
+                Jmh j = jmh(a.shape(), a.client(), forkJvmArgs, requestFile, jmhLog);
                 return new Retries.Outcome<>(List.copyOf(j.results()), j.results().isEmpty() ? FailureReason.of(j.log()) : "");
             }, Summary::line, run.dir(), out);
         }

@@ -61,7 +61,22 @@ final class Retries {
 
     /** How many forks' searches among {@code files} a miss flagged {@value #FLAG} stopped (0 for other benchmarks). */
     static int stolenForks(Collection<Path> files) throws IOException {
-        return Capacity.read(files).stream().mapToInt(r -> r.forksFlaggedAtBound(FLAG)).sum();
+        return stolenForks(Capacity.read(files));
+    }
+
+    private static int stolenForks(List<Capacity.Result> searches) {
+        return searches.stream().mapToInt(r -> r.forksFlaggedAtBound(FLAG)).sum();
+    }
+
+    /**
+     * The run of (shape, client) that wrote {@code files}, to be run again when steal stopped any of its forks'
+     * searches ({@link #stolenForks}); null when it stopped none.
+     */
+    static <T> Attempt<T> ifStolen(Profile.Shape shape, String client, List<T> results, List<Path> files) throws IOException {
+        List<Capacity.Result> searches = Capacity.read(files);
+        int stolen = stolenForks(searches);
+        return stolen == 0 ? null : new Attempt<>(shape, client, results, files, stolen,
+                searches.stream().mapToInt(r -> r.forks().size()).sum());
     }
 
     /** Whether the retry stands in place of the first attempt: only when steal stopped fewer of its forks. */
@@ -89,9 +104,12 @@ final class Retries {
      * @param results its results (JMH's RunResults in a comparison)
      * @param files the trial and histogram files it wrote
      * @param stolen how many of its forks' searches steal stopped ({@link #stolenForks})
+     * @param forks how many forks' searches it ran
      */
-    record Attempt<T>(String shape, String client, long estimatedSeconds, List<T> results, List<Path> files, int stolen,
-                      int forks) {
+    record Attempt<T>(Profile.Shape shape, String client, List<T> results, List<Path> files, int stolen, int forks) {
+        long estimatedSeconds() {
+            return shape.estimatedSeconds();
+        }
     }
 
     /** A run again: its results, or none and why it failed. */
@@ -124,12 +142,12 @@ final class Retries {
         int i = 0;
         for (Attempt<T> a : stolen) {
             String what = String.format(Locale.ROOT, "%s/%s: the host's steal stopped %d of %d forks' searches",
-                    a.shape(), a.client(), a.stolen(), a.forks());
+                    a.shape().name(), a.client(), a.stolen(), a.forks());
             if (!chosen.contains(a)) {
                 record.add(what + "; not run again (the retries' time, a tenth of the run's estimate, was spent)");
                 continue;
             }
-            out.printf("[retry %d/%d] %-16s %-10s ", ++i, chosen.size(), a.shape(), a.client());
+            out.printf("[retry %d/%d] %-16s %-10s ", ++i, chosen.size(), a.shape().name(), a.client());
             out.flush();
             Set<Path> before = trialFiles(dir);
             Outcome<T> o = rerun.run(a);

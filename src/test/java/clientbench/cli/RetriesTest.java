@@ -72,6 +72,13 @@ class RetriesTest {
     }
 
     @Test
+    void aRunThatStealStoppedNowhereIsNotRunAgain() throws IOException {
+        Path saturated = trial("a-2", "apache", 19027, 20749, new Object[] {19027.0, true}, SATURATED_MISS, SATURATED_MISS);
+        assertEquals(null, Retries.ifStolen(new Profile.Shape("capacity-http1", Capacity.BENCHMARK, java.util.Map.of(),
+                new Profile.Timings(1, 0, 1, 1, 1), true), "apache", List.of("apache"), List.of(saturated)));
+    }
+
+    @Test
     void theRetryStandsOnlyWhereStealStoppedFewerOfItsForks() {
         assertTrue(Retries.retryStands(1, 0));
         assertTrue(Retries.retryStands(2, 1));
@@ -112,12 +119,18 @@ class RetriesTest {
     private static final Object[] SATURATED_MISS = {20749.0, false, "flag.generator", "flag.lag"};
 
     /** apache's first run, one fork stopped by steal; {@code all} holds it between two other results. */
-    private Retries.Attempt<String> stolenFirstRun(long seconds) throws IOException {
+    private Retries.Attempt<String> stolenFirstRun() throws IOException {
         Set<Path> before = Retries.trialFiles(dir);
         trial("first", "apache", 4000, 8000, new Object[] {4000.0, true}, STOLEN_MISS, STOLEN_MISS);
         List<Path> files = Retries.added(before, Retries.trialFiles(dir));
-        return new Retries.Attempt<>("capacity-http1", "apache", seconds, List.of("apache first"), files,
-                Retries.stolenForks(files), 1);
+        // standard's capacity timings: 2 forks x (2 x 2 s warm-up + 14 x 2 s probes + 4 s start + 8 s drains) = 88 s
+        Profile.Shape shape = new Profile.Shape("capacity-http1", Capacity.BENCHMARK, java.util.Map.of(),
+                new Profile.Timings(2, 2, 2, 14, 2), true);
+        Retries.Attempt<String> a = Retries.ifStolen(shape, "apache", List.of("apache first"), files);
+        assertEquals(1, a.stolen());
+        assertEquals(1, a.forks());
+        assertEquals(88, a.estimatedSeconds());
+        return a;
     }
 
     private static String text(java.io.ByteArrayOutputStream b) {
@@ -126,7 +139,7 @@ class RetriesTest {
 
     @Test
     void aRetryWithLessStealTakesTheFirstRunsPlaceAndItsFiles() throws IOException {
-        Retries.Attempt<String> first = stolenFirstRun(88);
+        Retries.Attempt<String> first = stolenFirstRun();
         List<String> all = new java.util.ArrayList<>(List.of("ahc", "apache first", "jetty"));
         var out = new java.io.ByteArrayOutputStream();
         List<String> record = Retries.retry(List.of(first), 600, all, a -> {
@@ -147,7 +160,7 @@ class RetriesTest {
 
     @Test
     void aRetryTheSpellAlsoStoppedLeavesTheFirstRunStanding() throws IOException {
-        Retries.Attempt<String> first = stolenFirstRun(88);
+        Retries.Attempt<String> first = stolenFirstRun();
         List<String> all = new java.util.ArrayList<>(List.of("apache first"));
         List<String> record = Retries.retry(List.of(first), 600, all, a -> {
             trial("second", "apache", 2000, 4000, new Object[] {2000.0, true}, new Object[] {4000.0, false, "flag.steal"},
@@ -164,7 +177,7 @@ class RetriesTest {
 
     @Test
     void aFailedRetryOrOneOverTheBudgetLeavesTheFirstRunStanding() throws IOException {
-        Retries.Attempt<String> first = stolenFirstRun(88);
+        Retries.Attempt<String> first = stolenFirstRun();
         List<String> all = new java.util.ArrayList<>(List.of("apache first"));
         List<String> failed = Retries.retry(List.of(first), 600, all, a -> {
             Files.writeString(dir.resolve("half.hlog"), "#");
