@@ -379,7 +379,8 @@ def _spread_words(k: pd.DataFrame, shapes: list) -> str:
             continue
         r = g.iloc[0]
         if not r["spread.df"]:
-            out.append(f"on {shape}, one fork and no spread to borrow: the search's bracket alone")
+            out.append(f"on {shape}, no spread between forks measured (no ranked search with two forks that kept a "
+                       f"rate) and none to borrow: the search's bracket alone")
         else:
             src = "" if r["spread.from"] == shape else f", borrowed from {r['spread.from']}"
             out.append(f"on {shape}, forks' knees vary by {math.expm1(r['spread']):.0%} (1 sd of log knee, pooled "
@@ -522,7 +523,9 @@ def conditions(run: Run) -> str:
     m = run.env.get("machine", {})
     jdk = run.env.get("launcherJdk", {})
     slo = run.slo
-    shapes = ", ".join(f"{s['name']} ({s['timings']['forks']} fork{'s' if s['timings']['forks'] != 1 else ''})"
+    apart = set(run.env.get("forksApart", []))  # Java: Profile.schedule
+    shapes = ", ".join(f"{s['name']} ({s['timings']['forks']} fork{'s' if s['timings']['forks'] != 1 else ''}"
+                       f"{', one at the start of the run and the next at its end' if s['name'] in apart else ''})"
                        if s.get("timings") else s["name"] for s in run.env.get("shapes", []))
     return (f"Holds for: {m.get('cpuCount', '?')} cores of {m.get('cpuModel', '?')}, {m.get('os', '')} "
             f"{m.get('kernel', '')}; JDK {jdk.get('version', '?')} ({jdk.get('vendor', '?')}); profile "

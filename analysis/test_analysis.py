@@ -390,6 +390,9 @@ def test_conditions_name_cores_cpu_jdk_profile_and_shapes():
     for part in (f"{env['machine']['cpuCount']} cores of {env['machine']['cpuModel']}", env["launcherJdk"]["version"],
                  f"profile {env['profile']}", "capacity-http1 (2 forks)", "longlived-200"):
         assert part in text
+    run = cba.load_run(FIXTURE)
+    run.env = {**run.env, "forksApart": ["capacity-http1"]}  # Java: Profile.schedule, a search's forks run apart
+    assert "capacity-http1 (2 forks, one at the start of the run and the next at its end)" in cbd.conditions(run)
 
 
 # ---------------------------------------------------------------- two runs

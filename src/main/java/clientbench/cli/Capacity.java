@@ -15,6 +15,7 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -134,6 +135,19 @@ final class Capacity {
     }
 
     private Capacity() {
+    }
+
+    /**
+     * The terminal's line once a search's last fork has run apart from the others ({@link Profile#schedule}): its
+     * knee over the forks in the run folder so far, as the knee table gives it.
+     */
+    static String overForks(List<Result> all, String shape, String client) {
+        return all.stream().filter(r -> r.shape().equals(shape) && r.client().equals(client)).findFirst()
+                .map(r -> String.format(Locale.ROOT, "%s %s over its %d forks: knee %.0f req/s (median; forks %.0f-%.0f)%s%s",
+                        shape, client, r.forks().size(), r.kneeMedian(), r.kneeMin(), r.kneeMax(),
+                        r.anyOpen() ? ", open" : "", r.flagsAtBound().isEmpty() ? ""
+                                : ", flagged " + String.join(",", r.flagsAtBound()) + " where it missed"))
+                .orElse(shape + " " + client + ": no fork's search in the run folder");
     }
 
     /** Every capacity trial in the run folder, grouped by (shape, client), forks in the order they ran. */

@@ -29,10 +29,11 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The comparison: one JMH run per (shape, client) of a {@link RunPlan}, a progress line for each, and at
+ * The comparison: one JMH run per (shape, client) of a {@link RunPlan} (per fork for a knee search whose forks run
+ * apart, {@link Profile#schedule}), a progress line for each, and at
  * the end {@code results/<run>/} with results.json, results.csv, env.json and report.html (see README), and
  * on the terminal the report's decision table. A capacity search the host's steal stopped is run once more after
- * every shape ({@link Retries}).
+ * every shape, within the profile's limit ({@link Retries}).
  * A client that crashes is a result; a run that is interrupted or yields nothing stays marked incomplete.
  */
 final class ComparisonRun {
@@ -63,16 +64,17 @@ final class ComparisonRun {
         List<String> chosen = plan.clients();
         List<String> forkJvmArgs = RunOptions.forkJvmArgs(plan.jdk(), plan.jmh(), run.dir());
         Instant started = Instant.now();
-        int total = plan.runs();
+        List<Profile.Step> steps = plan.steps();
+        int total = steps.size();
         long estimatedTotal = 0; // a run a client refuses (no HTTP/2, say) takes no time
-        for (Profile.Shape shape : p.shapes()) {
-            for (String client : shape.clients(chosen)) {
-                estimatedTotal += Adapters.refusal(client, shape.protocol()) == null ? shape.estimatedSeconds() : 0;
-            }
+        for (Profile.Step step : steps) {
+            estimatedTotal += Adapters.refusal(step.client(), step.shape().protocol()) == null
+                ? step.shape().estimatedSeconds() : 0;
         }
         long estimatedDone = 0;
-        out.printf("bench: profile %s, %d clients x %d shapes = %d runs, about %s; results in %s%n", p.name(),
-                chosen.size(), p.shapes().size(), total, TimeLeft.human(Duration.ofSeconds(estimatedTotal)), run.dir());
+        out.printf("bench: profile %s, %d client%s x %d shapes = %d runs, about %s; results in %s%n", p.name(),
+                chosen.size(), chosen.size() == 1 ? "" : "s", p.shapes().size(), total,
+                TimeLeft.human(Duration.ofSeconds(estimatedTotal)), run.dir());
         if (plan.target() != null) {
             out.println("bench: request " + EnvJson.requestSummary(plan));
         }
@@ -85,48 +87,53 @@ final class ComparisonRun {
         int n = 0;
         try (PrintStream jmhLog = new PrintStream(new FileOutputStream(run.dir().resolve("jmh.log").toFile()), true,
                 StandardCharsets.UTF_8)) {
-            for (Profile.Shape shape : p.shapes()) {
-                for (String client : shape.clients(chosen)) {
-                    n++;
-                    String eta = TimeLeft.human(TimeLeft.of(started, estimatedDone, estimatedTotal));
-                    out.printf("[%2d/%d] %-16s %-10s (%s left) ", n, total, shape.name(), client, eta);
-                    out.flush();
-                    String refusal = Adapters.refusal(client, shape.protocol());
-                    if (refusal == null) {
-                        estimatedDone += shape.estimatedSeconds();
-                    } else {
-                        skipped.add(shape.name() + "/" + client + ": " + refusal);
-                        out.println(" skipped: " + refusal);
-                        continue;
+            for (Profile.Step step : steps) {
+                Profile.Shape shape = step.shape();
+                String client = step.client();
+                n++;
+                String eta = TimeLeft.human(TimeLeft.of(started, estimatedDone, estimatedTotal));
+                out.printf("[%2d/%d] %-16s %-10s %s(%s left) ", n, total, shape.name(), client,
+                        step.passes() == 1 ? "" : "fork " + step.pass() + "/" + step.passes() + " ", eta);
+                out.flush();
+                String refusal = Adapters.refusal(client, shape.protocol());
+                if (refusal == null) {
+                    estimatedDone += shape.estimatedSeconds();
+                } else {
+                    skipped.add(shape.name() + "/" + client + ": " + refusal);
+                    out.println(" skipped: " + refusal);
+                    continue;
+                }
+                Set<Path> before = Retries.trialFiles(run.dir());
+                Jmh j = jmh(shape, client, forkJvmArgs, requestFile, jmhLog);
+                Collection<RunResult> r = j.results();
+                if (r.isEmpty()) {
+                    // A client that crashes (an OutOfMemoryError holding 15,000 requests, say) is a result.
+                    String why = FailureReason.of(j.log());
+                    failed.add(shape.name() + "/" + client + ": " + why);
+                    out.println(" FAILED: " + why + " (details in jmh.log)");
+                    continue;
+                }
+                all.addAll(r);
+                for (RunResult rr : r) {
+                    out.println(" " + Summary.line(rr));
+                    runs.add(Map.of("shape", shape.name(), "client", client, "benchmark", shape.benchmark(),
+                            "params", rr.getParams().getParamsKeys().stream().collect(LinkedHashMap::new,
+                                    (m, k) -> m.put(k, rr.getParams().getParam(k)), Map::putAll)));
+                }
+                if (Capacity.BENCHMARK.equals(shape.benchmark())) {
+                    Retries.Attempt<RunResult> a = Retries.ifStolen(shape, client, List.copyOf(r),
+                            Retries.added(before, Retries.trialFiles(run.dir())));
+                    if (a != null) {
+                        stolen.add(a);
                     }
-                    Set<Path> before = Retries.trialFiles(run.dir());
-                    Jmh j = jmh(shape, client, forkJvmArgs, requestFile, jmhLog);
-                    Collection<RunResult> r = j.results();
-                    if (r.isEmpty()) {
-                        // A client that crashes (an OutOfMemoryError holding 15,000 requests, say) is a result.
-                        String why = FailureReason.of(j.log());
-                        failed.add(shape.name() + "/" + client + ": " + why);
-                        out.println(" FAILED: " + why + " (details in jmh.log)");
-                        continue;
-                    }
-                    all.addAll(r);
-                    for (RunResult rr : r) {
-                        out.println(" " + Summary.line(rr));
-                        runs.add(Map.of("shape", shape.name(), "client", client, "benchmark", shape.benchmark(),
-                                "params", rr.getParams().getParamsKeys().stream().collect(LinkedHashMap::new,
-                                        (m, k) -> m.put(k, rr.getParams().getParam(k)), Map::putAll)));
-                    }
-                    if (Capacity.BENCHMARK.equals(shape.benchmark())) {
-                        Retries.Attempt<RunResult> a = Retries.ifStolen(shape, client, List.copyOf(r),
-                                Retries.added(before, Retries.trialFiles(run.dir())));
-                        if (a != null) {
-                            stolen.add(a);
-                        }
+                    if (step.pass() == step.passes() && step.passes() > 1 && !Adapters.NOOP.equals(client)) {
+                        out.println("       " + Capacity.overForks(Capacity.read(run.dir()), shape.name(), client));
                     }
                 }
             }
             // A search the host's steal stopped, once more now that time has passed (Retries).
-            retried = Retries.retry(stolen, Math.round(estimatedTotal * Retries.BUDGET_SHARE), all, a -> {
+            retried = Retries.retry(stolen, Retries.budget(estimatedTotal, p.timeLimit(),
+                    Duration.between(started, Instant.now())), all, a -> {
                 Jmh j = jmh(a.shape(), a.client(), forkJvmArgs, requestFile, jmhLog);
                 return new Retries.Outcome<>(List.copyOf(j.results()), j.results().isEmpty() ? FailureReason.of(j.log()) : "");
             }, Summary::line, run.dir(), out);

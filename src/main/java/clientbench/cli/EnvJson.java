@@ -51,6 +51,8 @@ final class EnvJson {
         env.put("request", request(plan));
         env.put("clients", plan.clients());
         env.put("shapes", p.shapes());
+        // The shapes whose forks ran apart, one at the shape's place and the others at the run's end (Profile.schedule).
+        env.put("forksApart", plan.steps().stream().filter(s -> s.passes() > 1).map(s -> s.shape().name()).distinct().toList());
         env.put("runs", runs);
         env.put("failed", failed);
         env.put("skipped", skipped);

@@ -9,6 +9,7 @@ import clientbench.jmh.LongLivedBenchmark;
 import clientbench.jmh.OpenLoopBenchmark;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +23,8 @@ import java.util.Map;
  *   <li>{@code quick} (default, about ten minutes for every client on 2 cores): a first look, not for
  *       decisions (one fork, short probes, 10% precision): each client's knee on immediate responses, 100 ms
  *       server delay at 1k req/s, closed loop x16.</li>
- *   <li>{@code standard} (about an hour): for decisions. The knee on HTTP/1.1 (two forks, 5% precision) and on
+ *   <li>{@code standard} (about an hour): for decisions. The knee on HTTP/1.1 (two forks run apart, {@link
+ *       #schedule}; 5% precision) and on
  *       HTTP/2 over TLS; h2c and HTTPS/1.1 at 2k req/s; about 1,000 requests in flight at 100 ms and at 1 s
  *       server delay; 5% faults (status 503, reset, close, truncated body) at 1k req/s; a new TLS connection
  *       per request at 100 req/s (the handshake's cost); closed loop x16 (one fork, 18 s of warm-up).</li>
@@ -87,6 +89,21 @@ public record Profile(String name, String purpose, List<Shape> shapes) {
             return List.copyOf(all);
         }
 
+        /**
+         * Whether its forks run apart ({@link Profile#schedule}): a knee search with more than one fork. Its forks
+         * are what its interval and the ranking rest on, so they should differ as the run's moments differ, not
+         * share one spell of the host's.
+         */
+        boolean interleaved() {
+            return CAPACITY.equals(benchmark) && timings != null && timings.forks() > 1;
+        }
+
+        /** The shape with one fork, for one pass of an {@link #interleaved} shape. */
+        Shape oneFork() {
+            return new Shape(name, benchmark, params, new Timings(1, timings.warmupIterations(), timings.warmupSeconds(),
+                    timings.measurementIterations(), timings.measurementSeconds()), baseline);
+        }
+
         /** Seconds one run of it takes, for the time-left estimate: a settling warm-up at its longest. */
         int estimatedSeconds() {
             return timings == null ? LONG_LIVED_SECONDS
@@ -117,6 +134,18 @@ public record Profile(String name, String purpose, List<Shape> shapes) {
         };
     }
 
+    /**
+     * How long the profile promises a run of every client takes on 2 cores (issue 14: quick at most ten minutes,
+     * standard an hour), which the retries of stopped searches must not break ({@link Retries#budget}); null: none.
+     */
+    public java.time.Duration timeLimit() {
+        return switch (name) {
+            case "quick" -> java.time.Duration.ofMinutes(10);
+            case "standard" -> java.time.Duration.ofMinutes(60);
+            default -> null;
+        };
+    }
+
     public static List<String> names() {
         return List.of("quick", "standard", "full", "smoke");
     }
@@ -141,9 +170,49 @@ public record Profile(String name, String purpose, List<Shape> shapes) {
         return out;
     }
 
-    /** Runs (shape, client) the profile makes for {@code chosen}, noop baselines included. */
-    public int runs(List<String> chosen) {
-        return shapes.stream().mapToInt(shape -> shape.clients(chosen).size()).sum();
+    /**
+     * One JMH run of a comparison: a shape (one fork of it, for a pass of an interleaved shape), a client, and
+     * which pass of how many (1 of 1 for a shape whose forks run together).
+     */
+    public record Step(Shape shape, String client, int pass, int passes) {
+    }
+
+    /**
+     * The JMH runs for {@code chosen}, in the order they run, noop baselines included: every shape in its place,
+     * except that a knee search with several forks ({@link Shape#interleaved}) runs one fork there and each further
+     * fork after every shape, clients in reverse order on even passes. On this project's shared 2-core machines the
+     * host takes the CPU back in spells of minutes; a client's forks run back to back share one spell, so their
+     * spread (which the knee's interval rests on) misses how the run's moments differ, and a client that ran in a
+     * bad spell is ranked on it alone. Run apart, each client's forks sample two moments of the run whose mean
+     * time is about the same for every client. {@code interleave} false (JMH's {@code -f} given, which then sets
+     * every run's forks): every shape's forks run together.
+     */
+    public List<Step> schedule(List<String> chosen, boolean interleave) {
+        List<Step> out = new ArrayList<>();
+        int passes = 1;
+        for (Shape shape : shapes) {
+            boolean apart = interleave && shape.interleaved();
+            int n = apart ? shape.timings().forks() : 1;
+            passes = Math.max(passes, n);
+            for (String client : shape.clients(chosen)) {
+                out.add(new Step(apart ? shape.oneFork() : shape, client, 1, n));
+            }
+        }
+        for (int pass = 2; pass <= passes; pass++) {
+            for (Shape shape : shapes) {
+                if (!(interleave && shape.interleaved()) || shape.timings().forks() < pass) {
+                    continue;
+                }
+                List<String> clients = new ArrayList<>(shape.clients(chosen));
+                if (pass % 2 == 0) {
+                    Collections.reverse(clients);
+                }
+                for (String client : clients) {
+                    out.add(new Step(shape.oneFork(), client, pass, shape.timings().forks()));
+                }
+            }
+        }
+        return out;
     }
 
     /** The knee search on immediate answers: the ladder starts at 1,000 req/s and stops at 64,000. */

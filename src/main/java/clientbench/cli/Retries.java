@@ -26,10 +26,12 @@ import java.util.stream.Collectors;
  * found 15,000-20,000), and the report could only set them aside. Capacity shapes run first, so by the end of the
  * run 30-50 minutes have passed.
  *
- * <p>The retry reruns the whole (shape, client), all its forks, and stands in place of the first attempt only when
+ * <p>The retry reruns what ran together: the whole (shape, client), all its forks, or the one fork of a search
+ * whose forks run apart ({@link Profile#schedule}); it stands in place of the first attempt only when
  * fewer of its forks were stopped by steal; the attempt that does not stand keeps its trials in
  * {@value #FOLDER}/ (out of what the summary and the report read) and both are recorded in env.json's
- * {@code retried}. Retries are bounded: a tenth of the run's estimated time, searches taken in the order they ran.
+ * {@code retried}. Retries are bounded: a tenth of the run's estimated time, and never past the profile's limit
+ * (standard's hour, {@link #budget}), searches taken in the order they ran.
  */
 final class Retries {
 
@@ -39,6 +41,34 @@ final class Retries {
     static final String FLAG = "steal";
     /** The share of the run's estimated time the retries may take. */
     static final double BUDGET_SHARE = 0.10;
+    /** Seconds kept for the report after the retries, within a profile's limit: rendering and deciding took 30 s for run M. */
+    static final long REPORT_SECONDS = 90;
+
+    /**
+     * What the retries may take: {@code seconds}, and in words why that much.
+     *
+     * @param words for the terminal and env.json: "a tenth of the run's estimate", say
+     */
+    record Budget(long seconds, String words) {
+    }
+
+    /**
+     * A tenth of the run's estimate, and no more than keeps the run within its profile's limit ({@link
+     * Profile#timeLimit}, null: none) with {@link #REPORT_SECONDS} left for the report, {@code elapsed} being the
+     * time the run has taken so far. A run the host slowed can so have no time for retries at all: standard promises
+     * an hour, and a retry that breaks it is a cost the user did not choose.
+     */
+    static Budget budget(long estimatedSeconds, Duration limit, Duration elapsed) {
+        long share = Math.round(estimatedSeconds * BUDGET_SHARE);
+        if (limit == null) {
+            return new Budget(share, "a tenth of the run's estimate");
+        }
+        long left = Math.max(0, limit.minus(elapsed).toSeconds() - REPORT_SECONDS);
+        return left < share
+                ? new Budget(left, "what is left of the profile's " + TimeLeft.human(limit) + " after "
+                        + TimeLeft.human(elapsed) + ", the report's " + REPORT_SECONDS + " s kept aside")
+                : new Budget(share, "a tenth of the run's estimate");
+    }
 
     private Retries() {
     }
@@ -122,29 +152,29 @@ final class Retries {
     }
 
     /**
-     * Runs the searches the host's steal stopped once more, in the order they ran, as many as {@code budgetSeconds}
+     * Runs the searches the host's steal stopped once more, in the order they ran, as many as the budget's seconds
      * of their estimates allow; where a retry stands ({@link #retryStands}), its results take the first run's place
      * in {@code all} and the first run's files go to {@value #FOLDER}/, else the retry's do. Says each on {@code out}
      * ({@code line}: a result's summary line) and returns env.json's {@code retried}: per search, what was run again
      * and which run stands.
      */
-    static <T> List<String> retry(List<Attempt<T>> stolen, long budgetSeconds, List<T> all, Rerun<T> rerun,
+    static <T> List<String> retry(List<Attempt<T>> stolen, Budget budget, List<T> all, Rerun<T> rerun,
                                   Function<T, String> line, Path dir, PrintStream out) throws IOException {
         List<String> record = new ArrayList<>();
         if (stolen.isEmpty()) {
             return record;
         }
-        List<Attempt<T>> chosen = affordable(stolen, Attempt::estimatedSeconds, budgetSeconds);
-        out.printf("bench: the host's steal stopped %d capacity search%s; %s (the retries may take %s, a tenth of the"
-                + " run's estimate)%n", stolen.size(), stolen.size() == 1 ? "" : "es", chosen.isEmpty() ? "none fits in"
-                + " the time for retries" : "running " + chosen.size() + " again now, when the spell may have passed",
-                TimeLeft.human(Duration.ofSeconds(budgetSeconds)));
+        List<Attempt<T>> chosen = affordable(stolen, Attempt::estimatedSeconds, budget.seconds());
+        out.printf("bench: the host's steal stopped %d capacity search%s; %s (the retries may take %s, %s)%n",
+                stolen.size(), stolen.size() == 1 ? "" : "es", chosen.isEmpty() ? "none fits in the time for retries"
+                : "running " + chosen.size() + " again now, when the spell may have passed",
+                TimeLeft.human(Duration.ofSeconds(budget.seconds())), budget.words());
         int i = 0;
         for (Attempt<T> a : stolen) {
             String what = String.format(Locale.ROOT, "%s/%s: the host's steal stopped %d of %d forks' searches",
                     a.shape().name(), a.client(), a.stolen(), a.forks());
             if (!chosen.contains(a)) {
-                record.add(what + "; not run again (the retries' time, a tenth of the run's estimate, was spent)");
+                record.add(what + "; not run again (the retries' time, " + budget.words() + ", was spent)");
                 continue;
             }
             out.printf("[retry %d/%d] %-16s %-10s ", ++i, chosen.size(), a.shape().name(), a.client());

@@ -18,7 +18,12 @@ record RunPlan(Profile profile, List<String> clients, String target, JmhArgs jmh
         this(profile, clients, target, jmh, jdk, target == null ? null : RequestSpec.NONE);
     }
 
+    /** The JMH runs in order ({@link Profile#schedule}): a knee search's forks apart unless JMH's -f sets them. */
+    List<Profile.Step> steps() {
+        return profile.schedule(clients, !jmh.perRun().getForkCount().hasValue());
+    }
+
     int runs() {
-        return profile.runs(clients);
+        return steps().size();
     }
 }

@@ -22,8 +22,26 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class RetriesTest {
 
+    private static final Retries.Budget TENTH_600 = new Retries.Budget(600, "a tenth of the run's estimate");
+
     @TempDir
     Path dir;
+
+    @Test
+    void theRetriesTakeATenthOfTheEstimateButNeverRunPastTheProfilesLimit() {
+        // 60 min estimated, no limit: 6 min.
+        assertEquals(360, Retries.budget(3_600, null, java.time.Duration.ofMinutes(70)).seconds());
+        // standard's hour, 50 min run: 10 min left less the report's share, more than a tenth: the tenth.
+        Retries.Budget early = Retries.budget(3_600, java.time.Duration.ofMinutes(60), java.time.Duration.ofMinutes(50));
+        assertEquals(360, early.seconds());
+        assertEquals("a tenth of the run's estimate", early.words());
+        // 57 min run: 3 min left, the report's 90 s kept aside.
+        Retries.Budget late = Retries.budget(3_600, java.time.Duration.ofMinutes(60), java.time.Duration.ofMinutes(57));
+        assertEquals(180 - Retries.REPORT_SECONDS, late.seconds());
+        assertTrue(late.words().startsWith("what is left of the profile's 1h00m after 57m00s"), late.words());
+        // Past the hour (the host slowed the run): none.
+        assertEquals(0, Retries.budget(3_600, java.time.Duration.ofMinutes(60), java.time.Duration.ofMinutes(62)).seconds());
+    }
 
     /**
      * A capacity fork's trial record as CapacityBenchmark writes it, reduced to what Capacity reads: its probes
@@ -142,7 +160,7 @@ class RetriesTest {
         Retries.Attempt<String> first = stolenFirstRun();
         List<String> all = new java.util.ArrayList<>(List.of("ahc", "apache first", "jetty"));
         var out = new java.io.ByteArrayOutputStream();
-        List<String> record = Retries.retry(List.of(first), 600, all, a -> {
+        List<String> record = Retries.retry(List.of(first), TENTH_600, all, a -> {
             trial("second", "apache", 19027, 20749, new Object[] {19027.0, true}, SATURATED_MISS, SATURATED_MISS);
             return new Retries.Outcome<>(List.of("apache second"), "");
         }, r -> "knee of " + r, dir, new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8));
@@ -162,7 +180,7 @@ class RetriesTest {
     void aRetryTheSpellAlsoStoppedLeavesTheFirstRunStanding() throws IOException {
         Retries.Attempt<String> first = stolenFirstRun();
         List<String> all = new java.util.ArrayList<>(List.of("apache first"));
-        List<String> record = Retries.retry(List.of(first), 600, all, a -> {
+        List<String> record = Retries.retry(List.of(first), TENTH_600, all, a -> {
             trial("second", "apache", 2000, 4000, new Object[] {2000.0, true}, new Object[] {4000.0, false, "flag.steal"},
                     new Object[] {4000.0, false, "flag.steal"});
             return new Retries.Outcome<>(List.of("apache second"), "");
@@ -179,7 +197,7 @@ class RetriesTest {
     void aFailedRetryOrOneOverTheBudgetLeavesTheFirstRunStanding() throws IOException {
         Retries.Attempt<String> first = stolenFirstRun();
         List<String> all = new java.util.ArrayList<>(List.of("apache first"));
-        List<String> failed = Retries.retry(List.of(first), 600, all, a -> {
+        List<String> failed = Retries.retry(List.of(first), TENTH_600, all, a -> {
             Files.writeString(dir.resolve("half.hlog"), "#");
             return new Retries.Outcome<>(List.of(), "the fork exited with status 1");
         }, r -> r, dir, new java.io.PrintStream(java.io.OutputStream.nullOutputStream()));
@@ -188,7 +206,7 @@ class RetriesTest {
         assertTrue(failed.get(0).endsWith("which failed (the fork exited with status 1): the first run stands"), failed.toString());
 
         int[] reruns = {0};
-        List<String> over = Retries.retry(List.of(first), 60, all, a -> {
+        List<String> over = Retries.retry(List.of(first), new Retries.Budget(60, "a tenth of the run's estimate"), all, a -> {
             reruns[0]++;
             return new Retries.Outcome<>(List.of("never"), "");
         }, r -> r, dir, new java.io.PrintStream(java.io.OutputStream.nullOutputStream()));
