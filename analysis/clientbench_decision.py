@@ -54,11 +54,26 @@ class Ranking:
 
 
 def _failed_runs(run: Run) -> dict:
+    """(shape, client) -> why, for the runs that left no result (failed or skipped). A fork of a search whose forks
+    ran apart that failed ("fork 1 of 2: why", Java: ComparisonRun) leaves the others' knee standing: not here, but
+    in `_failed_forks`."""
     out = {}
     for entry in run.env.get("failed", []) + run.env.get("skipped", []):
         where, _, why = entry.partition(": ")
-        out[tuple(where.split("/", 1))] = why
+        key = tuple(where.split("/", 1))
+        if not (why.startswith("fork ") and key in _knees_measured(run)):
+            out[key] = out[key] + "; " + why if key in out else why  # both forks of a search run apart, say
     return out
+
+
+def _failed_forks(run: Run) -> list:
+    """'shape/client: fork i of n: why' for each fork run apart that failed while another kept the search's knee."""
+    return [e for e in run.env.get("failed", [])
+            if e.partition(": ")[2].startswith("fork ") and tuple(e.partition(": ")[0].split("/", 1)) in _knees_measured(run)]
+
+
+def _knees_measured(run: Run) -> set:
+    return {(c["shape"], c["client"]) for c in run.summary["capacity"] if "knee" in c}
 
 
 
@@ -350,6 +365,8 @@ def decide(run: Run) -> Decision:
             notes.append("what the misses' windows held: " + words + ".")
     for entry in run.env.get("retried", []):  # Java: Retries, a search the host's steal stopped run once more
         notes.append("retry: " + entry + ".")
+    for entry in _failed_forks(run):
+        notes.append(f"failed: {entry}; the knee rests on the forks that ran.")
     if main and not rates:
         weakest = k[k["shape"] == main]["min"].min()
         notes.append(f"no common rate on {main}: the weakest knee is {fmt_rate(weakest)} req/s, below every rung "

@@ -290,6 +290,27 @@ def test_a_search_with_no_failing_rate_below_the_ceiling_is_open_and_not_ranked(
     assert cba.knee_spread(cba.knees(run))["capacity-http1"][2] == 1
 
 
+def test_a_failed_fork_of_a_search_run_apart_leaves_the_others_knee_ranked_and_says_so(tmp_path):
+    # Java: ComparisonRun writes "shape/client: fork i of n: why" when one fork of a search whose forks ran apart
+    # failed; the knee the other forks found stands, with a note. A run of a search that left no knee is gone.
+    run_dir = with_knees(tmp_path, {"jdk": (4000.0, 4400.0, True), "okhttp": (9000.0, 9400.0, True)})
+    env = read("env.json", run_dir)
+    env["failed"] = ["capacity-http1/jdk: fork 2 of 2: the fork exited with status 1"]
+    (run_dir / "env.json").write_text(json.dumps(env))
+    run = cba.load_run(run_dir)
+    r = cbd.rank_capacity(run, "capacity-http1")
+    assert r.groups == [["okhttp"], ["jdk"]] and r.unranked == []
+    d = cbd.decide(run)
+    assert "failed: capacity-http1/jdk: fork 2 of 2: the fork exited with status 1; the knee rests on the forks that ran." in d.notes
+    assert d.table.loc["jdk", "knee capacity-http1 (req/s)"].startswith("4000")
+
+    summary = read("summary.json", run_dir)
+    summary["capacity"] = [c for c in summary["capacity"] if c["client"] != "jdk"]  # no fork kept a knee
+    (run_dir / "summary.json").write_text(json.dumps(summary))
+    run = cba.load_run(run_dir)
+    assert cbd.rank_capacity(run, "capacity-http1").unranked == [("jdk", "fork 2 of 2: the fork exited with status 1")]
+
+
 def test_an_open_search_whose_bound_clears_every_ranked_interval_leads(tmp_path):
     # quick's 6 probes: okhttp climbed to 16000 without a miss; jdk's knee is bounded in [4000, 4400)
     run = cba.load_run(with_knees(tmp_path, {"jdk": (4000.0, 4400.0, True), "okhttp": (16000.0, None, False)}))

@@ -109,7 +109,9 @@ final class ComparisonRun {
                 if (r.isEmpty()) {
                     // A client that crashes (an OutOfMemoryError holding 15,000 requests, say) is a result.
                     String why = FailureReason.of(j.log());
-                    failed.add(shape.name() + "/" + client + ": " + why);
+                    // "shape/client: why", which the report reads; a fork run apart says which ("fork 1 of 2: why")
+                    failed.add(shape.name() + "/" + client + ": " + (step.passes() == 1 ? ""
+                            : "fork " + step.pass() + " of " + step.passes() + ": ") + why);
                     out.println(" FAILED: " + why + " (details in jmh.log)");
                     continue;
                 }
@@ -121,7 +123,7 @@ final class ComparisonRun {
                                     (m, k) -> m.put(k, rr.getParams().getParam(k)), Map::putAll)));
                 }
                 if (Capacity.BENCHMARK.equals(shape.benchmark())) {
-                    Retries.Attempt<RunResult> a = Retries.ifStolen(shape, client, List.copyOf(r),
+                    Retries.Attempt<RunResult> a = Retries.ifStolen(step, List.copyOf(r),
                             Retries.added(before, Retries.trialFiles(run.dir())));
                     if (a != null) {
                         stolen.add(a);
@@ -133,13 +135,14 @@ final class ComparisonRun {
             }
             // A search the host's steal stopped, once more now that time has passed (Retries).
             retried = Retries.retry(stolen, Retries.budget(estimatedTotal, p.timeLimit(),
-                    Duration.between(started, Instant.now())), all, a -> {
+                    Duration.between(started, Instant.now()), estimatedDone), all, a -> {
                 Jmh j = jmh(a.shape(), a.client(), forkJvmArgs, requestFile, jmhLog);
                 return new Retries.Outcome<>(List.copyOf(j.results()), j.results().isEmpty() ? FailureReason.of(j.log()) : "");
             }, Summary::line, run.dir(), out);
         }
 
         redact(requestFile); // every fork is done with it
+        ForksApart.merge(all, runs); // one result per (shape, client) again, each fork in it
         writeResults(plan.jmh(), run.dir(), run.finalDir().getFileName().toString(), all, runs);
         List<Capacity.Result> capacity = Capacity.read(run.dir());
         JsonFiles.writeAtomically(run.dir().resolve("summary.json"), Summary.json(all, runs, capacity));

@@ -24,7 +24,8 @@ import java.util.stream.Collectors;
  * through one misses at a fraction of the client's rate and its miss stands, flagged {@code steal}: in four of five
  * complete standard runs on one VM, 3-13 of the 35 capacity forks ended so (knees of 0-1,000 req/s where other runs
  * found 15,000-20,000), and the report could only set them aside. Capacity shapes run first, so by the end of the
- * run 30-50 minutes have passed.
+ * run 40-50 minutes have passed since their first forks; a fork run apart at the run's end ({@link Profile#schedule})
+ * is run again minutes after it ran, and a first fork's retry that stands may run close to that client's second.
  *
  * <p>The retry reruns what ran together: the whole (shape, client), all its forks, or the one fork of a search
  * whose forks run apart ({@link Profile#schedule}); it stands in place of the first attempt only when
@@ -53,20 +54,25 @@ final class Retries {
     }
 
     /**
-     * A tenth of the run's estimate, and no more than keeps the run within its profile's limit ({@link
-     * Profile#timeLimit}, null: none) with {@link #REPORT_SECONDS} left for the report, {@code elapsed} being the
-     * time the run has taken so far. A run the host slowed can so have no time for retries at all: standard promises
-     * an hour, and a retry that breaks it is a cost the user did not choose.
+     * In estimated seconds (what {@link Attempt#estimatedSeconds} charges): a tenth of the run's estimate, and no
+     * more than keeps the run within its profile's limit ({@link Profile#timeLimit}, null: none) with {@link
+     * #REPORT_SECONDS} left for the report, {@code elapsed} being the time the run has taken so far for
+     * {@code estimatedDone} estimated seconds of it: the wall-clock time left is divided by that pace, as a host slow
+     * enough to stop searches runs the retries slow too. A run the host slowed can so have no time for retries at
+     * all, and one of every client on pace little (standard's estimate is close to its hour): standard promises an
+     * hour, and a retry that breaks it is a cost the user did not choose.
      */
-    static Budget budget(long estimatedSeconds, Duration limit, Duration elapsed) {
+    static Budget budget(long estimatedSeconds, Duration limit, Duration elapsed, long estimatedDone) {
         long share = Math.round(estimatedSeconds * BUDGET_SHARE);
         if (limit == null) {
             return new Budget(share, "a tenth of the run's estimate");
         }
-        long left = Math.max(0, limit.minus(elapsed).toSeconds() - REPORT_SECONDS);
+        double pace = estimatedDone > 0 ? Math.max(1.0, elapsed.toMillis() / 1000.0 / estimatedDone) : 1.0;
+        long left = Math.max(0, Math.round((limit.minus(elapsed).toSeconds() - REPORT_SECONDS) / pace));
         return left < share
-                ? new Budget(left, "what is left of the profile's " + TimeLeft.human(limit) + " after "
-                        + TimeLeft.human(elapsed) + ", the report's " + REPORT_SECONDS + " s kept aside")
+                ? new Budget(left, String.format(Locale.ROOT, "what is left of the profile's %s after %s, at this run's"
+                        + " pace (%.2fx its estimate), the report's %d s kept aside", TimeLeft.human(limit),
+                        TimeLeft.human(elapsed), pace, REPORT_SECONDS))
                 : new Budget(share, "a tenth of the run's estimate");
     }
 
@@ -102,10 +108,10 @@ final class Retries {
      * The run of (shape, client) that wrote {@code files}, to be run again when steal stopped any of its forks'
      * searches ({@link #stolenForks}); null when it stopped none.
      */
-    static <T> Attempt<T> ifStolen(Profile.Shape shape, String client, List<T> results, List<Path> files) throws IOException {
+    static <T> Attempt<T> ifStolen(Profile.Step step, List<T> results, List<Path> files) throws IOException {
         List<Capacity.Result> searches = Capacity.read(files);
         int stolen = stolenForks(searches);
-        return stolen == 0 ? null : new Attempt<>(shape, client, results, files, stolen,
+        return stolen == 0 ? null : new Attempt<>(step, results, files, stolen,
                 searches.stream().mapToInt(r -> r.forks().size()).sum());
     }
 
@@ -136,9 +142,23 @@ final class Retries {
      * @param stolen how many of its forks' searches steal stopped ({@link #stolenForks})
      * @param forks how many forks' searches it ran
      */
-    record Attempt<T>(Profile.Shape shape, String client, List<T> results, List<Path> files, int stolen, int forks) {
+    record Attempt<T>(Profile.Step step, List<T> results, List<Path> files, int stolen, int forks) {
+        Profile.Shape shape() {
+            return step.shape();
+        }
+
+        String client() {
+            return step.client();
+        }
+
         long estimatedSeconds() {
-            return shape.estimatedSeconds();
+            return step.shape().estimatedSeconds();
+        }
+
+        /** "capacity-http1/apache", and which fork it was of a search whose forks run apart: "(fork 1 of 2)". */
+        String what() {
+            return step.shape().name() + "/" + step.client()
+                    + (step.passes() > 1 ? " (fork " + step.pass() + " of " + step.passes() + ")" : "");
         }
     }
 
@@ -171,13 +191,14 @@ final class Retries {
                 TimeLeft.human(Duration.ofSeconds(budget.seconds())), budget.words());
         int i = 0;
         for (Attempt<T> a : stolen) {
-            String what = String.format(Locale.ROOT, "%s/%s: the host's steal stopped %d of %d forks' searches",
-                    a.shape().name(), a.client(), a.stolen(), a.forks());
+            String what = String.format(Locale.ROOT, "%s: the host's steal stopped %d of %d forks' searches",
+                    a.what(), a.stolen(), a.forks());
             if (!chosen.contains(a)) {
                 record.add(what + "; not run again (the retries' time, " + budget.words() + ", was spent)");
                 continue;
             }
-            out.printf("[retry %d/%d] %-16s %-10s ", ++i, chosen.size(), a.shape().name(), a.client());
+            out.printf("[retry %d/%d] %-16s %-10s %s", ++i, chosen.size(), a.shape().name(), a.client(),
+                    a.step().passes() > 1 ? "fork " + a.step().pass() + "/" + a.step().passes() + " " : "");
             out.flush();
             Set<Path> before = trialFiles(dir);
             Outcome<T> o = rerun.run(a);

@@ -83,10 +83,13 @@ final class Summary {
         Map<String, Row> rows = new LinkedHashMap<>();
         for (Figures f : figures) {
             Row row = rows.computeIfAbsent(f.client(), c -> new Row());
-            row.failures += f.failures();
-            row.sent += f.sent();
+            if (Double.isNaN(f.injectedFaults())) { // the faults shape's failures were asked for: the decision table's
+                row.failures += f.failures();
+                row.sent += f.sent();
+            }
             if (f.sustained() && f.rate() > row.sustainedRate) {
                 row.sustainedRate = f.rate();
+                row.sustainedShape = f.shape();
                 row.p50 = f.latencyP50();
                 row.p99 = f.latencyP99();
                 row.netCpu = f.netCpuMicrosPerRequest();
@@ -98,14 +101,19 @@ final class Summary {
             }
         }
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "%-10s %12s %10s %10s %12s %12s %12s %10s %16s%n", "client", "sustained/s",
-                "p50", "p99", "net cpu/req", "net alloc", "closed ok/s", "(flags)", "failed"));
-        rows.forEach((client, row) -> sb.append(String.format(Locale.ROOT, "%-10s %12s %10s %10s %12s %12s %12.0f %10s %16s%n",
-                client, row.sustainedRate > 0 ? String.format(Locale.ROOT, "%.0f", row.sustainedRate) : "none",
-                ms(row.p50), ms(row.p99), us(row.netCpu), bytes(row.netAlloc), row.closedOk, row.closedFlags,
+        sb.append(String.format(Locale.ROOT, "%-10s %12s %-18s %10s %10s %12s %12s %12s %10s %16s%n", "client",
+                "sustained/s", "on shape", "p50", "p99", "net cpu/req", "net alloc", "closed ok/s", "(flags)", "failed"));
+        rows.forEach((client, row) -> sb.append(String.format(Locale.ROOT,
+                "%-10s %12s %-18s %10s %10s %12s %12s %12.0f %10s %16s%n", client,
+                row.sustainedRate > 0 ? String.format(Locale.ROOT, "%.0f", row.sustainedRate) : "none",
+                row.sustainedRate > 0 ? row.sustainedShape : "-", ms(row.p50), ms(row.p99), us(row.netCpu),
+                bytes(row.netAlloc), row.closedOk, row.closedFlags,
                 String.format(Locale.ROOT, "%.0f (%.2f%%)", row.failures, 100 * row.failures / Math.max(1, row.sent)))));
         sb.append("sustained: the highest fixed offered rate kept (99.9% ok, latency p99 within 10 ms of the server's\n")
-          .append("delay; kept despite gen, lag, stub or steal counts); p50/p99: latency from the intended start there; net: minus the noop baseline.\n");
+          .append("delay; kept despite gen, lag, stub or steal counts), on the shape named (shapes differ in delay and\n")
+          .append("protocol: compare clients shape by shape below, or in the decision table); p50/p99: latency from the\n")
+          .append("intended start there; net: minus the noop baseline. failed: failures over the requests sent in the\n")
+          .append("shapes where the stub injected none (the faults shape's are in the decision table).\n");
         if (!capacity.isEmpty()) {
             sb.append('\n').append(kneeTable(capacity));
         }
@@ -216,6 +224,7 @@ final class Summary {
 
     private static final class Row {
         double sustainedRate;
+        String sustainedShape = "";
         double p50 = Double.NaN;
         double p99 = Double.NaN;
         double netCpu = Double.NaN;

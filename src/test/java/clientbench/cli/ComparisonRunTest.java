@@ -155,7 +155,7 @@ class ComparisonRunTest {
                 assertTrue(result.matches("\\.+ ok +\\d+/s +latency p50 .+ p99 .+ failed +\\d+ +unsent +\\d+ +cpu .+/req +flags.*"), result);
             }
         }
-        int table = out.indexOf(out.stream().filter(l -> l.matches("client +sustained/s +p50 +p99 .*failed")).findFirst()
+        int table = out.indexOf(out.stream().filter(l -> l.matches("client +sustained/s +on shape +p50 +p99 .*failed")).findFirst()
                 .orElseThrow(() -> new AssertionError("no summary table:\n" + r.all())));
         for (String client : List.of("jdk", "apache-vt", "noop")) {
             assertTrue(out.get(table + 1 + List.of("jdk", "apache-vt", "noop").indexOf(client)).startsWith(client + " "),

@@ -29,18 +29,24 @@ class RetriesTest {
 
     @Test
     void theRetriesTakeATenthOfTheEstimateButNeverRunPastTheProfilesLimit() {
+        java.time.Duration hour = java.time.Duration.ofMinutes(60);
         // 60 min estimated, no limit: 6 min.
-        assertEquals(360, Retries.budget(3_600, null, java.time.Duration.ofMinutes(70)).seconds());
-        // standard's hour, 50 min run: 10 min left less the report's share, more than a tenth: the tenth.
-        Retries.Budget early = Retries.budget(3_600, java.time.Duration.ofMinutes(60), java.time.Duration.ofMinutes(50));
+        assertEquals(360, Retries.budget(3_600, null, java.time.Duration.ofMinutes(70), 3_600).seconds());
+        // standard's hour, 50 min run for 50 min of estimate: 10 min left less the report's share, more than a tenth.
+        Retries.Budget early = Retries.budget(3_600, hour, java.time.Duration.ofMinutes(50), 3_000);
         assertEquals(360, early.seconds());
         assertEquals("a tenth of the run's estimate", early.words());
-        // 57 min run: 3 min left, the report's 90 s kept aside.
-        Retries.Budget late = Retries.budget(3_600, java.time.Duration.ofMinutes(60), java.time.Duration.ofMinutes(57));
+        // 57 min run, on pace: 3 min left, the report's 90 s kept aside.
+        Retries.Budget late = Retries.budget(3_600, hour, java.time.Duration.ofMinutes(57), 57 * 60);
         assertEquals(180 - Retries.REPORT_SECONDS, late.seconds());
-        assertTrue(late.words().startsWith("what is left of the profile's 1h00m after 57m00s"), late.words());
+        assertTrue(late.words().startsWith("what is left of the profile's 1h00m after 57m00s, at this run's pace (1.00x"),
+                late.words());
+        // 50 min run for 40 min of estimate (pace 1.25): 8.5 min left are 6.8 min of estimate, more than the tenth; at
+        // 54 min (4.5 min left) they are 3.6 min of estimate: retries run as slow as the run.
+        assertEquals(360, Retries.budget(3_600, hour, java.time.Duration.ofMinutes(50), 2_400).seconds());
+        assertEquals(216, Retries.budget(3_600, hour, java.time.Duration.ofMinutes(54), 2_592).seconds());
         // Past the hour (the host slowed the run): none.
-        assertEquals(0, Retries.budget(3_600, java.time.Duration.ofMinutes(60), java.time.Duration.ofMinutes(62)).seconds());
+        assertEquals(0, Retries.budget(3_600, hour, java.time.Duration.ofMinutes(62), 3_000).seconds());
     }
 
     /**
@@ -92,8 +98,23 @@ class RetriesTest {
     @Test
     void aRunThatStealStoppedNowhereIsNotRunAgain() throws IOException {
         Path saturated = trial("a-2", "apache", 19027, 20749, new Object[] {19027.0, true}, SATURATED_MISS, SATURATED_MISS);
-        assertEquals(null, Retries.ifStolen(new Profile.Shape("capacity-http1", Capacity.BENCHMARK, java.util.Map.of(),
-                new Profile.Timings(1, 0, 1, 1, 1), true), "apache", List.of("apache"), List.of(saturated)));
+        assertEquals(null, Retries.ifStolen(new Profile.Step(new Profile.Shape("capacity-http1", Capacity.BENCHMARK,
+                java.util.Map.of(), new Profile.Timings(1, 0, 1, 1, 1), true), "apache", 1, 1), List.of("apache"),
+                List.of(saturated)));
+    }
+
+    @Test
+    void aForkRunApartIsNamedWithWhichForkItWas() throws IOException {
+        Path stolen = trial("apart", "apache", 4000, 8000, new Object[] {4000.0, true}, STOLEN_MISS, STOLEN_MISS);
+        Profile.Shape oneFork = new Profile.Shape("capacity-http1", Capacity.BENCHMARK, java.util.Map.of(),
+                new Profile.Timings(1, 2, 2, 14, 2), true);
+        Retries.Attempt<String> a = Retries.ifStolen(new Profile.Step(oneFork, "apache", 2, 2), List.of("apache"), List.of(stolen));
+        assertEquals("capacity-http1/apache (fork 2 of 2)", a.what());
+        assertEquals(44, a.estimatedSeconds(), "one fork's time, not the search's");
+        List<String> record = Retries.retry(List.of(a), new Retries.Budget(0, "none"), new java.util.ArrayList<>(List.of("apache")),
+                x -> new Retries.Outcome<>(List.of(), "never"), r -> r, dir, new java.io.PrintStream(java.io.OutputStream.nullOutputStream()));
+        assertEquals(List.of("capacity-http1/apache (fork 2 of 2): the host's steal stopped 1 of 1 forks' searches; not run"
+                + " again (the retries' time, none, was spent)"), record);
     }
 
     @Test
@@ -144,7 +165,7 @@ class RetriesTest {
         // standard's capacity timings: 2 forks x (2 x 2 s warm-up + 14 x 2 s probes + 4 s start + 8 s drains) = 88 s
         Profile.Shape shape = new Profile.Shape("capacity-http1", Capacity.BENCHMARK, java.util.Map.of(),
                 new Profile.Timings(2, 2, 2, 14, 2), true);
-        Retries.Attempt<String> a = Retries.ifStolen(shape, "apache", List.of("apache first"), files);
+        Retries.Attempt<String> a = Retries.ifStolen(new Profile.Step(shape, "apache", 1, 1), List.of("apache first"), files);
         assertEquals(1, a.stolen());
         assertEquals(1, a.forks());
         assertEquals(88, a.estimatedSeconds());
