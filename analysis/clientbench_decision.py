@@ -53,27 +53,28 @@ class Ranking:
         return tuple(tuple(sorted(g)) for g in self.groups), tuple(sorted(c for c, _ in self.unranked))
 
 
-def _failed_runs(run: Run) -> dict:
-    """(shape, client) -> why, for the runs that left no result (failed or skipped). A fork of a search whose forks
-    ran apart that failed ("fork 1 of 2: why", Java: ComparisonRun) leaves the others' knee standing: not here, but
-    in `_failed_forks`."""
-    out = {}
+def _failures(run: Run) -> tuple:
+    """(gone, forks): gone maps (shape, client) -> why for the runs that left no result (failed or skipped); a fork
+    of a search whose forks ran apart that failed ("shape/client: fork 1 of 2: why", Java: ComparisonRun) while
+    another kept the search's knee is not gone: it is in forks, the entry whole."""
+    measured = {(c["shape"], c["client"]) for c in run.summary["capacity"] if "knee" in c}
+    gone, forks = {}, []
     for entry in run.env.get("failed", []) + run.env.get("skipped", []):
         where, _, why = entry.partition(": ")
         key = tuple(where.split("/", 1))
-        if not (why.startswith("fork ") and key in _knees_measured(run)):
-            out[key] = out[key] + "; " + why if key in out else why  # both forks of a search run apart, say
-    return out
+        if why.startswith("fork ") and key in measured:
+            forks.append(entry)
+        else:
+            gone[key] = gone[key] + "; " + why if key in gone else why  # both forks of a search run apart, say
+    return gone, forks
+
+
+def _failed_runs(run: Run) -> dict:
+    return _failures(run)[0]
 
 
 def _failed_forks(run: Run) -> list:
-    """'shape/client: fork i of n: why' for each fork run apart that failed while another kept the search's knee."""
-    return [e for e in run.env.get("failed", [])
-            if e.partition(": ")[2].startswith("fork ") and tuple(e.partition(": ")[0].split("/", 1)) in _knees_measured(run)]
-
-
-def _knees_measured(run: Run) -> set:
-    return {(c["shape"], c["client"]) for c in run.summary["capacity"] if "knee" in c}
+    return _failures(run)[1]
 
 
 

@@ -92,8 +92,7 @@ final class ComparisonRun {
                 String client = step.client();
                 n++;
                 String eta = TimeLeft.human(TimeLeft.of(started, estimatedDone, estimatedTotal));
-                out.printf("[%2d/%d] %-16s %-10s %s(%s left) ", n, total, shape.name(), client,
-                        step.passes() == 1 ? "" : "fork " + step.pass() + "/" + step.passes() + " ", eta);
+                out.printf("[%2d/%d] %-16s %-10s %s(%s left) ", n, total, shape.name(), client, step.progress(), eta);
                 out.flush();
                 String refusal = Adapters.refusal(client, shape.protocol());
                 if (refusal == null) {
@@ -110,8 +109,7 @@ final class ComparisonRun {
                     // A client that crashes (an OutOfMemoryError holding 15,000 requests, say) is a result.
                     String why = FailureReason.of(j.log());
                     // "shape/client: why", which the report reads; a fork run apart says which ("fork 1 of 2: why")
-                    failed.add(shape.name() + "/" + client + ": " + (step.passes() == 1 ? ""
-                            : "fork " + step.pass() + " of " + step.passes() + ": ") + why);
+                    failed.add(shape.name() + "/" + client + ": " + (step.fork().isEmpty() ? "" : step.fork() + ": ") + why);
                     out.println(" FAILED: " + why + " (details in jmh.log)");
                     continue;
                 }

@@ -175,6 +175,16 @@ public record Profile(String name, String purpose, List<Shape> shapes) {
      * which pass of how many (1 of 1 for a shape whose forks run together).
      */
     public record Step(Shape shape, String client, int pass, int passes) {
+
+        /** "fork 1 of 2" for a fork run apart (env.json's failed and retried say which), "" otherwise. */
+        String fork() {
+            return passes == 1 ? "" : "fork " + pass + " of " + passes;
+        }
+
+        /** "fork 1/2 " for the terminal's progress lines of a fork run apart, "" otherwise. */
+        String progress() {
+            return passes == 1 ? "" : "fork " + pass + "/" + passes + " ";
+        }
     }
 
     /**

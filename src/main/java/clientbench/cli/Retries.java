@@ -157,8 +157,7 @@ final class Retries {
 
         /** "capacity-http1/apache", and which fork it was of a search whose forks run apart: "(fork 1 of 2)". */
         String what() {
-            return step.shape().name() + "/" + step.client()
-                    + (step.passes() > 1 ? " (fork " + step.pass() + " of " + step.passes() + ")" : "");
+            return step.shape().name() + "/" + step.client() + (step.fork().isEmpty() ? "" : " (" + step.fork() + ")");
         }
     }
 
@@ -197,8 +196,7 @@ final class Retries {
                 record.add(what + "; not run again (the retries' time, " + budget.words() + ", was spent)");
                 continue;
             }
-            out.printf("[retry %d/%d] %-16s %-10s %s", ++i, chosen.size(), a.shape().name(), a.client(),
-                    a.step().passes() > 1 ? "fork " + a.step().pass() + "/" + a.step().passes() + " " : "");
+            out.printf("[retry %d/%d] %-16s %-10s %s", ++i, chosen.size(), a.shape().name(), a.client(), a.step().progress());
             out.flush();
             Set<Path> before = trialFiles(dir);
             Outcome<T> o = rerun.run(a);
