@@ -34,7 +34,7 @@ public final class VirtualThreads {
         }
     }
 
-    /** Interrupts what still runs (the client is closed first, so little does) and waits, bounded. */
+    /** Interrupts what still runs and waits, bounded (an adapter that closes its client first leaves little running). */
     public static void shutdown(ExecutorService threads) {
         threads.shutdownNow();
         try {
