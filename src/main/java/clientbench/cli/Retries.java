@@ -174,8 +174,9 @@ final class Retries {
      * Runs the searches the host's steal stopped once more, in the order they ran, as many as the budget's seconds
      * of their estimates allow; where a retry stands ({@link #retryStands}), its results take the first run's place
      * in {@code all} and the first run's files go to {@value #FOLDER}/, else the retry's do. Says each on {@code out}
-     * ({@code line}: a result's summary line) and returns env.json's {@code retried}: per search, what was run again
-     * and which run stands.
+     * ({@code line}: a result's summary line), and for a fork run apart whose retry stands the search's knee over its
+     * forks again ({@link Capacity#overForks}: the line printed after its last fork no longer holds), and returns
+     * env.json's {@code retried}: per search, what was run again and which run stands.
      */
     static <T> List<String> retry(List<Attempt<T>> stolen, Budget budget, List<T> all, Rerun<T> rerun,
                                   Function<T, String> line, Path dir, PrintStream out) throws IOException {
@@ -218,6 +219,10 @@ final class Retries {
             out.println(" " + o.results().stream().map(line).collect(Collectors.joining("; "))
                     + String.format(Locale.ROOT, "  (steal stopped %d of its forks' searches: %s)", again,
                     stands ? "this run stands" : "the first run stands"));
+            if (stands && a.step().passes() > 1) {
+                // the knee over the forks was printed after the last of them ran, before this retry replaced one
+                out.println("       now " + Capacity.overForks(Capacity.read(dir), a.shape().name(), a.client()));
+            }
             record.add(String.format(Locale.ROOT, "%s; run again at the end, where steal stopped %d: the %s run stands,"
                     + " the other's trials are in %s/", what, again, stands ? "second" : "first", FOLDER));
         }

@@ -195,6 +195,26 @@ class RetriesTest {
         assertTrue(text(out).contains("stopped 1 capacity search; running 1 again now"), text(out));
         assertTrue(text(out).contains("[retry 1/1] capacity-http1   apache     "
                 + " knee of apache second  (steal stopped 0 of its forks' searches: this run stands)"), text(out));
+        assertFalse(text(out).contains("over its"), "its forks ran together: their knee is in the retry's own line");
+    }
+
+    @Test
+    void aForkRunApartThatARetryReplacesHasItsKneeOverTheForksSaidAgain() throws IOException {
+        Set<Path> before = Retries.trialFiles(dir);
+        trial("fork1", "apache", 4000, 8000, new Object[] {4000.0, true}, STOLEN_MISS, STOLEN_MISS);
+        List<Path> files = Retries.added(before, Retries.trialFiles(dir));
+        trial("fork2", "apache", 18000, 19000, new Object[] {18000.0, true}, SATURATED_MISS, SATURATED_MISS);
+        Profile.Shape oneFork = new Profile.Shape("capacity-http1", Capacity.BENCHMARK, java.util.Map.of(),
+                new Profile.Timings(1, 2, 2, 14, 2), true);
+        Retries.Attempt<String> first = Retries.ifStolen(new Profile.Step(oneFork, "apache", 1, 2), List.of("apache 1"), files);
+        var out = new java.io.ByteArrayOutputStream();
+        Retries.retry(List.of(first), TENTH_600, new java.util.ArrayList<>(List.of("apache 1", "apache 2")), a -> {
+            trial("fork1again", "apache", 20000, 21000, new Object[] {20000.0, true}, SATURATED_MISS, SATURATED_MISS);
+            return new Retries.Outcome<>(List.of("apache 1 again"), "");
+        }, r -> r, dir, new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8));
+        // the forks now in the folder: 18000 (fork 2) and 20000 (the retry of fork 1); 4000 went to superseded/
+        assertTrue(text(out).contains("now capacity-http1 apache over its 2 forks: knee 19000 req/s (median; forks 18000-20000)"),
+                text(out));
     }
 
     @Test
