@@ -635,15 +635,46 @@ class Agreement:
         alike = sum(_order_among_both(ra, rb) for _, ra, rb in self.groups)
         out.append(f"  the same order among the clients ranked in both runs (groups cut to them; who was not ranked "
                    f"set aside) in {alike} of {len(self.groups)}")
+        pairs = [(shape, pair_relations(ra, rb)) for shape, ra, rb in self.groups]
+        same, apart = sum(p[0] for _, p in pairs), sum(p[1] for _, p in pairs)
+        opposite = [f"{shape}: {o}" for shape, p in pairs for o in p[2]]
+        out.append(f"  pairs of clients ranked in both runs, over the ranked shapes: {same + apart + len(opposite)}; "
+                   f"in opposite order (one run puts x above y, the other y above x) {len(opposite)}, apart in one run "
+                   f"and tied in the other {apart}, alike {same}")
         for label, words in self.noise:
             if words:
                 out.append(f"  {label}: {words}")
         for shape, ra, rb in self.groups:
             if ra.key() != rb.key():
                 out.append(f"    {shape}: {_groups_text(ra)} vs {_groups_text(rb)}")
+        out += [f"    in opposite order: {o}" for o in opposite]
         for _, r in k[~k["within"]].iterrows():
             out.append(f"    {r['shape']}/{r['client']}: knee {fmt_rate(r['knee.a'])} vs {fmt_rate(r['knee.b'])} req/s")
         return out
+
+
+def pair_relations(a: Ranking, b: Ranking) -> tuple:
+    """Over the pairs of clients both rankings rank: (alike, apart in one run and tied in the other, opposite), the
+    last a list of "x above y vs y above x". Alike: tied in both, or the same one above in both. What a team acts on
+    is which client is above which: two runs that never put a pair in opposite order do not contradict each other,
+    though one may tell apart what the other ties."""
+    pos = [{c: i for i, g in enumerate(r.groups) for c in g} for r in (a, b)]
+    both = sorted(set(pos[0]) & set(pos[1]))
+    alike, apart, opposite = 0, 0, []
+    for i, x in enumerate(both):
+        for y in both[i + 1:]:
+            da, db = (_sign(p[y] - p[x]) for p in pos)  # 1: x above y (an earlier group), -1: below, 0: tied
+            if da == db:
+                alike += 1
+            elif da and db:
+                opposite.append(f"{x} above {y} vs {y} above {x}" if da > 0 else f"{y} above {x} vs {x} above {y}")
+            else:
+                apart += 1
+    return alike, apart, opposite
+
+
+def _sign(x: float) -> int:
+    return (x > 0) - (x < 0)
 
 
 def _order_among_both(a: Ranking, b: Ranking) -> bool:

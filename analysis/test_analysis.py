@@ -478,6 +478,25 @@ def test_same_knees_but_other_tie_groups_disagree(tmp_path):
     assert "capacity-http1: {jdk, okhttp} vs {jdk} > {okhttp}" in "\n".join(ag.lines())
 
 
+def test_a_pair_of_clients_in_opposite_order_is_told_apart_from_one_tied_in_a_run(tmp_path):
+    # capacity-http1: jdk above okhttp (brackets apart), tied (brackets overlap), okhttp above jdk.
+    above = cba.load_run(with_knees(tmp_path, {"jdk": (4000.0, 4050.0, True), "okhttp": (3900.0, 3950.0, True)}, "a"))
+    tied = cba.load_run(with_knees(tmp_path, {"jdk": (4000.0, 4400.0, True), "okhttp": (3900.0, 4300.0, True)}, "t"))
+    below = cba.load_run(with_knees(tmp_path, {"jdk": (3900.0, 3950.0, True), "okhttp": (4000.0, 4050.0, True)}, "b"))
+    cap = {n: cbd.rank_capacity(r, "capacity-http1") for n, r in (("above", above), ("tied", tied), ("below", below))}
+    assert cap["above"].groups == [["jdk"], ["okhttp"]] and cap["below"].groups == [["okhttp"], ["jdk"]]
+    assert cbd.pair_relations(cap["above"], cap["above"]) == (1, 0, [])
+    assert cbd.pair_relations(cap["above"], cap["tied"]) == (0, 1, [])
+    assert cbd.pair_relations(cap["above"], cap["below"]) == (0, 0, ["jdk above okhttp vs okhttp above jdk"])
+    assert cbd.pair_relations(cap["below"], cap["above"]) == (0, 0, ["okhttp above jdk vs jdk above okhttp"])
+    # A client one run does not rank is no pair: noop never is.
+    assert cbd.pair_relations(cap["above"], cbd.Ranking("capacity-http1", [["jdk"]], [("okhttp", "flagged")])) == (0, 0, [])
+    lines = cbd.agreement(above, below).lines()
+    assert "    in opposite order: capacity-http1: jdk above okhttp vs okhttp above jdk" in lines
+    counted = [line for line in lines if line.startswith("  pairs of clients ranked in both runs")]
+    assert len(counted) == 1 and "in opposite order (one run puts x above y, the other y above x) 1," in counted[0]
+
+
 def test_the_misses_windows_are_told_by_gc_pause_jit_and_host_steal_beside_the_kept_probes(tmp_path):
     # Java records per window the client JVM's GC pauses (Probes.gcPauseMillis) and the host's steal
     # (Probes.stealShare). The fixture's searches missed every probe; here okhttp keeps its first four. jdk's misses:
