@@ -318,7 +318,10 @@ def knees(run: Run) -> pd.DataFrame:
     when `noop` (the harness alone, same CPUs and pinning) kept that rate, or the next rung of its ladder above
     it, in every fork (by the same SLO, so despite its own gen or lag if need be): the harness could carry the
     rate by itself, so what broke it is what the client added. The knee then includes the harness's share of
-    the CPU (noop's, the same for every client).
+    the CPU (noop's, the same for every client). A fork's bound holds two misses (one, and the probe that confirmed
+    it): where either was the client's (unflagged, or saturation the harness alone carried), the bound is the
+    client's, whatever the other was flagged (Java: Capacity.Result.flagsAtBound, where gen and lag always count
+    as the client's).
 
     And one the other way: where every miss at the bound was taken while the client JVM's JIT compiled for over
     JIT_WARMING of the window, the warm-up stopped the search, not the client (`jit`). Runs made before the search
@@ -354,14 +357,16 @@ def knees(run: Run) -> pd.DataFrame:
                 flagged.add("jit")  # every miss there was the warm-up's (Java: CapacitySearch.recordWarmingMiss)
                 continue
             bound = bound[~warming]
-            if not all(w.startswith("flagged:") for w in bound["why"]):
-                continue  # an unflagged miss at the bound is the client's (every miss was probed again before it stood)
-            for why, rate in zip(bound["why"], bound["rate"]):
-                if why.startswith("flagged:"):
-                    # "flagged: lag, samples", or "flagged: lag (latency p99 ...)": a miss the lag may have made
-                    words = {w.strip() for w in why.split(":", 1)[1].split("(")[0].split(",")}
-                    if not (words <= {"gen", "lag"} and harness_kept(c["shape"], rate)):
-                        flagged.update(words)
+            # "flagged: lag, samples", or "flagged: lag (latency p99 ...)": a miss the lag may have made; none: unflagged
+            words = [{w.strip() for w in why.split(":", 1)[1].split("(")[0].split(",")} if why.startswith("flagged:")
+                     else set() for why in bound["why"]]
+            if any(not w or (w <= {"gen", "lag"} and harness_kept(c["shape"], rate))
+                   for w, rate in zip(words, bound["rate"])):
+                # a miss at the bound that is the client's (unflagged, or saturation the harness alone carried: every
+                # miss was probed again before it stood) bounds the knee, whatever another miss there was flagged
+                continue
+            for w in words:
+                flagged.update(w)
         rows.append({"shape": c["shape"], "client": c["client"], "median": _num(k["median"]),
                      "min": _num(k["min"]), "max": _num(k["max"]), "low": _num(k["min"]),
                      "high": math.inf if any(h is None for h in highs) or not highs else max(highs),

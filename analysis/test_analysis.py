@@ -782,6 +782,25 @@ def test_a_miss_at_saturation_counts_against_the_client_only_where_the_harness_a
     assert other[other["client"] == "jdk"]["flagged"].tolist() == ["lag, samples"], "too few samples: never excused"
 
 
+def test_a_miss_at_the_bound_that_was_the_clients_makes_the_bound_the_clients_whatever_the_other_was_flagged(tmp_path):
+    # Run 20261124-012039-vm's vertx fork: a miss under 10% steal ("lag, steal"), then its confirming probe at the same
+    # rate missed again under saturation alone ("lag", noop kept the rate): the bound was the client's, not the host's.
+    def knees_with_second_miss(name, second_why):
+        run = with_bound_miss(tmp_path, "flagged: lag, steal (latency p99 22.6 ms > 10 ms)", True, name)
+        summary = read("summary.json", run)
+        for c in summary["capacity"]:
+            if c["shape"] == "capacity-http1" and c["client"] == "jdk" and second_why:
+                c["probes"] += [{**p, "why": second_why} for p in c["probes"] if p["rate"] == 4000.0]
+        (run / "summary.json").write_text(json.dumps(summary))
+        k = cba.knees(cba.load_run(run))
+        return k[k["client"] == "jdk"]["flagged"].tolist()
+
+    assert knees_with_second_miss("steal", None) == ["lag, steal"]
+    assert knees_with_second_miss("steal-then-lag", "flagged: lag (latency p99 13.7 ms > 10 ms)") == [""]
+    assert knees_with_second_miss("steal-then-plain", "latency p99 13.7 ms > 10 ms") == [""]
+    assert knees_with_second_miss("steal-then-stub", "flagged: stub (latency p99 13.7 ms > 10 ms)") == ["lag, steal, stub"]
+
+
 def test_a_search_stopped_by_misses_while_the_jit_compiled_is_flagged_not_ranked(tmp_path):
     # Three standard runs capped the JDK client's knee below 8k with two flagged misses in a row at the JIT's
     # 95-105%: noop kept the rate, so the saturation rule alone would count them against jdk.

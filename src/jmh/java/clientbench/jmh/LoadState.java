@@ -87,7 +87,7 @@ public abstract class LoadState {
      * Under this share of a window spent compiling, the client JVM has settled: the report's line too
      * (JIT_WARMING in analysis/clientbench_analysis.py), above which a figure is marked as taken while warming up.
      */
-    static final double JIT_QUIET = 0.10;
+    static final double JIT_QUIET = clientbench.harness.Probes.JIT_WARMING;
 
     /**
      * Before JMH's warm-up iterations: the trial at {@code rate} req/s in 2 s windows, until the first window in

@@ -3,6 +3,7 @@ package clientbench.cli;
 import clientbench.adapters.Adapters;
 import clientbench.harness.Flag;
 import clientbench.harness.JsonFiles;
+import clientbench.harness.Probes;
 import clientbench.jmh.CapacityBenchmark;
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -95,13 +96,25 @@ final class Capacity {
             return words;
         }
 
-        /** {@link Capacity#flagsAtBound} over one fork's probes. */
+        /**
+         * {@link Capacity#flagsAtBound} over one fork's misses at its bound, those taken while the JIT compiled over
+         * {@link Probes#JIT_WARMING} of the window set aside (the search probed their rate again); none when one of
+         * them raised no flag but gen or lag: that miss was the client's, and the bound with it, whatever the other
+         * miss there was flagged (a miss stands only when its next probe misses too; the report likewise, where
+         * {@code noop} kept the rate).
+         */
         Set<String> flagsAtBound(Fork f) {
             Set<String> words = new TreeSet<>();
             for (Probe p : probes) {
-                if (p.fork() == f.fork()) {
-                    Capacity.flagsAtBound(f.kneeHigh(), p.rate(), p.pass(), p.flags(), words);
+                if (p.fork() != f.fork() || p.pass() || p.rate() != f.kneeHigh() || p.jitShare() > Probes.JIT_WARMING) {
+                    continue;
                 }
+                Set<String> own = new TreeSet<>();
+                Capacity.flagsAtBound(f.kneeHigh(), p.rate(), p.pass(), p.flags(), own);
+                if (own.isEmpty()) {
+                    return Set.of();
+                }
+                words.addAll(own);
             }
             return words;
         }
@@ -117,9 +130,9 @@ final class Capacity {
      * failing rate {@code bound} (NaN: none failed), as short words. {@code gen} and {@code lag}, the client JVM's CPUs
      * full and the pacer late, are what saturation looks like on a shared core (the report weighs them against
      * {@code noop}); any other ({@code steal}, {@code stub}, {@code unsteady}, {@code samples}) says the miss is not the
-     * client's alone, and the report then marks the knee flagged and does not rank it (analysis: {@code knees}, which
-     * also sets aside misses while the JIT compiled, and a fork whose bound holds an unflagged miss). The terminal's
-     * line after each run and its knee table both say it from here.
+     * client's alone, and the report then marks the knee flagged and does not rank it (analysis: {@code knees}; both
+     * set aside the misses while the JIT compiled and a fork whose bound holds a miss of the client's, {@link
+     * Result#flagsAtBound(Fork)}). The terminal's line after each run and its knee table both say it from here.
      *
      * @param flagMetrics the probe's raised flags as {@link Flag#metric()} names
      */

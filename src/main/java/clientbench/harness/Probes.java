@@ -31,4 +31,11 @@ public record Probes(int jvmCpus, long asked, long connections, long connections
                      double jitShare, long gcPauseMillis, double stealShare) {
 
     public static final Probes NONE = new Probes(-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
+
+    /**
+     * Over this {@link #jitShare} the client JVM was still warming up in the window: a settle loop runs until a window
+     * is under it (LoadState), a capacity miss over it is probed again, and the report marks such figures
+     * (JIT_WARMING in analysis/clientbench_analysis.py).
+     */
+    public static final double JIT_WARMING = 0.10;
 }
