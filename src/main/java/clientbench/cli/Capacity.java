@@ -98,25 +98,16 @@ final class Capacity {
 
         /**
          * {@link Capacity#flagsAtBound} over one fork's misses at its bound, those taken while the JIT compiled over
-         * {@link Probes#JIT_WARMING} of the window set aside (the search probed their rate again); none when one of
-         * them raised no flag but gen or lag: that miss was the client's, and the bound with it, whatever the other
-         * miss there was flagged (a miss stands only when its next probe misses too; the report likewise, where
-         * {@code noop} kept the rate).
+         * {@link Probes#JIT_WARMING} of the window set aside (the search probed their rate again).
          */
         Set<String> flagsAtBound(Fork f) {
-            Set<String> words = new TreeSet<>();
+            List<Collection<String>> misses = new ArrayList<>();
             for (Probe p : probes) {
-                if (p.fork() != f.fork() || p.pass() || p.rate() != f.kneeHigh() || p.jitShare() > Probes.JIT_WARMING) {
-                    continue;
+                if (p.fork() == f.fork() && !p.pass() && p.rate() == f.kneeHigh() && !(p.jitShare() > Probes.JIT_WARMING)) {
+                    misses.add(p.flags());
                 }
-                Set<String> own = new TreeSet<>();
-                Capacity.flagsAtBound(f.kneeHigh(), p.rate(), p.pass(), p.flags(), own);
-                if (own.isEmpty()) {
-                    return Set.of();
-                }
-                words.addAll(own);
             }
-            return words;
+            return Capacity.flagsAtBound(misses);
         }
 
         /** How many forks' searches a miss flagged {@code word} stopped ({@link #flagsAtBound(Fork)}). */
@@ -132,19 +123,30 @@ final class Capacity {
      * {@code noop}); any other ({@code steal}, {@code stub}, {@code unsteady}, {@code samples}) says the miss is not the
      * client's alone, and the report then marks the knee flagged and does not rank it (analysis: {@code knees}; both
      * set aside the misses while the JIT compiled and a fork whose bound holds a miss of the client's, {@link
-     * Result#flagsAtBound(Fork)}). The terminal's line after each run and its knee table both say it from here.
+     * Result#flagsAtBound(Fork)}). The terminal's line after each run and its knee table both say it from here: none
+     * when one of the misses raised no flag but gen or lag, as that miss was the client's and the bound with it,
+     * whatever the other miss there was flagged (a miss stands only when its next probe misses too; the report
+     * likewise, where {@code noop} kept the rate).
      *
-     * @param flagMetrics the probe's raised flags as {@link Flag#metric()} names
+     * @param misses the raised flags, as {@link Flag#metric()} names, of each miss at a fork's lowest failing rate
+     *               (the knee table's leave out those while the JIT compiled, which the search probed again; the line
+     *               after each run reads JMH's iterations, which do not say)
      */
-    static void flagsAtBound(double bound, double rate, boolean pass, Collection<String> flagMetrics, Set<String> words) {
-        if (pass || Double.isNaN(bound) || rate != bound) {
-            return;
-        }
-        for (Flag f : Flag.values()) {
-            if (f != Flag.GENERATOR && f != Flag.LAG && flagMetrics.contains(f.metric())) {
-                words.add(f.word());
+    static Set<String> flagsAtBound(Collection<? extends Collection<String>> misses) {
+        Set<String> words = new TreeSet<>();
+        for (Collection<String> flagMetrics : misses) {
+            Set<String> own = new TreeSet<>();
+            for (Flag f : Flag.values()) {
+                if (f != Flag.GENERATOR && f != Flag.LAG && flagMetrics.contains(f.metric())) {
+                    own.add(f.word());
+                }
             }
+            if (own.isEmpty()) {
+                return Set.of();
+            }
+            words.addAll(own);
         }
+        return words;
     }
 
     private Capacity() {

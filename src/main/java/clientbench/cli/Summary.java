@@ -63,19 +63,25 @@ final class Summary {
                 us(f.cpuMicrosPerRequest()), f.flagWords());
     }
 
-    /** {@link Capacity#flagsAtBound} over a fork's iterations, which carry the probe and flag metrics (HarnessProfiler). */
+    /**
+     * {@link Capacity#flagsAtBound} over a fork's misses at {@code bound} (NaN: none failed), read from its iterations,
+     * which carry the probe and flag metrics (HarnessProfiler).
+     */
     private static Set<String> flagsAtBound(Collection<org.openjdk.jmh.results.IterationResult> iterations, double bound) {
-        Set<String> words = new TreeSet<>();
+        List<List<String>> misses = new java.util.ArrayList<>();
         for (org.openjdk.jmh.results.IterationResult it : iterations) {
+            if (Scores.of(it, "probe.pass") == 1 || Scores.of(it, "probe.rate") != bound) {
+                continue;
+            }
             List<String> raised = new java.util.ArrayList<>();
             for (Flag f : Flag.values()) {
                 if (Scores.of(it, f.metric()) > 0) {
                     raised.add(f.metric());
                 }
             }
-            Capacity.flagsAtBound(bound, Scores.of(it, "probe.rate"), Scores.of(it, "probe.pass") == 1, raised, words);
+            misses.add(raised);
         }
-        return words;
+        return Capacity.flagsAtBound(misses);
     }
 
     static String table(Collection<RunResult> all, List<Map<String, Object>> runs, List<Capacity.Result> capacity) {
