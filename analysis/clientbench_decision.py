@@ -632,15 +632,15 @@ class Agreement:
                        f"interval: {inside} of {2 * len(self.figures)} (clients ranked in both runs)")
         same = sum(ra.key() == rb.key() for _, ra, rb in self.groups)
         out.append(f"  tie groups the same in {same} of {len(self.groups)} ranked shapes")
-        alike = sum(_order_among_both(ra, rb) for _, ra, rb in self.groups)
-        out.append(f"  the same order among the clients ranked in both runs (groups cut to them; who was not ranked "
-                   f"set aside) in {alike} of {len(self.groups)}")
         pairs = [(shape, pair_relations(ra, rb)) for shape, ra, rb in self.groups]
-        same, apart = sum(p[0] for _, p in pairs), sum(p[1] for _, p in pairs)
+        ordered = sum(_same_order(p) for _, p in pairs)
+        out.append(f"  the same order among the clients ranked in both runs (groups cut to them; who was not ranked "
+                   f"set aside) in {ordered} of {len(self.groups)}")
+        alike, apart = sum(p[0] for _, p in pairs), sum(p[1] for _, p in pairs)
         opposite = [f"{shape}: {o}" for shape, p in pairs for o in p[2]]
-        out.append(f"  pairs of clients ranked in both runs, over the ranked shapes: {same + apart + len(opposite)}; "
+        out.append(f"  pairs of clients ranked in both runs, over the ranked shapes: {alike + apart + len(opposite)}; "
                    f"in opposite order (one run puts x above y, the other y above x) {len(opposite)}, apart in one run "
-                   f"and tied in the other {apart}, alike {same}")
+                   f"and tied in the other {apart}, alike {alike}")
         for label, words in self.noise:
             if words:
                 out.append(f"  {label}: {words}")
@@ -678,11 +678,15 @@ def _sign(x: float) -> int:
 
 
 def _order_among_both(a: Ranking, b: Ranking) -> bool:
-    """Whether two rankings order the clients both ranked alike: each run's tie groups cut to those clients
-    (a client one run left unranked, flagged or still compiling, say, is set aside) are the same."""
-    both = {c for g in a.groups for c in g} & {c for g in b.groups for c in g}
-    cut = lambda r: [tuple(sorted(c for c in g if c in both)) for g in r.groups if any(c in both for c in g)]  # noqa: E731
-    return cut(a) == cut(b)
+    """Whether two rankings order the clients both ranked alike (each run's tie groups cut to those clients are the
+    same; a client one run left unranked, flagged or still compiling, say, is set aside)."""
+    return _same_order(pair_relations(a, b))
+
+
+def _same_order(relations: tuple) -> bool:
+    """pair_relations' answer says the same order: every pair alike (none apart in one run only, none opposite)."""
+    _, apart, opposite = relations
+    return not apart and not opposite
 
 
 def _groups_text(r: Ranking) -> str:
