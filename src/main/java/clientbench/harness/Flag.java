@@ -39,13 +39,13 @@ public enum Flag {
     /** Fewer than 1,000 latency samples in an iteration: its p99 rests on fewer than 10 values. */
     SAMPLES("samples", "samples", "< 1,000 latency samples in an iteration: p99 rests on < 10 values");
 
-    public static final double GENERATOR_CPU_SHARE = 0.90;
-    public static final double LAG_SHARE_OF_LATENCY = 0.10;
-    public static final long LAG_FLOOR_MICROS = 1_000;
-    public static final double STUB_CPU_SHARE = 0.70;
-    public static final double STEAL_SHARE = 0.10;
-    public static final double UNSTEADY_SPREAD = 0.20;
-    public static final long MIN_SAMPLES = 1_000;
+    public static final double GENERATOR_CPU_SHARE = Thresholds.GENERATOR_CPU_SHARE;
+    public static final double LAG_SHARE_OF_LATENCY = Thresholds.LAG_SHARE_OF_LATENCY;
+    public static final long LAG_FLOOR_MICROS = Thresholds.LAG_FLOOR_MICROS;
+    public static final double STUB_CPU_SHARE = Thresholds.STUB_CPU_SHARE;
+    public static final double STEAL_SHARE = Thresholds.STEAL_SHARE;
+    public static final double UNSTEADY_SPREAD = Thresholds.UNSTEADY_SPREAD;
+    public static final long MIN_SAMPLES = Thresholds.MIN_SAMPLES;
 
     private final String name;
     private final String word;

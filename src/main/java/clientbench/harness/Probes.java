@@ -25,17 +25,20 @@ package clientbench.harness;
  *                      a pause as long as the SLO's latency bound can by itself fail a probe; -1 when unknown
  * @param stealShare the share of the machine's CPU time the hypervisor gave to other guests in the window
  *                   ({@link HostSteal}): the host's slowness, not the client's; -1 where it cannot be read
+ * @param syscalls the client JVM's system calls in the window, every thread, counted by the kernel
+ *                 ({@link KernelCounters}); -1 where not counted
+ * @param contextSwitches the client JVM's context switches in the window, likewise; -1 where not counted
  */
 public record Probes(int jvmCpus, long asked, long connections, long connectionsPeak, long connectionsUsed, long connectionsOpened,
                      long stubRequests, double stubCpuShare, long listenRefused, long heapBytes, long threadsAtClose,
-                     double jitShare, long gcPauseMillis, double stealShare) {
+                     double jitShare, long gcPauseMillis, double stealShare, long syscalls, long contextSwitches) {
 
-    public static final Probes NONE = new Probes(-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
+    public static final Probes NONE = new Probes(-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
 
     /**
      * Over this {@link #jitShare} the client JVM was still warming up in the window: a settle loop runs until a window
      * is under it (LoadState), a capacity miss over it is probed again, and the report marks such figures
      * (JIT_WARMING in analysis/clientbench_analysis.py).
      */
-    public static final double JIT_WARMING = 0.10;
+    public static final double JIT_WARMING = Thresholds.JIT_WARMING_SHARE;
 }

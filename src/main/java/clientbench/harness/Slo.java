@@ -27,7 +27,7 @@ import java.util.Set;
 public record Slo(double okShare, double latencyP99Millis) {
 
     /** 99.9% ok and p99 within 10 ms of the server's delay: a loopback stub answers in well under 1 ms. */
-    public static final Slo DEFAULT = new Slo(0.999, 10);
+    public static final Slo DEFAULT = new Slo(Thresholds.SLO_OK_SHARE, Thresholds.SLO_LATENCY_P99_MILLIS);
     /** How {@link #missedBy} begins a miss that a validity flag makes untrustworthy. */
     public static final String FLAGGED = "flagged:";
     /** The flags that cannot undo a kept rate: each says the harness, not the client, may have been the limit. */
