@@ -63,6 +63,8 @@ import java.util.concurrent.atomic.AtomicReference;
  *       subtracts), {@code alloc.per.req} (bytes allocated in the window per request sent, the counter of
  *       {@code -prof gc}, whose {@code gc.alloc.rate.norm} divides a whole iteration by JMH's call count),
  *       {@code cpu.share} (the client JVM's CPU time in the window over the window times its CPUs),
+ *       {@code syscalls.per.req} and {@code cswitches.per.req} (the client JVM's system calls and context switches
+ *       in a measured window per request sent, counted by the kernel: {@link clientbench.harness.KernelCounters}),
  *       {@code threads.max} (the JVM's peak live threads in the iteration), {@code inflight.end} (requests
  *       out when the window closed);</li>
  *   <li>long-lived shapes: {@code ll.asked} (requests asked to be held at once), {@code ll.held} (in flight
@@ -247,6 +249,12 @@ public final class HarnessProfiler implements InternalProfiler {
             r.add(new ScalarResult("ll.asked", p.asked(), "requests", AggregationPolicy.MAX));
             r.add(new ScalarResult("ll.held", s.inFlightAtClose(), "requests", AggregationPolicy.AVG));
             r.add(new ScalarResult("ll.open.ms", s.inFlightPeakAfterNanos() / 1e6, "ms", AggregationPolicy.AVG));
+        }
+        if (p.syscalls() >= 0 && s.sent() > 0) {
+            r.add(new ScalarResult("syscalls.per.req", (double) p.syscalls() / s.sent(), "#", AggregationPolicy.AVG));
+        }
+        if (p.contextSwitches() >= 0 && s.sent() > 0) {
+            r.add(new ScalarResult("cswitches.per.req", (double) p.contextSwitches() / s.sent(), "#", AggregationPolicy.AVG));
         }
         if (p.heapBytes() >= 0 && s.inFlightAtClose() > 0) {
             r.add(new ScalarResult("heap.per.inflight", (double) p.heapBytes() / s.inFlightAtClose(), "B", AggregationPolicy.AVG));

@@ -60,7 +60,7 @@ public abstract class LoadState {
         measured = iteration.getType() == IterationType.MEASUREMENT;
         lastMeasured = measured && ++measuredSoFar == iteration.getCount();
         beforeIteration(measured);
-        trial.beginIteration(iteration.getTime().convertTo(TimeUnit.NANOSECONDS));
+        trial.beginIteration(iteration.getTime().convertTo(TimeUnit.NANOSECONDS), measured);
     }
 
     @TearDown(Level.Iteration)

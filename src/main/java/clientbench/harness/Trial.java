@@ -44,6 +44,7 @@ public final class Trial implements AutoCloseable {
     private HostSteal.Ticks stealAtMark;
     private long gcPauseMillisAtMark = -1;
     private long listenRefusedAtStart;
+    private KernelCounters.Window kernelWindow = KernelCounters.Window.NONE;
 
     private Trial(TrialSpec spec, CpuLayout layout, StubProcess stub, HttpClientAdapter adapter, LoadGenerator generator,
                   HlogFile hlog, TrialRecord record, Map<String, String> settings, TcpConnections tcp,
@@ -164,6 +165,14 @@ public final class Trial implements AutoCloseable {
      * calling thread is the pacer: it is pinned (with the JVM) here, before the window.
      */
     public void beginIteration(long windowNanos) {
+        beginIteration(windowNanos, false);
+    }
+
+    /**
+     * As {@link #beginIteration(long)}; {@code kernelCounts}: the kernel counts the JVM's system calls and context
+     * switches from here to the window's close ({@link KernelCounters}; a measured window's figures).
+     */
+    public void beginIteration(long windowNanos, boolean kernelCounts) {
         layout.pinClientAndPacer();
         // Marks for the iteration's deltas: nothing is in flight between the previous drain and the first send.
         if (stub != null) {
@@ -177,6 +186,7 @@ public final class Trial implements AutoCloseable {
         jitMarkNanos = System.nanoTime();
         stealAtMark = HostSteal.now();
         gcPauseMillisAtMark = JvmCounters.gcPauseMillis();
+        kernelWindow = kernelCounts ? KernelCounters.start() : KernelCounters.Window.NONE;
         generator.beginIteration(windowNanos);
     }
 
@@ -213,6 +223,7 @@ public final class Trial implements AutoCloseable {
             Map<String, ?> concluded = facts.apply(s);
             if (record != null) {
                 record.settings(adapter.settings());
+                record.settings(Map.of("kernelCounters", KernelCounters.describe()));
                 record.add(s, measured, concluded);
             }
             return s;
@@ -224,6 +235,8 @@ public final class Trial implements AutoCloseable {
 
     private IterationSnapshot probeAndDrain() {
         generator.closeWindow();
+        KernelCounters.Counts kernel = kernelWindow.stop();
+        kernelWindow = KernelCounters.Window.NONE;
         long connections = tcp == null ? -1 : tcp.established();
         StubServer.Stats atClose = stub == null ? null : stub.stats();
         long closeNanos = System.nanoTime();
@@ -252,7 +265,7 @@ public final class Trial implements AutoCloseable {
                 counted ? atEnd.accepted() - statsAtMark.accepted() : -1,
                 counted ? atEnd.requests() - statsAtMark.requests() : -1, stubCpuShare,
                 listenRefusedAtStart < 0 || refusedAtEnd < 0 ? -1 : refusedAtEnd - listenRefusedAtStart, heap, threads,
-                jitShare, gcPauseMillis, stealShare));
+                jitShare, gcPauseMillis, stealShare, kernel.syscalls(), kernel.contextSwitches()));
     }
 
     /** Milliseconds this JVM's JIT compilers have spent compiling so far; -1 when it does not say. */
@@ -263,6 +276,7 @@ public final class Trial implements AutoCloseable {
 
     @Override
     public void close() {
+        kernelWindow.stop(); // a window a failure left open: its perf ends with it
         if (sampler != null) {
             sampler.close();
         }
