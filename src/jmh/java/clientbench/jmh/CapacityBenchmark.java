@@ -40,7 +40,8 @@ import java.util.concurrent.TimeUnit;
  * ({@link CapacitySearch#recordWarmingMiss}); any other miss gets one more probe, and stands only when that one
  * misses too ({@link CapacitySearch#recordMiss}).
  *
- * <p>Expect: {@code knee} (req/s, given once per fork, so JMH's score and error for it are over the forks),
+ * <p>Expect: {@code knee} (req/s, given once per fork: JMH's score and error for it are over the forks, {@link
+ * PerForkResult}),
  * {@code knee.high} (the lowest rate that failed: the knee lies in [knee, knee.high)), {@code knee.converged}
  * (1 when the bracket is within the precision and the knee passed twice). Each iteration's primary score
  * is ok/s at the rate probed (their average across probes means nothing: read {@code knee}); each probe's
@@ -164,6 +165,11 @@ public class CapacityBenchmark extends LoadBenchmark {
             probeRate = search.knee() > 0 ? search.knee() : search.bracketHigh();
         }
         generator.rate(probeRate);
+    }
+
+    @Override
+    protected java.util.Set<String> oncePerFork() {
+        return java.util.Set.of("knee", "knee.high", "knee.converged");
     }
 
     @Override

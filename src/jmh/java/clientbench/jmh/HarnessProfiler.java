@@ -97,6 +97,7 @@ public final class HarnessProfiler implements InternalProfiler {
 
     private static final AtomicReference<IterationSnapshot> PUBLISHED = new AtomicReference<>();
     private static final AtomicReference<Map<String, ?>> FACTS = new AtomicReference<>(Map.of());
+    private static final AtomicReference<java.util.Set<String>> ONCE_PER_FORK = new AtomicReference<>(java.util.Set.of());
     static volatile boolean active;
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     /** ok/s of each measured iteration of this fork (JMH makes one profiler per fork), for {@link Flag#UNSTEADY}. */
@@ -114,8 +115,14 @@ public final class HarnessProfiler implements InternalProfiler {
 
     /** With the benchmark's own conclusions (see {@link LoadState#afterIteration}): numbers become metrics. */
     static void publish(IterationSnapshot s, Map<String, ?> facts) {
+        publish(s, facts, java.util.Set.of());
+    }
+
+    /** {@code oncePerFork}: the facts a fork gives in one iteration only, scored over forks ({@link PerForkResult}). */
+    static void publish(IterationSnapshot s, Map<String, ?> facts, java.util.Set<String> oncePerFork) {
         PUBLISHED.set(s);
         FACTS.set(Map.copyOf(facts));
+        ONCE_PER_FORK.set(java.util.Set.copyOf(oncePerFork));
     }
 
     @Override
@@ -138,8 +145,11 @@ public final class HarnessProfiler implements InternalProfiler {
             return List.of();
         }
         List<Result<?>> r = results(s);
+        java.util.Set<String> once = ONCE_PER_FORK.getAndSet(java.util.Set.of());
         FACTS.getAndSet(Map.of()).forEach((name, value) -> {
-            if (value instanceof Number n && !Double.isNaN(n.doubleValue())) {
+            if (value instanceof Number n && !Double.isNaN(n.doubleValue()) && once.contains(name)) {
+                r.add(new PerForkResult(name, n.doubleValue(), ""));
+            } else if (value instanceof Number n && !Double.isNaN(n.doubleValue())) {
                 // n.*: a count, summed over iterations and forks like the other totals; else a value, averaged
                 r.add(new ScalarResult(name, n.doubleValue(), name.startsWith("n.") ? "#" : "",
                         name.startsWith("n.") ? AggregationPolicy.SUM : AggregationPolicy.AVG));

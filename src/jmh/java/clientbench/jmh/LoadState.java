@@ -71,7 +71,7 @@ public abstract class LoadState {
             facts.putAll(afterIteration(snapshot, measured, lastMeasured));
             return facts;
         });
-        HarnessProfiler.publish(s, facts);
+        HarnessProfiler.publish(s, facts, oncePerFork());
         if (!HarnessProfiler.active && !warned) {
             warned = true;
             System.err.println("clientbench: no -prof clientbench.jmh.HarnessProfiler: the JSON will lack ok/failures/"
@@ -144,6 +144,11 @@ public abstract class LoadState {
      */
     protected Map<String, ?> afterIteration(IterationSnapshot s, boolean measured, boolean last) {
         return Map.of();
+    }
+
+    /** The facts of {@link #afterIteration} a fork gives once (its last measured iteration), scored over forks. */
+    protected java.util.Set<String> oncePerFork() {
+        return java.util.Set.of();
     }
 
     @TearDown(Level.Trial)
