@@ -21,7 +21,7 @@ import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.BenchmarkParams;
 
-import java.util.EnumSet;
+import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -177,28 +177,29 @@ public class CapacityBenchmark extends LoadBenchmark {
         if (!measured) {
             return Map.of();
         }
-        EnumSet<Flag> flags = Flag.raisedBy(s);
-        String missed = slo.missedBy(s, serverDelayMillis, flags);
+        Slo.Judgment judged = slo.judge(s, serverDelayMillis, Flag.raisedBy(s));
+        Map<String, Object> facts = new LinkedHashMap<>();
+        facts.put("probe.rate", probeRate);
+        facts.put("probe.pass", judged.kept() ? 1 : 0);
+        facts.put("probe.why", judged.kept() ? "" : judged.words());
+        facts.put("slo", judged.toJson());
         if (Adapters.NOOP.equals(client)) {
-            // The baseline: no search, no knee; its verdict says whether the harness alone kept this rung, which
-            // the decision needs to tell a client's miss at saturation (gen, lag) from the harness's.
-            return Map.of("probe.rate", probeRate, "probe.pass", missed == null ? 1 : 0, "probe.why", missed == null ? "" : missed);
+            // The baseline: no search, no knee; whether the harness alone kept this rung of the ladder.
+            return facts;
         }
-        if (missed != null && s.probes().jitShare() > JIT_QUIET) {
-            search.recordWarmingMiss(probeRate, missed); // the JIT's miss, not the client's: probed again
-        } else if (missed != null) {
-            search.recordMiss(probeRate, missed); // stands only as the second miss in a row at this rate
+        if (!judged.kept() && s.probes().jitShare() > JIT_QUIET) {
+            search.recordWarmingMiss(probeRate, judged.words()); // the JIT's miss, not the client's: probed again
+        } else if (!judged.kept()) {
+            search.recordMiss(probeRate, judged); // stands only as the second miss in a row at this rate
         } else {
             search.record(probeRate, true, null);
         }
-        Map<String, Object> facts = new LinkedHashMap<>();
-        facts.put("probe.rate", probeRate);
-        facts.put("probe.pass", missed == null ? 1 : 0);
-        facts.put("probe.why", missed == null ? "" : missed);
         if (last) {
             facts.put("knee", search.knee());
             facts.put("knee.high", Double.isInfinite(search.bracketHigh()) ? Double.NaN : search.bracketHigh());
             facts.put("knee.converged", search.converged() ? 1 : 0);
+            facts.put("knee.status", search.status().word());
+            facts.put("knee.flagsAtBound", List.copyOf(search.flagsAtBound()));
             facts.put("knee.search", search.toString());
         }
         return facts;

@@ -29,6 +29,7 @@ import java.util.Map;
  *                  same definition): at least 99.9% of the scheduled requests ok, latency p99 within 10 ms of the
  *                  server's delay, no flag but those of {@link Slo#LIMITS} on a kept rate
  * @param missedBy why the rate was not sustained, in words; empty when it was or the shape has no rate
+ * @param slo the SLO's judgment as structured data (what was missed, the flags); null without a rate
  * @param injectedFaults requests that asked the stub for a fault (the {@code faults=mix} shape); NaN without
  * @param collateralFailures failures beyond the injected faults: what a fault cost the requests around it
  */
@@ -37,7 +38,7 @@ record Figures(String shape, String client, String benchmark, Map<String, String
                double dropped, double unsent, double expired, double latencyP50, double latencyP99,
                double latencyOkP99, double lagP99, double cpuMicrosPerRequest, double allocatedBytesPerRequest,
                double threadsMax, double netCpuMicrosPerRequest, double netAllocatedBytesPerRequest,
-               double netThreads, List<Flag> flags, boolean sustained, String missedBy, double injectedFaults,
+               double netThreads, List<Flag> flags, boolean sustained, String missedBy, Slo.Judgment slo, double injectedFaults,
                double collateralFailures) {
 
     /**
@@ -85,16 +86,17 @@ record Figures(String shape, String client, String benchmark, Map<String, String
                 flags.add(f);
             }
         }
-        String missed = !open ? "" : Slo.DEFAULT.missedBy(score(r, "n.scheduled"), score(r, "n.ok"), score(r, lat + ".p99"),
-                Long.parseLong(params.getOrDefault("delayMs", "0")), flags);
-        boolean sustained = open && missed == null;
+        Slo.Judgment judged = !open ? null : Slo.DEFAULT.judge(score(r, "n.scheduled"), score(r, "n.ok"),
+                score(r, lat + ".p99"), Long.parseLong(params.getOrDefault("delayMs", "0")), flags);
+        String missed = judged == null ? "" : judged.words();
+        boolean sustained = judged != null && judged.kept();
         double primary = r.getAggregatedResult().getPrimaryResult().getScore();
         return new Figures(shape, client, benchmark, params, lat, rate, primary, score(r, "ok"), score(r, "scheduled"),
                 sent, failures, score(r, "n.dropped"), score(r, "n.unsent"), score(r, "n.expired"),
                 score(r, lat + ".p50"), score(r, lat + ".p99"), score(r, lat + ".ok.p99"), score(r, "lag.p99"),
                 score(r, "cpu.per.req"), score(r, "alloc.per.req"), score(r, "threads.max"),
                 net(r, baseline, "cpu.per.req"), net(r, baseline, "alloc.per.req"), net(r, baseline, "threads.max"),
-                List.copyOf(flags), sustained, missed == null ? "" : missed, score(r, "n.faults.injected"),
+                List.copyOf(flags), sustained, missed == null ? "" : missed, judged, score(r, "n.faults.injected"),
                 failures - score(r, "n.faults.injected"));
     }
 
@@ -153,6 +155,7 @@ record Figures(String shape, String client, String benchmark, Map<String, String
         m.put("flags", flags.stream().map(f -> f.metric()).toList());
         m.put("sustained", sustained);
         m.put("missedBy", missedBy);
+        m.put("slo", slo == null ? null : slo.toJson());
         if (!Double.isNaN(injectedFaults)) {
             m.put("injectedFaults", num(injectedFaults));
             m.put("collateralFailures", num(collateralFailures));

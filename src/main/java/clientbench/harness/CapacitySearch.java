@@ -3,6 +3,8 @@ package clientbench.harness;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Finds a client's knee: the highest offered rate at which it keeps the SLO, to within a relative
@@ -43,7 +45,26 @@ public final class CapacitySearch {
      * @param inconclusive a miss that moved no bound (probed again): the first at its rate, or a warming one
      * @param warming a miss while the client JVM's JIT still compiled ({@link #recordWarmingMiss})
      */
-    public record Probe(double rate, boolean pass, String why, boolean inconclusive, boolean warming) {
+    public record Probe(double rate, boolean pass, String why, boolean inconclusive, boolean warming, boolean clients,
+                        List<String> flags) {
+    }
+
+    /** How a search ended, as the decision reads it. */
+    public enum Status {
+        /** The bracket within the precision and its lower end confirmed. */
+        CONVERGED,
+        /** The probe budget ran out first: the knee lies in the wider bracket [knee, bracketHigh). */
+        BUDGET,
+        /** The ceiling was kept: the knee is at least the ceiling. */
+        CEILING,
+        /** No rate failed before the budget ran out, below the ceiling: the knee is a lower bound only. */
+        OPEN,
+        /** Every miss at the bracket's upper end carried a flag other than saturation's: not the client's bound. */
+        FLAGGED;
+
+        public String word() {
+            return name().toLowerCase(Locale.ROOT);
+        }
     }
 
     private final double start;
@@ -110,8 +131,12 @@ public final class CapacitySearch {
 
     /** Records the outcome of a probe at {@code rate} (normally the last {@link #nextRate()}). */
     public void record(double rate, boolean pass, String why) {
+        record(rate, pass, why, !pass, List.of());
+    }
+
+    private void record(double rate, boolean pass, String why, boolean clients, List<String> flags) {
         retry = Double.NaN;
-        probes.add(new Probe(rate, pass, pass ? "" : why, false, false));
+        probes.add(new Probe(rate, pass, pass ? "" : why, false, false, clients, flags));
         if (pass) {
             if (rate < high && !failedAt(rate)) {
                 if (rate == low && high / low <= 1 + precision) {
@@ -138,6 +163,15 @@ public final class CapacitySearch {
      * capacity searches (vertx's 16,000 req/s: JIT at 11% of the window, then a 29 ms GC pause).
      */
     public void recordMiss(double rate, String why) {
+        recordMiss(rate, why, true, List.of());
+    }
+
+    /** As {@link #recordMiss(double, String)}, for a judged probe: its flags say whose miss it was at the bound. */
+    public void recordMiss(double rate, Slo.Judgment j) {
+        recordMiss(rate, j.words(), j.clients(), j.flags().stream().map(Flag::word).toList());
+    }
+
+    private void recordMiss(double rate, String why, boolean clients, List<String> flags) {
         for (int i = probes.size() - 1; i >= 0; i--) {
             Probe p = probes.get(i);
             if (p.rate() != rate) {
@@ -145,13 +179,13 @@ public final class CapacitySearch {
             }
             if (!p.warming()) {
                 if (p.inconclusive()) {
-                    record(rate, false, why);
+                    record(rate, false, why, clients, flags);
                     return;
                 }
                 break;
             }
         }
-        probes.add(new Probe(rate, false, why, true, false));
+        probes.add(new Probe(rate, false, why, true, false, clients, flags));
         retry = rate;
     }
 
@@ -162,7 +196,7 @@ public final class CapacitySearch {
      * with the JIT at 95-105% of the window capped the JDK client's knee below 8k in three standard runs.
      */
     public void recordWarmingMiss(double rate, String why) {
-        probes.add(new Probe(rate, false, why, true, true));
+        probes.add(new Probe(rate, false, why, true, true, false, List.of()));
         retry = rate;
     }
 
@@ -194,6 +228,42 @@ public final class CapacitySearch {
     public boolean converged() {
         return confirmed;
     }
+
+    /**
+     * The flags, other than saturation's ({@link Slo#SATURATION}), of the misses at the bracket's upper end when none
+     * of them is the client's: what may have stopped the search instead of the client (the host's steal, a busy stub,
+     * an unsteady window, too few samples). Empty when a miss there is the client's or none failed. Its two misses
+     * (the first and the one that confirmed it) are both read: either being the client's makes the bound the client's.
+     */
+    public Set<String> flagsAtBound() {
+        Set<String> words = new TreeSet<>();
+        for (Probe p : probes) {
+            if (p.pass() || p.warming() || p.rate() != high) {
+                continue;
+            }
+            if (p.clients()) {
+                return Set.of();
+            }
+            p.flags().stream().filter(f -> SATURATION_WORDS.stream().noneMatch(f::equals)).forEach(words::add);
+        }
+        return words;
+    }
+
+    /** How the search ended ({@link Status}). */
+    public Status status() {
+        if (low >= ceiling) {
+            return Status.CEILING;
+        }
+        if (Double.isInfinite(high)) {
+            return Status.OPEN;
+        }
+        if (!flagsAtBound().isEmpty()) {
+            return Status.FLAGGED;
+        }
+        return confirmed ? Status.CONVERGED : Status.BUDGET;
+    }
+
+    private static final List<String> SATURATION_WORDS = Slo.SATURATION.stream().map(Flag::word).toList();
 
     public List<Probe> probes() {
         return List.copyOf(probes);

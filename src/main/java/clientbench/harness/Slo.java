@@ -3,6 +3,7 @@ package clientbench.harness;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
@@ -41,6 +42,72 @@ public record Slo(double okShare, double latencyP99Millis) {
         if (!(latencyP99Millis > 0)) {
             throw new IllegalArgumentException("latencyP99Millis must be > 0, was " + latencyP99Millis);
         }
+    }
+
+    /** Saturation's signs on a 2-core machine: a miss with no other flag is the client's limit ({@link Judgment#clients}). */
+    public static final Set<Flag> SATURATION = Collections.unmodifiableSet(EnumSet.of(Flag.GENERATOR, Flag.LAG));
+
+    /**
+     * One judgment of figures against the SLO, as structured data for the records (the words are for people).
+     *
+     * @param missed the bounds the figures broke, in the order checked: {@code okShare}, {@code latencyP99Millis}
+     *               (beyond the server's delay) or {@code scheduled} (nothing was)
+     * @param flags the validity flags raised
+     * @param words {@link #missedBy}'s text, null when kept
+     */
+    public record Judgment(List<String> missed, List<Flag> flags, String words) {
+
+        /** The rate was kept: no bound broken and no flag but the harness's limits ({@link #LIMITS}). */
+        public boolean kept() {
+            return words == null;
+        }
+
+        /**
+         * A miss that counts against the client: a bound broken with no flag but saturation's (the client JVM's CPUs
+         * full, the pacer late: the client's own limit, as the harness alone keeps every rate of the ladder).
+         */
+        public boolean clients() {
+            return !kept() && !missed.isEmpty() && SATURATION.containsAll(flags);
+        }
+
+        /** For a record: kept, the bounds missed, the flags (their words), and whether the miss is the client's. */
+        public java.util.Map<String, Object> toJson() {
+            java.util.Map<String, Object> m = new java.util.LinkedHashMap<>();
+            m.put("kept", kept());
+            m.put("missed", missed);
+            m.put("flags", flags.stream().map(Flag::word).toList());
+            m.put("clients", clients());
+            return m;
+        }
+    }
+
+    /** The figures judged: what was missed and flagged, and the words of {@link #missedBy}. */
+    public Judgment judge(double scheduled, double ok, double latencyP99Micros, long serverDelayMillis,
+                          Collection<Flag> flags) {
+        EnumSet<Flag> raised = EnumSet.noneOf(Flag.class);
+        raised.addAll(flags);
+        return new Judgment(missedBounds(scheduled, ok, latencyP99Micros, serverDelayMillis), List.copyOf(raised),
+                missedBy(scheduled, ok, latencyP99Micros, serverDelayMillis, flags));
+    }
+
+    /** As {@link #judge(double, double, double, long, Collection)}, for one iteration and its flags. */
+    public Judgment judge(IterationSnapshot s, long serverDelayMillis, Collection<Flag> flags) {
+        double p99 = s.latency().getTotalCount() == 0 ? Double.NaN : s.latency().getValueAtPercentile(99);
+        return judge(s.scheduled(), s.ok(), p99, serverDelayMillis, flags);
+    }
+
+    private List<String> missedBounds(double scheduled, double ok, double latencyP99Micros, long serverDelayMillis) {
+        if (!(scheduled > 0)) {
+            return List.of("scheduled");
+        }
+        List<String> out = new java.util.ArrayList<>();
+        if (ok < okShare * scheduled) {
+            out.add("okShare");
+        }
+        if (!(latencyP99Micros / 1000.0 - serverDelayMillis <= latencyP99Millis)) {
+            out.add("latencyP99Millis");
+        }
+        return List.copyOf(out);
     }
 
     /**
