@@ -69,10 +69,23 @@ public class ClosedLoopBenchmark extends LoadBenchmark {
     @Param("")
     public String request;
 
+    /**
+     * Up to this many seconds before the warm-up iterations, in 2 s windows that end at the first in which the client
+     * JVM's JIT compiled for under the threshold ({@link LoadState#settle}); 0: none. At full speed the loops keep C2
+     * busy for 10-30 s on 2 cores (ahc 8k to 70k ok/s): a fixed warm-up either wastes time or ends too soon.
+     */
+    @Param("0")
+    public String settleSeconds;
+
     @Setup(Level.Trial)
     public void startTrial(BenchmarkParams params) throws Exception {
+        int settleFor = TrialSpec.integer("settleSeconds", settleSeconds);
+        if (settleFor < 0) {
+            throw new IllegalArgumentException("settleSeconds must be >= 0, was " + settleSeconds);
+        }
         LoadSpec spec = LoadSpec.closed(TrialSpec.integer("concurrency", concurrency), TrialSpec.DRAIN_TIMEOUT);
         start(params, hlog -> TrialSpec.parse(client, target, protocol, connections, delayMs, bytes, requestBytes,
                 spec, hlog).withIoThreads(ioThreads).withRequest(request));
+        settle(Double.NaN, settleFor);
     }
 }

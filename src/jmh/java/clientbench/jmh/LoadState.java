@@ -28,7 +28,8 @@ import java.util.function.BooleanSupplier;
  * <p>System properties (passed to forks with {@code -jvmArgsAppend}): {@code clientbench.hlog.dir}
  * (where the .hlog and .trial.json files go; default: the working directory, beside JMH's JSON),
  * {@code clientbench.pin} (pin the stub, the pacer and the client JVM to CPUs of their own; default true),
- * {@code clientbench.shape} (the ./bench shape this run measures, for the trial's record).
+ * {@code clientbench.shape} (the ./bench shape this run measures, for the trial's record), {@code clientbench.round}
+ * (the round of the comparison this fork runs in, likewise).
  */
 public abstract class LoadState {
     private static boolean warned;
@@ -51,6 +52,7 @@ public abstract class LoadState {
         }
         about.put("params", jmhParams);
         about.put("shape", System.getProperty("clientbench.shape", ""));
+        about.put("round", Integer.getInteger("clientbench.round", 1)); // Schedule: the round this fork ran in
         trial = Trial.start(spec.create(hlog), Boolean.parseBoolean(System.getProperty("clientbench.pin", "true")), about);
         generator = trial.generator();
     }
@@ -101,7 +103,9 @@ public abstract class LoadState {
      */
     protected final int settle(double rate, int maxSeconds) {
         int windows = (int) (TimeUnit.SECONDS.toNanos(Math.max(0, maxSeconds)) / SETTLE_WINDOW_NANOS);
-        generator.rate(rate);
+        if (!Double.isNaN(rate)) {
+            generator.rate(rate); // NaN: a closed loop, which has no rate
+        }
         try {
             for (int w = 1; w <= windows; w++) {
                 int number = w;

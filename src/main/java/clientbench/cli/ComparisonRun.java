@@ -26,15 +26,14 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.Random;
 
 /**
- * The comparison: one JMH run per (shape, client) of a {@link RunPlan} (per fork for a knee search whose forks run
- * apart, {@link Profile#schedule}), a progress line for each, and at
- * the end {@code results/<run>/} with results.json, results.csv, env.json and report.html (see README), and
- * on the terminal the report's decision table. A capacity search the host's steal stopped is run once more after
- * every shape, within the profile's limit ({@link Retries}).
- * A client that crashes is a result; a run that is interrupted or yields nothing stays marked incomplete.
+ * The comparison: one JMH run per step of the {@link Schedule} (a fork per client, noop included, per round of each
+ * shape), a progress line for each; the rounds the host slowed run again as time allows ({@link Repeats}); then
+ * {@code results/<run>/} with results.json, results.csv, summary.json and env.json, the report rendered, and on the
+ * terminal the verdict (the analysis's {@code decide}). A client that crashes is a result; a run that is interrupted
+ * or yields nothing stays marked incomplete.
  */
 final class ComparisonRun {
     private final RunPlan plan;
@@ -45,9 +44,12 @@ final class ComparisonRun {
         this.out = out;
     }
 
+    /** One step as it ran: its result (null when it failed or was skipped), the files it wrote, why it failed. */
+    record Ran(Schedule.Step step, RunResult result, List<Path> files, String failure) {
+    }
+
     int run() throws IOException, InterruptedException {
-        Path results = Report.root().resolve("results");
-        RunFolder run = RunFolder.create(results);
+        RunFolder run = RunFolder.create(Report.root().resolve("results"));
         // With a target: the request every fork sends, credentials in full until the forks are done.
         Path requestFile = plan.request() == null ? null : run.dir().resolve(RequestSpec.FILE);
         if (requestFile != null) {
@@ -61,97 +63,66 @@ final class ComparisonRun {
         Runtime.getRuntime().addShutdownHook(onInterrupt);
 
         Profile p = plan.profile();
-        List<String> chosen = plan.clients();
         List<String> forkJvmArgs = RunOptions.forkJvmArgs(plan.jdk(), plan.jmh(), run.dir());
         Instant started = Instant.now();
-        List<Profile.Step> steps = plan.steps();
-        int total = steps.size();
-        long estimatedTotal = 0; // a run a client refuses (no HTTP/2, say) takes no time
-        for (Profile.Step step : steps) {
-            estimatedTotal += Adapters.refusal(step.client(), step.shape().protocol()) == null
-                ? step.shape().estimatedSeconds() : 0;
-        }
-        long estimatedDone = 0;
-        out.printf("bench: profile %s, %d client%s x %d shapes = %d runs, about %s; results in %s%n", p.name(),
-                chosen.size(), chosen.size() == 1 ? "" : "s", p.shapes().size(), total,
+        List<Schedule.Step> steps = plan.steps();
+        long estimatedTotal = steps.stream().filter(s -> refusal(s) == null).mapToLong(s -> s.shape().estimatedSeconds()).sum();
+        int rounds = p.shapes().stream().mapToInt(Shape::rounds).max().orElse(1);
+        out.printf("bench: profile %s (%s)%n", p.name(), p.purpose());
+        out.printf("bench: %d clients + noop, %d shapes, %d runs in %d round%s, about %s; results in %s%n",
+                plan.clients().size(), p.shapes().size(), steps.size(), rounds, rounds == 1 ? "" : "s",
                 TimeLeft.human(Duration.ofSeconds(estimatedTotal)), run.dir());
         if (plan.target() != null) {
             out.println("bench: request " + EnvJson.requestSummary(plan));
         }
-        List<RunResult> all = new ArrayList<>();
-        List<Map<String, Object>> runs = new ArrayList<>();
-        List<String> failed = new ArrayList<>();
+        List<Ran> ran = new ArrayList<>();
         List<String> skipped = new ArrayList<>();
-        List<Retries.Attempt<RunResult>> stolen = new ArrayList<>();
-        List<String> retried;
-        int n = 0;
+        List<Map<String, Object>> roundRecords;
         try (PrintStream jmhLog = new PrintStream(new FileOutputStream(run.dir().resolve("jmh.log").toFile()), true,
                 StandardCharsets.UTF_8)) {
-            for (Profile.Step step : steps) {
-                Profile.Shape shape = step.shape();
-                String client = step.client();
+            long[] done = {0};
+            int n = 0;
+            for (Schedule.Step step : steps) {
                 n++;
-                String eta = TimeLeft.human(TimeLeft.of(started, estimatedDone, estimatedTotal));
-                out.printf("[%2d/%d] %-16s %-10s %s(%s left) ", n, total, shape.name(), client, step.progress(), eta);
-                out.flush();
-                String refusal = Adapters.refusal(client, shape.protocol());
-                if (refusal == null) {
-                    estimatedDone += shape.estimatedSeconds();
-                } else {
-                    skipped.add(shape.name() + "/" + client + ": " + refusal);
-                    out.println(" skipped: " + refusal);
+                String start = ProgressLine.start(n, steps.size(), step);
+                String refusal = refusal(step);
+                if (refusal != null) {
+                    if (step.round() == 1) { // said once, for every round of the shape
+                        skipped.add(step.shape().name() + "/" + step.client() + ": " + refusal);
+                        out.println(ProgressLine.end(start, "skipped: " + refusal, left(started, done[0], estimatedTotal)));
+                    }
                     continue;
                 }
-                Set<Path> before = Retries.trialFiles(run.dir());
-                Jmh j = jmh(shape, client, forkJvmArgs, requestFile, jmhLog);
-                Collection<RunResult> r = j.results();
-                if (r.isEmpty()) {
-                    // A client that crashes (an OutOfMemoryError holding 15,000 requests, say) is a result.
-                    String why = FailureReason.of(j.log());
-                    // "shape/client: why", which the report reads; a fork run apart says which ("fork 1 of 2: why")
-                    failed.add(shape.name() + "/" + client + ": " + (step.fork().isEmpty() ? "" : step.fork() + ": ") + why);
-                    out.println(" FAILED: " + why + " (details in jmh.log)");
-                    continue;
-                }
-                all.addAll(r);
-                for (RunResult rr : r) {
-                    out.println(" " + Summary.line(rr));
-                    runs.add(Map.of("shape", shape.name(), "client", client, "benchmark", shape.benchmark(),
-                            "params", rr.getParams().getParamsKeys().stream().collect(LinkedHashMap::new,
-                                    (m, k) -> m.put(k, rr.getParams().getParam(k)), Map::putAll)));
-                }
-                if (Capacity.BENCHMARK.equals(shape.benchmark())) {
-                    Retries.Attempt<RunResult> a = Retries.ifStolen(step, List.copyOf(r),
-                            Retries.added(before, Retries.trialFiles(run.dir())));
-                    if (a != null) {
-                        stolen.add(a);
-                    }
-                    if (step.pass() == step.passes() && step.passes() > 1 && !Adapters.NOOP.equals(client)) {
-                        out.println("       " + Capacity.overForks(Capacity.read(run.dir()), shape.name(), client));
-                    }
-                }
+                Ran r = runStep(step, forkJvmArgs, requestFile, jmhLog, run.dir());
+                done[0] += step.shape().estimatedSeconds();
+                ran.add(r);
+                out.println(ProgressLine.end(start, r.result() == null ? "FAILED: " + r.failure()
+                        : ProgressLine.figures(r.files()), left(started, done[0], estimatedTotal)));
             }
-            // A search the host's steal stopped, once more now that time has passed (Retries).
-            retried = Retries.retry(stolen, Retries.budget(estimatedTotal, p.timeLimit(),
-                    Duration.between(started, Instant.now()), estimatedDone), all, a -> {
-                Jmh j = jmh(a.shape(), a.client(), forkJvmArgs, requestFile, jmhLog);
-                return new Retries.Outcome<>(List.copyOf(j.results()), j.results().isEmpty() ? FailureReason.of(j.log()) : "");
-            }, Summary::line, run.dir(), out);
+            roundRecords = repeatFlaggedRounds(ran, forkJvmArgs, requestFile, jmhLog, run.dir(),
+                    Repeats.budgetSeconds(estimatedTotal, p.timeLimit(), Duration.between(started, Instant.now()), done[0]));
         }
 
         redact(requestFile); // every fork is done with it
-        ForksApart.merge(all, runs); // one result per (shape, client) again, each fork in it
+        List<RunResult> all = new ArrayList<>();
+        List<Map<String, Object>> runs = new ArrayList<>();
+        List<String> failed = new ArrayList<>();
+        for (Ran r : ran) {
+            if (r.result() == null) {
+                // "shape/client: round 1/3: why", which the report reads
+                failed.add(r.step().shape().name() + "/" + r.step().client() + ": " + r.step().roundWords() + ": " + r.failure());
+                continue;
+            }
+            all.add(r.result());
+            runs.add(describe(r));
+        }
+        Rounds.merge(all, runs); // one result per (shape, client), each round a fork of it
         writeResults(plan.jmh(), run.dir(), run.finalDir().getFileName().toString(), all, runs);
-        List<Capacity.Result> capacity = Capacity.read(run.dir());
-        JsonFiles.writeAtomically(run.dir().resolve("summary.json"), Summary.json(all, runs, capacity));
+        JsonFiles.writeAtomically(run.dir().resolve("summary.json"), Summary.json(all, runs, Capacity.read(run.dir())));
         JsonFiles.writeAtomically(run.dir().resolve("env.json"),
-                EnvJson.of(plan, started, runs, failed, skipped, retried, forkJvmArgs, run.dir()));
-
-        out.println();
-        out.print(Summary.table(all, runs, capacity));
+                EnvJson.of(plan, started, runs, failed, skipped, roundRecords, forkJvmArgs, run.dir()));
         if (!failed.isEmpty()) {
-            out.println("bench: " + failed.size() + " of " + total + " runs failed, recorded in env.json and the report:");
-            failed.forEach(f -> out.println("  " + f));
+            out.println("bench: " + failed.size() + " of " + steps.size() + " runs failed (env.json and the report say why)");
         }
         if (all.isEmpty()) {
             Runtime.getRuntime().removeShutdownHook(onInterrupt); // not interrupted: it ends here, marked as it is
@@ -165,35 +136,114 @@ final class ComparisonRun {
         if (requested != null) {
             out.println("bench: JMH's results as " + plan.jmh().resultFormat() + " in " + requested);
         }
-        boolean reported = Report.render(run.finalDir(), out);
-        Path html = run.finalDir().resolve("report.html");
-        out.println(reported ? "bench: report " + html : "bench: results in " + run.finalDir()
-                + " (the report could not be rendered; ./bench report " + run.finalDir() + " tries again)");
-        // The terminal ends as the report begins: the decision table and the verdict, from the same code.
-        out.println();
-        boolean decided = Report.decide(run.finalDir(), out);
-        return reported && decided ? 0 : 1;
+        // The verdict is decided once, into summary.json and results.csv; the report and the terminal print it.
+        String verdict = Report.decide(run.finalDir());
+        boolean reported = verdict != null && Report.render(run.finalDir(), out);
+        if (verdict != null) {
+            out.println();
+            out.print(verdict);
+        }
+        out.println(reported ? "bench: report " + run.finalDir().resolve("report.html") : "bench: results in "
+                + run.finalDir() + " (the report could not be rendered; ./bench report " + run.finalDir() + " tries again)");
+        return reported ? 0 : 1;
     }
 
-    /** One JMH run of (shape, client): its results (none when it failed) and what it logged, also added to jmh.log. */
-    private record Jmh(Collection<RunResult> results, String log) {
+    private static String refusal(Schedule.Step s) {
+        return Adapters.refusal(s.client(), s.shape().protocol());
     }
 
-    private Jmh jmh(Profile.Shape shape, String client, List<String> forkJvmArgs, Path requestFile, PrintStream jmhLog)
+    private static String left(Instant started, long done, long total) {
+        return TimeLeft.human(TimeLeft.of(started, done, total));
+    }
+
+    /** One step's JMH run; the files it wrote are the trial records and logs new in the folder. */
+    private Ran runStep(Schedule.Step step, List<String> forkJvmArgs, Path requestFile, PrintStream jmhLog, Path dir)
             throws IOException {
-        Collection<RunResult> r;
+        List<Path> before = trialFiles(dir);
         ByteArrayOutputStream runLog = new ByteArrayOutputStream();
+        Collection<RunResult> r;
         try (PrintStream runOut = new PrintStream(runLog, true, StandardCharsets.UTF_8)) {
-            r = new Runner(RunOptions.of(plan, shape, client, forkJvmArgs, requestFile),
-                    new ProgressFormat(OutputFormatFactory.createFormatInstance(runOut, VerboseMode.NORMAL), out))
-                    .run();
+            r = new Runner(RunOptions.of(plan, step.shape(), step.client(), step.round(), forkJvmArgs, requestFile),
+                    OutputFormatFactory.createFormatInstance(runOut, VerboseMode.NORMAL)).run();
         } catch (RunnerException e) {
             r = List.of();
             // The exception's own line, which FailureReason reads (JMH's lock held by another run, say).
             runLog.writeBytes((e + "\n").getBytes(StandardCharsets.UTF_8));
         }
         jmhLog.write(runLog.toByteArray());
-        return new Jmh(r, runLog.toString(StandardCharsets.UTF_8));
+        List<Path> files = new ArrayList<>(trialFiles(dir));
+        files.removeAll(before);
+        String log = runLog.toString(StandardCharsets.UTF_8);
+        // A client that crashes (an OutOfMemoryError holding 15,000 requests, say) is a result, said in a line.
+        return r.isEmpty() ? new Ran(step, null, files, FailureReason.of(log)) : new Ran(step, r.iterator().next(), files, "");
+    }
+
+    /** The run folder's trial records and histograms ({@code *.trial.json}, {@code *.hlog}), at its top level. */
+    static List<Path> trialFiles(Path dir) throws IOException {
+        try (var files = Files.newDirectoryStream(dir, "*.{trial.json,hlog}")) {
+            List<Path> out = new ArrayList<>();
+            files.forEach(out::add);
+            return out;
+        }
+    }
+
+    /**
+     * Judges every round ({@link RoundChecks}), runs the flagged ones again while time allows ({@link Repeats}), and
+     * returns env.json's {@code rounds}: per round of each shape, its clients' order, facts and flags, and its repeat.
+     */
+    private List<Map<String, Object>> repeatFlaggedRounds(List<Ran> ran, List<String> forkJvmArgs, Path requestFile,
+                                                          PrintStream jmhLog, Path dir, long budgetSeconds) throws IOException {
+        Map<String, List<Ran>> byRound = new LinkedHashMap<>();
+        ran.forEach(r -> byRound.computeIfAbsent(r.step().shape().name() + "\t" + r.step().round(), k -> new ArrayList<>()).add(r));
+        List<RoundChecks.Facts> facts = new ArrayList<>();
+        for (List<Ran> round : byRound.values()) {
+            Schedule.Step s = round.get(0).step();
+            facts.add(RoundChecks.read(s.shape().name(), s.round(), Repeats.files(round)));
+        }
+        List<RoundChecks.Facts> judged = facts.stream().map(f -> RoundChecks.flag(f, facts)).toList();
+        List<RoundChecks.Facts> flagged = judged.stream().filter(f -> !f.flags().isEmpty()).toList();
+        Random random = new Random(plan.seed() + 1); // the repeats' orders, drawn apart from the rounds'
+        List<Repeats.Repeat> repeats = Repeats.run(flagged, judged, ran, budgetSeconds, (shape, round) -> {
+            Shape sh = plan.profile().shapes().stream().filter(x -> x.name().equals(shape)).findFirst().orElseThrow();
+            List<Ran> again = new ArrayList<>();
+            for (Schedule.Step step : Schedule.block(sh, plan.clients(), round, random)) {
+                if (refusal(step) == null) {
+                    String start = ProgressLine.start(again.size() + 1, sh.clients(plan.clients()).size(), step);
+                    Ran r = runStep(step, forkJvmArgs, requestFile, jmhLog, dir);
+                    out.println(ProgressLine.end(start, r.result() == null ? "FAILED: " + r.failure()
+                            : ProgressLine.figures(r.files()), "repeat"));
+                    again.add(r);
+                }
+            }
+            return again;
+        }, dir, out);
+        List<Map<String, Object>> records = new ArrayList<>();
+        for (RoundChecks.Facts f : judged) {
+            Map<String, Object> m = new LinkedHashMap<>(f.toJson());
+            m.put("order", byRound.get(f.shape() + "\t" + f.round()).stream().map(r -> r.step().client()).toList());
+            repeats.stream().filter(r -> r.first().equals(f)).findFirst().ifPresent(r -> {
+                Map<String, Object> again = new LinkedHashMap<>();
+                again.put("facts", r.again() == null ? null : r.again().toJson());
+                again.put("stands", r.stands());
+                again.put("why", r.why());
+                m.put("repeat", again);
+            });
+            records.add(m);
+        }
+        return records;
+    }
+
+    /** env.json's runs entry: the shape, client, benchmark, round and JMH's params of one result. */
+    private static Map<String, Object> describe(Ran r) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("shape", r.step().shape().name());
+        m.put("client", r.step().client());
+        m.put("benchmark", r.step().shape().benchmark());
+        m.put("round", r.step().round());
+        Map<String, String> params = new LinkedHashMap<>();
+        r.result().getParams().getParamsKeys().forEach(k -> params.put(k, r.result().getParams().getParam(k)));
+        m.put("params", params);
+        return m;
     }
 
     /** Replaces the run's request file by its redacted form (no credential stays in results/); idempotent. */

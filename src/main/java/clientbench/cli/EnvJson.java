@@ -19,8 +19,8 @@ import java.util.Map;
 
 /**
  * env.json: what a run measured on and with (machine, JDKs, flags, profile, shapes, timeouts, each
- * client's version and effective settings), which runs failed or were skipped and why, which capacity searches
- * the host's steal stopped were run again and which run stands ({@code retried}, {@link Retries}). The notebook
+ * client's version and effective settings), which runs failed or were skipped and why, and the rounds: each shape's order of clients per round, what the host did in it, and its repeat ({@code rounds},
+ * {@link RoundChecks}, {@link Repeats}), and the seed the orders were drawn from. The notebook
  * and README read its keys: they are API.
  */
 final class EnvJson {
@@ -29,7 +29,7 @@ final class EnvJson {
     }
 
     static Map<String, Object> of(RunPlan plan, Instant started, List<Map<String, Object>> runs, List<String> failed,
-                                  List<String> skipped, List<String> retried, List<String> forkJvmArgs, Path dir)
+                                  List<String> skipped, List<Map<String, Object>> rounds, List<String> forkJvmArgs, Path dir)
             throws IOException {
         Profile p = plan.profile();
         Map<String, Object> env = new LinkedHashMap<>();
@@ -51,12 +51,11 @@ final class EnvJson {
         env.put("request", request(plan));
         env.put("clients", plan.clients());
         env.put("shapes", p.shapes());
-        // The shapes whose forks ran apart, one at the shape's place and the others at the run's end (Profile.schedule).
-        env.put("forksApart", plan.steps().stream().filter(s -> s.passes() > 1).map(s -> s.shape().name()).distinct().toList());
+        env.put("seed", plan.seed());
+        env.put("rounds", rounds);
         env.put("runs", runs);
         env.put("failed", failed);
         env.put("skipped", skipped);
-        env.put("retried", retried);
         env.put("clientSettings", clientSettings(dir));
         return env;
     }

@@ -21,8 +21,9 @@ import java.util.stream.Stream;
  * {@code ./bench report [run dir]}: executes analysis.ipynb headless against one run, writes a
  * self-contained {@code <run dir>/report.html} (analysis: {@code render}) and ends with the decision table
  * ({@code decide}). With {@code --compare A B} the notebook reads both runs (the same as
- * {@code CLIENTBENCH_RUNS=A:B}), the terminal says whether they agree ({@code decide A B}: knees within 10%,
- * the same tie groups), and the report goes to {@code B/compare-<A>.html}, leaving B's own report as it was.
+ * {@code CLIENTBENCH_RUNS=A:B}), the terminal says whether they agree ({@code compare A B}: the pairs of clients
+ * each run tells apart, and those the runs put in opposite order), and the report goes to
+ * {@code B/compare-<A>.html}, leaving B's own report as it was.
  * With {@code --readme} it also writes {@code <run dir>/main.png} and README.md's figure block from the run
  * ({@code readme}). The launcher provides the Python venv and passes its interpreter as {@code -Dclientbench.python}.
  */
@@ -96,17 +97,19 @@ final class Report implements Callable<Integer>, Bench.Checked {
         }
         if (runs.size() == 1) {
             Path run = runs.get(0);
-            if (!render(run, System.out)) {
+            String verdict = decide(run);
+            if (verdict == null || !render(run, System.out)) {
                 return 1; // why is said
             }
-            System.out.println("bench: report " + run.resolve("report.html"));
             boolean written = !readme
                     || analysis(System.out, "readme", run.toAbsolutePath().toString(), root().resolve("README.md").toString());
-            return decide(run, System.out) && written ? 0 : 1;
+            System.out.print(verdict);
+            System.out.println("bench: report " + run.resolve("report.html"));
+            return written ? 0 : 1;
         }
         Path a = runs.get(0);
         Path b = runs.get(1);
-        if (!analysis(System.out, "decide", a.toAbsolutePath().toString(), b.toAbsolutePath().toString())) {
+        if (!analysis(System.out, "compare", a.toAbsolutePath().toString(), b.toAbsolutePath().toString())) {
             return 1;
         }
         String name = "compare-" + a.toAbsolutePath().normalize().getFileName() + ".html";
@@ -141,9 +144,15 @@ final class Report implements Callable<Integer>, Bench.Checked {
         return python;
     }
 
-    /** The run's decision table and verdict on {@code out} (analysis: decide), the same as its report's first screen. */
-    static boolean decide(Path run, PrintStream out) throws IOException, InterruptedException {
-        return analysis(out, "decide", run.toAbsolutePath().toString());
+    /**
+     * Decides the run's verdict once (analysis: decide, which writes it into summary.json and results.csv) and returns
+     * its words for the terminal, the same as the report's first screen; null when it could not (said on stderr).
+     */
+    static String decide(Path run) throws IOException, InterruptedException {
+        java.io.ByteArrayOutputStream text = new java.io.ByteArrayOutputStream();
+        try (PrintStream out = new PrintStream(text, true, StandardCharsets.UTF_8)) {
+            return analysis(out, "decide", run.toAbsolutePath().toString()) ? text.toString(StandardCharsets.UTF_8) : null;
+        }
     }
 
     /** Runs one command of the analysis module; its output to {@code out}, or its one-line error to stderr. */
@@ -165,7 +174,7 @@ final class Report implements Callable<Integer>, Bench.Checked {
     }
 
     private static Path analysisModule() {
-        return root().resolve("analysis").resolve("clientbench_analysis.py");
+        return root().resolve("analysis").resolve("clientbench_cli.py");
     }
 
     /** Runs the notebook on one run into its report.html; its output goes to {@code out}. True when written. */

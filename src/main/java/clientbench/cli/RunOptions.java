@@ -96,27 +96,27 @@ final class RunOptions {
                 + " or the archive folder cannot be written)";
     }
 
-    static Options of(RunPlan plan, Profile.Shape shape, String client, List<String> forkJvmArgs) {
-        return of(plan, shape, client, forkJvmArgs, null);
+    static Options of(RunPlan plan, Shape shape, String client, List<String> forkJvmArgs) {
+        return of(plan, shape, client, 1, forkJvmArgs, null);
     }
 
     /**
+     * @param round the round this run is of ({@link Schedule}), for the trial's record
      * @param requestFile with a target: the request file every run gets as the JMH parameter {@code request}
      *                    (it holds the URL's path and query; the parameter {@code target} is then the origin)
      */
-    static Options of(RunPlan plan, Profile.Shape shape, String client, List<String> forkJvmArgs, Path requestFile) {
+    static Options of(RunPlan plan, Shape shape, String client, int round, List<String> forkJvmArgs, Path requestFile) {
         CommandLineOptions cmd = plan.jmh().perRun();
-        Profile p = plan.profile();
         ChainedOptionsBuilder b = new OptionsBuilder().parent(cmd)
                 .include("^" + Pattern.quote(shape.benchmark()) + "$")
                 .shouldFailOnError(true)
                 .jvm(plan.jdk().java().toString())
-                .jvmArgs(shape.forkJvmArgs(withClassDataSharing(plan, client, forkJvmArgs)))
+                .jvmArgs(shape.forkJvmArgs(withClassDataSharing(plan, client, forkJvmArgs), round))
                 .addProfiler(HarnessProfiler.class)
                 .addProfiler(GCProfiler.class);
         if (!shape.ownTimings()) {
             if (!cmd.getForkCount().hasValue()) {
-                b.forks(shape.timings().forks());
+                b.forks(1); // one fork a round: the rounds are the forks
             }
             if (!cmd.getWarmupIterations().hasValue()) {
                 b.warmupIterations(shape.timings().warmupIterations());

@@ -228,7 +228,7 @@ class ComparisonRunTest {
             String client = t.path("client").asText();
             String shape = t.path("shape").asText();
             trials.add(shape + "/" + client);
-            assertEquals(Profile.OPEN, t.path("benchmark").asText(), f);
+            assertEquals(Shape.OPEN, t.path("benchmark").asText(), f);
             assertEquals(client, t.path("params").path("client").asText(), f);
             assertEquals("1000", t.path("params").path("rate").asText(), f);
             assertEquals(shape.startsWith("h2c") ? "h2c" : "http1", t.path("params").path("protocol").asText(), f);

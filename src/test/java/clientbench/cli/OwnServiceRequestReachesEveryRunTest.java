@@ -42,8 +42,8 @@ class OwnServiceRequestReachesEveryRunTest {
 
             Path file = dir.resolve(RequestSpec.FILE);
             plan.request().write(file);
-            for (Profile.Shape shape : plan.profile().shapes()) {
-                Options run = RunOptions.of(plan, shape, "jdk", List.of(), file);
+            for (Shape shape : plan.profile().shapes()) {
+                Options run = RunOptions.of(plan, shape, "jdk", 1, List.of(), file);
                 assertEquals(List.of(file.toAbsolutePath().toString()), List.copyOf(run.getParameter("request").get()), shape.name());
                 assertEquals(List.of(origin), List.copyOf(run.getParameter("target").get()), "the path lives in the file");
             }
@@ -66,7 +66,7 @@ class OwnServiceRequestReachesEveryRunTest {
         RunCommand cmd = new RunCommand();
         new CommandLine(cmd).parseArgs("--clients", "jdk");
         assertEquals(0, cmd.check());
-        Options run = RunOptions.of(cmd.plan(), cmd.plan().profile().shapes().get(0), "jdk", List.of(), null);
+        Options run = RunOptions.of(cmd.plan(), cmd.plan().profile().shapes().get(0), "jdk", 1, List.of(), null);
         assertFalse(run.getParameter("request").hasValue(), "the benchmarks' default: the shape's own request");
         assertTrue(((String) EnvJson.request(cmd.plan()).get("summary")).startsWith("the stub's"));
     }

@@ -15,15 +15,15 @@ import java.util.Map;
  * The client is {@code noop}, the harness alone: the quickest fork that still runs a whole trial.
  */
 public final class ProfileRunProbe {
-    static final Profile.Timings ONCE = new Profile.Timings(1, 0, 1, 1, 1);
-    static final Profile.Shape BROKEN = new Profile.Shape("broken", Profile.OPEN, Map.of("rate", "1000", "delayMs", "-1"), ONCE, false);
-    static final Profile.Shape GOOD = new Profile.Shape("immediate-1000", Profile.OPEN, Map.of("rate", "1000"), ONCE, false);
+    static final Shape.Timings ONCE = new Shape.Timings(0, 1, 1, 1);
+    static final Shape BROKEN = new Shape("broken", Shape.OPEN, Map.of("rate", "1000", "delayMs", "-1"), ONCE, 1, false);
+    static final Shape GOOD = new Shape("immediate-1000", Shape.OPEN, Map.of("rate", "1000"), ONCE, 1, false);
 
     private ProfileRunProbe() {
     }
 
     public static void main(String[] args) throws Exception {
-        List<Profile.Shape> shapes = new ArrayList<>();
+        List<Shape> shapes = new ArrayList<>();
         for (String a : args) {
             shapes.add(switch (a) {
                 case "broken" -> BROKEN;
@@ -31,7 +31,7 @@ public final class ProfileRunProbe {
                 default -> throw new IllegalArgumentException("unknown shape " + a);
             });
         }
-        Profile profile = new Profile("probe", "ComparisonRunTest's failing run", shapes);
+        Profile profile = new Profile("probe", "ComparisonRunTest's failing run", shapes, null);
         RunPlan plan = new RunPlan(profile, List.of(Adapters.NOOP), null, JmhArgs.parse(List.of()), Jdk.current());
         System.exit(new ComparisonRun(plan, System.out).run());
     }

@@ -1,27 +1,29 @@
 package clientbench.cli;
 
 import clientbench.adapters.Adapters;
-import clientbench.jvm.Jdk;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The order of a comparison's JMH runs (Profile.schedule): a knee search's forks run apart, one at its place and
- * the next after every other shape, clients reversed; every other shape once, with its own forks.
+ * The order of a comparison's JMH runs ({@link Schedule}): rounds, each running every shape with that many rounds,
+ * each shape's clients and noop once per round in an order of the round's own; a shape's first round before any
+ * second round.
  */
 class ProfileScheduleTest {
 
-    private static final List<String> CLIENTS = List.of("jdk", "okhttp", "apache");
+    private static final List<String> CLIENTS = List.of("jdk", "okhttp", "apache", "vertx");
 
-    private static List<String> names(List<Profile.Step> steps, String shape, int pass) {
+    private static List<String> order(List<Schedule.Step> steps, String shape, int round) {
         List<String> out = new ArrayList<>();
-        for (Profile.Step s : steps) {
-            if (s.shape().name().equals(shape) && s.pass() == pass) {
+        for (Schedule.Step s : steps) {
+            if (s.shape().name().equals(shape) && s.round() == round) {
                 out.add(s.client());
             }
         }
@@ -29,76 +31,56 @@ class ProfileScheduleTest {
     }
 
     @Test
-    void theStandardKneeSearchRunsItsSecondForkAfterEveryOtherShapeClientsReversed() {
+    void everyRoundRunsEachClientAndNoopOnceAndEveryShapesFirstRoundComesFirst() {
         Profile p = Profile.named("standard");
-        Profile.Shape http1 = p.shapes().get(0);
-        assertEquals("capacity-http1", http1.name());
-        assertEquals(2, http1.timings().forks(), "the premise: standard's HTTP/1.1 search has two forks");
-        List<Profile.Step> steps = p.schedule(CLIENTS, true);
-
-        List<String> withNoop = List.of("jdk", "okhttp", "apache", Adapters.NOOP);
-        assertEquals(withNoop, names(steps, "capacity-http1", 1));
-        assertEquals(List.of(Adapters.NOOP, "apache", "okhttp", "jdk"), names(steps, "capacity-http1", 2));
-        // The first pass leads the run as the search did before; the second ends it.
-        assertEquals(withNoop, steps.subList(0, 4).stream().map(Profile.Step::client).toList());
-        List<Profile.Step> last = steps.subList(steps.size() - 4, steps.size());
-        assertTrue(last.stream().allMatch(s -> s.shape().name().equals("capacity-http1") && s.pass() == 2), last.toString());
-        for (Profile.Step s : steps) {
-            if (s.shape().name().equals("capacity-http1")) {
-                assertEquals(1, s.shape().timings().forks(), "one fork a pass: " + s);
-                assertEquals(2, s.passes());
-                assertEquals(http1.params(), s.shape().params());
+        List<Schedule.Step> steps = Schedule.of(p.shapes(), CLIENTS, 42);
+        for (Shape shape : p.shapes()) {
+            for (int round = 1; round <= shape.rounds(); round++) {
+                List<String> order = order(steps, shape.name(), round);
+                assertEquals(new HashSet<>(shape.clients(CLIENTS)), new HashSet<>(order), shape.name() + " round " + round);
+                assertEquals(shape.clients(CLIENTS).size(), order.size(), "once each: " + order);
+            }
+            assertTrue(order(steps, shape.name(), shape.rounds() + 1).isEmpty(), "no more rounds than the shape has");
+        }
+        int lastFirstRound = 0;
+        int firstSecondRound = Integer.MAX_VALUE;
+        for (int i = 0; i < steps.size(); i++) {
+            if (steps.get(i).round() == 1) {
+                lastFirstRound = i;
+            } else {
+                firstSecondRound = Math.min(firstSecondRound, i);
             }
         }
+        assertTrue(lastFirstRound < firstSecondRound, "round 1 of every shape before any round 2");
+        assertTrue(p.shapes().stream().anyMatch(s -> s.rounds() > 1), "the premise: standard has rounds");
     }
 
     @Test
-    void everyOtherShapeRunsOnceForEachClientWithItsOwnTimings() {
-        Profile p = Profile.named("standard");
-        List<Profile.Step> steps = p.schedule(CLIENTS, true);
-        for (Profile.Shape shape : p.shapes().subList(1, p.shapes().size())) {
-            List<Profile.Step> of = steps.stream().filter(s -> s.shape().name().equals(shape.name())).toList();
-            assertEquals(shape.clients(CLIENTS), of.stream().map(Profile.Step::client).toList(), shape.name());
-            assertTrue(of.stream().allMatch(s -> s.shape().equals(shape) && s.pass() == 1 && s.passes() == 1), shape.name());
-        }
-    }
-
-    @Test
-    void runApartTheForksCostWhatTheyCostTogether() {
-        Profile p = Profile.named("standard");
-        long apart = p.schedule(CLIENTS, true).stream().mapToLong(s -> s.shape().estimatedSeconds()).sum();
-        long together = p.schedule(CLIENTS, false).stream().mapToLong(s -> s.shape().estimatedSeconds()).sum();
-        assertEquals(together, apart);
-        assertEquals(p.schedule(CLIENTS, false).size() + CLIENTS.size() + 1, p.schedule(CLIENTS, true).size());
-    }
-
-    @Test
-    void withoutInterleavingEachShapeRunsOnceInProfileOrder() {
-        Profile p = Profile.named("standard");
-        List<Profile.Step> steps = p.schedule(CLIENTS, false);
-        List<String> shapes = new ArrayList<>();
-        for (Profile.Shape shape : p.shapes()) {
-            for (String c : shape.clients(CLIENTS)) {
-                shapes.add(shape.name() + "/" + c);
+    void theRoundsOfAShapeDrawTheirOrdersAnewAndTheSeedRepeatsThem() {
+        Shape shape = Profile.named("standard").shapes().get(0);
+        assertTrue(shape.rounds() >= 3 && shape.baseline(), "the premise: three rounds with noop");
+        Set<List<String>> orders = new HashSet<>();
+        for (long seed = 0; seed < 20; seed++) {
+            List<Schedule.Step> steps = Schedule.of(List.of(shape), CLIENTS, seed);
+            for (int round = 1; round <= shape.rounds(); round++) {
+                orders.add(order(steps, shape.name(), round));
             }
+            assertEquals(steps, Schedule.of(List.of(shape), CLIENTS, seed), "the same seed, the same orders");
         }
-        assertEquals(shapes, steps.stream().map(s -> s.shape().name() + "/" + s.client()).toList());
-        assertEquals(2, steps.get(0).shape().timings().forks());
+        // 5! = 120 orders of four clients and noop; 60 draws landing on a handful would mean no shuffle at all.
+        assertTrue(orders.size() > 20, orders.size() + " distinct orders in 60 rounds");
+        assertTrue(orders.stream().anyMatch(o -> !o.get(o.size() - 1).equals(Adapters.NOOP)), "noop is shuffled too");
     }
 
     @Test
-    void jmhForksOnTheCommandLineRunEveryShapesForksTogether() throws Exception {
-        RunPlan given = new RunPlan(Profile.named("standard"), CLIENTS, null, JmhArgs.parse(List.of("-f", "3")), Jdk.current());
-        assertTrue(given.steps().stream().allMatch(s -> s.passes() == 1), "-f sets every run's forks: nothing to split");
-        RunPlan plain = new RunPlan(Profile.named("standard"), CLIENTS, null, JmhArgs.parse(List.of()), Jdk.current());
-        assertEquals(given.runs() + CLIENTS.size() + 1, plain.runs());
-    }
-
-    @Test
-    void aOneForkSearchIsNotSplit() {
-        Profile quick = Profile.named("quick");
-        List<Profile.Step> steps = quick.schedule(CLIENTS, true);
-        assertTrue(steps.stream().allMatch(s -> s.passes() == 1));
-        assertEquals(quick.schedule(CLIENTS, false), steps);
+    void aShapeWithoutBaselineRunsNoNoopAndOneRoundShapesRunOnce() {
+        Profile p = Profile.named("standard");
+        List<Schedule.Step> steps = Schedule.of(p.shapes(), CLIENTS, 7);
+        Shape capacity = p.shapes().stream().filter(s -> s.name().equals("capacity-http1")).findFirst().orElseThrow();
+        assertTrue(steps.stream().noneMatch(s -> s.shape() == capacity && s.client().equals(Adapters.NOOP)));
+        for (Shape shape : p.shapes()) {
+            long forks = steps.stream().filter(s -> s.shape() == shape).count();
+            assertEquals((long) shape.rounds() * shape.clients(CLIENTS).size(), forks, shape.name());
+        }
     }
 }

@@ -1,0 +1,102 @@
+package clientbench.cli;
+
+import clientbench.adapters.Adapters;
+import clientbench.harness.JsonFiles;
+import clientbench.harness.Thresholds;
+import com.fasterxml.jackson.databind.JsonNode;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Whether the host slowed a round of a shape, judged once, here, from what the round's trials recorded: the
+ * hypervisor's steal over its measured windows (median at or above {@link Thresholds#ROUND_STEAL_SHARE}), or
+ * {@code noop}, the harness alone, spending more CPU per request in it than {@link Thresholds#NOOP_SLOW_FACTOR}
+ * times its median over the shape's rounds (a slower host, whatever the cause). A flagged round can be run again
+ * ({@link Repeats}); env.json records each round's facts and flags, which the report reads and never judges again.
+ */
+final class RoundChecks {
+
+    private RoundChecks() {
+    }
+
+    /**
+     * One round of one shape as it ran: its facts and the flags they raise.
+     *
+     * @param stealMedian the median steal share over the round's measured windows; NaN when not recorded
+     * @param noopCpuMicros noop's CPU per request sent in the round; NaN without a noop run
+     * @param flags {@code steal} and {@code noop-slow}, as raised ({@link #flag})
+     */
+    record Facts(String shape, int round, double stealMedian, double noopCpuMicros, List<String> flags) {
+
+        Map<String, Object> toJson() {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("shape", shape);
+            m.put("round", round);
+            m.put("stealMedian", Double.isNaN(stealMedian) ? null : stealMedian);
+            m.put("noopCpuMicrosPerRequest", Double.isNaN(noopCpuMicros) ? null : noopCpuMicros);
+            m.put("flags", flags);
+            return m;
+        }
+    }
+
+    /** A round's facts, read from its trial records ({@code *.trial.json} among {@code files}), not yet flagged. */
+    static Facts read(String shape, int round, Collection<Path> files) throws IOException {
+        List<Double> steal = new ArrayList<>();
+        double noopCpu = Double.NaN;
+        for (Path f : files) {
+            if (!f.getFileName().toString().endsWith(".trial.json")) {
+                continue;
+            }
+            JsonNode t = JsonFiles.MAPPER.readTree(f.toFile());
+            long cpuNanos = 0;
+            long sent = 0;
+            for (JsonNode it : t.path("iterations")) {
+                if (!it.path("measured").asBoolean()) {
+                    continue;
+                }
+                double s = it.path("probes").path("stealShare").asDouble(-1);
+                if (s >= 0) {
+                    steal.add(s);
+                }
+                cpuNanos += Math.max(0, it.path("cpuNanosInWindow").asLong());
+                sent += it.path("sent").asLong();
+            }
+            if (Adapters.NOOP.equals(t.path("client").asText()) && sent > 0) {
+                noopCpu = cpuNanos / 1e3 / sent;
+            }
+        }
+        return new Facts(shape, round, median(steal), noopCpu, List.of());
+    }
+
+    /**
+     * The flags of {@code f} among the rounds of its shape ({@code all}, itself included): steal over the bound, or
+     * noop's CPU per request above the factor times its median over those rounds (two rounds at least).
+     */
+    static Facts flag(Facts f, Collection<Facts> all) {
+        List<String> flags = new ArrayList<>();
+        if (f.stealMedian() >= Thresholds.ROUND_STEAL_SHARE) {
+            flags.add("steal");
+        }
+        List<Double> noop = all.stream().filter(o -> o.shape().equals(f.shape()) && !Double.isNaN(o.noopCpuMicros()))
+                .map(Facts::noopCpuMicros).toList();
+        if (noop.size() >= 2 && f.noopCpuMicros() > Thresholds.NOOP_SLOW_FACTOR * median(noop)) {
+            flags.add("noop-slow");
+        }
+        return new Facts(f.shape(), f.round(), f.stealMedian(), f.noopCpuMicros(), List.copyOf(flags));
+    }
+
+    static double median(List<Double> values) {
+        if (values.isEmpty()) {
+            return Double.NaN;
+        }
+        List<Double> v = values.stream().sorted().toList();
+        int n = v.size();
+        return n % 2 == 1 ? v.get(n / 2) : (v.get(n / 2 - 1) + v.get(n / 2)) / 2;
+    }
+}

@@ -1,0 +1,202 @@
+package clientbench.cli;
+
+import clientbench.adapters.Adapters;
+import clientbench.harness.TrialSpec;
+import clientbench.jmh.CapacityBenchmark;
+import clientbench.jmh.ClosedLoopBenchmark;
+import clientbench.jmh.LoadBenchmark;
+import clientbench.jmh.LongLivedBenchmark;
+import clientbench.jmh.OpenLoopBenchmark;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One load shape of a profile: a benchmark class with fixed parameters (the client is added per run), how each of
+ * its forks runs, and in how many rounds it runs: every round runs each client and {@code noop} once, in a new
+ * order, one fork each ({@link Schedule}), so that a slow spell of the host costs every client alike and the spread
+ * between rounds is what each figure's interval rests on. Built by name ({@link #open}, {@link #closed},
+ * {@link #capacity}, {@link #longLived}), each setting named.
+ *
+ * @param name a short name for the terminal and the notebook (API: it ends up in result files)
+ * @param timings how each fork runs; null: the benchmark's own settings (long-lived shapes)
+ * @param rounds how many rounds run it (a fork per client each)
+ * @param baseline run {@code noop} at the same settings in every round too
+ */
+public record Shape(String name, String benchmark, Map<String, String> params, Timings timings, int rounds,
+                    boolean baseline) {
+
+    public Shape {
+        if (rounds < 1) {
+            throw new IllegalArgumentException(name + ": rounds must be >= 1, was " + rounds);
+        }
+        params = Map.copyOf(params);
+    }
+
+    /**
+     * How a fork runs: JMH's warm-up and measured iterations and their length (one fork per round).
+     */
+    public record Timings(int warmupIterations, int warmupSeconds, int measurementIterations, int measurementSeconds) {
+
+        /** Seconds one fork takes: its iterations, plus about 4.6 s of JVM and stub start and 0.5 s per drain. */
+        int estimatedSeconds() {
+            return warmupIterations * warmupSeconds + measurementIterations * measurementSeconds + 5
+                    + (warmupIterations + measurementIterations) / 2;
+        }
+    }
+
+    static final String OPEN = OpenLoopBenchmark.class.getName() + "." + LoadBenchmark.METHOD;
+    static final String CLOSED = ClosedLoopBenchmark.class.getName() + "." + LoadBenchmark.METHOD;
+    static final String LONG_LIVED = LongLivedBenchmark.class.getName() + "." + LoadBenchmark.METHOD;
+    static final String CAPACITY = CapacityBenchmark.class.getName() + "." + LoadBenchmark.METHOD;
+    /** One iteration of LongLivedBenchmark: 30 s measured, about 25 s more for the requests to return, start-up. */
+    static final int LONG_LIVED_SECONDS = 65;
+
+    /** The protocol the shape pins, http1 when it pins none. */
+    public String protocol() {
+        return params.getOrDefault("protocol", "http1");
+    }
+
+    /** True for a shape that runs with the benchmark's own warm-up and measurement. */
+    public boolean ownTimings() {
+        return timings == null;
+    }
+
+    /** The forks' JVM flags, plus this shape's name and the round for the trial's record. */
+    public String[] forkJvmArgs(List<String> base, int round) {
+        List<String> args = new ArrayList<>(base);
+        args.add("-Dclientbench.shape=" + name);
+        args.add("-Dclientbench.round=" + round);
+        return args.toArray(String[]::new);
+    }
+
+    /** The clients this shape runs: {@code chosen}, then {@link Adapters#NOOP} where the shape has a baseline. */
+    public List<String> clients(List<String> chosen) {
+        if (!baseline || chosen.contains(Adapters.NOOP)) {
+            return chosen;
+        }
+        List<String> all = new ArrayList<>(chosen);
+        all.add(Adapters.NOOP);
+        return List.copyOf(all);
+    }
+
+    /** Seconds one fork of it takes, for the time-left estimate: a settling warm-up at its longest. */
+    int estimatedSeconds() {
+        return timings == null ? LONG_LIVED_SECONDS
+                : timings.estimatedSeconds() + Integer.parseInt(params.getOrDefault("settleSeconds", "0"));
+    }
+
+    /** An open-model shape: requests due at a fixed rate whatever the client does. */
+    static Builder open(String name) {
+        return new Builder(name, OPEN).set("protocol", "http1").set("rate", "1000").set("delayMs", "0")
+                .inFlight(64).set("bytes", "5").set("requestBytes", "0");
+    }
+
+    /** A closed-model shape: {@code loops} loops, each sending its next request when the last completes. */
+    static Builder closed(String name, int loops) {
+        return new Builder(name, CLOSED).set("concurrency", Integer.toString(loops)).set("connections", "64");
+    }
+
+    /**
+     * A knee search on immediate answers: the ladder starts at 1,000 req/s and stops at 64,000. No {@code noop}: the
+     * harness alone keeps every rung of the ladder, and the cost figures come from the fixed-rate shapes.
+     */
+    static Builder capacity(String name) {
+        return new Builder(name, CAPACITY).set("protocol", "http1").set("startRate", "1000").set("ceilingRate", "64000")
+                .inFlight(64).noBaseline();
+    }
+
+    /** As many requests held at once as {@code held}, each waiting on the server (the benchmark's own timings). */
+    static Shape longLived(String name, int held) {
+        return new Shape(name, LONG_LIVED, Map.of("concurrency", Integer.toString(held)), null, 1, false);
+    }
+
+    /** Names each setting of a shape; {@link #build} checks what the benchmark needs. */
+    static final class Builder {
+        private final String name;
+        private final String benchmark;
+        private final Map<String, String> params = new LinkedHashMap<>();
+        private Timings timings = new Timings(1, 1, 2, 2);
+        private int rounds = 1;
+        private boolean baseline = true;
+
+        private Builder(String name, String benchmark) {
+            this.name = name;
+            this.benchmark = benchmark;
+        }
+
+        private Builder set(String key, String value) {
+            params.put(key, value);
+            return this;
+        }
+
+        Builder protocol(String protocol) {
+            return set("protocol", protocol);
+        }
+
+        Builder rate(int perSecond) {
+            return set("rate", Integer.toString(perSecond));
+        }
+
+        Builder delayMs(int ms) {
+            return set("delayMs", Integer.toString(ms));
+        }
+
+        /** The most requests in flight, and as many connections. */
+        Builder inFlight(int requests) {
+            return set("concurrency", Integer.toString(requests)).set("connections", Integer.toString(requests));
+        }
+
+        Builder responseBytes(int bytes) {
+            return set("bytes", Integer.toString(bytes));
+        }
+
+        Builder requestBytes(int bytes) {
+            return set("requestBytes", Integer.toString(bytes));
+        }
+
+        /** More of the stub's query for every request, and its fault mix ({@link TrialSpec#FAULT_MIX} or none). */
+        Builder stub(String query, String faults) {
+            return set("stubQuery", query).set("faults", faults);
+        }
+
+        /** Before JMH's warm-up, run until a window's JIT share is under the threshold, for at most this long. */
+        Builder settleSeconds(int seconds) {
+            return set("settleSeconds", Integer.toString(seconds));
+        }
+
+        /** A knee search's final bracket width, and its probes (measured iterations) of {@code seconds} each. */
+        Builder search(double precision, int probes, int seconds) {
+            set("precision", Double.toString(precision));
+            timings = new Timings(timings.warmupIterations(), timings.warmupSeconds(), probes, seconds);
+            return this;
+        }
+
+        Builder warmup(int iterations, int seconds) {
+            timings = new Timings(iterations, seconds, timings.measurementIterations(), timings.measurementSeconds());
+            return this;
+        }
+
+        Builder measure(int iterations, int seconds) {
+            timings = new Timings(timings.warmupIterations(), timings.warmupSeconds(), iterations, seconds);
+            return this;
+        }
+
+        Builder rounds(int n) {
+            rounds = n;
+            return this;
+        }
+
+        /** No {@code noop} beside it (a shape whose baseline another shape measures, or that nets nothing). */
+        Builder noBaseline() {
+            baseline = false;
+            return this;
+        }
+
+        Shape build() {
+            return new Shape(name, benchmark, params, timings, rounds, baseline);
+        }
+    }
+}
