@@ -47,7 +47,8 @@ final class RunOptions {
 
     /**
      * The fork's flags plus a class-data archive of the client's own ({@code -XX:+AutoCreateSharedArchive}, JDK
-     * 19+): the first fork of a client on a JDK writes it as it exits, later ones map the classes it loaded instead
+     * 19+): the first fork of a client on a JDK (and after each rebuild: {@link ClientJvm#dropStale}) writes it as it
+     * exits, later ones map the classes it loaded instead
      * of loading them again, and the stub's JVM does the same with one of its own ({@code clientbench.cds}). It
      * shortens startup only, never what is measured: the JIT starts cold either way. A fork reached its first
      * window in 3.2-3.6 s instead of 4.1-4.4 s (okhttp, three forks each, on 2 cores); the gaps between the trials
@@ -60,6 +61,7 @@ final class RunOptions {
             return forkJvmArgs;
         }
         List<String> a = new ArrayList<>(forkJvmArgs);
+        ClientJvm.dropStale(ClientJvm.archive(classDataDir(plan), client), System.getProperty("java.class.path"));
         a.addAll(ClientJvm.archiveArgs(classDataDir(plan), client));
         return a;
     }

@@ -1,8 +1,10 @@
 package clientbench.jvm;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -43,6 +45,29 @@ public final class ClientJvm {
             return false; // startup as without one
         }
         return Jdk.canArchiveClasses(classPath, dir);
+    }
+
+    /**
+     * Deletes {@code archive} when an entry of {@code classPath} is newer: JDK 25 rewrites a missing archive at exit,
+     * but neither maps nor rewrites one whose jars changed, so after a rebuild it would stay unused for good. True when
+     * it deleted one; a file it cannot read or delete is left (the JVM then starts as without an archive).
+     */
+    public static boolean dropStale(Path archive, String classPath) {
+        try {
+            if (!Files.isRegularFile(archive)) {
+                return false;
+            }
+            FileTime made = Files.getLastModifiedTime(archive);
+            for (String entry : classPath.split(File.pathSeparator)) {
+                Path p = Path.of(entry);
+                if (!entry.isEmpty() && Files.exists(p) && Files.getLastModifiedTime(p).compareTo(made) >= 0) {
+                    return Files.deleteIfExists(archive);
+                }
+            }
+            return false;
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /** The archive of {@code client}'s own in {@code dir}. */
