@@ -11,10 +11,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Pattern;
 
 /**
  * One probe JVM: started from its command line, bounded in time and killed by its PID when it outlives the bound,
@@ -22,8 +25,10 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 final class ProbeJvm {
 
-    /** Stderr lines kept for the reason of a start that did not report. */
+    /** Stderr lines kept for the reason of a start that did not report; the JVM's lines on class data sharing kept. */
     private static final int TAIL_LINES = 5;
+    /** The JVM's unified logging of its class data sharing: {@code [0.06s][error][cds] ...}. */
+    private static final Pattern CDS_LOG = Pattern.compile("^\\[[^\\]]*\\]\\[\\w+\\s*\\]\\[cds");
 
     private ProbeJvm() {
     }
@@ -37,8 +42,16 @@ final class ProbeJvm {
      * @param exitCode its exit status; null when it was killed
      * @param wallMs from its start to its end (or its kill)
      * @param problem why there is no report (killed, or exited without one), with its last stderr lines; else null
+     * @param cdsLog the lines the JVM logged about class data sharing (by default its warnings and errors, on
+     *               standard output), at most {@link #TAIL_LINES}
      */
-    record Ended(long pid, long launchEpochMicros, ProbeReport report, Integer exitCode, double wallMs, String problem) {
+    record Ended(long pid, long launchEpochMicros, ProbeReport report, Integer exitCode, double wallMs, String problem,
+                 List<String> cdsLog) {
+
+        /** Whether the JVM said it could not use the archive it was given. */
+        boolean archiveRefused() {
+            return cdsLog.stream().anyMatch(l -> l.contains("Unable to use shared archive"));
+        }
     }
 
     /** Runs {@code command} to its end or to {@code bound}, whichever comes first. */
@@ -56,9 +69,13 @@ final class ProbeJvm {
         try {
             AtomicReference<String> line = new AtomicReference<>();
             Deque<String> tail = new ArrayDeque<>();
+            List<String> cds = Collections.synchronizedList(new ArrayList<>());
             Thread out = drain(p.getInputStream(), l -> {
                 if (l.startsWith(StartupProbe.LINE_PREFIX)) {
                     line.set(l.substring(StartupProbe.LINE_PREFIX.length()));
+                }
+                if (CDS_LOG.matcher(l).find() && cds.size() < TAIL_LINES) {
+                    cds.add(l);
                 }
             });
             Thread err = drain(p.getErrorStream(), l -> {
@@ -83,11 +100,11 @@ final class ProbeJvm {
             }
             if (!ended) {
                 return new Ended(p.pid(), launchEpochMicros, null, null, wallMs,
-                        "killed after " + bound.toSeconds() + " s, its bound, without a report" + stderr);
+                        "killed after " + bound.toSeconds() + " s, its bound, without a report" + stderr, List.copyOf(cds));
             }
             ProbeReport report = line.get() == null ? null : JsonFiles.MAPPER.readValue(line.get(), ProbeReport.class);
             String problem = report != null ? null : "exited with status " + p.exitValue() + " without a report" + stderr;
-            return new Ended(p.pid(), launchEpochMicros, report, p.exitValue(), wallMs, problem);
+            return new Ended(p.pid(), launchEpochMicros, report, p.exitValue(), wallMs, problem, List.copyOf(cds));
         } finally {
             current.set(null);
             if (p.isAlive()) {

@@ -1,5 +1,7 @@
 package clientbench.startup;
 
+import java.util.List;
+
 /**
  * One start of a client's JVM, as {@code startup.json} keeps it: a start whose first request failed, or whose JVM
  * crashed or was killed, is kept with the reason. A figure the start did not reach is null.
@@ -7,8 +9,9 @@ package clientbench.startup;
  * @param round the round it ran in, from 1 (every client once per round, and once more with its archive)
  * @param order its place in the round, from 1
  * @param cds whether it ran with the client's own class-data archive
- * @param cdsArchiveUsed with {@code cds}: whether the JVM mapped the archive (it was there before and not written
- *                       again at exit, which the JVM does only when it could not use it); else null
+ * @param cdsArchiveUsed with {@code cds}: whether the JVM used the archive: it was there before the start, the JVM did
+ *                       not say it was unable to use it, nor wrote it again at exit; null without {@code cds} or killed
+ * @param cdsLog with {@code cds}: what the JVM logged about class data sharing (its warnings and errors), at most 5
  * @param ok whether the first request succeeded
  * @param failure why not: the client's build, the first request, a JVM that exited without a report or was killed
  * @param startToFirstResponseMs from just before the JVM's process was started to the first response's completion
@@ -23,7 +26,7 @@ package clientbench.startup;
  * @param exitCode its exit status; null when it was killed
  * @param wallMs the probe JVM's life, from its start to its end or kill
  */
-public record StartRecord(int round, int order, boolean cds, Boolean cdsArchiveUsed, boolean ok, String failure,
+public record StartRecord(int round, int order, boolean cds, Boolean cdsArchiveUsed, List<String> cdsLog, boolean ok, String failure,
                           Double startToFirstResponseMs, Double buildMs, Double firstRequestMs, Long classesLoaded,
                           JvmAtRest afterFirst, ProbeReport.Requests requests, JvmAtRest afterRequests,
                           Long stubRequests, long pid, Integer exitCode, double wallMs) {
@@ -31,13 +34,17 @@ public record StartRecord(int round, int order, boolean cds, Boolean cdsArchiveU
     static StartRecord of(int round, int order, boolean cds, Boolean cdsArchiveUsed, ProbeJvm.Ended e, Long stubRequests) {
         ProbeReport r = e.report();
         if (r == null) {
-            return new StartRecord(round, order, cds, cdsArchiveUsed, false, e.problem(), null, null, null, null,
+            return new StartRecord(round, order, cds, cdsArchiveUsed, cdsLog(cds, e), false, e.problem(), null, null, null, null,
                     null, null, null, stubRequests, e.pid(), e.exitCode(), e.wallMs());
         }
         Double toFirst = r.firstResponseEpochMicros() == null ? null
                 : (r.firstResponseEpochMicros() - e.launchEpochMicros()) / 1e3;
-        return new StartRecord(round, order, cds, cdsArchiveUsed, r.failure() == null, r.failure(), toFirst,
+        return new StartRecord(round, order, cds, cdsArchiveUsed, cdsLog(cds, e), r.failure() == null, r.failure(), toFirst,
                 r.buildMs(), r.firstRequestMs(), r.classesLoaded(), r.afterFirst(), r.requests(), r.afterRequests(),
                 stubRequests, e.pid(), e.exitCode(), e.wallMs());
+    }
+
+    private static List<String> cdsLog(boolean cds, ProbeJvm.Ended e) {
+        return cds ? e.cdsLog() : null;
     }
 }

@@ -7,7 +7,6 @@ import clientbench.jvm.ClientJvm;
 import clientbench.jvm.Jdk;
 import clientbench.stub.StubServer;
 
-import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -131,7 +130,7 @@ public final class StartupRun {
         /**
          * Before the first round, not recorded: one start of noop, so that the first measured start does not alone
          * read the JDK and the jar from disk; one start with its archive of each client whose archive is missing or
-         * older than the class path, which writes it as the JVM exits.
+         * older than the class path (then deleted first: {@link ClientJvm#dropStale}), which writes it as the JVM exits.
          */
         List<String> prepare() throws IOException, InterruptedException {
             List<String> done = new ArrayList<>();
@@ -142,15 +141,15 @@ public final class StartupRun {
             if (plan.archiveDir() == null) {
                 return done;
             }
-            FileTime classPath = newest(plan.classPath());
             for (String c : plan.clients()) {
                 Path archive = ClientJvm.archive(plan.archiveDir(), c);
-                if (Files.isRegularFile(archive) && Files.getLastModifiedTime(archive).compareTo(classPath) > 0) {
+                boolean stale = ClientJvm.dropStale(archive, plan.classPath());
+                if (Files.isRegularFile(archive)) {
                     continue;
                 }
                 ProbeJvm.run(plan.command(c, true, stub.uri().toString(), ioThreads), plan.bound(), current);
-                done.add(c + " once with its archive, to write " + archive.getFileName()
-                        + (Files.isRegularFile(archive) ? "" : ": none was written (its starts with cds say so)"));
+                done.add(c + " once with its archive, to write " + archive.getFileName() + (stale ? " anew (older than the"
+                        + " class path)" : "") + (Files.isRegularFile(archive) ? "" : ": none was written (its starts with cds say so)"));
             }
             return done;
         }
@@ -164,24 +163,13 @@ public final class StartupRun {
             Long stubRequests = mark == null || after == null ? null : after.requests() - mark.requests();
             Boolean used = null;
             if (archive != null && e.exitCode() != null) {
-                // The JVM writes the archive at exit only when it could not map it.
-                used = before != null && Files.isRegularFile(archive) && before.equals(Files.getLastModifiedTime(archive));
+                used = before != null && !e.archiveRefused() && Files.isRegularFile(archive)
+                        && before.equals(Files.getLastModifiedTime(archive));
             }
             if (javaVersion == null && e.report() != null) {
                 javaVersion = e.report().javaVersion();
             }
             return StartRecord.of(round, order, cds, used, e, stubRequests);
-        }
-
-        private static FileTime newest(String classPath) throws IOException {
-            FileTime newest = FileTime.fromMillis(0);
-            for (String entry : classPath.split(File.pathSeparator)) {
-                Path p = Path.of(entry);
-                if (!entry.isEmpty() && Files.exists(p) && Files.getLastModifiedTime(p).compareTo(newest) > 0) {
-                    newest = Files.getLastModifiedTime(p);
-                }
-            }
-            return newest;
         }
     }
 }
