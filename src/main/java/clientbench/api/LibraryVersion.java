@@ -50,7 +50,7 @@ public final class LibraryVersion {
     }
 
     /** The version the build resolved for {@code groupId:artifactId}, or null when the list or the entry is missing. */
-    static String resolved(String groupId, String artifactId) {
+    public static String resolved(String groupId, String artifactId) {
         try (InputStream in = LibraryVersion.class.getResourceAsStream(RESOLVED)) {
             if (in == null) {
                 return null;

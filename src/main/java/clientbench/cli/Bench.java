@@ -49,6 +49,7 @@ public final class Bench {
             case "run" -> new RunCommand();
             case "report" -> new Report();
             case "notebook" -> new Notebook();
+            case "startup" -> new StartupCommand();
             default -> null;
         };
     }

@@ -157,11 +157,16 @@ final class Report implements Callable<Integer>, Bench.Checked {
 
     /** Runs one command of the analysis module; its output to {@code out}, or its one-line error to stderr. */
     private static boolean analysis(PrintStream out, String... args) throws IOException, InterruptedException {
+        return python(out, analysisModule(), args);
+    }
+
+    /** Runs a module of analysis/ with the launcher's venv; its output to {@code out}, or its one-line error to stderr. */
+    static boolean python(PrintStream out, Path module, String... args) throws IOException, InterruptedException {
         String python = python();
         if (python == null) {
             return false;
         }
-        List<String> cmd = new ArrayList<>(List.of(python, analysisModule().toString()));
+        List<String> cmd = new ArrayList<>(List.of(python, module.toString()));
         cmd.addAll(List.of(args));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

@@ -150,7 +150,8 @@ final class RunCommand implements Callable<Integer>, Bench.Checked {
         }
     }
 
-    private static Jdk jdkAt(Path home) throws IOException {
+    /** The JDK of {@code --jdk PATH}; its problem names the option. */
+    static Jdk jdkAt(Path home) throws IOException {
         try {
             return Jdk.at(home);
         } catch (IllegalArgumentException e) {

@@ -3,6 +3,7 @@ package clientbench.cli;
 import clientbench.api.AdapterConfig;
 import clientbench.harness.TrialSpec;
 import clientbench.jmh.HarnessProfiler;
+import clientbench.jvm.ClientJvm;
 import clientbench.jvm.Jdk;
 import org.openjdk.jmh.profile.GCProfiler;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
@@ -33,9 +34,7 @@ final class RunOptions {
      * user's {@code -jvmArgs} (after ours, so that theirs win: {@code -Xmx2g}), and where the .hlog files go.
      */
     static List<String> forkJvmArgs(Jdk jdk, JmhArgs jmh, Path hlogDir) {
-        // A client that runs out of the heap ends its fork at once, as a result.
-        List<String> a = new ArrayList<>(List.of("-Xms1g", "-Xmx1g", "-XX:+ExitOnOutOfMemoryError"));
-        a.addAll(jdk.flags());
+        List<String> a = new ArrayList<>(ClientJvm.args(jdk));
         a.addAll(jmh.jvmArgs());
         a.add("-Dclientbench.hlog.dir=" + hlogDir.toAbsolutePath()); // last: the notebook shows the flags before it
         return a;
@@ -43,14 +42,13 @@ final class RunOptions {
 
     /** Where the forks' and stubs' class-data archives are kept: under target/, one folder per JDK. */
     static Path classDataDir(RunPlan plan) {
-        Path home = plan.jdk().java().toAbsolutePath().getParent().getParent();
-        return Path.of(System.getProperty("clientbench.root", ".")).toAbsolutePath().normalize()
-                .resolve("target").resolve("cds").resolve(home.getFileName().toString());
+        return ClientJvm.archiveDir(Path.of(System.getProperty("clientbench.root", ".")), plan.jdk());
     }
 
     /**
      * The fork's flags plus a class-data archive of the client's own ({@code -XX:+AutoCreateSharedArchive}, JDK
-     * 19+): the first fork of a client on a JDK writes it as it exits, later ones map the classes it loaded instead
+     * 19+): the first fork of a client on a JDK (and after each rebuild: {@link ClientJvm#dropStale}) writes it as it
+     * exits, later ones map the classes it loaded instead
      * of loading them again, and the stub's JVM does the same with one of its own ({@code clientbench.cds}). It
      * shortens startup only, never what is measured: the JIT starts cold either way. A fork reached its first
      * window in 3.2-3.6 s instead of 4.1-4.4 s (okhttp, three forks each, on 2 cores); the gaps between the trials
@@ -62,28 +60,17 @@ final class RunOptions {
         if (!classDataSharing(plan)) {
             return forkJvmArgs;
         }
-        Path dir = classDataDir(plan);
         List<String> a = new ArrayList<>(forkJvmArgs);
-        a.add("-XX:+AutoCreateSharedArchive");
-        a.add("-XX:SharedArchiveFile=" + dir.resolve(client + ".jsa"));
-        a.add("-Dclientbench.cds=" + dir);
+        ClientJvm.dropStale(ClientJvm.archive(classDataDir(plan), client), System.getProperty("java.class.path"));
+        a.addAll(ClientJvm.archiveArgs(classDataDir(plan), client));
         return a;
     }
 
     /** Whether the forks get archives of their own ({@link #withClassDataSharing}). */
     static boolean classDataSharing(RunPlan plan) {
         boolean theirs = plan.jmh().jvmArgs().stream().anyMatch(a -> a.startsWith("-Xshare") || a.contains("SharedArchive"));
-        if (theirs || plan.jdk().feature() < 19) {
-            return false;
-        }
-        Path dir = classDataDir(plan);
-        try {
-            java.nio.file.Files.createDirectories(dir);
-        } catch (java.io.IOException e) {
-            return false; // startup as before
-        }
-        // The forks run on this JVM's class path (JMH's default): only jars can be archived.
-        return Jdk.canArchiveClasses(System.getProperty("java.class.path"), dir);
+        // The forks run on this JVM's class path (JMH's default).
+        return !theirs && ClientJvm.canArchive(plan.jdk(), System.getProperty("java.class.path"), classDataDir(plan));
     }
 
     /** For env.json: the flags each fork got beyond forkJvmArgs, or why none. */

@@ -78,6 +78,7 @@ public final class StubProcess implements AutoCloseable {
         String cds = System.getProperty("clientbench.cds", "");
         if (!cds.isBlank() && clientbench.jvm.Jdk.canArchiveClasses(System.getProperty("java.class.path"), Path.of(cds))) {
             // the fork's own archive folder (RunOptions.withClassDataSharing): startup only
+            clientbench.jvm.ClientJvm.dropStale(Path.of(cds, "stub.jsa"), System.getProperty("java.class.path"));
             cmd.addAll(List.of("-XX:+AutoCreateSharedArchive", "-XX:SharedArchiveFile=" + Path.of(cds, "stub.jsa")));
         }
         cmd.addAll(List.of("-Xms256m", "-Xmx1g", "-cp", System.getProperty("java.class.path"),

@@ -1,0 +1,100 @@
+package clientbench.startup;
+
+import clientbench.adapters.Adapters;
+import clientbench.jvm.ClientJvm;
+import clientbench.jvm.Jdk;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * What a startup run does.
+ *
+ * @param clients the clients, in the given order; {@code noop}, everyone's baseline, is added last when missing
+ * @param starts JVM starts per client and per condition (with and without its archive)
+ * @param jdk the JDK the probe JVMs run on
+ * @param classPath the probe JVMs' class path
+ * @param archiveDir the folder of the clients' class-data archives; null: no start with an archive
+ * @param requestsAfterFirst requests each probe sends after its first, one at a time
+ * @param bound each probe JVM's time limit: past it the JVM is killed and the start recorded as such
+ * @param seed the seed of the rounds' orders
+ * @param mainClass the probe JVM's main class ({@link StartupProbe})
+ */
+public record StartupPlan(List<String> clients, int starts, Jdk jdk, String classPath, Path archiveDir,
+                          int requestsAfterFirst, Duration bound, long seed, String mainClass) {
+
+    public static final int DEFAULT_STARTS = 10;
+    public static final int REQUESTS_AFTER_FIRST = 10_000;
+    /** Well past a start on a busy machine (a few seconds) and the probe's own 60 s budget for its requests. */
+    public static final Duration BOUND = Duration.ofSeconds(120);
+
+    public StartupPlan {
+        List<String> all = new ArrayList<>();
+        for (String c : clients) {
+            if (!Adapters.NOOP.equals(c) && !Adapters.names().contains(c)) {
+                throw new IllegalArgumentException("unknown client '" + c + "'; valid: " + String.join(", ", Adapters.names()));
+            }
+            if (!all.contains(c)) {
+                all.add(c);
+            }
+        }
+        if (!all.contains(Adapters.NOOP)) {
+            all.add(Adapters.NOOP);
+        }
+        clients = List.copyOf(all);
+        if (starts < 1) {
+            throw new IllegalArgumentException("starts must be >= 1, was " + starts);
+        }
+        if (requestsAfterFirst < 0) {
+            throw new IllegalArgumentException("requestsAfterFirst must be >= 0, was " + requestsAfterFirst);
+        }
+        Objects.requireNonNull(jdk, "jdk");
+        Objects.requireNonNull(classPath, "classPath");
+        Objects.requireNonNull(bound, "bound");
+        Objects.requireNonNull(mainClass, "mainClass");
+    }
+
+    /**
+     * The defaults on this JVM's class path: starts with each client's archive under {@code root}'s target/cds/ where
+     * the forks get one ({@link ClientJvm#canArchive}), a seed of its own.
+     */
+    public static StartupPlan of(List<String> clients, int starts, Jdk jdk, Path root) {
+        String classPath = System.getProperty("java.class.path");
+        Path dir = ClientJvm.archiveDir(root, jdk);
+        return new StartupPlan(clients, starts, jdk, classPath, ClientJvm.canArchive(jdk, classPath, dir) ? dir : null,
+                REQUESTS_AFTER_FIRST, BOUND, ThreadLocalRandom.current().nextLong(), StartupProbe.class.getName());
+    }
+
+    public StartupPlan withRequestsAfterFirst(int n) {
+        return new StartupPlan(clients, starts, jdk, classPath, archiveDir, n, bound, seed, mainClass);
+    }
+
+    public StartupPlan withBound(Duration d) {
+        return new StartupPlan(clients, starts, jdk, classPath, archiveDir, requestsAfterFirst, d, seed, mainClass);
+    }
+
+    public StartupPlan withMainClass(String name) {
+        return new StartupPlan(clients, starts, jdk, classPath, archiveDir, requestsAfterFirst, bound, seed, name);
+    }
+
+    /** The conditions a client starts in: without its archive, and with it where there is one. */
+    List<Boolean> conditions() {
+        return archiveDir == null ? List.of(false) : List.of(false, true);
+    }
+
+    /** The probe JVM's command line for one start. */
+    List<String> command(String client, boolean cds, String target, int ioThreads) {
+        List<String> cmd = new ArrayList<>(List.of(jdk.java().toString()));
+        cmd.addAll(ClientJvm.args(jdk));
+        if (cds) {
+            cmd.addAll(ClientJvm.archiveArgs(archiveDir, client));
+        }
+        cmd.addAll(List.of("-cp", classPath, mainClass, client, target, Integer.toString(requestsAfterFirst),
+                Integer.toString(ioThreads)));
+        return cmd;
+    }
+}
