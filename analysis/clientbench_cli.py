@@ -1,0 +1,56 @@
+"""The analysis's command line, the top layer: what ./bench runs after a comparison.
+
+    python clientbench_cli.py check RUN            one line on the folder, or why it cannot be read
+    python clientbench_cli.py decide RUN           decide the verdict into summary.json and results.csv; print it
+    python clientbench_cli.py compare A B          whether two runs agree: pairs told apart, pairs in opposite order
+    python clientbench_cli.py render OUT RUN [RUN] the report (analysis.ipynb) into OUT, one HTML file
+    python clientbench_cli.py readme RUN [README]  README's generated blocks (figure, caption, terminal excerpt) from RUN
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import clientbench_load as cbl
+
+USAGE = ("usage: clientbench_cli.py check RUN | decide RUN | compare RUN_A RUN_B | render OUT.html RUN [RUN] | "
+         "readme RUN [README.md]")
+ARITY = {"check": (1, 1), "decide": (1, 1), "compare": (2, 2), "render": (2, 3), "readme": (1, 2)}
+
+
+def main(argv) -> int:
+    command, args = (argv[1], argv[2:]) if len(argv) > 1 else ("", [])
+    if command not in ARITY or not ARITY[command][0] <= len(args) <= ARITY[command][1]:
+        print(USAGE, file=sys.stderr)
+        return 2
+    try:
+        if command == "render":
+            import clientbench_render
+            clientbench_render.render([Path(p) for p in args[1:]], Path(args[0]))
+            return 0
+        if command == "compare":
+            import clientbench_decide as cbd
+            print(cbd.compare_text(cbl.load_run(args[0]), cbl.load_run(args[1])), end="")
+            return 0
+        run = cbl.load_run(args[0])
+        if command == "check":
+            print(f"report: {run.path}: {len(run.summary['runs'])} fixed-rate runs, "
+                  f"{len(run.summary['capacity'])} knee searches, {len(run.trials)} forks")
+        elif command == "decide":
+            import clientbench_decide as cbd
+            v = cbd.verdict(run)
+            cbd.write(run, v)
+            print(cbd.text(run, v), end="")
+        else:
+            import clientbench_render
+            readme = Path(args[1]) if len(args) > 1 else cbl.ROOT / "README.md"
+            clientbench_render.write_readme(run, readme)
+            print(f"report: {run.path / 'main.png'} and the generated blocks of {readme}")
+    except cbl.AnalysisError as e:
+        print(f"report: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,340 @@
+"""The verdict: every figure of every shape compared between clients, decided once, here.
+
+For each shape and figure (CPU, bytes, system calls and context switches per request net of the harness;
+latency p50 and p99 at a fixed rate; closed-loop throughput; the knee), the clients are compared pairwise
+over the rounds (clientbench_stats) and shown as ranked tiers with shared letters. The verdict is written into
+summary.json (`verdict`) and results.csv (`tier.<figure>` columns); the terminal and the report print it and
+decide nothing again. A figure with a validity flag is ranked with its mark; a figure that is only a lower
+bound (a knee search that found no failing rate, or stopped by the host at its bound) is never found worse.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import math
+import os
+import textwrap
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+import clientbench_load as cbl
+import clientbench_stats as cbs
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One figure the verdict ranks: its key (API: summary.json's verdict, results.csv's tier.<key>), words, the
+    forks' column it reads, its unit, its direction, whether noop's is taken off, and the shapes it ranks in."""
+    key: str
+    label: str
+    short: str
+    column: str
+    unit: str
+    higher_is_better: bool
+    net: bool
+    kinds: tuple
+
+
+FIGURES = [
+    Figure("cpu", "CPU per request", "CPU/req us", "cpu", "us", False, True, ("open", "closed")),
+    Figure("alloc", "bytes allocated per request", "bytes/req", "alloc", "B", False, True, ("open", "closed")),
+    Figure("syscalls", "system calls per request", "syscalls/req", "syscalls", "", False, True, ("open", "closed")),
+    Figure("cswitches", "context switches per request", "switches/req", "cswitches", "", False, True, ("open", "closed")),
+    Figure("p50", "latency p50", "latency p50", "p50", "us", False, False, ("open",)),
+    Figure("p99", "latency p99", "latency p99", "p99", "us", False, False, ("open",)),
+    Figure("throughput", "throughput", "ok/s", "ok/s", "req/s", True, False, ("closed",)),
+    Figure("knee", "knee", "knee req/s", "knee", "req/s", True, False, ("capacity",)),
+]
+BY_KEY = {f.key: f for f in FIGURES}
+# Marks a figure carries where a fork's windows raised them: the report and terminal explain each once.
+MARKS = {"jit": "the client JVM's JIT compiled for over {jit:.0%} of a measured window: it may still have been warming up",
+         "gen": "the client JVM's CPUs were full: the generator may have been the limit",
+         "lag": "the pacer's lag was a visible part of the latency",
+         "stub": "the stub was busy: the server may have been the limit",
+         "steal": "the host took 10% or more of the CPU in a window",
+         "unsteady": "a fork's measured windows differ by over 20% in ok/s",
+         "open": "no rate failed before the search's budget ran out: the knee is at least this",
+         "ceiling": "the ceiling of the ladder was kept: the knee is at least this",
+         "flagged": "every miss at the bound carried a host or harness flag: the knee may be understated"}
+_FLAG_WORDS = {"generator": "gen", "lag": "lag", "stub": "stub", "steal": "steal", "unsteady": "unsteady"}
+
+
+# ---------------------------------------------------------------- one figure of one shape
+
+def _net(f: pd.DataFrame, figure: Figure) -> pd.DataFrame:
+    """The fork's figure, net of noop's in the same round (noop's median over rounds where its round is missing);
+    latency beyond the server's delay is the shape's business (see `values`)."""
+    col = figure.column
+    out = f[f["client"] != cbl.NOOP][["client", "round", col, "flags", "jit", "knee.status", "windows"]].copy()
+    out = out.rename(columns={col: "value"})
+    if figure.net:
+        noop = f[f["client"] == cbl.NOOP].set_index("round")[col]
+        fallback = noop.median() if len(noop) else math.nan
+        out["value"] = [v - noop.get(r, fallback) for v, r in zip(out["value"], out["round"])]
+    return out
+
+
+def rank(run: cbl.Run, shape: str, figure: Figure) -> dict | None:
+    """The verdict on one figure of one shape, as structured data (None where the shape has no such figure)."""
+    f = cbl.forks(run)
+    f = f[f["shape"] == shape]
+    if f.empty or f[figure.column].isna().all():
+        return None
+    delay_us = int(run.shape_params(shape).get("delayMs") or 0) * 1000
+    rows = _net(f, figure)
+    if figure.key in ("p50", "p99") and delay_us:
+        rows["value"] = rows["value"] - delay_us  # what the client and harness added to the server's delay
+    values, marks, not_ranked, lower = {}, {}, {}, set()
+    for client, g in rows.groupby("client", sort=False):
+        flags = {_FLAG_WORDS[x] for fl in g["flags"] for x in fl if x in _FLAG_WORDS}
+        if (g["jit"] > cbl.JIT_WARMING).any():
+            flags.add("jit")
+        if figure.key == "knee":
+            flags.update(s for s in g["knee.status"] if s in ("open", "ceiling", "flagged"))
+            if flags & {"open", "ceiling", "flagged"}:
+                lower.add(client)
+        if figure.key in ("p50", "p99") and any("samples" in fl for fl in g["flags"]):
+            not_ranked[client] = "fewer than 1,000 latencies in a window"
+            continue
+        kept = {int(r): v for r, v in zip(g["round"], g["value"]) if v == v and v > 0}
+        if not kept:
+            not_ranked[client] = ("kept no rate" if figure.key == "knee" else
+                                  "at or below the harness's own" if figure.net else "not measured")
+            continue
+        values[client] = kept
+        marks[client] = sorted(flags)
+    if not values:
+        return None
+    windows = _windows(run, shape, figure, delay_us) if all(len(v) == 1 for v in values.values()) else None
+    c = cbs.compare(values, figure.higher_is_better, cbl.CONFIDENCE, lower, windows)
+    gone, _ = cbl.failures(run)
+    not_ranked.update({cl: why for (s, cl), why in gone.items() if s == shape})
+    return {
+        "shape": shape, "figure": figure.key, "label": figure.label, "short": figure.short, "unit": figure.unit,
+        "better": "higher" if figure.higher_is_better else "lower", "net": figure.net,
+        "beyondDelayMicros": delay_us if figure.key in ("p50", "p99") else 0,
+        "method": c.method, "sd": _round(c.sd), "df": c.df, "rounds": max((len(v) for v in values.values()), default=0),
+        "tiers": c.tiers(),
+        "clients": {cl: {"value": _round(c.estimate[cl]), "low": _round(c.low[cl]), "high": _round(c.high[cl]),
+                         "letters": c.letters[cl], "rounds": c.rounds[cl], "marks": marks[cl]} for cl in c.order},
+        "pairs": {"separated": c.separated, "of": len(c.pairs),
+                  "apart": [{"better": x, "worse": y} for x, y, r in c.pairs if r == cbs.BETTER],
+                  "withheld": [{"better": x, "lowerBound": y} for x, y in c.withheld]},
+        "notRanked": not_ranked,
+    }
+
+
+def _windows(run: cbl.Run, shape: str, figure: Figure, delay_us: int) -> dict:
+    """Per client, its windows' figure (one round: the windows stand in for rounds), net of noop's fork."""
+    col = {"ok/s": "ok/s"}.get(figure.column, figure.column)
+    if col in ("knee",):
+        return {}
+    w = cbl.windows(run)
+    w = w[(w["shape"] == shape) & w["measured"]]
+    base = w[w["client"] == cbl.NOOP][col].mean() if figure.net else 0.0
+    out = {}
+    for client, g in w[w["client"] != cbl.NOOP].groupby("client"):
+        out[client] = [v - base - (delay_us if figure.key in ("p50", "p99") else 0) for v in g[col] if v == v]
+    return out
+
+
+def _round(x: float):
+    if x is None or x != x or math.isinf(x):
+        return None
+    return float(f"{x:.4g}")
+
+
+# ---------------------------------------------------------------- the run's verdict
+
+def verdict(run: cbl.Run) -> dict:
+    """Every ranked figure of every shape, and what the ranking holds for."""
+    m, jdk = run.env.get("machine", {}), run.env.get("launcherJdk", {})
+    shapes = []
+    for shape in run.shapes:
+        kind = cbl.kind(run, shape)
+        figures = [r for fig in FIGURES if kind in fig.kinds for r in [rank(run, shape, fig)] if r]
+        if figures:
+            shapes.append({"shape": shape, "kind": kind, "figures": figures})
+    flagged = [r for r in cbl.rounds(run) if r.get("flags") and not (r.get("repeat") or {}).get("stands")]
+    return {"holdsFor": {"cpuModel": m.get("cpuModel"), "cores": m.get("cpuCount"), "jdk": jdk.get("version"),
+                         "profile": run.env.get("profile"), "firstLook": run.first_look,
+                         "confidence": cbl.CONFIDENCE},
+            "clients": run.clients, "shapes": shapes,
+            "flaggedRounds": [{"shape": r["shape"], "round": r["round"], "flags": r["flags"]} for r in flagged]}
+
+
+def write(run: cbl.Run, v: dict):
+    """The verdict into summary.json (`verdict`) and results.csv (`tier.<figure>` per row), each file whole."""
+    import json
+
+    summary = dict(run.summary)
+    summary["verdict"] = v
+    _atomic(run.path / "summary.json", json.dumps(summary, indent=2, allow_nan=False) + "\n")
+    csv_path = run.path / "results.csv"
+    if csv_path.is_file():
+        rows = list(csv.DictReader(io.StringIO(csv_path.read_text(encoding="utf-8"))))
+        keys = [f"tier.{f['figure']}" for s in v["shapes"] for f in s["figures"]]
+        keys = list(dict.fromkeys(keys))
+        for row in rows:
+            for k in keys:
+                row[k] = ""
+            for s in v["shapes"]:
+                if s["shape"] != row.get("shape"):
+                    continue
+                for f in s["figures"]:
+                    c = f["clients"].get(row.get("client"))
+                    row[f"tier.{f['figure']}"] = c["letters"] if c else ""
+        fields = [k for k in (rows[0].keys() if rows else []) if not k.startswith("tier.")] + keys
+        out = io.StringIO()
+        w = csv.DictWriter(out, fieldnames=fields, lineterminator="\n")
+        w.writeheader()
+        w.writerows({k: r.get(k, "") for k in fields} for r in rows)
+        _atomic(csv_path, out.getvalue())
+
+
+def _atomic(path: Path, text: str):
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(path)
+
+
+def read(run: cbl.Run) -> dict:
+    """The run's verdict as decided (summary.json's), deciding it now for a run that has none yet."""
+    return run.summary.get("verdict") or verdict(run)
+
+
+# ---------------------------------------------------------------- words
+
+def fmt(value, unit: str) -> str:
+    if value is None or value != value:
+        return "-"
+    if math.isinf(value):
+        return "inf"
+    if unit == "us":
+        return (f"{value:.0f} us" if value < 1000 else f"{value / 1000:.1f} ms" if value < 10_000
+                else f"{value / 1000:.0f} ms" if value < 1_000_000 else f"{value / 1e6:.2f} s")
+    if unit == "B":
+        return f"{value / 1024:.1f} KiB" if abs(value) >= 1024 else f"{value:.0f} B"
+    if unit == "req/s":
+        return f"{value:,.0f}/s"
+    return f"{value:.3g}" if value < 100 else f"{value:,.0f}"
+
+
+def figure_words(f: dict, number=None) -> str:
+    """'ahc 14 us (a) < vertx 20 us, apache 21 us (b) < ...': best first, clients with the same letters together,
+    '*' after a figure with a mark; from the structured verdict. `number` formats a value (default: with its unit)."""
+    number = number or (lambda x: fmt(x, f["unit"]))
+    groups = []
+    for cl in _order(f):
+        c = f["clients"][cl]
+        if groups and groups[-1][0] == c["letters"]:
+            groups[-1][1].append(cl)
+        else:
+            groups.append((c["letters"], [cl]))
+    sep = " > " if f["better"] == "higher" else " < "
+    label = lambda cl: f"{cl} {number(f['clients'][cl]['value'])}" + ("*" if f["clients"][cl]["marks"] else "")  # noqa: E731
+    return sep.join(f"{', '.join(label(cl) for cl in cs)} ({ls})" for ls, cs in groups)
+
+
+def _order(f: dict) -> list:
+    sign = -1 if f["better"] == "higher" else 1
+    return sorted(f["clients"], key=lambda cl: (sign * (f["clients"][cl]["value"] or 0), cl))
+
+
+def bare(value, unit: str) -> str:
+    """A value without its unit, 2-3 digits: the terminal names the unit once per figure."""
+    if value is None or value != value:
+        return "-"
+    if unit == "B":
+        return f"{value / 1024:.1f}K" if value >= 1024 else f"{value:.0f}"
+    if unit == "us":
+        return fmt(value, unit).replace(" ", "")
+    return f"{value:.3g}" if value < 1000 else f"{value / 1000:.3g}k" if value < 1e6 else f"{value / 1e6:.3g}M"
+
+
+def shape_words(run: cbl.Run, shape: str) -> str:
+    p = run.shape_params(shape)
+    kind = cbl.kind(run, shape)
+    rounds = run.shape(shape).get("rounds", 1)
+    what = {"capacity": "knee search", "closed": f"closed loop x{p.get('concurrency', '?')}",
+            "open": f"{int(float(p.get('rate', 0))):,} req/s" + (f", {p.get('delayMs')} ms server delay"
+                                                                   if int(p.get('delayMs') or 0) else "")}.get(kind, kind)
+    return f"{shape} ({what}, {p.get('protocol', 'http1')}, {rounds} round{'s' if rounds != 1 else ''})"
+
+
+def text(run: cbl.Run, v: dict, width: int = 118) -> str:
+    """The terminal's verdict, in about 40 lines: per shape, one entry per figure, best first, letters shared
+    where the data does not tell clients apart; what it holds for; how many pairs each figure told apart."""
+    hf = v["holdsFor"]
+    lines = [f"verdict ({hf['cores']} cores of {hf['cpuModel']}, JDK {hf['jdk']}, profile {hf['profile']}"
+             + ("; A FIRST LOOK, NOT FOR DECISIONS" if hf["firstLook"] else "") + ")",
+             f"best first; clients sharing a letter are not told apart ({hf['confidence']:.0%} over every pair of a "
+             "figure); costs net of the harness; * marked"]
+    for s in v["shapes"]:
+        methods = {f["method"] for f in s["figures"]}
+        how = "" if methods == {"rounds"} else "; one window: not compared" if methods == {"none"} else \
+            "; one round, compared on its windows: a first look"
+        lines.append(shape_words(run, s["shape"]) + how + ":")
+        for f in s["figures"]:
+            lead = f"  {f['short']:<13}{f['pairs']['separated']:>2}/{f['pairs']['of']:<3} "
+            body = figure_words(f, lambda x, u=f["unit"]: bare(x, u))
+            lines += textwrap.wrap(body, width, initial_indent=lead, subsequent_indent=" " * len(lead))
+    for r in v.get("flaggedRounds", []):
+        lines.append(f"note: {r['shape']} round {r['round']} was flagged ({', '.join(r['flags'])}) and stands")
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------- two runs
+
+def compare_runs(a: cbl.Run, b: cbl.Run) -> list:
+    """Per shape and figure ranked in both: the pairs each run tells apart, those the two put in opposite order,
+    and those one tells apart and the other does not. A pair counts only where both runs ranked both clients."""
+    va, vb = read(a), read(b)
+    fa = {(s["shape"], f["figure"]): f for s in va["shapes"] for f in s["figures"]}
+    rows = []
+    for s in vb["shapes"]:
+        for f in s["figures"]:
+            other = fa.get((s["shape"], f["figure"]))
+            if not other:
+                continue
+            both = [c for c in f["clients"] if c in other["clients"]]
+            rel = {run: {(p["better"], p["worse"]) for p in g["pairs"]["apart"]} for run, g in (("a", other), ("b", f))}
+            opposite, one_only, apart = [], 0, {"a": 0, "b": 0}
+            for i, x in enumerate(both):
+                for y in both[i + 1:]:
+                    sa = 1 if (x, y) in rel["a"] else -1 if (y, x) in rel["a"] else 0
+                    sb = 1 if (x, y) in rel["b"] else -1 if (y, x) in rel["b"] else 0
+                    apart["a"] += sa != 0
+                    apart["b"] += sb != 0
+                    if sa and sb and sa != sb:
+                        opposite.append(f"{x}/{y}")
+                    elif bool(sa) != bool(sb):
+                        one_only += 1
+            n = len(both) * (len(both) - 1) // 2
+            ratio = [f["clients"][c]["value"] / other["clients"][c]["value"] for c in both
+                     if f["clients"][c]["value"] and other["clients"][c]["value"]]
+            rows.append({"shape": s["shape"], "figure": f["figure"], "pairs": n, "apart.a": apart["a"],
+                         "apart.b": apart["b"], "opposite": len(opposite), "one run only": one_only,
+                         "median change": _median_change(ratio), "opposite pairs": ", ".join(opposite)})
+    return rows
+
+
+def _median_change(ratios: list) -> str:
+    if not ratios:
+        return "-"
+    changes = sorted(abs(r - 1) for r in ratios)
+    return f"{changes[len(changes) // 2]:.0%}"
+
+
+def compare_text(a: cbl.Run, b: cbl.Run) -> str:
+    rows = compare_runs(a, b)
+    opposite = sum(r["opposite"] for r in rows)
+    lines = [f"{a.name} vs {b.name}: {opposite} pair{'s' if opposite != 1 else ''} in opposite order over "
+             f"{len(rows)} figures ranked in both"]
+    t = pd.DataFrame(rows)
+    if not t.empty:
+        lines.append(t.drop(columns=["opposite pairs"]).to_string(index=False))
+        lines += [f"  opposite in {r['shape']} {r['figure']}: {r['opposite pairs']}" for r in rows if r["opposite"]]
+    return "\n".join(lines) + "\n"
