@@ -264,23 +264,103 @@ def shape_words(run: cbl.Run, shape: str) -> str:
     return f"{shape} ({what}, {p.get('protocol', 'http1')}, {rounds} round{'s' if rounds != 1 else ''})"
 
 
+# The decision table's columns, by shape kind: the figures a team reads first. The rest is in the report.
+COLUMNS = {"open": ["cpu", "alloc", "syscalls", "p50", "p99"], "closed": ["throughput", "cpu"], "capacity": ["knee"]}
+MOST_COLUMNS = 9
+
+
+def columns(v: dict, most: int = MOST_COLUMNS) -> list:
+    """(shape, figure) of the decision table: the shapes with the most rounds first, at most MOST_COLUMNS; a
+    shape whose figures could not be compared (one window) is left out."""
+    shapes = sorted((s for s in v["shapes"] if any(f["method"] != "none" for f in s["figures"])),
+                    key=lambda s: -max(f["rounds"] for f in s["figures"]))
+    out = []
+    for s in shapes:
+        have = {f["figure"]: f for f in s["figures"]}
+        for key in COLUMNS.get(s["kind"], []):
+            if key in have and len(out) < most:
+                out.append((s["shape"], key))
+    return out
+
+
+def column_name(run_shapes: dict, shape: str, key: str) -> str:
+    """'CPU/req @4k', 'ok/s x16', 'knee': short, the shape said by its rate or loops."""
+    p = run_shapes.get(shape, {})
+    where = (f"@{int(float(p['rate'])) // 1000}k" if "rate" in p and float(p["rate"]) >= 1000 else
+             f"@{p['rate']}" if "rate" in p else f"x{p['concurrency']}" if "concurrency" in p and "startRate" not in p
+             else "")
+    short = {"cpu": "CPU/req", "alloc": "bytes/req", "syscalls": "syscalls", "p50": "p50", "p99": "p99",
+             "throughput": "ok/s", "knee": "knee", "cswitches": "switches"}[key]
+    return f"{short} {where}".strip()
+
+
+def table(run: cbl.Run, v: dict, most: int = MOST_COLUMNS) -> pd.DataFrame:
+    """The decision table: one row per client (as the run listed them), one column per key figure, each cell
+    its value and tier letters ('14us a', '*' where marked, '-' where not ranked); the last row counts the pairs
+    each figure told apart. The terminal and the report both print this."""
+    figs = {(s["shape"], f["figure"]): f for s in v["shapes"] for f in s["figures"]}
+    cols = columns(v, most)
+    shapes = {s: run.shape_params(s) for s, _ in cols}
+    rows = []
+    for client in v["clients"]:
+        row = {"client": client}
+        for shape, key in cols:
+            f = figs[(shape, key)]
+            c = f["clients"].get(client)
+            row[column_name(shapes, shape, key)] = (f"{bare(c['value'], f['unit'])}{'*' if c['marks'] else ''} "
+                                                    f"{c['letters']}" if c else "-")
+        rows.append(row)
+    told = {"client": "told apart"}
+    for shape, key in cols:
+        f = figs[(shape, key)]
+        told[column_name(shapes, shape, key)] = f"{f['pairs']['separated']}/{f['pairs']['of']}"
+    rows.append(told)
+    return pd.DataFrame(rows).set_index("client")
+
+
+def best(v: dict, run: cbl.Run, most: int = MOST_COLUMNS) -> list:
+    """One phrase per column of the table: the clients with its first letter (not told apart from the best)."""
+    figs = {(s["shape"], f["figure"]): f for s in v["shapes"] for f in s["figures"]}
+    cols = columns(v, most)
+    shapes = {s: run.shape_params(s) for s, _ in cols}
+    out = []
+    for shape, key in cols:
+        f = figs[(shape, key)]
+        first = f["tiers"][0] if f["tiers"] else []
+        out.append(f"{column_name(shapes, shape, key)}: "
+                   + (", ".join(first) if len(first) < len(f["clients"]) else "none told apart"))
+    return out
+
+
+def grid(t: pd.DataFrame) -> list:
+    """A table as left-aligned columns two spaces apart, the header first."""
+    cells = [list(map(str, t.columns))] + [[str(x) for x in row] for row in t.itertuples(index=False)]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(cells[0]))]
+    return ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in cells]
+
+
 def text(run: cbl.Run, v: dict, width: int = 118) -> str:
-    """The terminal's verdict, in about 40 lines: per shape, one entry per figure, best first, letters shared
-    where the data does not tell clients apart; what it holds for; how many pairs each figure told apart."""
+    """The terminal's verdict, in about 30 lines: what it holds for, the best per key figure, the decision table
+    (letters: clients sharing one are not told apart), the shapes it leaves to the report."""
     hf = v["holdsFor"]
-    lines = [f"verdict ({hf['cores']} cores of {hf['cpuModel']}, JDK {hf['jdk']}, profile {hf['profile']}"
-             + ("; A FIRST LOOK, NOT FOR DECISIONS" if hf["firstLook"] else "") + ")",
-             f"best first; clients sharing a letter are not told apart ({hf['confidence']:.0%} over every pair of a "
-             "figure); costs net of the harness; * marked"]
-    for s in v["shapes"]:
-        methods = {f["method"] for f in s["figures"]}
-        how = "" if methods == {"rounds"} else "; one window: not compared" if methods == {"none"} else \
-            "; one round, compared on its windows: a first look"
-        lines.append(shape_words(run, s["shape"]) + how + ":")
-        for f in s["figures"]:
-            lead = f"  {f['short']:<13}{f['pairs']['separated']:>2}/{f['pairs']['of']:<3} "
-            body = figure_words(f, lambda x, u=f["unit"]: bare(x, u))
-            lines += textwrap.wrap(body, width, initial_indent=lead, subsequent_indent=" " * len(lead))
+    lines = [f"verdict ({hf['cores']} cores of {hf['cpuModel']}, JDK {hf['jdk']}, profile {hf['profile']})"
+             + (": A FIRST LOOK, NOT FOR DECISIONS" if hf["firstLook"] else "")]
+    most = MOST_COLUMNS
+    while most > 1 and max(map(len, grid(table(run, v, most).reset_index()))) > width:
+        most -= 1  # the widest columns that fit the terminal; the report has them all
+    lines += textwrap.wrap("best (tier a): " + "; ".join(best(v, run, most)), width, subsequent_indent="  ")
+    t = table(run, v, most)
+    if not t.empty:
+        lines.append("")
+        lines += grid(t.reset_index())
+    lines.append("")
+    lines += textwrap.wrap(f"letters: best first; clients sharing a letter are not told apart ({hf['confidence']:.0%} over "
+                           "every pair of a figure, rounds compared within rounds); costs net of the harness (noop); "
+                           "* marked (JIT still compiling, a flag, a knee that is a lower bound): see the report", width)
+    shown = {s for s, _ in columns(v, most)}
+    rest = [s["shape"] for s in v["shapes"] if s["shape"] not in shown]
+    if rest:
+        lines += textwrap.wrap("in the report only: " + ", ".join(rest) + " (and every figure's full ranking)", width)
     for r in v.get("flaggedRounds", []):
         lines.append(f"note: {r['shape']} round {r['round']} was flagged ({', '.join(r['flags'])}) and stands")
     return "\n".join(lines) + "\n"
