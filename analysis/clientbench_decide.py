@@ -47,7 +47,18 @@ FIGURES = [
     Figure("throughput", "throughput", "ok/s", "ok/s", "req/s", True, False, ("closed",)),
     Figure("knee", "knee", "knee req/s", "knee", "req/s", True, False, ("capacity",)),
 ]
-BY_KEY = {f.key: f for f in FIGURES}
+# Before the first request (startup.json, footprint.json): each start net of noop's start in the same round.
+STARTUP = [
+    Figure("coldStart", "time from JVM start to the first response", "cold start", "startToFirstResponseMs", "ms",
+           False, True, ("startup",)),
+    Figure("classes", "classes loaded by the first response", "classes", "classesLoaded", "", False, True, ("startup",)),
+    Figure("threads", "threads after the first request", "threads", "afterFirst.threads", "", False, True, ("startup",)),
+    Figure("heap", "heap after the first request and a full GC", "heap", "afterFirst.heapUsedBytes", "B", False, True,
+           ("startup",)),
+    Figure("rss", "resident memory after the first request", "RSS", "afterFirst.rssBytes", "B", False, True, ("startup",)),
+    Figure("deps", "the client's own dependencies", "deps", "bytes", "B", False, False, ("startup",)),
+]
+BY_KEY = {f.key: f for f in FIGURES + STARTUP}
 # Marks a figure carries where a fork's windows raised them: the report and terminal explain each once.
 MARKS = {"jit": "the client JVM's JIT compiled for over {jit:.0%} of a measured window: it may still have been warming up",
          "gen": "the client JVM's CPUs were full: the generator may have been the limit",
@@ -111,14 +122,52 @@ def rank(run: cbl.Run, shape: str, figure: Figure) -> dict | None:
     c = cbs.compare(values, figure.higher_is_better, cbl.CONFIDENCE, lower, windows)
     gone, _ = cbl.failures(run)
     not_ranked.update({cl: why for (s, cl), why in gone.items() if s == shape})
+    return _figure_dict(shape, figure, c, marks, not_ranked, delay_us, max(len(v) for v in values.values()))
+
+
+def rank_startup(run: cbl.Run, figure: Figure) -> dict | None:
+    """The verdict on one figure before the first request: each client's starts without its archive, net of noop's
+    start in the same round; its dependencies' size exactly, as resolved."""
+    import clientbench_startup as cbst
+
+    if figure.key == "deps":
+        sizes = {c: f["bytes"] for c, f in cbst.footprint(run.path).items() if c in run.clients and not f.get("failure")}
+        if not sizes:
+            return None
+        c = cbs.exact(sizes, False)
+        return _figure_dict("startup", figure, c, {cl: [] for cl in c.order}, {}, 0, 1)
+    starts = cbst.starts(run.path)
+    starts = starts[starts["ok"].astype(bool) & ~starts["cds"].astype(bool)]
+    if starts.empty or figure.column not in starts:
+        return None
+    noop = starts[starts["client"] == cbl.NOOP].set_index("round")[figure.column]
+    values, not_ranked = {}, {}
+    for client in run.clients:
+        g = starts[starts["client"] == client]
+        kept = {int(r): v - noop.get(r, math.nan) for r, v in zip(g["round"], g[figure.column])}
+        kept = {r: v for r, v in kept.items() if v == v and v > 0}
+        if kept:
+            values[client] = kept
+        else:
+            not_ranked[client] = "no start measured" if g.empty else "at or below the harness's own"
+    if not values:
+        return None
+    c = cbs.compare(values, False, cbl.CONFIDENCE)
+    return _figure_dict("startup", figure, c, {cl: [] for cl in c.order}, not_ranked, 0,
+                        max(len(v) for v in values.values()))
+
+
+def _figure_dict(shape: str, figure: Figure, c: cbs.Comparison, marks: dict, not_ranked: dict, delay_us: int,
+                 rounds: int) -> dict:
+    """One figure's verdict as summary.json holds it; `rounds`: the most rounds a client was measured in."""
     return {
         "shape": shape, "figure": figure.key, "label": figure.label, "short": figure.short, "unit": figure.unit,
         "better": "higher" if figure.higher_is_better else "lower", "net": figure.net,
         "beyondDelayMicros": delay_us if figure.key in ("p50", "p99") else 0,
-        "method": c.method, "sd": _round(c.sd), "df": c.df, "rounds": max((len(v) for v in values.values()), default=0),
+        "method": c.method, "sd": _round(c.sd), "df": c.df, "rounds": rounds,
         "tiers": c.tiers(),
         "clients": {cl: {"value": _round(c.estimate[cl]), "low": _round(c.low[cl]), "high": _round(c.high[cl]),
-                         "letters": c.letters[cl], "rounds": c.rounds[cl], "marks": marks[cl]} for cl in c.order},
+                         "letters": c.letters[cl], "n": c.rounds[cl], "marks": marks[cl]} for cl in c.order},
         "pairs": {"separated": c.separated, "of": len(c.pairs),
                   "apart": [{"better": x, "worse": y} for x, y, r in c.pairs if r == cbs.BETTER],
                   "withheld": [{"better": x, "lowerBound": y} for x, y in c.withheld]},
@@ -157,6 +206,10 @@ def verdict(run: cbl.Run) -> dict:
         figures = [r for fig in FIGURES if kind in fig.kinds for r in [rank(run, shape, fig)] if r]
         if figures:
             shapes.append({"shape": shape, "kind": kind, "figures": figures})
+    if (run.path / "startup.json").is_file():
+        figures = [r for fig in STARTUP for r in [rank_startup(run, fig)] if r]
+        if figures:
+            shapes.insert(0, {"shape": "startup", "kind": "startup", "figures": figures})
     flagged = [r for r in cbl.rounds(run) if r.get("flags") and not (r.get("repeat") or {}).get("stands")]
     return {"holdsFor": {"cpuModel": m.get("cpuModel"), "cores": m.get("cpuCount"), "jdk": jdk.get("version"),
                          "profile": run.env.get("profile"), "firstLook": run.first_look,
@@ -219,6 +272,8 @@ def fmt(value, unit: str) -> str:
         return f"{value / 1024:.1f} KiB" if abs(value) >= 1024 else f"{value:.0f} B"
     if unit == "req/s":
         return f"{value:,.0f}/s"
+    if unit == "ms":
+        return f"{value:,.0f} ms"
     return f"{value:.3g}" if value < 100 else f"{value:,.0f}"
 
 
@@ -248,8 +303,8 @@ def bare(value, unit: str) -> str:
     if value is None or value != value:
         return "-"
     if unit == "B":
-        return f"{value / 1024:.1f}K" if value >= 1024 else f"{value:.0f}"
-    if unit == "us":
+        return f"{value / 1048576:.1f}M" if value >= 1048576 else f"{value / 1024:.1f}K" if value >= 1024 else f"{value:.0f}"
+    if unit in ("us", "ms"):
         return fmt(value, unit).replace(" ", "")
     return f"{value:.3g}" if value < 1000 else f"{value / 1000:.3g}k" if value < 1e6 else f"{value / 1e6:.3g}M"
 
@@ -265,17 +320,22 @@ def shape_words(run: cbl.Run, shape: str) -> str:
 
 
 # The decision table's columns, by shape kind: the figures a team reads first. The rest is in the report.
-COLUMNS = {"open": ["cpu", "alloc", "syscalls", "p50", "p99"], "closed": ["throughput", "cpu"], "capacity": ["knee"]}
+COLUMNS = {"open": ["cpu", "alloc", "syscalls", "p99"], "closed": ["throughput"], "capacity": ["knee"],
+           "startup": ["coldStart", "rss", "deps"]}
 MOST_COLUMNS = 9
 
 
 def columns(v: dict, most: int = MOST_COLUMNS) -> list:
     """(shape, figure) of the decision table: the shapes with the most rounds first, at most MOST_COLUMNS; a
     shape whose figures could not be compared (one window) is left out."""
+    kinds = ["open", "closed", "capacity", "startup"]
     shapes = sorted((s for s in v["shapes"] if any(f["method"] != "none" for f in s["figures"])),
-                    key=lambda s: -max(f["rounds"] for f in s["figures"]))
+                    key=lambda s: (kinds.index(s["kind"]) if s["kind"] in kinds else len(kinds),
+                                   -max(f["rounds"] for f in s["figures"])))
+    # The first shape of each kind (the common rate before other rates), then the rest while there is room.
+    firsts = [next(s for s in shapes if s["kind"] == k) for k in dict.fromkeys(s["kind"] for s in shapes)]
     out = []
-    for s in shapes:
+    for s in firsts + [s for s in shapes if s not in firsts]:
         have = {f["figure"]: f for f in s["figures"]}
         for key in COLUMNS.get(s["kind"], []):
             if key in have and len(out) < most:
@@ -290,7 +350,7 @@ def column_name(run_shapes: dict, shape: str, key: str) -> str:
              f"@{p['rate']}" if "rate" in p else f"x{p['concurrency']}" if "concurrency" in p and "startRate" not in p
              else "")
     short = {"cpu": "CPU/req", "alloc": "bytes/req", "syscalls": "syscalls", "p50": "p50", "p99": "p99",
-             "throughput": "ok/s", "knee": "knee", "cswitches": "switches"}[key]
+             "throughput": "ok/s", "knee": "knee", "cswitches": "switches"}.get(key) or BY_KEY[key].short
     return f"{short} {where}".strip()
 
 

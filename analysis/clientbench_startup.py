@@ -15,7 +15,7 @@ from pathlib import Path
 import pandas as pd
 from scipy.stats import binom
 
-from clientbench_analysis import NOOP, AnalysisError, _read_json
+from clientbench_load import NOOP, AnalysisError, _read_json
 
 STARTUP = "startup.json"
 FOOTPRINT = "footprint.json"
@@ -98,6 +98,12 @@ def startup_table(run_dir, confidence: float = CONFIDENCE) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def footprint(run_dir) -> dict:
+    """footprint.json's clients as written (each: artifacts, count, bytes, failure); empty without the file."""
+    path = Path(run_dir) / FOOTPRINT
+    return _read_json(path)["clients"] if path.is_file() else {}
+
+
 def _footprint(run_dir) -> dict:
     """client -> (artifacts, MB) from footprint.json; empty without one; nan for a client whose list failed."""
     path = Path(run_dir) / FOOTPRINT
@@ -151,6 +157,4 @@ def main(argv) -> int:
 
 
 if __name__ == "__main__":
-    import clientbench_analysis  # noqa: F401 (its AnalysisError is the one this module raises)
-
     sys.exit(main(sys.argv))

@@ -79,6 +79,8 @@ def compare(values: dict, higher_is_better: bool, confidence: float = 0.95, lowe
     else:
         means, own, n, sd, df = _two_way(logs)
         method = "rounds"
+    if df and sd < 1e-9:  # no spread at all (a count): exact, not statistics
+        return exact({c: math.exp(means[c]) for c in clients}, higher_is_better)
     if not df or not sd > 0:
         method = "none"
     sign = -1.0 if higher_is_better else 1.0
@@ -107,6 +109,17 @@ def compare(values: dict, higher_is_better: bool, confidence: float = 0.95, lowe
     separated = {(x, y) for x, y, r in pairs if r != TIED}
     return Comparison(order, est, low, high, letters(order, separated), pairs, method, sd, df,
                       {c: n[c] for c in clients}, withheld)
+
+
+def exact(values: dict, higher_is_better: bool) -> Comparison:
+    """A figure without spread (a count the same every round, a dependency's size): clients are apart wherever
+    their values differ, tied where equal; the interval is the value."""
+    sign = -1.0 if higher_is_better else 1.0
+    order = sorted(values, key=lambda c: (sign * values[c], c))
+    pairs = [(x, y, TIED if values[x] == values[y] else BETTER) for i, x in enumerate(order) for y in order[i + 1:]]
+    return Comparison(order, dict(values), dict(values), dict(values),
+                      letters(order, {(x, y) for x, y, r in pairs if r != TIED}), pairs, "exact", 0.0, 0,
+                      {c: 1 for c in order})
 
 
 def _typical_variance(own: dict, df: int, clients: int) -> float:

@@ -120,3 +120,11 @@ def test_tiers_hold_every_client_best_first(n):
     c = compare(values, higher_is_better=False)
     assert sorted(c for t in c.tiers() for c in t) == sorted(set(values)) or len({c for t in c.tiers() for c in t}) == n
     assert c.tiers()[0][0] == "c00"
+
+
+def test_a_figure_without_spread_is_told_apart_wherever_the_values_differ():
+    c = compare({"a": rounds(1411, 1411, 1411), "b": rounds(1293, 1293, 1293), "c": rounds(1293, 1293, 1293)},
+                higher_is_better=False)
+    assert c.method == "exact"
+    assert c.relation("b", "a") == BETTER and c.relation("b", "c") == TIED
+    assert c.letters["b"] == c.letters["c"] != c.letters["a"]

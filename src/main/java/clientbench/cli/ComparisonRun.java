@@ -3,6 +3,10 @@ package clientbench.cli;
 import clientbench.adapters.Adapters;
 import clientbench.harness.JsonFiles;
 import clientbench.harness.RequestSpec;
+import clientbench.startup.Footprint;
+import clientbench.startup.StartupPlan;
+import clientbench.startup.StartupResult;
+import clientbench.startup.StartupRun;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.results.format.ResultFormatFactory;
 import org.openjdk.jmh.results.format.ResultFormatType;
@@ -66,11 +70,17 @@ final class ComparisonRun {
         List<String> forkJvmArgs = RunOptions.forkJvmArgs(plan.jdk(), plan.jmh(), run.dir());
         Instant started = Instant.now();
         List<Schedule.Step> steps = plan.steps();
-        long estimatedTotal = steps.stream().filter(s -> refusal(s) == null).mapToLong(s -> s.shape().estimatedSeconds()).sum();
+        boolean startup = p.startup() != null && plan.target() == null; // cold starts need the stub
+        int jvms = (int) plan.clients().stream().filter(c -> !Adapters.NOOP.equals(c)).count() + 1;
+        long startupSeconds = startup ? p.startup().estimatedSeconds(jvms) : 0;
+        long estimatedTotal = startupSeconds
+                + steps.stream().filter(s -> refusal(s) == null).mapToLong(s -> s.shape().estimatedSeconds()).sum();
         int rounds = p.shapes().stream().mapToInt(Shape::rounds).max().orElse(1);
         out.printf("bench: profile %s (%s)%n", p.name(), p.purpose());
-        out.printf("bench: %d clients + noop, %d shapes, %d runs in %d round%s, about %s; results in %s%n",
-                plan.clients().size(), p.shapes().size(), steps.size(), rounds, rounds == 1 ? "" : "s",
+        long clients = plan.clients().stream().filter(c -> !Adapters.NOOP.equals(c)).count();
+        out.printf("bench: %s, %d shapes, %d runs in %d round%s, about %s; results in %s%n",
+                clients == 0 ? "noop only" : clients + (clients == 1 ? " client" : " clients") + " + noop",
+                p.shapes().size(), steps.size(), rounds, rounds == 1 ? "" : "s",
                 TimeLeft.human(Duration.ofSeconds(estimatedTotal)), run.dir());
         if (plan.target() != null) {
             out.println("bench: request " + EnvJson.requestSummary(plan));
@@ -81,6 +91,10 @@ final class ComparisonRun {
         try (PrintStream jmhLog = new PrintStream(new FileOutputStream(run.dir().resolve("jmh.log").toFile()), true,
                 StandardCharsets.UTF_8)) {
             long[] done = {0};
+            if (startup) {
+                coldStarts(p.startup(), run.dir());
+                done[0] += startupSeconds;
+            }
             int n = 0;
             for (Schedule.Step step : steps) {
                 n++;
@@ -146,6 +160,27 @@ final class ComparisonRun {
         out.println(reported ? "bench: report " + run.finalDir().resolve("report.html") : "bench: results in "
                 + run.finalDir() + " (the report could not be rendered; ./bench report " + run.finalDir() + " tries again)");
         return reported ? 0 : 1;
+    }
+
+    /**
+     * Before the first request: every client's cold starts ({@link StartupRun}) and its dependencies ({@link
+     * Footprint}), each start's line in startup.log, one line here.
+     */
+    private void coldStarts(Profile.Startup s, Path dir) throws IOException, InterruptedException {
+        out.printf("[startup] %d starts of each client and noop in a fresh JVM (%d with its archive, %d with 10,000"
+                + " requests after the first)%n", s.starts(), s.archiveStarts(), s.requestStarts());
+        Path root = Report.root();
+        try (PrintStream log = new PrintStream(new FileOutputStream(dir.resolve("startup.log").toFile()), true,
+                StandardCharsets.UTF_8)) {
+            StartupResult r = StartupRun.run(StartupPlan.of(plan.clients(), s.starts(), plan.jdk(), root)
+                    .withShares(s.archiveStarts(), s.requestStarts()), dir, log);
+            long failed = r.clients().values().stream().flatMap(List::stream).filter(x -> !x.ok()).count();
+            out.printf("[startup] %d starts done%s; startup.json%n", r.clients().values().stream().mapToInt(List::size).sum(),
+                    failed == 0 ? "" : ", " + failed + " failed (startup.log says why)");
+            if (s.footprint()) {
+                Footprint.write(plan.clients(), dir, plan.jdk(), root, log);
+            }
+        }
     }
 
     private static String refusal(Schedule.Step s) {

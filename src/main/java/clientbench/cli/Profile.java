@@ -14,8 +14,27 @@ import java.util.List;
  *
  * @param purpose one line for the terminal and the report: what the profile is for, and what not
  * @param timeLimit what a run of every client promises to take on 2 cores; null: no promise
+ * @param startup the cold starts before the first request, run first; null: none
  */
-public record Profile(String name, String purpose, List<Shape> shapes, Duration timeLimit) {
+public record Profile(String name, String purpose, List<Shape> shapes, Duration timeLimit, Startup startup) {
+
+    /**
+     * The cold starts a profile runs before its shapes (clientbench.startup): {@code starts} rounds of every client
+     * and noop in a fresh JVM; the first {@code archiveStarts} rounds also start each with its class-data archive, the
+     * first {@code requestStarts} send 10,000 requests after the first; {@code footprint}: each client's own
+     * dependencies resolved from Maven.
+     */
+    public record Startup(int starts, int archiveStarts, int requestStarts, boolean footprint) {
+
+        /** About 1.5 s a start, 4 s more with the requests; for the time-left estimate. */
+        long estimatedSeconds(int jvms) {
+            return Math.round(jvms * (1.5 * (starts + archiveStarts) + 3.5 * requestStarts));
+        }
+    }
+
+    public Profile(String name, String purpose, List<Shape> shapes, Duration timeLimit) {
+        this(name, purpose, shapes, timeLimit, null);
+    }
 
     /** The common rate: below every client's knee on 2 cores, where cost and latency compare like with like. */
     static final int COMMON_RATE = 4_000;
@@ -23,16 +42,16 @@ public record Profile(String name, String purpose, List<Shape> shapes, Duration 
     public static Profile named(String name) {
         return switch (name) {
             case "quick" -> new Profile("quick", "a first look, not for decisions: two rounds at the common rate, one"
-                    + " closed loop, no knee search", quickShapes(), Duration.ofMinutes(10));
+                    + " closed loop, no knee search", quickShapes(), Duration.ofMinutes(10), new Startup(3, 1, 1, true));
             case "standard" -> new Profile("standard", "for decisions: three rounds at the common rate and of the closed"
-                    + " loop, two of the knee search", standardShapes(), Duration.ofMinutes(60));
+                    + " loop, two of the knee search", standardShapes(), Duration.ofMinutes(60), new Startup(10, 3, 3, true));
             case "full" -> new Profile("full", "standard plus HTTP/2, TLS, payloads and long-lived concurrency",
-                    fullShapes(), null);
+                    fullShapes(), null, new Startup(10, 10, 10, true));
             // Not in names(): the analysis tests' fixture (analysis/fixtures/README.md), not a comparison.
             case "fixture" -> new Profile("fixture", "the analysis tests' fixture: every kind of result, not for decisions",
-                    fixtureShapes(), null);
+                    fixtureShapes(), null, new Startup(3, 1, 1, true));
             case "smoke" -> new Profile("smoke", "that the pipeline works end to end, seconds per client: not a measurement",
-                    smokeShapes(), null);
+                    smokeShapes(), null, new Startup(1, 0, 0, false));
             default -> throw new IllegalArgumentException("unknown profile '" + name + "'; valid: " + String.join(", ", names()));
         };
     }

@@ -19,13 +19,17 @@ import java.util.concurrent.ThreadLocalRandom;
  * @param jdk the JDK the probe JVMs run on
  * @param classPath the probe JVMs' class path
  * @param archiveDir the folder of the clients' class-data archives; null: no start with an archive
- * @param requestsAfterFirst requests each probe sends after its first, one at a time
+ * @param requestsAfterFirst requests each probe sends after its first, one at a time, in the first
+ *                           {@code requestStarts} rounds (the rest measure the JVM at rest after the first only)
+ * @param archiveStarts the first rounds that also start each client with its archive (the rest without only)
+ * @param requestStarts the first rounds whose starts send {@code requestsAfterFirst} more requests
  * @param bound each probe JVM's time limit: past it the JVM is killed and the start recorded as such
  * @param seed the seed of the rounds' orders
  * @param mainClass the probe JVM's main class ({@link StartupProbe})
  */
 public record StartupPlan(List<String> clients, int starts, Jdk jdk, String classPath, Path archiveDir,
-                          int requestsAfterFirst, Duration bound, long seed, String mainClass) {
+                          int requestsAfterFirst, Duration bound, long seed, String mainClass, int archiveStarts,
+                          int requestStarts) {
 
     public static final int DEFAULT_STARTS = 10;
     public static final int REQUESTS_AFTER_FIRST = 10_000;
@@ -49,6 +53,10 @@ public record StartupPlan(List<String> clients, int starts, Jdk jdk, String clas
         if (starts < 1) {
             throw new IllegalArgumentException("starts must be >= 1, was " + starts);
         }
+        if (archiveStarts < 0 || archiveStarts > starts || requestStarts < 0 || requestStarts > starts) {
+            throw new IllegalArgumentException("archiveStarts and requestStarts must be 0 to starts, were "
+                    + archiveStarts + " and " + requestStarts);
+        }
         if (requestsAfterFirst < 0) {
             throw new IllegalArgumentException("requestsAfterFirst must be >= 0, was " + requestsAfterFirst);
         }
@@ -66,34 +74,54 @@ public record StartupPlan(List<String> clients, int starts, Jdk jdk, String clas
         String classPath = System.getProperty("java.class.path");
         Path dir = ClientJvm.archiveDir(root, jdk);
         return new StartupPlan(clients, starts, jdk, classPath, ClientJvm.canArchive(jdk, classPath, dir) ? dir : null,
-                REQUESTS_AFTER_FIRST, BOUND, ThreadLocalRandom.current().nextLong(), StartupProbe.class.getName());
+                REQUESTS_AFTER_FIRST, BOUND, ThreadLocalRandom.current().nextLong(), StartupProbe.class.getName(), starts,
+                starts);
+    }
+
+    /** Only the first {@code archive} rounds with archives too, and the first {@code requests} with more requests. */
+    public StartupPlan withShares(int archive, int requests) {
+        return new StartupPlan(clients, starts, jdk, classPath, archiveDir, requestsAfterFirst, bound, seed, mainClass,
+                archive, requests);
     }
 
     public StartupPlan withRequestsAfterFirst(int n) {
-        return new StartupPlan(clients, starts, jdk, classPath, archiveDir, n, bound, seed, mainClass);
+        return new StartupPlan(clients, starts, jdk, classPath, archiveDir, n, bound, seed, mainClass, archiveStarts,
+                requestStarts);
     }
 
     public StartupPlan withBound(Duration d) {
-        return new StartupPlan(clients, starts, jdk, classPath, archiveDir, requestsAfterFirst, d, seed, mainClass);
+        return new StartupPlan(clients, starts, jdk, classPath, archiveDir, requestsAfterFirst, d, seed, mainClass,
+                archiveStarts, requestStarts);
     }
 
     public StartupPlan withMainClass(String name) {
-        return new StartupPlan(clients, starts, jdk, classPath, archiveDir, requestsAfterFirst, bound, seed, name);
+        return new StartupPlan(clients, starts, jdk, classPath, archiveDir, requestsAfterFirst, bound, seed, name,
+                archiveStarts, requestStarts);
     }
 
-    /** The conditions a client starts in: without its archive, and with it where there is one. */
-    List<Boolean> conditions() {
-        return archiveDir == null ? List.of(false) : List.of(false, true);
+    /** The conditions a client starts in in round {@code round}: without its archive, and with it where there is one. */
+    List<Boolean> conditions(int round) {
+        return archiveDir == null || round > archiveStarts ? List.of(false) : List.of(false, true);
+    }
+
+    /** The requests after the first in round {@code round}. */
+    int requestsIn(int round) {
+        return round <= requestStarts ? requestsAfterFirst : 0;
     }
 
     /** The probe JVM's command line for one start. */
     List<String> command(String client, boolean cds, String target, int ioThreads) {
+        return command(client, cds, target, ioThreads, requestsAfterFirst);
+    }
+
+    /** As {@link #command(String, boolean, String, int)}, with {@code requests} after the first. */
+    List<String> command(String client, boolean cds, String target, int ioThreads, int requests) {
         List<String> cmd = new ArrayList<>(List.of(jdk.java().toString()));
         cmd.addAll(ClientJvm.args(jdk));
         if (cds) {
             cmd.addAll(ClientJvm.archiveArgs(archiveDir, client));
         }
-        cmd.addAll(List.of("-cp", classPath, mainClass, client, target, Integer.toString(requestsAfterFirst),
+        cmd.addAll(List.of("-cp", classPath, mainClass, client, target, Integer.toString(requests),
                 Integer.toString(ioThreads)));
         return cmd;
     }

@@ -17,7 +17,9 @@ import java.util.Map;
  * @param ioThreads the I/O threads every client was given, as in the benchmarks (one per client CPU)
  * @param stubCpus the CPUs the stub's JVM is pinned to (taskset's list), or null; the probe JVMs are not pinned, so
  *                 that the JVM sizes itself as a fork does at start and as a deployed one would
- * @param starts starts per client and condition
+ * @param starts starts per client without its archive (rounds)
+ * @param archiveStarts the first rounds whose starts include one with the client's archive
+ * @param requestStarts the first rounds whose starts send {@code requestsAfterFirst} after the first
  * @param roundsDone the rounds finished; {@code starts} once the run is whole
  * @param seed the seed of the rounds' orders
  * @param prepared the starts made before the first round and not recorded, and why
@@ -25,5 +27,5 @@ import java.util.Map;
  */
 public record StartupResult(String java, String javaVersion, List<String> jvmArgs, String classDataSharing, String request,
                             int requestsAfterFirst, long boundSeconds, int ioThreads, String stubCpus, int starts,
-                            int roundsDone, long seed, List<String> prepared, Map<String, List<StartRecord>> clients) {
+                            int archiveStarts, int requestStarts, int roundsDone, long seed, List<String> prepared, Map<String, List<StartRecord>> clients) {
 }

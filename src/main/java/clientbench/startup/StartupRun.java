@@ -64,7 +64,7 @@ public final class StartupRun {
             for (int round = 1; round <= plan.starts(); round++) {
                 List<Map.Entry<String, Boolean>> entries = new ArrayList<>();
                 for (String c : plan.clients()) {
-                    plan.conditions().forEach(cds -> entries.add(Map.entry(c, cds)));
+                    plan.conditions(round).forEach(cds -> entries.add(Map.entry(c, cds)));
                 }
                 Collections.shuffle(entries, orders);
                 for (int i = 0; i < entries.size(); i++) {
@@ -97,7 +97,8 @@ public final class StartupRun {
         records.forEach((c, r) -> copy.put(c, List.copyOf(r)));
         return new StartupResult(plan.jdk().java().toString(), javaVersion, ClientJvm.args(plan.jdk()), cds,
                 "GET " + stub.uri().resolve(StartupProbe.PATH) + " (" + StartupProbe.BODY_BYTES + "-byte body)",
-                plan.requestsAfterFirst(), plan.bound().toSeconds(), layout.ioThreads(), stub.cpu(), plan.starts(), rounds,
+                plan.requestsAfterFirst(), plan.bound().toSeconds(), layout.ioThreads(), stub.cpu(), plan.starts(),
+                plan.archiveStarts(), plan.requestStarts(), rounds,
                 plan.seed(), prepared, copy);
     }
 
@@ -158,7 +159,8 @@ public final class StartupRun {
             Path archive = cds ? ClientJvm.archive(plan.archiveDir(), client) : null;
             FileTime before = archive != null && Files.isRegularFile(archive) ? Files.getLastModifiedTime(archive) : null;
             StubServer.Stats mark = stub.mark();
-            ProbeJvm.Ended e = ProbeJvm.run(plan.command(client, cds, stub.uri().toString(), ioThreads), plan.bound(), current);
+            ProbeJvm.Ended e = ProbeJvm.run(plan.command(client, cds, stub.uri().toString(), ioThreads,
+                    plan.requestsIn(round)), plan.bound(), current);
             StubServer.Stats after = stub.stats();
             Long stubRequests = mark == null || after == null ? null : after.requests() - mark.requests();
             Boolean used = null;

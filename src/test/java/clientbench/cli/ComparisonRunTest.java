@@ -33,7 +33,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * run}; the launcher's own steps, the build and the venv, are CliBadInputTest's and LauncherRebuildTest's),
  * each against a results/ of its own:
  * <ul>
- *   <li>{@code --profile smoke}: the progress line per (shape, client), the summary tables, a client that
+ *   <li>{@code --profile smoke}: the progress line per run in its rounds, the verdict, a client that
  *       refuses a protocol skipped and recorded, and every file README lists with the contents it names
  *       (env.json: machine, JDKs, flags, profile, shapes, clients, settings; each *.trial.json: benchmark,
  *       parameters, shape, settings, layout, iterations), report.html included;</li>
@@ -50,7 +50,7 @@ class ComparisonRunTest {
     static final Path REPO = Path.of(System.getProperty("user.dir"));
     static final Path JAR = REPO.resolve("target").resolve("benchmarks.jar");
     static final Path PYTHON = REPO.resolve(".venv").resolve("bin").resolve("python");
-    /** Start-up, 5 forks of about 4 s and the report: well under a minute; this only ends a hang. */
+    /** Start-up, 8 forks of about 4 s and the report: about a minute; this only ends a hang. */
     static final long RUN_DEADLINE_SECONDS = 240;
     static final Pattern RUN_NAME = Pattern.compile("\\d{8}-\\d{6}-[A-Za-z0-9._-]+");
 
@@ -134,45 +134,40 @@ class ComparisonRunTest {
         assertTrue(RUN_NAME.matcher(name).matches(), "a finished run's name: " + name);
         assertFalse(Files.exists(dir.resolve(RunFolder.MARKER)), "no INCOMPLETE in a finished run");
 
-        // The terminal: where it goes, one line per (shape, client) in order, the tables, where the report is.
+        // The terminal: where it goes, one line per run in the schedule's order (rounds), the verdict, the report.
         List<String> out = r.out();
-        assertTrue(out.get(0).matches("bench: profile smoke, 2 clients x 2 shapes = 6 runs, about \\d+m\\d\\ds; results in .*"
-                + Pattern.quote(name + RunFolder.INCOMPLETE_SUFFIX)), out.get(0));
-        List<String[]> expected = List.of(new String[] {"immediate-1000", "jdk"}, new String[] {"immediate-1000", "apache-vt"},
-                new String[] {"immediate-1000", "noop"}, new String[] {"h2c-1000", "jdk"}, new String[] {"h2c-1000", "apache-vt"},
-                new String[] {"h2c-1000", "noop"});
-        Pattern progress = Pattern.compile("\\[ ?(\\d+)/6] (\\S+) +(\\S+) +\\((\\d+m\\d\\ds) left\\) (.*)");
-        for (int i = 0; i < expected.size(); i++) {
-            Matcher m = progress.matcher(out.get(1 + i));
-            assertTrue(m.matches(), "progress line " + (i + 1) + ": " + out.get(1 + i));
-            assertEquals(Integer.toString(i + 1), m.group(1));
-            assertEquals(expected.get(i)[0], m.group(2), out.get(1 + i));
-            assertEquals(expected.get(i)[1], m.group(3), out.get(1 + i));
-            String result = m.group(5);
-            if (i == 4) {
-                assertTrue(result.matches(" skipped: apache-vt: .*HTTP/2.*h2c.*"), "apache-vt has no HTTP/2: " + result);
+        assertEquals("bench: profile smoke (that the pipeline works end to end, seconds per client: not a measurement)",
+                out.get(0));
+        assertTrue(out.get(1).matches("bench: 2 clients \\+ noop, 2 shapes, 9 runs in 2 rounds, about \\d+m\\d\\ds; "
+                + "results in .*" + Pattern.quote(name + RunFolder.INCOMPLETE_SUFFIX)), out.get(1));
+        Pattern progress = Pattern.compile("\\[(\\d)/9] r(\\d)/(\\d) (\\S+) +(\\S+) +(.*) \\((\\d+m\\d\\ds) left\\)");
+        List<String> ran = new ArrayList<>();
+        int line = 2;
+        for (; line < out.size() && progress.matcher(out.get(line)).matches(); line++) {
+            Matcher m = progress.matcher(out.get(line));
+            assertTrue(m.matches());
+            assertTrue(out.get(line).length() <= ProgressLine.WIDTH, "at most 120 characters: " + out.get(line));
+            String result = m.group(6);
+            if (m.group(5).equals("apache-vt") && m.group(4).equals("h2c-1000")) {
+                assertTrue(result.matches("skipped: apache-vt: .*HTTP/2.*"), "apache-vt has no HTTP/2: " + result);
             } else {
-                assertTrue(result.matches("\\.+ ok +\\d+/s +latency p50 .+ p99 .+ failed +\\d+ +unsent +\\d+ +cpu .+/req +flags.*"), result);
+                assertTrue(result.matches("ok \\d+/s p99 .+ cpu .+/req.*"), result);
             }
+            ran.add(m.group(4) + "/" + m.group(5) + "/r" + m.group(2));
         }
-        int table = out.indexOf(out.stream().filter(l -> l.matches("client +sustained/s +on shape +p50 +p99 .*failed")).findFirst()
-                .orElseThrow(() -> new AssertionError("no summary table:\n" + r.all())));
-        for (String client : List.of("jdk", "apache-vt", "noop")) {
-            assertTrue(out.get(table + 1 + List.of("jdk", "apache-vt", "noop").indexOf(client)).startsWith(client + " "),
-                    "a summary row per client, in order:\n" + r.all());
-        }
-        int net = out.indexOf(out.stream().filter(l -> l.matches("shape +client +ok/s +p99 +lag p99 .*flags")).findFirst()
-                .orElseThrow(() -> new AssertionError("no table net of the baseline:\n" + r.all())));
-        for (int i = 0; i < 5; i++) {
-            assertTrue(out.get(net + 1 + i).matches("(immediate|h2c)-1000 +(jdk|apache-vt|noop) .*"), out.get(net + 1 + i));
-        }
-        assertTrue(out.contains("flags (a flagged figure never counts against a client):"), r.all());
-        // Where the report is, then (as the report begins) the decision table and the verdict.
-        int reportLine = out.indexOf("bench: report " + dir.resolve("report.html"));
-        assertTrue(reportLine > net, "where the report is, after the tables:\n" + r.all());
-        assertEquals("", out.get(reportLine + 1), r.all());
-        assertTrue(out.get(reportLine + 2).startsWith(name + ": "), "the decision names its run: " + out.get(reportLine + 2));
-        assertTrue(out.subList(reportLine, out.size()).contains("verdict:"), "ends with the verdict:\n" + r.all());
+        // Round 1 of both shapes, then round 2 of the shape that has one; each round every client and noop once.
+        assertEquals(8, ran.size(), "one line a run, the skipped one said once:\n" + r.all());
+        Set<String> round1 = Set.of("immediate-1000/jdk/r1", "immediate-1000/apache-vt/r1", "immediate-1000/noop/r1");
+        assertEquals(round1, new HashSet<>(ran.subList(0, 3)), ran.toString());
+        assertEquals(Set.of("h2c-1000/jdk/r1", "h2c-1000/apache-vt/r1", "h2c-1000/noop/r1"), new HashSet<>(ran.subList(3, 6)));
+        assertEquals(Set.of("immediate-1000/jdk/r2", "immediate-1000/apache-vt/r2"), new HashSet<>(ran.subList(6, 8))
+                .stream().filter(x -> !x.contains("noop")).collect(java.util.stream.Collectors.toSet()));
+        // Then the verdict (as the report begins), and where the report is, last.
+        List<String> rest = out.subList(line, out.size());
+        assertTrue(rest.stream().anyMatch(l -> l.startsWith("verdict (") && l.contains("smoke")), "the verdict:\n" + r.all());
+        assertTrue(rest.stream().anyMatch(l -> l.startsWith("client ")), "the decision table:\n" + r.all());
+        assertEquals("bench: report " + dir.resolve("report.html"), out.get(out.size() - 1), r.all());
+        assertTrue(out.size() - line <= 45, "the ending fits a screen: " + (out.size() - line) + " lines\n" + r.all());
 
         // The files README lists.
         for (String f : List.of("results.json", "results.csv", "summary.json", "env.json", "jmh.log", "report.html")) {
@@ -181,8 +176,8 @@ class ComparisonRunTest {
         assertEquals(5, JsonFiles.MAPPER.readTree(dir.resolve("results.json").toFile()).size(), "a JMH result per run");
         assertEquals(6, Files.readAllLines(dir.resolve("results.csv")).size(), "a header and a row per run");
         assertEquals(5, JsonFiles.MAPPER.readTree(dir.resolve("summary.json").toFile()).path("runs").size());
-        assertEquals(5, names(dir, ".hlog").size(), names(dir, "").toString());
-        assertEquals(5, names(dir, ".trial.json").size(), names(dir, "").toString());
+        assertEquals(8, names(dir, ".hlog").size(), "a fork per client and round: " + names(dir, ""));
+        assertEquals(8, names(dir, ".trial.json").size(), names(dir, "").toString());
         String report = Files.readString(dir.resolve("report.html"));
         assertTrue(report.contains("<html") && report.contains("h2c-1000/apache-vt") && report.contains("no HTTP/2"),
                 "the report lists the skipped run and why");
@@ -202,10 +197,15 @@ class ComparisonRunTest {
         assertFalse(settings.path("requestTimeout").asText().isBlank(), settings.toString());
         for (JsonNode s : env.path("shapes")) {
             JsonNode t = s.path("timings");
-            assertEquals(1, t.path("forks").asInt(), s.toString());
             assertEquals(0, t.path("warmupIterations").asInt(), s.toString());
             assertEquals(1, t.path("measurementIterations").asInt(), s.toString());
         }
+        JsonNode rounds = env.path("rounds");
+        assertEquals(3, rounds.size(), "immediate-1000 twice, h2c-1000 once: " + rounds);
+        for (JsonNode round : rounds) {
+            assertTrue(round.path("flags").isArray() && round.path("order").isArray(), round.toString());
+        }
+        assertTrue(env.path("seed").isNumber(), "the orders' seed is recorded");
         assertEquals(List.of("jdk", "apache-vt"), texts(env.path("clients")));
         List<String> shapes = new ArrayList<>();
         env.path("shapes").forEach(s -> shapes.add(s.path("name").asText() + " " + s.path("params").path("protocol").asText("http1")));
@@ -221,13 +221,13 @@ class ComparisonRunTest {
             assertFalse(s.path("harness.cpus").asText().isBlank(), "the CPU layout, " + client + ": " + s);
         }
 
-        // Each trial's record: what ran, on what, and its one measured iteration.
+        // Each trial's record: what ran, on what, in which round, and its one measured iteration.
         Set<String> trials = new HashSet<>();
         for (String f : names(dir, ".trial.json")) {
             JsonNode t = JsonFiles.MAPPER.readTree(dir.resolve(f).toFile());
             String client = t.path("client").asText();
             String shape = t.path("shape").asText();
-            trials.add(shape + "/" + client);
+            trials.add(shape + "/" + client + "/r" + t.path("round").asInt());
             assertEquals(Shape.OPEN, t.path("benchmark").asText(), f);
             assertEquals(client, t.path("params").path("client").asText(), f);
             assertEquals("1000", t.path("params").path("rate").asText(), f);
@@ -239,8 +239,12 @@ class ComparisonRunTest {
             assertTrue(iterations.get(0).path("measured").asBoolean(), f);
             assertEquals(1000, iterations.get(0).path("scheduled").asLong(), f);
         }
-        assertEquals(Set.of("immediate-1000/jdk", "immediate-1000/apache-vt", "immediate-1000/noop", "h2c-1000/jdk",
-                "h2c-1000/noop"), trials);
+        assertEquals(Set.of("immediate-1000/jdk/r1", "immediate-1000/apache-vt/r1", "immediate-1000/noop/r1",
+                "immediate-1000/jdk/r2", "immediate-1000/apache-vt/r2", "immediate-1000/noop/r2", "h2c-1000/jdk/r1",
+                "h2c-1000/noop/r1"), trials);
+        JsonNode verdict = JsonFiles.MAPPER.readTree(dir.resolve("summary.json").toFile()).path("verdict");
+        assertEquals(List.of("jdk", "apache-vt"), texts(verdict.path("clients")), "the verdict is in summary.json");
+        assertTrue(Files.readAllLines(dir.resolve("results.csv")).get(0).contains("tier.cpu"), "and in results.csv");
     }
 
     @Test
@@ -286,15 +290,14 @@ class ComparisonRunTest {
         assertEquals(1, r.exit(), r.all());
         Path dir = runFolder(root);
         assertTrue(RUN_NAME.matcher(dir.getFileName().toString()).matches(), "the run finished: " + dir);
-        assertTrue(r.out().get(1).matches("\\[ ?1/2] broken +noop +\\(.* left\\) +FAILED: .*delayMs.* \\(details in jmh.log\\)"),
-                r.all());
-        assertTrue(r.out().get(2).matches("\\[ ?2/2] immediate-1000 +noop +\\(.* left\\) \\.+ ok .*"), "the next run went on:\n" + r.all());
-        assertTrue(r.out().contains("bench: 1 of 2 runs failed, recorded in env.json and the report:"), r.all());
+        assertTrue(r.out().get(2).matches("\\[1/2] r1/1 broken +noop +FAILED: .*delayMs.* \\(.* left\\)"), r.all());
+        assertTrue(r.out().get(3).matches("\\[2/2] r1/1 immediate-1000 +noop +ok .*"), "the next run went on:\n" + r.all());
+        assertTrue(r.out().contains("bench: 1 of 2 runs failed (env.json and the report say why)"), r.all());
 
         JsonNode env = JsonFiles.MAPPER.readTree(dir.resolve("env.json").toFile());
         List<String> failed = texts(env.path("failed"));
         assertEquals(1, failed.size(), failed.toString());
-        assertTrue(failed.get(0).startsWith("broken/noop: ") && failed.get(0).contains("delayMs"), "the reason: " + failed.get(0));
+        assertTrue(failed.get(0).startsWith("broken/noop: round 1/1: ") && failed.get(0).contains("delayMs"), "the reason: " + failed.get(0));
         assertEquals(1, env.path("runs").size(), "the run that went on: " + env.path("runs"));
         assertEquals(1, JsonFiles.MAPPER.readTree(dir.resolve("results.json").toFile()).size());
         assertTrue(Files.readString(dir.resolve("jmh.log")).contains("delayMs"), "details in jmh.log");
@@ -315,7 +318,7 @@ class ComparisonRunTest {
         Path dir = runFolder(root);
         assertTrue(dir.getFileName().toString().endsWith(RunFolder.INCOMPLETE_SUFFIX), "no result, no finished run: " + dir);
         String why = Files.readString(dir.resolve(RunFolder.MARKER));
-        assertTrue(why.startsWith("no run produced a result: broken/noop: ") && why.contains("delayMs"), why);
+        assertTrue(why.startsWith("no run produced a result: broken/noop: round 1/1: ") && why.contains("delayMs"), why);
         assertTrue(r.err().stream().anyMatch(l -> l.startsWith("bench: no run produced a result; see ")), r.all());
     }
 

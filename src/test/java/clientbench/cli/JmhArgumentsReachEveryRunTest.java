@@ -48,6 +48,7 @@ class JmhArgumentsReachEveryRunTest {
         // class path fails the archive's dump and exits 1 (Jdk.canArchiveClasses; ComparisonRunTest's forks).
         assertFalse(RunOptions.classDataSharing(plan), System.getProperty("java.class.path"));
         perRun.add("-Dclientbench.shape=" + plan.profile().shapes().get(0).name()); // the fork's trial record names its shape
+        perRun.add("-Dclientbench.round=1"); // and the round it runs in
         assertEquals(perRun, List.copyOf(firstRun(plan, fork).getJvmArgs().get()), "what the fork gets");
     }
 
