@@ -83,7 +83,7 @@ final class ResultsCsv {
             c.put("lat." + p, r -> r.score(r.latencyMetric() + "." + p));
         }
         for (String m : List.of("service.p50", "service.p99", "lag.p99", "cpu.per.req", "gc.alloc.rate.norm",
-                "threads.max", "connections", "inflight.end", "heap.per.inflight")) {
+                "syscalls.per.req", "cswitches.per.req", "threads.max", "connections", "inflight.end", "heap.per.inflight")) {
             c.put(m, r -> r.score(m));
         }
         return c;
