@@ -101,7 +101,7 @@ def caption(run: cbl.Run, v: dict, report: str) -> str:
             f"clients on {hf['cores']} cores of {hf['cpuModel']}, JDK {hf['jdk']}. ")
     if common:
         rounds = max(f["rounds"] for f in common["figures"])
-        text += (f"Left: CPU per request at {common['shape']} net of the harness, a dot per round ({rounds}), the bar "
+        text += (f"Left: CPU per request at {common['shape']} net of the harness, a dot per round ({rounds} rounds), the bar "
                  f"its 95% interval; clients sharing a letter are not told apart. Right: latency from the intended "
                  f"start there, the rounds' histograms merged. ")
     return text + f"The full report: `{report}`."

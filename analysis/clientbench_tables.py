@@ -126,7 +126,7 @@ def first_screen_html(run: cbl.Run, v: dict) -> str:
     banner = '<p class="banner">' + _e(lines[0]) + "</p>" if v["holdsFor"]["firstLook"] else f"<p>{_e(lines[0])}</p>"
     flagged = v.get("flaggedRounds", [])
     note = (f"{len(flagged)} round{'s' if len(flagged) != 1 else ''} flagged by the host and kept: "
-            + ", ".join(f"{r['shape']} round {r['round']}" for r in flagged) + ". ") if flagged else ""
+            + ", ".join(f"{r['shape']} round {r['round']} ({', '.join(r['flags'])})" for r in flagged) + ". ") if flagged else ""
     return (f"<h1>Which HTTP client? Run {_e(run.name)}</h1>{banner}<ol class=\"verdict\">"
             + "".join(f"<li>{_e(x)}</li>" for x in lines[1:]) + "</ol>" + decision_table_html(v)
             + f'<p class="notes">{_e(note)}Letters: clients sharing one are not told apart; * a validity flag marks '
