@@ -27,10 +27,6 @@ FLAGGED = "#8a5a00"  # what a validity flag touched: a probe it failed, a note u
 ROUND_MARKERS = "os^Dv<>p"
 DPI = 80
 PERCENTILE_TICKS = ([2, 10, 100, 1000, 10000, 1e5], ["50", "90", "99", "99.9", "99.99", "max"])
-# The decision table's columns: (shape kind, figure key); the first shape of that kind with the most rounds.
-HEADLINE = [("open", "cpu"), ("open", "alloc"), ("open", "syscalls"), ("open", "p50"), ("open", "p99"),
-            ("closed", "throughput"), ("capacity", "knee")]
-
 plt.rcParams.update({"font.size": 9, "axes.titlesize": 9, "axes.spines.top": False, "axes.spines.right": False,
                      "legend.fontsize": 8, "legend.frameon": False})
 
@@ -70,25 +66,23 @@ def show(fig):
 
 # ---------------------------------------------------------------- what the verdict holds
 
-def headline_shape(v: dict, kind: str) -> dict | None:
-    """The verdict's shape of `kind` with the most rounds (the first listed on a tie): for "open", the common rate."""
-    shapes = [s for s in v["shapes"] if s["kind"] == kind]
-    return max(shapes, key=lambda s: max((f["rounds"] for f in s["figures"]), default=0), default=None)
+def figure(v: dict, shape: str, key: str) -> dict | None:
+    """The verdict's figure `key` of `shape`, or None where it ranked none."""
+    return next((f for s in v["shapes"] if s["shape"] == shape for f in s["figures"] if f["figure"] == key), None)
 
 
-def headline(v: dict) -> list:
-    """(figure key, the verdict's figure or None) for each column of the decision table."""
-    out = []
-    for kind, key in HEADLINE:
-        s = headline_shape(v, kind)
-        out.append((key, next((f for f in s["figures"] if f["figure"] == key), None) if s else None))
-    return out
+def common_cpu(v: dict) -> dict | None:
+    """CPU per request in the decision table's first shape that has it (the common rate: clientbench_decide's
+    columns put the fixed-rate shape with the most rounds first)."""
+    return next((figure(v, shape, key) for shape, key in cbd.columns(v) if key == "cpu"), None)
 
 
 def round_values(run: cbl.Run, f: dict) -> pd.DataFrame:
     """Each fork's figure as the verdict compared it (client, round, value): net of noop's in its round, beyond
     the server's delay; clientbench_decide's own netting, so the dots are what was ranked."""
     forks = cbl.forks(run)
+    if f["shape"] not in run.shapes:  # before the first request: starts, not forks
+        return pd.DataFrame(columns=["client", "round", "value"])
     rows = cbd._net(forks[forks["shape"] == f["shape"]], cbd.BY_KEY[f["figure"]])
     rows["value"] = rows["value"] - f["beyondDelayMicros"]
     return rows[rows["value"] > 0]
@@ -113,13 +107,16 @@ def _unit_axis(ax, unit: str):
 
 
 def _log_axis(ax, unit: str):
-    """A log y axis with ticks at 1-2-5 over short ranges (powers of two for bytes), labelled in `unit`."""
+    """A log y axis labelled in `unit`: 1-2-5 ticks (powers of two for bytes), or round numbers over a narrow range."""
     ax.set_yscale("log")
     low, high = ax.get_ylim()
-    if unit == "B":
-        ax.yaxis.set_major_locator(matplotlib.ticker.LogLocator(base=2))
-    elif high / low < 100:
-        ax.yaxis.set_major_locator(matplotlib.ticker.LogLocator(subs=(1, 2, 5)))
+    if high / low >= 3:
+        base, subs = (2, (1, 1.5)) if unit == "B" else (10, (1, 2, 5) if high / low < 300 else (1,))
+        ax.yaxis.set_major_locator(matplotlib.ticker.LogLocator(base=base, subs=subs))
+    else:
+        scale = 1024 if unit == "B" else 1
+        ticks = matplotlib.ticker.MaxNLocator(4).tick_values(low / scale, high / scale) * scale
+        ax.yaxis.set_major_locator(matplotlib.ticker.FixedLocator(ticks))
     _unit_axis(ax, unit)
 
 
@@ -186,7 +183,6 @@ def rounds_figure(run: cbl.Run, v: dict, shape: str):
     for ax in axes.flat[len(s["figures"]):]:
         ax.set_visible(False)
     _round_legend(fig, max(f["rounds"] for f in s["figures"]))
-    fig.suptitle(cbd.shape_words(run, shape), x=0.0, ha="left")
     fig.set_label(f"{shape}: each ranked figure per client, a dot per round, with its 95% interval and letters")
     fig.tight_layout()
     return fig
@@ -197,19 +193,16 @@ def rounds_figure(run: cbl.Run, v: dict, shape: str):
 def main_figure(run: cbl.Run, v: dict):
     """The report's and README's headline: CPU per request at the common rate, round by round with the verdict's
     interval and letters, and the latency spectra there."""
-    common = headline_shape(v, "open")
+    cpu = common_cpu(v)
     fig, (a_cpu, a_lat) = plt.subplots(1, 2, figsize=(12, 3.2), gridspec_kw={"width_ratios": [1, 1.2]})
-    cpu = next((f for f in common["figures"] if f["figure"] == "cpu"), None) if common else None
     if cpu:
         rounds_panel(a_cpu, run, cpu)
-        a_cpu.set_title(f"CPU per request at {common['shape']}, net of the harness (letters: tiers)")
+        a_cpu.set_title(f"CPU per request at {cpu['shape']}, net of the harness (letters: tiers)")
         _round_legend(a_cpu, cpu["rounds"], loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=7)
-    else:
-        a_cpu.axis("off")
-    if common:
-        spectra_panel(a_lat, run, common["shape"])
+        spectra_panel(a_lat, run, cpu["shape"])
         a_lat.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
     else:
+        a_cpu.axis("off")
         a_lat.axis("off")
     fig.set_label("CPU per request per client at the common rate, with intervals and tiers, and latency spectra there")
     fig.tight_layout()
@@ -254,7 +247,7 @@ def knee_search(run: cbl.Run, v: dict, shape: str):
     pr = pr[pr["shape"] == shape]
     forks = cbl.forks(run)
     forks = forks[forks["shape"] == shape]
-    ranked = next((f for s in v["shapes"] if s["shape"] == shape for f in s["figures"] if f["figure"] == "knee"), None)
+    ranked = figure(v, shape, "knee")
     clients = [c for c in run.clients if c in set(pr["client"])]
     slo_us = 1000 * (run.slo["latencyP99Millis"] + float(run.shape_params(shape).get("delayMs") or 0))
     cols = min(4, max(1, len(clients)))

@@ -29,7 +29,7 @@ def end(block: str) -> str:
     return f"<!-- clientbench:{block} end -->"
 
 
-EXCERPT_LINES = 20
+EXCERPT_LINES = 30
 
 CSS = """
 body { font: 14px/1.4 system-ui, -apple-system, "Segoe UI", sans-serif; color: #222; margin: 0; }
@@ -96,14 +96,13 @@ def render(runs: list, out: Path):
 def caption(run: cbl.Run, v: dict, report: str) -> str:
     """What the main figure shows, in words computed from the run and its verdict: no number typed by hand."""
     hf = v["holdsFor"]
-    common = figs.headline_shape(v, "open")
+    cpu = figs.common_cpu(v)
     text = (f"The reference run `{run.name}` ({hf['profile']} profile: {run.env.get('purpose')}): {len(v['clients'])} "
             f"clients on {hf['cores']} cores of {hf['cpuModel']}, JDK {hf['jdk']}. ")
-    if common:
-        rounds = max(f["rounds"] for f in common["figures"])
-        text += (f"Left: CPU per request at {common['shape']} net of the harness, a dot per round ({rounds} rounds), the bar "
-                 f"its 95% interval; clients sharing a letter are not told apart. Right: latency from the intended "
-                 f"start there, the rounds' histograms merged. ")
+    if cpu:
+        text += (f"Left: CPU per request at {cpu['shape']} net of the harness, a dot per round ({cpu['rounds']} rounds), "
+                 f"the bar its 95% interval; clients sharing a letter are not told apart. Right: latency from the "
+                 f"intended start there, the rounds' histograms merged. ")
     return text + f"The full report: `{report}`."
 
 
@@ -116,11 +115,10 @@ def figure_block(run: cbl.Run, v: dict, readme: Path) -> str:
 
 
 def terminal_block(run: cbl.Run, v: dict, max_lines: int = EXCERPT_LINES) -> str:
-    """The terminal's verdict on the run, literally: its heading and whole shapes while they fit in `max_lines`
-    (the first shape always)."""
+    """The terminal's verdict on the run, literally: its paragraphs while they fit in `max_lines` (the first always)."""
     lines = cbd.text(run, v).splitlines()
-    bounds = [i for i, line in enumerate(lines) if i > 2 and not line.startswith(" ")] + [len(lines)]
-    kept = lines[:max([b for b in bounds if b <= max_lines], default=bounds[0])]
+    ends = [i for i, line in enumerate(lines) if not line] + [len(lines)]
+    kept = lines[:max([e for e in ends if e <= max_lines], default=ends[0])]
     said = "in full" if len(kept) == len(lines) else f"its first {len(kept)} of {len(lines)} lines"
     return (f"{begin('terminal')}\nThe verdict `./bench` prints at its end, on the reference run `{run.name}` "
             f"({said}):\n\n```text\n" + "\n".join(kept) + f"\n```\n{end('terminal')}")

@@ -28,85 +28,82 @@ def _table(df: pd.DataFrame) -> str:
 
 # ---------------------------------------------------------------- the first screen
 
-def verdict_lines(v: dict) -> list:
+def key_figures(run: cbl.Run, v: dict) -> list:
+    """(short name, the verdict's figure) per column of the decision table: clientbench_decide's columns, so the
+    report and the terminal show the same figures under the same names."""
+    params = {s: run.shape_params(s) for s in run.shapes}
+    return [(cbd.column_name(params, shape, key), figs.figure(v, shape, key)) for shape, key in cbd.columns(v)]
+
+
+def verdict_lines(run: cbl.Run, v: dict) -> list:
     """At most six lines: what the verdict holds for, the best tier of each key figure that told clients apart,
     and the key figures that told none apart."""
     hf = v["holdsFor"]
     lines = [f"For {hf['cores']} cores of {hf['cpuModel']}, JDK {hf['jdk']}, profile {hf['profile']}"
              + (": a first look, not for decisions." if hf["firstLook"] else ".")]
-    ranked = [f for _, f in figs.headline(v) if f]
-    apart = [f for f in ranked if f["pairs"]["separated"]]
-    tied = [f for f in ranked if not f["pairs"]["separated"]]
+    ranked = key_figures(run, v)
+    apart = [(name, f) for name, f in ranked if f["pairs"]["separated"]]
+    tied = [name for name, f in ranked if not f["pairs"]["separated"]]
     room = VERDICT_LINES - len(lines) - (1 if tied else 0)
     if len(apart) > room:
-        apart, more = apart[:room - 1], apart[room - 1:]
-        lines += [_best(f) for f in apart] + ["Also told apart (see the table): " + _figures(more) + "."]
+        more = [name for name, _ in apart[room - 1:]]
+        lines += [_best(*x) for x in apart[:room - 1]] + [f"Also told apart (see the table): {', '.join(more)}."]
     else:
-        lines += [_best(f) for f in apart]
+        lines += [_best(*x) for x in apart]
     if tied:
-        lines.append("Not told apart: " + _figures(tied) + ".")
+        lines.append(f"Not told apart: {', '.join(tied)}.")
     return lines
 
 
-def _best(f: dict) -> str:
+def _best(name: str, f: dict) -> str:
     best = [c for c in f["clients"] if "a" in f["clients"][c]["letters"]]
-    return (f"{'Highest' if f['better'] == 'higher' else 'Lowest'} {f['label']} at {f['shape']}: {', '.join(best)} "
-            f"(a); {f['pairs']['separated']} of {f['pairs']['of']} pairs told apart.")
-
-
-def _figures(fs: list) -> str:
-    by_shape: dict = {}
-    for f in fs:
-        by_shape.setdefault(f["shape"], []).append(f["label"])
-    return "; ".join(f"{', '.join(labels)} at {shape}" for shape, labels in by_shape.items())
+    return (f"{name}: {'highest' if f['better'] == 'higher' else 'lowest'} {', '.join(best)} (a); "
+            f"{f['pairs']['separated']} of {f['pairs']['of']} pair{'s' if f['pairs']['of'] != 1 else ''} told apart.")
 
 
 def cell(f: dict, client: str) -> tuple:
-    """(text, details) of one client's figure: '14 us a' ('*' where marked), its interval and marks on hover."""
+    """(text, details) of one client's figure: '14us a' as the terminal prints it ('*' where marked), its interval
+    and marks on hover."""
     c = f["clients"].get(client)
     if c is None:
         return "-", f"not ranked: {f['notRanked'].get(client, 'not measured')}"
     unit = f["unit"]
     interval = (f"95% interval {cbd.fmt(c['low'], unit)} to {cbd.fmt(c['high'], unit)}" if c["low"] and c["high"]
-                else "no interval (one window)")
+                else "no interval")
     marks = f"; marked: {', '.join(c['marks'])}" if c["marks"] else ""
-    return (f"{cbd.fmt(c['value'], unit)} {c['letters']}" + ("*" if c["marks"] else ""),
-            f"{interval}, {c['rounds']} round{'s' if c['rounds'] != 1 else ''}{marks}")
+    return (f"{cbd.bare(c['value'], unit)}{'*' if c['marks'] else ''} {c['letters']}",
+            f"{interval}, from {c['n']} {'rounds' if f['method'] == 'rounds' else 'values'}{marks}")
 
 
-def decision_table(v: dict) -> tuple:
-    """(columns, rows, sentences): a column per key figure ranked in the verdict, a row per client (best CPU per
-    request first); a column with the same cell for every client, or not ranked, becomes a sentence instead."""
-    columns, sentences, missing = [], [], []
-    clients = v["clients"]
-    for key, f in figs.headline(v):
-        if f is None:
-            missing.append(cbd.BY_KEY[key].label)
-            continue
-        cells = {c: cell(f, c) for c in clients}
+def decision_table(run: cbl.Run, v: dict) -> tuple:
+    """(columns, sentences): per key figure its name, the verdict's figure and each client's cell; a column with
+    the same cell for every client becomes a sentence, and so do the shapes that ranked nothing."""
+    columns, sentences = [], []
+    for name, f in key_figures(run, v):
+        cells = {c: cell(f, c) for c in v["clients"]}
         texts = {t for t, _ in cells.values()}
-        if len(texts) == 1 and len(clients) > 1:
+        if len(texts) == 1 and len(v["clients"]) > 1:
             text = texts.pop()
             sentences.append(f"{f['label']} at {f['shape']}: " + (
                 "not ranked for any client." if text == "-" else f"{text} for every client."))
         else:
-            columns.append((f, cells))
-    if missing:
-        sentences.append(f"Not ranked in this run: {', '.join(missing)}.")
-    first = columns[0][0] if columns else None
-    rows = sorted(clients, key=lambda c: list(first["clients"]).index(c) if first and c in first["clients"]
-                  else len(clients))
-    return columns, rows, sentences
+            columns.append((name, f, cells))
+    ranked = {s["shape"] for s in v["shapes"]}
+    nothing = [s for s in cbl.shapes_of(run, "open", "closed", "capacity") if s not in ranked]
+    if nothing:
+        sentences.append(f"Nothing ranked at {', '.join(nothing)}: see below.")
+    return columns, sentences
 
 
-def decision_table_html(v: dict) -> str:
-    columns, rows, sentences = decision_table(v)
-    head = "".join(f'<th title="{_e(_column_details(f))}">{_e(f["label"])}<br><small>{_e(f["shape"])}</small></th>'
-                   for f, _ in columns)
-    body = "".join("<tr><th>" + _e(c) + "</th>" + "".join(_cell_html(*cells[c]) for _, cells in columns) + "</tr>"
-                   for c in rows)
+def decision_table_html(run: cbl.Run, v: dict) -> str:
+    columns, sentences = decision_table(run, v)
+    head = "".join(f'<th title="{_e(_column_details(f))}">{_e(name)}</th>' for name, f, _ in columns)
+    body = "".join("<tr><th>" + _e(c) + "</th>" + "".join(_cell_html(*cells[c]) for _, _, cells in columns) + "</tr>"
+                   for c in v["clients"])
+    told = "".join(f"<td>{f['pairs']['separated']}/{f['pairs']['of']}</td>" for _, f, _ in columns)
     said = "".join(f"<li>{_e(s)}</li>" for s in sentences)
-    return (f'<table class="decision"><thead><tr><th>client</th>{head}</tr></thead><tbody>{body}</tbody></table>'
+    return (f'<table class="decision"><thead><tr><th>client</th>{head}</tr></thead><tbody>{body}</tbody>'
+            f'<tfoot><tr><th>told apart</th>{told}</tr></tfoot></table>'
             + (f'<ul class="notes">{said}</ul>' if said else ""))
 
 
@@ -116,29 +113,31 @@ def _cell_html(text: str, details: str) -> str:
 
 
 def _column_details(f: dict) -> str:
-    return (f"{f['better']} is better; {f['pairs']['separated']} of {f['pairs']['of']} pairs told apart; "
-            f"intervals from {f['method']} ({f['rounds']} round{'s' if f['rounds'] != 1 else ''})")
+    return (f"{f['label']} at {f['shape']}: {f['better']} is better; {f['pairs']['separated']} of "
+            f"{f['pairs']['of']} pairs told apart; intervals from {f['method']}")
 
 
 def first_screen_html(run: cbl.Run, v: dict) -> str:
     """The title, the verdict in at most six lines and the decision table; the figure follows it."""
-    lines = verdict_lines(v)
+    lines = verdict_lines(run, v)
     banner = '<p class="banner">' + _e(lines[0]) + "</p>" if v["holdsFor"]["firstLook"] else f"<p>{_e(lines[0])}</p>"
     flagged = v.get("flaggedRounds", [])
     note = (f"{len(flagged)} round{'s' if len(flagged) != 1 else ''} flagged by the host and kept: "
             + ", ".join(f"{r['shape']} round {r['round']} ({', '.join(r['flags'])})" for r in flagged) + ". ") if flagged else ""
     return (f"<h1>Which HTTP client? Run {_e(run.name)}</h1>{banner}<ol class=\"verdict\">"
-            + "".join(f"<li>{_e(x)}</li>" for x in lines[1:]) + "</ol>" + decision_table_html(v)
+            + "".join(f"<li>{_e(x)}</li>" for x in lines[1:]) + "</ol>" + decision_table_html(run, v)
             + f'<p class="notes">{_e(note)}Letters: clients sharing one are not told apart; * a validity flag marks '
-              'the figure (hover a cell for its interval and marks). <a href="#how-to-read-this">How to read this</a>'
-              "</p>")
+              'the figure (hover a cell for its interval and marks, a heading for its figure). '
+              '<a href="#how-to-read-this">How to read this</a></p>')
 
 
 # ---------------------------------------------------------------- the details
 
-def verdict_text_html(run: cbl.Run, v: dict) -> str:
-    """Every ranked figure of every shape, as the terminal prints it."""
-    return f"<pre>{_e(cbd.text(run, v))}</pre>"
+def rankings_html(run: cbl.Run, s: dict) -> str:
+    """One shape of the verdict: each figure's full ranking in clientbench_decide's words, best first."""
+    items = "".join(f"<li><b>{_e(f['label'])}</b> ({f['pairs']['separated']} of {f['pairs']['of']} pairs told apart):"
+                    f" {_e(cbd.figure_words(f))}</li>" for f in s["figures"])
+    return f"<h3>{_e(cbd.shape_words(run, s['shape']) if s['shape'] in run.shapes else s['shape'])}</h3><ul>{items}</ul>"
 
 
 def failures_html(run: cbl.Run, shapes: list) -> str:

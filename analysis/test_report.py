@@ -26,24 +26,23 @@ def verdict_of(run: Path) -> dict:
     return json.loads((run / "summary.json").read_text())["verdict"]
 
 
-def expected_columns(run: Path, v: dict) -> list:
-    """The key figures the table shows, found from env.json: the fixed-rate shape with the most rounds (the common
-    rate) and the closed loop with the most, and the verdict's figures ranked there."""
-    shapes = json.loads((run / "env.json").read_text())["shapes"]
-
-    def most_rounds(bench):
-        of = [s for s in shapes if s["benchmark"].endswith(bench) and not int(s["params"].get("delayMs") or 0)]
-        return max(of, key=lambda s: s["rounds"])["name"]
-
-    want = [(most_rounds("OpenLoopBenchmark.request"), k) for k in ("cpu", "alloc", "syscalls", "p50", "p99")]
-    want.append((most_rounds("ClosedLoopBenchmark.request"), "throughput"))
+def columns(v: dict) -> list:
+    """The verdict's figures in the decision table: the columns clientbench_decide chose for the terminal too."""
     figures = {(s["shape"], f["figure"]): f for s in v["shapes"] for f in s["figures"]}
-    return [figures[w] for w in want if w in figures]
+    return [figures[c] for c in cbd.columns(v)]
 
 
 def cell_text(f: dict, client: str) -> str:
-    c = f["clients"][client]
-    return f"{cbd.fmt(c['value'], f['unit'])} {c['letters']}" + ("*" if c["marks"] else "")
+    c = f["clients"].get(client)
+    return f"{cbd.bare(c['value'], f['unit'])}{'*' if c['marks'] else ''} {c['letters']}" if c else "-"
+
+
+def terminal_table(printed: str) -> list:
+    """The decision table as `decide` printed it: its rows, each split into cells at two spaces or more."""
+    lines = printed.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("client  "))
+    end = lines.index("", start)
+    return [re.split(r" {2,}", line.strip()) for line in lines[start:end]]
 
 
 class Page(HTMLParser):
@@ -97,8 +96,7 @@ def report(decided):
 
 def test_the_first_screen_says_what_the_verdict_holds_for_in_at_most_six_lines(decided, report):
     v = verdict_of(decided[0])
-    page = first_screen(report)
-    before = "".join(page.text)
+    before = "".join(first_screen(report).text)
     hf = v["holdsFor"]
     assert f"{hf['cores']} cores of {hf['cpuModel']}, JDK {hf['jdk']}, profile {hf['profile']}" in before
     assert "not for decisions" in before  # the fixture is a first look
@@ -109,38 +107,35 @@ def test_the_first_screen_says_what_the_verdict_holds_for_in_at_most_six_lines(d
 def test_each_told_apart_line_names_the_clients_sharing_the_best_letter(decided, report):
     v = verdict_of(decided[0])
     items = re.findall(r"<li>(.*?)</li>", re.findall(r'<ol class="verdict">(.*?)</ol>', report, re.S)[0])
-    for f in expected_columns(decided[0], v):
+    names = terminal_table(decided[1])[0][1:]
+    for name, f in zip(names, columns(v)):
         best = [c for c in f["clients"] if "a" in f["clients"][c]["letters"]]
-        said = [x for x in items if f" {f['label']} at {f['shape']}: " in x]
+        said = [x for x in items if x.startswith(name + ": ")]
         if f["pairs"]["separated"]:
-            assert said and said[0].split(": ", 1)[1].startswith(", ".join(best) + " (a);"), (f["label"], items)
-            assert f"{f['pairs']['separated']} of {f['pairs']['of']} pairs" in said[0]
+            assert said and said[0].split(": ", 1)[1].startswith(f"{'lowest' if f['better'] == 'lower' else 'highest'} "
+                                                                  f"{', '.join(best)} (a);"), (name, items)
+            assert f"{f['pairs']['separated']} of {f['pairs']['of']} pair" in said[0]
         else:
-            assert not said and any(f["label"] in x for x in items if x.startswith("Not told apart"))
+            assert not said and any(name in x for x in items if x.startswith("Not told apart: "))
 
 
-def test_the_table_has_a_row_per_client_and_a_cell_per_key_figure_from_the_verdict(decided, report):
+def test_the_table_is_the_terminals_with_a_row_per_client_and_a_cell_per_key_figure(decided, report):
     v = verdict_of(decided[0])
     rows = first_screen(report).rows
-    header, body = rows[0], rows[1:]
-    columns = expected_columns(decided[0], v)
-    assert sorted(r[0] for r in body) == sorted(v["clients"]) and "noop" not in [r[0] for r in body]
-    assert header[1:] == [f"{f['label']} {f['shape']}" for f in columns]
-    for row in body:
-        assert row[1:] == [cell_text(f, row[0]) for f in columns]
-    # Rows are best CPU per request first: the verdict's order.
-    assert [r[0] for r in body] == list(columns[0]["clients"])
+    assert rows == terminal_table(decided[1])  # the same columns, names, cells and pairs told apart
+    assert [r[0] for r in rows[1:-1]] == v["clients"] and "noop" not in [r[0] for r in rows]
+    for row in rows[1:-1]:
+        assert row[1:] == [cell_text(f, row[0]) for f in columns(v)]
 
 
 def test_the_table_comes_before_any_figure_and_a_figure_follows_it(report):
     assert report.index('<table class="decision"') < report.index("<img") < report.index("<h2")
 
 
-def test_a_figure_not_ranked_for_any_client_is_said_once(decided, report):
+def test_a_shape_that_ranked_nothing_is_said_once(decided, report):
     v = verdict_of(decided[0])
-    ranked = {f["figure"] for s in v["shapes"] for f in s["figures"]}
-    assert "knee" not in ranked  # every search of the busy fixture kept no rate
-    assert "Not ranked in this run: knee." in "".join(first_screen(report).text)
+    assert "capacity-http1" not in {s["shape"] for s in v["shapes"]}  # every search of the busy fixture kept no rate
+    assert "Nothing ranked at capacity-http1: see below." in "".join(first_screen(report).text)
 
 
 def test_a_column_the_same_for_every_client_becomes_a_sentence(decided, tmp_path):
@@ -154,19 +149,29 @@ def test_a_column_the_same_for_every_client_becomes_a_sentence(decided, tmp_path
     (run / "summary.json").write_text(json.dumps(summary))
     v = verdict_of(run)
     html_text = tables.first_screen_html(cbl.load_run(run), v)
-    rows = first_screen(html_text).rows
-    assert "latency p99 rate-4000" not in rows[0] and len(rows[0]) == 1 + len(expected_columns(run, v)) - 1
-    assert f"latency p99 at rate-4000: {cbd.fmt(2000.0, 'us')} a for every client." in html_text
+    header = first_screen(html_text).rows[0]
+    assert header == [h for h in terminal_table(decided[1])[0] if h != "p99 @4k"]
+    assert f"latency p99 at rate-4000: {cbd.bare(2000.0, 'us')} a for every client." in html_text
 
 
 def test_hovering_a_cell_gives_its_interval_rounds_and_marks(decided, report):
     v = verdict_of(decided[0])
-    f = expected_columns(decided[0], v)[1]
+    f = columns(v)[1]
     client = next(iter(f["clients"]))
     c = f["clients"][client]
     titles = re.findall(r'<td title="([^"]*)">', report)
-    want = f"95% interval {cbd.fmt(c['low'], f['unit'])} to {cbd.fmt(c['high'], f['unit'])}, {c['rounds']} rounds"
+    want = f"95% interval {cbd.fmt(c['low'], f['unit'])} to {cbd.fmt(c['high'], f['unit'])}, from {c['n']} rounds"
     assert any(t.startswith(want) and all(m in t for m in c["marks"]) for t in titles), titles[:8]
+
+
+def test_figures_before_the_first_request_take_their_columns(decided, tmp_path):
+    run = tmp_path / "startup"
+    shutil.copytree(decided[0], run)
+    for name in ("startup.json", "footprint.json"):
+        shutil.copy(FIXTURE.parent / "startup-small" / name, run / name)
+    r = cli("decide", run)
+    assert r.returncode == 0, r.stderr
+    assert first_screen(tables.first_screen_html(cbl.load_run(run), verdict_of(run))).rows == terminal_table(r.stdout)
 
 
 # ---------------------------------------------------------------- the rest of the report
@@ -180,11 +185,13 @@ def test_the_report_has_no_code_and_is_self_contained_and_small(report):
     assert len(images) >= 6 and all(base64.b64decode(b)[:4] == b"\x89PNG" for _, b in images)
 
 
-def test_the_report_prints_the_terminals_verdict_and_ends_with_how_to_read_it(decided, report):
+def test_every_figure_of_every_shape_is_ranked_in_the_verdicts_words_and_how_to_read_it_ends(decided, report):
     import html
 
-    terminal = decided[1]
-    assert html.escape(terminal.splitlines()[2]) in report
+    v = verdict_of(decided[0])
+    for s in v["shapes"]:
+        for f in s["figures"]:
+            assert html.escape(cbd.figure_words(f)) in report, (s["shape"], f["figure"])
     assert report.index('id="how-to-read-this"') > report.index("Where it ran")
 
 
@@ -258,14 +265,21 @@ def test_readme_blocks_are_replaced_and_nothing_else_is_touched(tmp_path):
     assert cli("readme", run, readme).returncode == 0 and readme.read_text() == text  # the same run: the same blocks
 
 
-def test_the_terminal_block_is_literally_what_decide_prints_cut_at_a_shape(tmp_path):
+def test_the_terminal_block_is_literally_what_decide_prints(tmp_path):
     run, readme = blocks_readme(tmp_path)
     assert cli("readme", run, readme).returncode == 0
     printed = cli("decide", run).stdout.splitlines()  # the verdict as the terminal shows it
-    shown = between(readme.read_text(), "terminal").split("```text\n", 1)[1].split("\n```", 1)[0].splitlines()
-    assert shown == printed[:len(shown)] and len(shown) < len(printed)
-    assert len(shown) <= render.EXCERPT_LINES and not printed[len(shown)].startswith(" ")  # whole shapes only
-    assert f"its first {len(shown)} of {len(printed)} lines" in between(readme.read_text(), "terminal")
+    block = between(readme.read_text(), "terminal")
+    assert block.split("```text\n", 1)[1].split("\n```", 1)[0].splitlines() == printed
+    assert "(in full)" in block
+
+
+def test_a_long_verdict_is_cut_after_a_whole_paragraph(decided):
+    run = cbl.load_run(decided[0])
+    printed = decided[1].splitlines()
+    block = render.terminal_block(run, verdict_of(decided[0]), max_lines=len(printed) - 1)
+    shown = block.split("```text\n", 1)[1].split("\n```", 1)[0].splitlines()
+    assert shown == printed[:len(shown)] and printed[len(shown)] == "" and f"first {len(shown)} of" in block
 
 
 def test_a_readme_without_the_terminal_block_gets_it_after_the_figure_block(tmp_path):
