@@ -42,8 +42,8 @@ table { border-collapse: collapse; font-size: 12.5px; margin: 0.4rem 0; }
 th, td { border: 1px solid #d8d8d8; padding: 2px 7px; text-align: left; vertical-align: top; }
 thead th { background: #f2f2f2; } tbody tr:nth-child(even) { background: #fafafa; }
 table.decision { font-size: 13px; } table.decision td { text-align: right; white-space: nowrap; }
-table.decision td[title] { cursor: help; }
-table.decision .tier { display: inline-block; min-width: 2.6em; text-align: left; font-weight: 600; } table.decision small { font-weight: normal; color: #666; }
+table.decision td[title], table.decision th[title] { cursor: help; }
+table.decision .tier { display: inline-block; min-width: 2.6em; text-align: left; font-weight: 600; }
 img { max-width: 100%; height: auto; display: block; margin: 0.4rem 0; }
 pre { background: #f7f7f7; padding: 0.5rem; overflow-x: auto; font-size: 12px; }
 .notes { font-size: 12px; color: #555; margin: 0.2rem 0; } ul.notes { padding-left: 1.2rem; } .anchor-link { display: none; }
