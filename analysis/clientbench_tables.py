@@ -1,0 +1,211 @@
+"""The report's words and tables as HTML: the first screen (verdict, decision table), then the details.
+
+The first screen reads the verdict as decided (clientbench_decide's dict) and nothing else: it formats, it never
+judges. The tables below it read the run (clientbench_load). The notebook displays these; clientbench_render
+turns the notebook into the report.
+"""
+from __future__ import annotations
+
+import html
+import json
+
+import pandas as pd
+
+import clientbench_decide as cbd
+import clientbench_figures as figs
+import clientbench_load as cbl
+
+VERDICT_LINES = 6
+
+
+def _e(x) -> str:
+    return html.escape(str(x), quote=True)
+
+
+def _table(df: pd.DataFrame) -> str:
+    return df.to_html(index=False, border=0, na_rep="-", escape=True)
+
+
+# ---------------------------------------------------------------- the first screen
+
+def key_figures(run: cbl.Run, v: dict) -> list:
+    """(short name, the verdict's figure) per column of the decision table: clientbench_decide's columns, so the
+    report and the terminal show the same figures under the same names."""
+    params = {s: run.shape_params(s) for s in run.shapes}
+    return [(cbd.column_name(params, shape, key), figs.figure(v, shape, key)) for shape, key in cbd.columns(v)]
+
+
+def verdict_lines(run: cbl.Run, v: dict) -> list:
+    """At most six lines: what the verdict holds for, the best tier of each key figure that told clients apart,
+    and the key figures that told none apart."""
+    hf = v["holdsFor"]
+    lines = [f"For {hf['cores']} cores of {hf['cpuModel']}, JDK {hf['jdk']}, profile {hf['profile']}"
+             + (": a first look, not for decisions." if hf["firstLook"] else ".")]
+    ranked = key_figures(run, v)
+    apart = [(name, f) for name, f in ranked if f["pairs"]["separated"]]
+    tied = [name for name, f in ranked if not f["pairs"]["separated"]]
+    room = VERDICT_LINES - len(lines) - (1 if tied else 0)
+    if len(apart) > room:
+        more = [name for name, _ in apart[room - 1:]]
+        lines += [_best(*x) for x in apart[:room - 1]] + [f"Also told apart (see the table): {', '.join(more)}."]
+    else:
+        lines += [_best(*x) for x in apart]
+    if tied:
+        lines.append(f"Not told apart: {', '.join(tied)}.")
+    return lines
+
+
+def _best(name: str, f: dict) -> str:
+    best = [c for c in f["clients"] if "a" in f["clients"][c]["letters"]]
+    return (f"{name}: {'highest' if f['better'] == 'higher' else 'lowest'} {', '.join(best)} (a); "
+            f"{f['pairs']['separated']} of {f['pairs']['of']} pair{'s' if f['pairs']['of'] != 1 else ''} told apart.")
+
+
+def cell(f: dict, client: str) -> tuple:
+    """(text, details) of one client's figure: '14us a' as the terminal prints it ('*' where marked), its interval
+    and marks on hover."""
+    c = f["clients"].get(client)
+    if c is None:
+        return "-", f"not ranked: {f['notRanked'].get(client, 'not measured')}"
+    unit = f["unit"]
+    interval = (f"95% interval {cbd.fmt(c['low'], unit)} to {cbd.fmt(c['high'], unit)}" if c["low"] and c["high"]
+                else "no interval")
+    marks = f"; marked: {', '.join(c['marks'])}" if c["marks"] else ""
+    return (f"{cbd.bare(c['value'], unit)}{'*' if c['marks'] else ''} {c['letters']}",
+            f"{interval}, from {c['n']} {'rounds' if f['method'] == 'rounds' else 'values'}{marks}")
+
+
+def decision_table(run: cbl.Run, v: dict) -> tuple:
+    """(columns, sentences): per key figure its name, the verdict's figure and each client's cell; a column with
+    the same cell for every client becomes a sentence, and so do the shapes that ranked nothing."""
+    columns, sentences = [], []
+    for name, f in key_figures(run, v):
+        cells = {c: cell(f, c) for c in v["clients"]}
+        texts = {t for t, _ in cells.values()}
+        if len(texts) == 1 and len(v["clients"]) > 1:
+            text = texts.pop()
+            sentences.append(f"{f['label']} at {f['shape']}: " + (
+                "not ranked for any client." if text == "-" else f"{text} for every client."))
+        else:
+            columns.append((name, f, cells))
+    ranked = {s["shape"] for s in v["shapes"]}
+    nothing = [s for s in cbl.shapes_of(run, "open", "closed", "capacity") if s not in ranked]
+    if nothing:
+        sentences.append(f"Nothing ranked at {', '.join(nothing)}: see below.")
+    return columns, sentences
+
+
+def decision_table_html(run: cbl.Run, v: dict) -> str:
+    columns, sentences = decision_table(run, v)
+    head = "".join(f'<th title="{_e(_column_details(f))}">{_e(name)}</th>' for name, f, _ in columns)
+    body = "".join("<tr><th>" + _e(c) + "</th>" + "".join(_cell_html(*cells[c]) for _, _, cells in columns) + "</tr>"
+                   for c in v["clients"])
+    told = "".join(f"<td>{f['pairs']['separated']}/{f['pairs']['of']}</td>" for _, f, _ in columns)
+    said = "".join(f"<li>{_e(s)}</li>" for s in sentences)
+    return (f'<table class="decision"><thead><tr><th>client</th>{head}</tr></thead><tbody>{body}</tbody>'
+            f'<tfoot><tr><th>told apart</th>{told}</tr></tfoot></table>'
+            + (f'<ul class="notes">{said}</ul>' if said else ""))
+
+
+def _cell_html(text: str, details: str) -> str:
+    value, _, tier = text.rpartition(" ")  # the letters in a column of their own width, so the values line up
+    return f'<td title="{_e(details)}">{_e(value)} <span class="tier">{_e(tier)}</span></td>'
+
+
+def _column_details(f: dict) -> str:
+    return (f"{f['label']} at {f['shape']}: {f['better']} is better; {f['pairs']['separated']} of "
+            f"{f['pairs']['of']} pairs told apart; intervals from {f['method']}")
+
+
+def first_screen_html(run: cbl.Run, v: dict) -> str:
+    """The title, the verdict in at most six lines and the decision table; the figure follows it."""
+    lines = verdict_lines(run, v)
+    banner = '<p class="banner">' + _e(lines[0]) + "</p>" if v["holdsFor"]["firstLook"] else f"<p>{_e(lines[0])}</p>"
+    flagged = v.get("flaggedRounds", [])
+    note = (f"{len(flagged)} round{'s' if len(flagged) != 1 else ''} flagged by the host and kept: "
+            + ", ".join(f"{r['shape']} round {r['round']} ({', '.join(r['flags'])})" for r in flagged) + ". ") if flagged else ""
+    return (f"<h1>Which HTTP client? Run {_e(run.name)}</h1>{banner}<ol class=\"verdict\">"
+            + "".join(f"<li>{_e(x)}</li>" for x in lines[1:]) + "</ol>" + decision_table_html(run, v)
+            + f'<p class="notes">{_e(note)}Letters: clients sharing one are not told apart; * a validity flag marks '
+              'the figure (hover a cell for its interval and marks, a heading for its figure). '
+              '<a href="#how-to-read-this">How to read this</a></p>')
+
+
+# ---------------------------------------------------------------- the details
+
+def rankings_html(run: cbl.Run, s: dict) -> str:
+    """One shape of the verdict: each figure's full ranking in clientbench_decide's words, best first."""
+    items = "".join(f"<li><b>{_e(f['label'])}</b> ({f['pairs']['separated']} of {f['pairs']['of']} pairs told apart):"
+                    f" {_e(cbd.figure_words(f))}</li>" for f in s["figures"])
+    return f"<h3>{_e(cbd.shape_words(run, s['shape']) if s['shape'] in run.shapes else s['shape'])}</h3><ul>{items}</ul>"
+
+
+def failures_html(run: cbl.Run, shapes: list) -> str:
+    rows = []
+    for shape in shapes:
+        for client in run.clients:
+            if run.trials_of(shape, client):
+                counts = cbl.failures_by_class(run, shape, client)
+                rows.append({"shape": shape, "client": client, **{k: counts[k] for k in ["sent"] + figs.FAILURE_KINDS}})
+    t = pd.DataFrame(rows)
+    return _table(t[[c for c in t.columns if c in ("shape", "client", "sent") or t[c].any()]])
+
+
+def long_lived_html(run: cbl.Run) -> str:
+    return _table(cbl.long_lived(run).round(2))
+
+
+def two_runs_html(a: cbl.Run, b: cbl.Run) -> str:
+    first = cbd.compare_text(a, b).splitlines()[0]
+    return f"<p><strong>{_e(first)}</strong></p>" + _table(pd.DataFrame(cbd.compare_runs(a, b)))
+
+
+def environment_html(run: cbl.Run) -> str:
+    env, m, jdk = run.env, run.env.get("machine", {}), run.env.get("launcherJdk", {})
+    facts = [("run", run.name), ("profile", f"{env.get('profile')}: {env.get('purpose')}"),
+             ("machine", f"{m.get('cpuCount')} x {m.get('cpuModel')}, {m.get('memoryBytes', 0) / 2**30:.0f} GiB, "
+                         f"{m.get('os')} {m.get('kernel')} ({m.get('arch')}), taskset {m.get('taskset')}"),
+             ("JDK", f"{jdk.get('version')} ({jdk.get('vendor')}), {jdk.get('vm')}"),
+             ("client JVM flags", " ".join(a for a in env.get("forkJvmArgs", []) if not a.startswith("-Dclientbench.hlog"))),
+             ("target", env.get("target")), ("request", json.dumps(env["request"]) if "request" in env else "-"),
+             ("timeouts", ", ".join(f"{k} {v}" for k, v in env.get("settings", {}).items())),
+             ("started, finished", f"{env.get('started')}, {env.get('finished')}")]
+    facts += [("skipped", s) for s in env.get("skipped", [])] + [("failed", s) for s in env.get("failed", [])]
+    shapes = pd.DataFrame([{"shape": s["name"], "benchmark": s["benchmark"].split(".")[-2], "rounds": s.get("rounds", 1),
+                            "params": ", ".join(f"{k}={v}" for k, v in sorted(s["params"].items())),
+                            **(s.get("timings") or {})} for s in env.get("shapes", [])])
+    rounds = pd.DataFrame([{"shape": r["shape"], "round": r["round"], "order": ", ".join(r.get("order", [])),
+                            "steal (median)": r.get("stealMedian"), "noop CPU/req": cbd.fmt(r.get("noopCpuMicrosPerRequest"), "us"),
+                            "flags": ", ".join(r.get("flags", [])), "repeat": json.dumps(r["repeat"]) if r.get("repeat") else ""}
+                           for r in cbl.rounds(run)])
+    keys = ["library", "protocol", "httpVersion", "maxConnections", "ioThreads", "ioThreadsKind", "transport", "threading"]
+    settings = pd.DataFrame([{"client": c, **{k: s.get(k, "-") for k in keys}}
+                             for c, s in env.get("clientSettings", {}).items()])
+    return ("<h3>Run</h3>" + _table(pd.DataFrame(facts, columns=["", "value"])) + "<h3>Shapes</h3>" + _table(shapes)
+            + "<h3>Rounds</h3>" + _table(rounds)
+            + "<h3>Client settings</h3><p>Every setting of every client is in each trial's JSON; the main ones:</p>"
+            + _table(settings))
+
+
+def how_to_read_html(run: cbl.Run, v: dict) -> str:
+    """The definitions: the letters, the intervals, the marks, the SLO and summary.json's own words."""
+    hf = v["holdsFor"]
+    marks = "".join(f"<li><b>{_e(k)}</b>: {_e(t.format(jit=cbl.JIT_WARMING))}</li>" for k, t in cbd.MARKS.items())
+    d = run.summary["definitions"]
+    defs = [("SLO", ", ".join(f"{k} {x}" for k, x in d["slo"].items()))]
+    defs += [(k, x) for k, x in d.items() if isinstance(x, str)] + list(d.get("flags", {}).items())
+    defs += [(f"threshold: {k}", x) for k, x in d.get("thresholds", {}).get("why", {}).items()]
+    return (f'<h2 id="how-to-read-this">How to read this</h2><ul>'
+            "<li><b>Rounds</b>: every shape runs in rounds of one fork per client and noop (the harness alone), a new "
+            "order each round, so a slow spell of the host costs every client alike. A figure is each fork's measured "
+            "windows together; costs (CPU, bytes, system calls, context switches per request) are net of noop's in the "
+            "same round; latency with a server delay is what the client and harness added beyond it.</li>"
+            f"<li><b>Letters</b>: a compact letter display. Each pair of clients is compared on each figure at "
+            f"{hf['confidence']:.0%} over every pair of that figure (Tukey's HSD on the log figure, round effects taken "
+            "out); clients sharing a letter are not told apart, and 'a' holds the best. A figure from one round is "
+            "compared on its windows: a first look.</li>"
+            "<li><b>Intervals</b>: each client's 95% interval of the figure over its rounds, on hover in the table and "
+            "as bars in the figures.</li>"
+            f"<li><b>Marks</b> (* after a figure): a validity flag raised in a window of the figure. The figure is "
+            f"ranked with its mark; a knee that is only a lower bound is never found worse.<ul>{marks}</ul></li></ul>"
+            "<h3>Definitions (summary.json)</h3>" + _table(pd.DataFrame(defs, columns=["term", "meaning"])))

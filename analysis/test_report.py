@@ -1,0 +1,315 @@
+"""The report and README's generated blocks, against the decided fixture (conftest.py). Expected words and numbers
+come from summary.json's verdict read here with json, and from what `decide` printed, never from the code that
+wrote the HTML."""
+import base64
+import json
+import re
+import shutil
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from conftest import FIXTURE, HERE, cli
+
+sys.path.insert(0, str(HERE))
+import clientbench_decide as cbd  # noqa: E402
+import clientbench_load as cbl  # noqa: E402
+import clientbench_render as render  # noqa: E402
+import clientbench_tables as tables  # noqa: E402
+
+ROOT = HERE.parent
+
+
+def verdict_of(run: Path) -> dict:
+    return json.loads((run / "summary.json").read_text())["verdict"]
+
+
+def columns(v: dict) -> list:
+    """The verdict's figures in the decision table: the columns clientbench_decide chose for the terminal too."""
+    figures = {(s["shape"], f["figure"]): f for s in v["shapes"] for f in s["figures"]}
+    return [figures[c] for c in cbd.columns(v)]
+
+
+def cell_text(f: dict, client: str) -> str:
+    c = f["clients"].get(client)
+    return f"{cbd.bare(c['value'], f['unit'])}{'*' if c['marks'] else ''} {c['letters']}" if c else "-"
+
+
+def terminal_table(printed: str) -> list:
+    """The decision table as `decide` printed it: its rows, each split into cells at two spaces or more."""
+    lines = printed.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("client  "))
+    end = lines.index("", start)
+    return [re.split(r" {2,}", line.strip()) for line in lines[start:end]]
+
+
+class Page(HTMLParser):
+    """The text before the first image, and the decision table's rows (lists of cell texts)."""
+
+    def __init__(self):
+        super().__init__()
+        self.text, self.rows, self.in_table, self.done, self.cell = [], [], False, False, None
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "img":
+            self.done = True
+        if tag == "table" and ("class", "decision") in attrs:
+            self.in_table = True
+        if self.in_table and tag == "tr":
+            self.rows.append([])
+        if self.in_table and tag in ("td", "th"):
+            self.cell = []
+        if tag == "br" and self.cell is not None:
+            self.cell.append(" ")
+
+    def handle_endtag(self, tag):
+        if tag == "table":
+            self.in_table = False
+        if self.in_table and tag in ("td", "th") and self.cell is not None:
+            self.rows[-1].append(" ".join("".join(self.cell).split()))
+            self.cell = None
+
+    def handle_data(self, data):
+        if not self.done:
+            self.text.append(data)
+        if self.cell is not None:
+            self.cell.append(data)
+
+
+def first_screen(html_text: str) -> Page:
+    p = Page()
+    p.feed(html_text)
+    return p
+
+
+@pytest.fixture(scope="module")
+def report(decided):
+    run, _ = decided
+    out = run / "report.html"
+    render.render([run], out)
+    return out.read_text()
+
+
+# ---------------------------------------------------------------- the first screen
+
+def test_the_first_screen_says_what_the_verdict_holds_for_in_at_most_six_lines(decided, report):
+    v = verdict_of(decided[0])
+    before = "".join(first_screen(report).text)
+    hf = v["holdsFor"]
+    assert f"{hf['cores']} cores of {hf['cpuModel']}, JDK {hf['jdk']}, profile {hf['profile']}" in before
+    assert "not for decisions" in before  # the fixture is a first look
+    lines = re.findall(r'<ol class="verdict">(.*?)</ol>', report, re.S)[0].count("<li>")
+    assert 1 <= lines <= 5  # and the line above them
+
+
+def test_each_told_apart_line_names_the_clients_sharing_the_best_letter(decided, report):
+    v = verdict_of(decided[0])
+    items = re.findall(r"<li>(.*?)</li>", re.findall(r'<ol class="verdict">(.*?)</ol>', report, re.S)[0])
+    names = terminal_table(decided[1])[0][1:]
+    for name, f in zip(names, columns(v)):
+        best = [c for c in f["clients"] if "a" in f["clients"][c]["letters"]]
+        said = [x for x in items if x.startswith(name + ": ")]
+        if f["pairs"]["separated"]:
+            assert said and said[0].split(": ", 1)[1].startswith(f"{'lowest' if f['better'] == 'lower' else 'highest'} "
+                                                                  f"{', '.join(best)} (a);"), (name, items)
+            assert f"{f['pairs']['separated']} of {f['pairs']['of']} pair" in said[0]
+        else:
+            assert not said and any(name in x for x in items if x.startswith("Not told apart: "))
+
+
+def test_the_table_is_the_terminals_with_a_row_per_client_and_a_cell_per_key_figure(decided, report):
+    v = verdict_of(decided[0])
+    rows = first_screen(report).rows
+    assert rows == terminal_table(decided[1])  # the same columns, names, cells and pairs told apart
+    assert [r[0] for r in rows[1:-1]] == v["clients"] and "noop" not in [r[0] for r in rows]
+    for row in rows[1:-1]:
+        assert row[1:] == [cell_text(f, row[0]) for f in columns(v)]
+
+
+def test_the_table_comes_before_any_figure_and_a_figure_follows_it(report):
+    assert report.index('<table class="decision"') < report.index("<img") < report.index("<h2")
+
+
+def test_a_shape_that_ranked_nothing_is_said_once(decided, report):
+    v = verdict_of(decided[0])
+    assert "capacity-http1" not in {s["shape"] for s in v["shapes"]}  # every search of the busy fixture kept no rate
+    assert "Nothing ranked at capacity-http1: see below." in "".join(first_screen(report).text)
+
+
+def test_a_column_the_same_for_every_client_becomes_a_sentence(decided, tmp_path):
+    run = tmp_path / "same"
+    shutil.copytree(decided[0], run)
+    summary = json.loads((run / "summary.json").read_text())
+    p99 = next(f for s in summary["verdict"]["shapes"] if s["shape"] == "rate-4000"
+               for f in s["figures"] if f["figure"] == "p99")
+    for c in p99["clients"].values():
+        c.update(value=2000.0, letters="a", marks=[])
+    (run / "summary.json").write_text(json.dumps(summary))
+    v = verdict_of(run)
+    html_text = tables.first_screen_html(cbl.load_run(run), v)
+    header = first_screen(html_text).rows[0]
+    assert header == [h for h in terminal_table(decided[1])[0] if h != "p99 @4k"]
+    assert f"latency p99 at rate-4000: {cbd.bare(2000.0, 'us')} a for every client." in html_text
+
+
+def test_hovering_a_cell_gives_its_interval_rounds_and_marks(decided, report):
+    v = verdict_of(decided[0])
+    f = columns(v)[1]
+    client = next(iter(f["clients"]))
+    c = f["clients"][client]
+    titles = re.findall(r'<td title="([^"]*)">', report)
+    want = f"95% interval {cbd.fmt(c['low'], f['unit'])} to {cbd.fmt(c['high'], f['unit'])}, from {c['n']} rounds"
+    assert any(t.startswith(want) and all(m in t for m in c["marks"]) for t in titles), titles[:8]
+
+
+def test_figures_before_the_first_request_take_their_columns(decided, tmp_path):
+    run = tmp_path / "startup"
+    shutil.copytree(decided[0], run)
+    for name in ("startup.json", "footprint.json"):
+        shutil.copy(FIXTURE.parent / "startup-small" / name, run / name)
+    r = cli("decide", run)
+    assert r.returncode == 0, r.stderr
+    assert first_screen(tables.first_screen_html(cbl.load_run(run), verdict_of(run))).rows == terminal_table(r.stdout)
+
+
+# ---------------------------------------------------------------- the rest of the report
+
+def test_the_report_has_no_code_and_is_self_contained_and_small(report):
+    for code in ("cbd.", "figs.", "tables.", "import ", "display("):
+        assert code not in report
+    assert "<script" not in report and 'src="http' not in report and "<link" not in report
+    assert len(report.encode()) < 600_000
+    images = re.findall(r'<img alt="([^"]+)" src="data:image/png;base64,([^"]+)"', report)
+    assert len(images) >= 6 and all(base64.b64decode(b)[:4] == b"\x89PNG" for _, b in images)
+
+
+def test_every_figure_of_every_shape_is_ranked_in_the_verdicts_words_and_how_to_read_it_ends(decided, report):
+    import html
+
+    v = verdict_of(decided[0])
+    for s in v["shapes"]:
+        for f in s["figures"]:
+            assert html.escape(cbd.figure_words(f)) in report, (s["shape"], f["figure"])
+    assert report.index('id="how-to-read-this"') > report.index("Where it ran")
+
+
+def test_the_failures_table_counts_each_class_from_the_trials(decided, report):
+    # delay6s-50: the delay is beyond the request timeout, so every request sent is a timeout.
+    sent = sum(it["sent"] for p in decided[0].glob("*.trial.json") for t in [json.loads(p.read_text())]
+               if t["shape"] == "delay6s-50" and t["client"] == "jdk" for it in t["iterations"] if it["measured"])
+    for table in re.findall(r"<table.*?</table>", report, re.S):
+        header = re.findall(r"<th>(.*?)</th>", table)
+        rows = [re.findall(r"<td>(.*?)</td>", row, re.S) for row in re.findall(r"<tr>(.*?)</tr>", table, re.S)]
+        if "timeout" in header and "sent" in header:
+            row = next(r for r in rows if r[:2] == ["delay6s-50", "jdk"])
+            assert sent > 0 and row[header.index("sent")] == row[header.index("timeout")] == str(sent)
+            return
+    pytest.fail("no failures table")
+
+
+def test_a_failed_run_is_listed_with_its_reason(decided, tmp_path):
+    run = tmp_path / "failed"
+    shutil.copytree(decided[0], run)
+    env = json.loads((run / "env.json").read_text())
+    env["failed"] = ["h2c-500/okhttp: the fork exited with 1"]
+    (run / "env.json").write_text(json.dumps(env))
+    assert "h2c-500/okhttp: the fork exited with 1" in tables.environment_html(cbl.load_run(run))
+
+
+def test_two_runs_say_how_many_pairs_they_put_in_opposite_order(decided, tmp_path):
+    b = tmp_path / "b"
+    shutil.copytree(decided[0], b)
+    out = tmp_path / "compare.html"
+    render.render([decided[0], b], out)
+    assert "run-small vs b: 0 pairs in opposite order" in out.read_text()
+
+
+def test_the_notebook_takes_its_runs_in_a_parameters_cell_first():
+    nb = json.loads((ROOT / "analysis.ipynb").read_text())
+    first = nb["cells"][0]
+    assert first["cell_type"] == "code" and "parameters" in first["metadata"].get("tags", [])
+    assert "RUNS = " in "".join(first["source"])
+
+
+# ---------------------------------------------------------------- README's blocks
+
+def blocks_readme(tmp_path, terminal=True) -> tuple:
+    run = tmp_path / "results" / "run-small"
+    shutil.copytree(FIXTURE, run)
+    readme = tmp_path / "README.md"
+    text = (f"# title\n\nbefore\n\n{render.begin('figure')}\nold figure\n{render.end('figure')}\n\nbetween\n\n"
+            + (f"{render.begin('terminal')}\nold output\n{render.end('terminal')}\n" if terminal else "")
+            + "\nafter\n")
+    readme.write_text(text)
+    return run, readme
+
+
+def between(text: str, block: str) -> str:
+    return text[text.index(render.begin(block)):text.index(render.end(block))]
+
+
+def test_readme_blocks_are_replaced_and_nothing_else_is_touched(tmp_path):
+    run, readme = blocks_readme(tmp_path)
+    r = cli("readme", run, readme)
+    assert r.returncode == 0, r.stderr
+    text = readme.read_text()
+    outside = re.sub(r"<!-- clientbench:(\w+) begin.*?<!-- clientbench:\1 end -->", "BLOCK", text, flags=re.S)
+    assert outside == "# title\n\nbefore\n\nBLOCK\n\nbetween\n\nBLOCK\n\nafter\n"
+    assert "old figure" not in text and "old output" not in text
+    assert "(results/run-small/main.png)" in text and (run / "main.png").read_bytes()[:4] == b"\x89PNG"
+    env = json.loads((run / "env.json").read_text())
+    assert (f"`run-small` (fixture profile: {env['purpose']}): 3 clients on {env['machine']['cpuCount']} cores of "
+            f"{env['machine']['cpuModel']}, JDK {env['launcherJdk']['version']}.") in between(text, "figure")
+    assert cli("readme", run, readme).returncode == 0 and readme.read_text() == text  # the same run: the same blocks
+
+
+def test_the_terminal_block_is_literally_what_decide_prints(tmp_path):
+    run, readme = blocks_readme(tmp_path)
+    assert cli("readme", run, readme).returncode == 0
+    printed = cli("decide", run).stdout.splitlines()  # the verdict as the terminal shows it
+    block = between(readme.read_text(), "terminal")
+    assert block.split("```text\n", 1)[1].split("\n```", 1)[0].splitlines() == printed
+    assert "(in full)" in block
+
+
+def test_a_long_verdict_is_cut_after_a_whole_paragraph(decided):
+    run = cbl.load_run(decided[0])
+    printed = decided[1].splitlines()
+    block = render.terminal_block(run, verdict_of(decided[0]), max_lines=len(printed) - 1)
+    shown = block.split("```text\n", 1)[1].split("\n```", 1)[0].splitlines()
+    assert shown == printed[:len(shown)] and printed[len(shown)] == "" and f"first {len(shown)} of" in block
+
+
+def test_a_readme_without_the_terminal_block_gets_it_after_the_figure_block(tmp_path):
+    run, readme = blocks_readme(tmp_path, terminal=False)
+    assert cli("readme", run, readme).returncode == 0
+    text = readme.read_text()
+    assert text.startswith("# title\n\nbefore\n\n" + render.begin("figure")) and text.endswith("\n\nbetween\n\n\nafter\n")
+    assert text.index(render.end("figure") + "\n\n" + render.begin("terminal")) > 0
+
+
+def test_a_readme_without_the_figure_block_is_refused(tmp_path):
+    readme = tmp_path / "README.md"
+    readme.write_text("no block here\n")
+    r = cli("readme", FIXTURE, readme)
+    assert r.returncode == 1 and "no figure block" in r.stderr
+    assert readme.read_text() == "no block here\n"
+
+
+def test_readme_blocks_are_what_the_reference_run_generates():
+    refs = []
+    for p in sorted((ROOT / "results").iterdir()):
+        try:
+            refs.append(cbl.load_run(p))
+        except cbl.AnalysisError:
+            continue  # not a run in this format
+    refs = [r for r in refs if r.env.get("profile") == "standard"]
+    if not refs:
+        pytest.skip("no committed standard-profile reference run in this format under results/")
+    ref, readme = refs[-1], ROOT / "README.md"
+    v = cbd.read(ref)
+    assert render.current_block(readme, "figure") == render.figure_block(ref, v, readme), \
+        f"README's figure block is stale: ./bench report --readme {ref.path.relative_to(ROOT)}"
+    assert render.current_block(readme, "terminal") == render.terminal_block(ref, v)
