@@ -74,7 +74,7 @@ _FLAG_WORDS = {"generator": "gen", "lag": "lag", "stub": "stub", "steal": "steal
 
 # ---------------------------------------------------------------- one figure of one shape
 
-def _net(f: pd.DataFrame, figure: Figure) -> pd.DataFrame:
+def net_of_noop(f: pd.DataFrame, figure: Figure) -> pd.DataFrame:
     """The fork's figure, net of noop's in the same round (noop's median over rounds where its round is missing);
     latency beyond the server's delay is the shape's business (see `values`)."""
     col = figure.column
@@ -94,7 +94,7 @@ def rank(run: cbl.Run, shape: str, figure: Figure) -> dict | None:
     if f.empty or f[figure.column].isna().all():
         return None
     delay_us = int(run.shape_params(shape).get("delayMs") or 0) * 1000
-    rows = _net(f, figure)
+    rows = net_of_noop(f, figure)
     if figure.key in ("p50", "p99") and delay_us:
         rows["value"] = rows["value"] - delay_us  # what the client and harness added to the server's delay
     values, marks, not_ranked, lower = {}, {}, {}, set()
@@ -269,7 +269,8 @@ def fmt(value, unit: str) -> str:
         return (f"{value:.0f} us" if value < 1000 else f"{value / 1000:.1f} ms" if value < 10_000
                 else f"{value / 1000:.0f} ms" if value < 1_000_000 else f"{value / 1e6:.2f} s")
     if unit == "B":
-        return f"{value / 1024:.1f} KiB" if abs(value) >= 1024 else f"{value:.0f} B"
+        return (f"{value / 1048576:.1f} MiB" if abs(value) >= 1048576 else f"{value / 1024:.1f} KiB"
+                if abs(value) >= 1024 else f"{value:.0f} B")
     if unit == "req/s":
         return f"{value:,.0f}/s"
     if unit == "ms":

@@ -83,7 +83,7 @@ def round_values(run: cbl.Run, f: dict) -> pd.DataFrame:
     forks = cbl.forks(run)
     if f["shape"] not in run.shapes:  # before the first request: starts, not forks
         return pd.DataFrame(columns=["client", "round", "value"])
-    rows = cbd._net(forks[forks["shape"] == f["shape"]], cbd.BY_KEY[f["figure"]])
+    rows = cbd.net_of_noop(forks[forks["shape"] == f["shape"]], cbd.BY_KEY[f["figure"]])
     rows["value"] = rows["value"] - f["beyondDelayMicros"]
     return rows[rows["value"] > 0]
 

@@ -85,10 +85,7 @@ public abstract class LoadState {
     static final long SETTLE_WINDOW_NANOS = TimeUnit.SECONDS.toNanos(2);
     /** The settle loop's own stop, after its window's end, as JMH's comes after an iteration's time. */
     static final long SETTLE_STOP_AFTER_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
-    /**
-     * Under this share of a window spent compiling, the client JVM has settled: the report's line too
-     * (JIT_WARMING in analysis/clientbench_analysis.py), above which a figure is marked as taken while warming up.
-     */
+    /** Under this share of a window spent compiling, the client JVM has settled (thresholds.json's jitWarmingShare). */
     static final double JIT_QUIET = clientbench.harness.Probes.JIT_WARMING;
 
     /**

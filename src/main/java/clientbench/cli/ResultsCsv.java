@@ -20,9 +20,9 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * results.csv: one row per (shape, client) with the figures a spreadsheet wants, beside results.json.
- * Column names follow the notebook's wide frame ({@code clientbench_analysis.wide}); README lists them
- * with their units. An empty cell is a figure the run did not produce (no histogram, no GC profiler).
+ * results.csv: one row per (shape, client) with the figures a spreadsheet wants, beside results.json;
+ * docs/files.md lists the columns with their units, and the analysis adds each ranked figure's tier letters.
+ * An empty cell is a figure the run did not produce (no histogram, no GC profiler).
  */
 final class ResultsCsv {
     static final String FILE = "results.csv";

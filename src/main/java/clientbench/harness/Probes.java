@@ -37,8 +37,7 @@ public record Probes(int jvmCpus, long asked, long connections, long connections
 
     /**
      * Over this {@link #jitShare} the client JVM was still warming up in the window: a settle loop runs until a window
-     * is under it (LoadState), a capacity miss over it is probed again, and the report marks such figures
-     * (JIT_WARMING in analysis/clientbench_analysis.py).
+     * is under it, a capacity miss over it is probed again, and the verdict marks such figures (thresholds.json).
      */
     public static final double JIT_WARMING = Thresholds.JIT_WARMING_SHARE;
 }

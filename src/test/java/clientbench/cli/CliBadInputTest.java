@@ -432,8 +432,8 @@ class CliBadInputTest {
         Path python = Path.of(System.getProperty("user.dir"), ".venv", "bin", "python");
         assumeTrue(Files.isExecutable(python), "the report's venv (./bench test makes it)");
         String fixture = Path.of(System.getProperty("user.dir"), "analysis", "fixtures", "run-small").toString();
-        Result r = run(new ProcessBuilder(python.toString(), "analysis/clientbench_analysis.py", "decide", fixture, fixture));
+        Result r = run(new ProcessBuilder(python.toString(), "analysis/clientbench_cli.py", "compare", fixture, fixture));
         assertEquals(0, r.exit(), r.toString());
-        assertTrue(r.out().get(0).startsWith("run-small vs run-small: the runs agree"), r.out().toString());
+        assertTrue(r.out().get(0).startsWith("run-small vs run-small: 0 pairs in opposite order"), r.out().toString());
     }
 }
