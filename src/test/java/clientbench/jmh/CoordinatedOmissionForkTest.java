@@ -1,5 +1,6 @@
 package clientbench.jmh;
 
+import clientbench.testkit.ForkedRuns;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -8,7 +9,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
 
 import java.nio.file.Path;
 
-import static clientbench.jmh.ForkedRuns.score;
+import static clientbench.testkit.ForkedRuns.score;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**

@@ -10,6 +10,7 @@ import clientbench.harness.IterationSnapshot;
 import clientbench.harness.LoadGenerator;
 import clientbench.harness.LoadSpec;
 import clientbench.stub.StubExtension;
+import clientbench.testkit.Iterations;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -75,7 +76,7 @@ class FaultMixTest {
         try (HttpClientAdapter adapter = Adapters.create(client, config)) {
             LoadGenerator g = new LoadGenerator(adapter, requests,
                     LoadSpec.open(RATE, 32, LoadSpec.Backpressure.PARK, REQUEST_TIMEOUT.plusSeconds(1)));
-            s = Loops.iteration(g, WINDOW_MILLIS);
+            s = Iterations.run(g, WINDOW_MILLIS);
         }
         Map<Outcome, Long> expected = new EnumMap<>(Outcome.class);
         for (Outcome o : Outcome.values()) {
