@@ -1,7 +1,6 @@
 package clientbench.adapters;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import clientbench.api.AdapterConfig;
 import clientbench.api.HttpClientAdapter;
