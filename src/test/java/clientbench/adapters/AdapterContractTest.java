@@ -17,10 +17,10 @@ import clientbench.api.Protocol;
 import clientbench.api.Request;
 import clientbench.harness.LoadSpec;
 import clientbench.harness.RequestSpec;
-import clientbench.harness.StubProcess;
 import clientbench.harness.TrialSpec;
 import clientbench.stub.StubOptions;
 import clientbench.stub.StubServer;
+import clientbench.testkit.ChildJvm;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -371,15 +371,10 @@ abstract class AdapterContractTest {
         String ok = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok";
         try (RecordingServer good = RecordingServer.tls(ok, trusted.key(), trusted.certificate());
              RecordingServer other = RecordingServer.tls(ok, unknown.key(), unknown.certificate())) {
-            List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-            cmd.addAll(StubProcess.jdkFlags());
-            cmd.addAll(List.of("-Djavax.net.ssl.trustStore=" + store, "-Djavax.net.ssl.trustStoreType=PKCS12",
-                    "-Djavax.net.ssl.trustStorePassword=" + TestCertificates.PASSWORD,
-                    "-cp", System.getProperty("java.class.path"), TlsProbe.class.getName(), adapterName(),
-                    Integer.toString(good.uri().getPort()), Integer.toString(other.uri().getPort())));
-            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-            String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertTrue(p.waitFor(60, TimeUnit.SECONDS), "probe JVM did not end: " + output);
+            String output = ChildJvm.main(TlsProbe.class).jvmArgs("-Djavax.net.ssl.trustStore=" + store,
+                    "-Djavax.net.ssl.trustStoreType=PKCS12", "-Djavax.net.ssl.trustStorePassword=" + TestCertificates.PASSWORD)
+                    .args(adapterName(), Integer.toString(good.uri().getPort()), Integer.toString(other.uri().getPort()))
+                    .run(60).output();
             Map<String, String> outcomes = new java.util.TreeMap<>();
             output.lines().filter(l -> l.startsWith("case ")).forEach(l -> {
                 String[] kv = l.substring(5).split("=", 2);

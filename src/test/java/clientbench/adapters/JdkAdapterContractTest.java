@@ -1,15 +1,12 @@
 package clientbench.adapters;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import clientbench.api.AdapterConfig;
 import clientbench.api.HttpClientAdapter;
 import clientbench.api.Request;
+import clientbench.testkit.ChildJvm;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -58,18 +55,8 @@ class JdkAdapterContractTest extends AdapterContractTest {
      */
     @Test
     void connectRetryIsOffInAFreshJvmThatBuildsTheAdapter() throws Exception {
-        Path log = Files.createTempFile("retry-connect-probe", ".log");
-        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--add-opens", "java.net.http/jdk.internal.net.http=ALL-UNNAMED",
-                "-cp", System.getProperty("java.class.path"), RetryConnectProbe.class.getName())
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        boolean ended = p.waitFor(20, TimeUnit.SECONDS); // before reading: a probe that hangs must not hang the test
-        if (!ended) {
-            p.destroyForcibly();
-        }
-        String output = Files.readString(log, StandardCharsets.UTF_8);
-        Files.delete(log);
-        assertTrue(ended, "probe JVM did not end: " + output);
+        String output = ChildJvm.main(RetryConnectProbe.class)
+                .jvmArgs("--add-opens", "java.net.http/jdk.internal.net.http=ALL-UNNAMED").run(20).output();
         assertEquals("RETRY_CONNECT=false", output.strip().lines().reduce((a, b) -> b).orElse(""), output);
     }
 

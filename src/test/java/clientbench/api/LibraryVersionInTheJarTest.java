@@ -6,18 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import clientbench.adapters.Adapters;
-import clientbench.harness.StubProcess;
+import clientbench.testkit.ChildJvm;
 import java.io.File;
 import java.io.InputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -39,14 +36,10 @@ class LibraryVersionInTheJarTest {
     void everyClientNamesItsVersionInTheBenchmarkJar() throws Exception {
         assertTrue(Files.isRegularFile(JAR), "runs after mvn package (Failsafe): " + JAR);
         Path testClasses = Path.of(Probe.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-        cmd.addAll(StubProcess.jdkFlags());
         // The jar first: every adapter and library class loads from it; only the probe comes from the test classes.
-        cmd.addAll(List.of("-cp", JAR + File.pathSeparator + testClasses, Probe.class.getName()));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "probe JVM did not end: " + output);
-        assertEquals(0, p.exitValue(), output);
+        ChildJvm.Ended probe = ChildJvm.main(Probe.class).classPath(JAR + File.pathSeparator + testClasses).run(60);
+        String output = probe.output();
+        assertEquals(0, probe.status(), output);
         Map<String, String> versions = new TreeMap<>();
         output.lines().filter(l -> l.startsWith("version ")).forEach(l -> {
             String[] kv = l.substring(8).split("=", 2);

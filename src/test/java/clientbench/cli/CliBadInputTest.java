@@ -1,6 +1,8 @@
 package clientbench.cli;
 
 import clientbench.stub.StubServer;
+import clientbench.testkit.ChildJvm;
+import clientbench.testkit.Prerequisites;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -20,7 +22,6 @@ import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Bad input across the command line (./bench, ./bench report, ./bench stub, JMH parameters, the
@@ -80,11 +81,14 @@ class CliBadInputTest {
     }
 
     static Result java(String mainClass, String... args) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-        cmd.addAll(clientbench.harness.StubProcess.jdkFlags()); // as ./bench runs them
-        cmd.addAll(List.of("-Dclientbench.root=" + root, "-cp", System.getProperty("java.class.path"), mainClass));
-        cmd.addAll(List.of(args));
-        return run(new ProcessBuilder(cmd));
+        return run(new ProcessBuilder(ChildJvm.main(mainClass).jvmArgs("-Dclientbench.root=" + root).args(args).command()));
+    }
+
+    /** The report's venv, which ./bench test makes; a plain mvn verify may have none (then, under CI, a failure). */
+    static Path venvPython() {
+        Path python = Path.of(System.getProperty("user.dir"), ".venv", "bin", "python");
+        Prerequisites.require(Files.isExecutable(python), "the report's venv " + python + " (./bench test makes it)");
+        return python;
     }
 
     static Result run(ProcessBuilder pb) throws Exception {
@@ -254,15 +258,12 @@ class CliBadInputTest {
 
     @Test
     void reportOfMalformedResults() throws Exception {
-        Path python = Path.of(System.getProperty("user.dir"), ".venv", "bin", "python");
-        assumeTrue(Files.isExecutable(python), "the report's venv (./bench test makes it)");
+        Path python = venvPython();
         Path bad = Files.createDirectories(root.resolve("bad-run"));
         Files.writeString(bad.resolve("results.json"), "[{\"benchmark\": ");
         Files.writeString(bad.resolve("env.json"), "{\"runs\": []}");
-        List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Dclientbench.root=" + System.getProperty("user.dir"), "-Dclientbench.python=" + python,
-                "-cp", System.getProperty("java.class.path"), Bench.class.getName(), "report", bad.toString());
-        Result r = run(new ProcessBuilder(cmd));
+        Result r = run(new ProcessBuilder(ChildJvm.main(Bench.class).jvmArgs("-Dclientbench.root=" + System.getProperty("user.dir"),
+                "-Dclientbench.python=" + python).args("report", bad.toString()).command()));
         oneLineError(r, "results.json: not valid JSON");
         assertTrue(Files.notExists(bad.resolve("report.html")), "no half-written report");
     }
@@ -429,8 +430,7 @@ class CliBadInputTest {
 
     @Test
     void compareListsTheChangesThatMatter() throws Exception {
-        Path python = Path.of(System.getProperty("user.dir"), ".venv", "bin", "python");
-        assumeTrue(Files.isExecutable(python), "the report's venv (./bench test makes it)");
+        Path python = venvPython();
         String fixture = Path.of(System.getProperty("user.dir"), "analysis", "fixtures", "run-small").toString();
         Result r = run(new ProcessBuilder(python.toString(), "analysis/clientbench_cli.py", "compare", fixture, fixture));
         assertEquals(0, r.exit(), r.toString());

@@ -2,6 +2,7 @@ package clientbench.harness;
 
 import clientbench.api.Outcome;
 import clientbench.api.Request;
+import clientbench.testkit.Iterations;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -28,11 +29,6 @@ class AccountingTest {
     /** A late-send grace no stall of a busy machine reaches (the default, 200 ms, is for measurements). */
     static final Duration GRACE = Duration.ofSeconds(2);
 
-    /** One iteration with a window of {@code millis}, stopped as JMH stops it: at about the window's end. */
-    static IterationSnapshot runFor(LoadGenerator g, long millis) {
-        return ExactWindowTest.run(g, millis, 0);
-    }
-
     /** The harness's counts agree with the client's own: sent, each outcome, and timeouts = the client's + the never-completed. */
     static void assertAgreesWithTheClient(IterationSnapshot s, FakeAdapter fake) {
         assertEquals(fake.sends(), s.sent(), "requests the client was handed: " + s.summary());
@@ -55,7 +51,7 @@ class AccountingTest {
         });
         LoadGenerator g = new LoadGenerator(fake, GET, LoadSpec.open(3_000, 10_000, LoadSpec.Backpressure.PARK,
                 Duration.ofSeconds(1)).withLateSendGrace(GRACE));
-        IterationSnapshot s = runFor(g, 500);
+        IterationSnapshot s = Iterations.run(g, 500);
         fake.close(); // after the drain: every Late completion fired within it (5 ms, the drain waits up to 1 s)
         assertAgreesWithTheClient(s, fake);
         assertEquals(1_500, s.scheduled(), s.summary());
@@ -73,14 +69,14 @@ class AccountingTest {
         boolean[] slow = {true};
         FakeAdapter fake = new FakeAdapter(i -> slow[0] ? new FakeAdapter.Late(Outcome.OK, 600) : new FakeAdapter.Inline(Outcome.STATUS));
         LoadGenerator g = new LoadGenerator(fake, GET, LoadSpec.open(1_000, 10_000, LoadSpec.Backpressure.PARK, Duration.ofMillis(50)));
-        IterationSnapshot first = runFor(g, 100);
+        IterationSnapshot first = Iterations.run(g, 100);
         long firstSends = fake.sends();
         assertEquals(firstSends, first.sent(), first.summary());
         assertEquals(first.sent(), first.expiredAtDrain());
         assertEquals(first.sent(), first.count(Outcome.TIMEOUT));
         assertEquals(0, first.ok());
         slow[0] = false;
-        IterationSnapshot second = runFor(g, 1_000); // the late OKs of the first land inside this one
+        IterationSnapshot second = Iterations.run(g, 1_000); // the late OKs of the first land inside this one
         long deadline = System.nanoTime() + 10_000_000_000L;
         while (fake.completed(Outcome.OK) < firstSends && System.nanoTime() < deadline) {
             Thread.sleep(10); // the first iteration's late completions, if any is still to come
@@ -97,7 +93,7 @@ class AccountingTest {
     void aSecondCompletionOfOneRequestIsNeverCounted() {
         FakeAdapter fake = new FakeAdapter(i -> new FakeAdapter.Twice(Outcome.OK));
         LoadGenerator g = new LoadGenerator(fake, GET, LoadSpec.open(2_000, 100, LoadSpec.Backpressure.PARK, Duration.ofMillis(100)));
-        IterationSnapshot s = runFor(g, 200);
+        IterationSnapshot s = Iterations.run(g, 200);
         fake.close();
         assertAgreesWithTheClient(s, fake);
         assertEquals(fake.sends(), s.duplicates(), "one duplicate per request");
@@ -108,7 +104,7 @@ class AccountingTest {
         FakeAdapter fake = new FakeAdapter(i -> new FakeAdapter.Never());
         LoadGenerator g = new LoadGenerator(fake, GET, LoadSpec.open(1_000, 10, LoadSpec.Backpressure.DROP,
                 Duration.ofMillis(20)).withLateSendGrace(GRACE));
-        IterationSnapshot s = runFor(g, 300);
+        IterationSnapshot s = Iterations.run(g, 300);
         fake.close();
         assertAgreesWithTheClient(s, fake);
         assertEquals(10, fake.sends(), "the client never saw more than the limit");
@@ -123,7 +119,7 @@ class AccountingTest {
         // and callers' latency (from the intended start) grows while service time stays ~20 ms.
         FakeAdapter fake = new FakeAdapter(i -> new FakeAdapter.Late(Outcome.OK, 20));
         LoadGenerator g = new LoadGenerator(fake, GET, LoadSpec.open(200, 1, LoadSpec.Backpressure.PARK, Duration.ofSeconds(1)));
-        IterationSnapshot s = runFor(g, 500);
+        IterationSnapshot s = Iterations.run(g, 500);
         fake.close();
         assertAgreesWithTheClient(s, fake);
         // One at a time for the window and its 200 ms late-send grace.
@@ -143,7 +139,7 @@ class AccountingTest {
         // the drain). Late answers change nothing here unless a loop's resend comes 400 ms late.
         FakeAdapter fake = new FakeAdapter(i -> new FakeAdapter.Late(Outcome.OK, i < 4 ? 100 : 800));
         LoadGenerator g = new LoadGenerator(fake, GET, LoadSpec.closed(4, Duration.ofSeconds(2)));
-        IterationSnapshot s = runFor(g, 500);
+        IterationSnapshot s = Iterations.run(g, 500);
         fake.close();
         assertAgreesWithTheClient(s, fake);
         assertEquals(8, s.sent(), "each loop sent its next request when its first was answered: " + s.summary());

@@ -1,6 +1,7 @@
 package clientbench.harness;
 
 import clientbench.api.Outcome;
+import clientbench.testkit.Iterations;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -77,12 +78,7 @@ class BadInputTest {
         TrialSpec spec = spec("jdk", "http://127.0.0.1:" + closedPort, "http1",
                 LoadSpec.open(200, 16, LoadSpec.Backpressure.PARK, DRAIN));
         try (Trial trial = Trial.start(spec, false)) {
-            trial.beginIteration(500_000_000L);
-            long end = System.nanoTime() + 500_000_000L;
-            while (trial.sendNext(() -> System.nanoTime() >= end)) {
-                // scheduled
-            }
-            IterationSnapshot s = trial.endIteration(true);
+            IterationSnapshot s = Iterations.run(trial, 500, 0, true);
             assertEquals(100, s.scheduled(), s.summary());
             assertTrue(s.sent() > 0, s.summary()); // as many as a busy machine let out; each must fail as connect
             assertEquals(s.sent(), s.count(Outcome.CONNECT), s.summary());

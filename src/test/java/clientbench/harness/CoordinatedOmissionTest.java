@@ -4,6 +4,7 @@ import clientbench.api.Completion;
 import clientbench.api.HttpClientAdapter;
 import clientbench.api.Outcome;
 import clientbench.api.Request;
+import clientbench.testkit.Iterations;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -65,7 +66,7 @@ class CoordinatedOmissionTest {
         };
         Request get = Request.get(URI.create("http://127.0.0.1:1"), "/", 5);
         LoadGenerator g = new LoadGenerator(stalling, get, LoadSpec.open(1_000, 1, LoadSpec.Backpressure.PARK, Duration.ofSeconds(2)));
-        IterationSnapshot s = AccountingTest.runFor(g, 1_000);
+        IterationSnapshot s = Iterations.run(g, 1_000);
         stalling.close();
 
         assertEquals(answered.get(), s.ok(), s.summary());

@@ -1,5 +1,6 @@
 package clientbench.harness;
 
+import clientbench.testkit.Prerequisites;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -7,7 +8,6 @@ import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The stub, the pacer and the client get CPUs of their own where there are enough, and the pacer spins
@@ -17,7 +17,7 @@ class CpuLayoutTest {
 
     @Test
     void fourOrMoreCpusGiveTheStubThePacerAndTheClientTheirOwnAndThePacerSpins() {
-        assumeTrue(StubProcess.taskset() != null, "taskset is needed to pin");
+        Prerequisites.require(StubProcess.taskset() != null, "taskset is needed to pin");
         CpuLayout l = CpuLayout.plan(List.of(0, 1, 2, 3, 4, 5), true);
         assertTrue(l.pinned());
         assertEquals(List.of(5), l.stubCpus());
@@ -30,7 +30,7 @@ class CpuLayoutTest {
 
     @Test
     void twoOrThreeCpusPutThePacerWithTheClientAndItParks() {
-        assumeTrue(StubProcess.taskset() != null, "taskset is needed to pin");
+        Prerequisites.require(StubProcess.taskset() != null, "taskset is needed to pin");
         for (List<Integer> cpus : List.of(List.of(0, 1), List.of(4, 6, 7))) {
             CpuLayout l = CpuLayout.plan(cpus, true);
             assertEquals(List.of(cpus.get(cpus.size() - 1)), l.stubCpus());

@@ -1,6 +1,7 @@
 package clientbench.harness;
 
 import clientbench.api.Outcome;
+import clientbench.testkit.Iterations;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -32,23 +33,6 @@ class ExactWindowTest {
      */
     static final long LATE_MILLIS = 134;
 
-    /**
-     * One iteration of {@code windowMillis}, the driver's stop set {@code stopOffsetMillis} from the
-     * window's end as seen from {@code beginIteration} (the window starts at the first send, a little
-     * later: a negative offset is at least that early).
-     */
-    static IterationSnapshot run(LoadGenerator g, long windowMillis, long stopOffsetMillis) {
-        g.beginIteration(windowMillis * 1_000_000);
-        long stopNanos = System.nanoTime() + (windowMillis + stopOffsetMillis) * 1_000_000;
-        while (g.sendNext(() -> System.nanoTime() - stopNanos >= 0)) {
-            // each true is one request scheduled
-        }
-        while (System.nanoTime() - stopNanos < 0) {
-            g.sendNext(() -> System.nanoTime() - stopNanos >= 0); // JMH keeps calling until its own stop
-        }
-        return g.endIteration();
-    }
-
     private static LoadGenerator inlineOk(FakeAdapter fake) {
         return new LoadGenerator(fake, AccountingTest.GET, LoadSpec.open(RATE, 64, LoadSpec.Backpressure.PARK,
                 Duration.ofSeconds(1)).withLateSendGrace(AccountingTest.GRACE));
@@ -57,7 +41,7 @@ class ExactWindowTest {
     @Test
     void aStopThirtyMillisecondsBeforeTheWindowsEndStillSendsEveryRequestDueInIt() {
         FakeAdapter fake = new FakeAdapter(i -> new FakeAdapter.Inline(Outcome.OK));
-        IterationSnapshot s = run(inlineOk(fake), WINDOW_MILLIS, -30);
+        IterationSnapshot s = Iterations.run(inlineOk(fake), WINDOW_MILLIS, -30);
         fake.close();
         // Stopping the schedule at the driver's stop would leave about 60 requests unsent or unscheduled.
         assertEquals(DUE, s.scheduled(), 1, s.summary());
@@ -73,7 +57,7 @@ class ExactWindowTest {
         FakeAdapter fake = new FakeAdapter(i -> new FakeAdapter.Inline(Outcome.OK));
         LoadGenerator g = inlineOk(fake);
         long cpuBefore = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
-        IterationSnapshot s = run(g, WINDOW_MILLIS, 300);
+        IterationSnapshot s = Iterations.run(g, WINDOW_MILLIS, 300);
         long cpuMillis = (ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - cpuBefore) / 1_000_000;
         fake.close();
         // A window stretched to the stop would schedule 600 more.
@@ -92,7 +76,7 @@ class ExactWindowTest {
         LoadGenerator g = new LoadGenerator(fake, AccountingTest.GET,
                 LoadSpec.open(RATE, 64, LoadSpec.Backpressure.PARK, Duration.ofSeconds(1)).withLateSendGrace(AccountingTest.GRACE));
         for (int iteration = 0; iteration < 3; iteration++) {
-            IterationSnapshot s = run(g, WINDOW_MILLIS, -30);
+            IterationSnapshot s = Iterations.run(g, WINDOW_MILLIS, -30);
             assertEquals(DUE, s.scheduled(), 1, s.summary());
             assertEquals(0, s.unsent(), s.summary());
             assertEquals(0, s.dropped(), s.summary());
@@ -111,7 +95,7 @@ class ExactWindowTest {
         FakeAdapter fake = new FakeAdapter(i -> new FakeAdapter.Late(Outcome.OK, LATE_MILLIS));
         LoadGenerator g = new LoadGenerator(fake, AccountingTest.GET,
                 LoadSpec.open(100, 1, LoadSpec.Backpressure.PARK, Duration.ofSeconds(1)));
-        IterationSnapshot s = run(g, 200, -30);
+        IterationSnapshot s = Iterations.run(g, 200, -30);
         fake.close();
         assertEquals(20, s.scheduled(), s.summary());
         assertEquals(3, s.sent(), s.summary());

@@ -1,5 +1,6 @@
 package clientbench.harness;
 
+import clientbench.testkit.Iterations;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -26,12 +27,7 @@ class LongLivedHeldTest {
         TrialSpec spec = TrialSpec.parse("jdk", "", "http1", Integer.toString(asked), "3000", "5", "0",
                 LoadSpec.closed(asked, TrialSpec.drainFor(timeout)), null).withLongLived(timeout);
         try (Trial trial = Trial.start(spec, false)) {
-            trial.beginIteration(2_000_000_000L);
-            long end = System.nanoTime() + 1_970_000_000L;
-            while (trial.sendNext(() -> System.nanoTime() >= end)) {
-                // each call opens one more long request
-            }
-            IterationSnapshot s = trial.endIteration(true);
+            IterationSnapshot s = Iterations.run(trial, 2_000, -30, true); // each request sent opens one more held
             Probes p = s.probes();
             assertEquals(asked, p.asked(), s.summary());
             assertEquals(asked, s.inFlightAtClose(), "held when the window closed: " + s.summary());

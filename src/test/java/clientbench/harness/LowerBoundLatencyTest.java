@@ -1,6 +1,7 @@
 package clientbench.harness;
 
 import clientbench.api.Outcome;
+import clientbench.testkit.Iterations;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -24,7 +25,7 @@ class LowerBoundLatencyTest {
         FakeAdapter fake = new FakeAdapter(i -> new FakeAdapter.Late(Outcome.OK, ExactWindowTest.LATE_MILLIS));
         LoadGenerator g = new LoadGenerator(fake, AccountingTest.GET,
                 LoadSpec.open(100, 1, LoadSpec.Backpressure.PARK, Duration.ofSeconds(1)));
-        IterationSnapshot s = ExactWindowTest.run(g, 200, -30);
+        IterationSnapshot s = Iterations.run(g, 200, -30);
         fake.close();
         assertEquals(17, s.unsent(), s.summary());
         assertEquals(s.scheduled(), s.latency().getTotalCount(), "every caller the window scheduled is in latency");
@@ -38,7 +39,7 @@ class LowerBoundLatencyTest {
         FakeAdapter fake = new FakeAdapter(i -> i % 2 == 0 ? new FakeAdapter.Never() : new FakeAdapter.Inline(Outcome.OK));
         LoadGenerator g = new LoadGenerator(fake, AccountingTest.GET,
                 LoadSpec.open(500, 1_000, LoadSpec.Backpressure.PARK, Duration.ofMillis(80)));
-        IterationSnapshot s = ExactWindowTest.run(g, 200, -30);
+        IterationSnapshot s = Iterations.run(g, 200, -30);
         fake.close();
         assertEquals(fake.neverCompleted(), s.expiredAtDrain(), s.summary());
         assertEquals(s.sent(), s.latency().getTotalCount(), s.summary());
@@ -52,7 +53,7 @@ class LowerBoundLatencyTest {
         FakeAdapter fake = new FakeAdapter(i -> new FakeAdapter.Inline(i % 3 == 0 ? Outcome.STATUS : Outcome.OK));
         LoadGenerator g = new LoadGenerator(fake, AccountingTest.GET,
                 LoadSpec.open(1_000, 64, LoadSpec.Backpressure.PARK, Duration.ofSeconds(1)));
-        IterationSnapshot s = ExactWindowTest.run(g, 300, -30);
+        IterationSnapshot s = Iterations.run(g, 300, -30);
         fake.close();
         assertEquals(fake.completed(Outcome.OK), s.latencyOk().getTotalCount(), s.summary());
         assertEquals(fake.completed(Outcome.OK) + fake.completed(Outcome.STATUS), s.latency().getTotalCount(), s.summary());
@@ -63,7 +64,7 @@ class LowerBoundLatencyTest {
         FakeAdapter fake = new FakeAdapter(i -> new FakeAdapter.Body(100 + i % 7));
         LoadGenerator g = new LoadGenerator(fake, AccountingTest.GET,
                 LoadSpec.open(1_000, 64, LoadSpec.Backpressure.PARK, Duration.ofSeconds(1)));
-        IterationSnapshot s = ExactWindowTest.run(g, 100, -30);
+        IterationSnapshot s = Iterations.run(g, 100, -30);
         fake.close();
         assertEquals(100, s.bodyBytesMin());
         assertEquals(106, s.bodyBytesMax());

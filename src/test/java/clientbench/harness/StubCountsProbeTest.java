@@ -2,6 +2,7 @@ package clientbench.harness;
 
 import clientbench.api.Outcome;
 import clientbench.stub.StubServer;
+import clientbench.testkit.Iterations;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -56,12 +57,7 @@ class StubCountsProbeTest {
                 LoadSpec.open(300, 16, LoadSpec.Backpressure.PARK, Duration.ofSeconds(6)), null);
         try (Trial trial = Trial.start(spec, false)) {
             for (int i = 0; i < 2; i++) { // the first iteration opens the connections, the second reuses them
-                trial.beginIteration(500_000_000L);
-                long end = System.nanoTime() + 470_000_000L;
-                while (trial.sendNext(() -> System.nanoTime() >= end)) {
-                    // scheduled
-                }
-                IterationSnapshot s = trial.endIteration(false);
+                IterationSnapshot s = Iterations.run(trial, 500, -30, false);
                 Probes p = s.probes();
                 assertEquals(150, s.scheduled(), s.summary());
                 assertTrue(s.sent() > 0, s.summary()); // what a busy machine let out: the counts below must agree on it

@@ -1,5 +1,6 @@
 package clientbench.harness;
 
+import clientbench.testkit.Prerequisites;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -13,7 +14,6 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** The kernel's count of connections to a target matches the target's address and its port, not the port alone. */
 @Timeout(30)
@@ -28,7 +28,7 @@ class TcpConnectionsTest {
 
     @Test
     void onlyConnectionsToTheTargetsAddressAndPortCount() throws Exception {
-        assumeTrue(TcpConnections.to(URI.create("http://127.0.0.1:1")).established() >= 0, "needs /proc/net/tcp");
+        Prerequisites.require(TcpConnections.to(URI.create("http://127.0.0.1:1")).established() >= 0, "needs /proc/net/tcp");
         // Two servers on one port, two loopback addresses (Linux routes all of 127/8 to lo).
         try (ServerSocket a = new ServerSocket()) {
             a.bind(new InetSocketAddress("127.0.0.1", 0));

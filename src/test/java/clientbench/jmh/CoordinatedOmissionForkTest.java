@@ -1,52 +1,72 @@
 package clientbench.jmh;
 
-import org.junit.jupiter.api.Test;
+import clientbench.testkit.ForkedRuns;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.options.TimeValue;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 
-import static clientbench.jmh.ForkedRuns.score;
+import static clientbench.testkit.ForkedRuns.score;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Coordinated omission, through the whole chain (a forked JMH run, the stub, Trial, the profiler, the
- * merged percentiles in the RunResult): a server that takes 20 ms per request on one connection serves
- * 50 req/s; offered 100 req/s, callers queue and their latency from the intended start grows through the
- * window, while each request's service time stays about 20 ms. A closed-loop tool would report 20 ms.
+ * merged percentiles in the RunResult), for the JDK client, a Netty-based one and one on virtual threads: a
+ * server that takes 20 ms per request on one connection serves 50 req/s; offered 100 req/s, callers queue and
+ * their latency from the intended start grows through the window, while each request's service time stays
+ * about 20 ms. A closed-loop tool would report 20 ms.
  *
  * <p>The numbers: in a 2 s window the request due at t goes out at about 2t, so it waits about t; those
  * due in the second half are still waiting when the window (and its 200 ms grace) closes and count as
  * unsent, at a lower bound of 0.2-1.2 s. Latency p99 is therefore near 1 s and service p99 near 20 ms;
  * the bounds (p99 > 500 ms, > 5 x service p99, service p99 < 200 ms) leave a factor of 2 or more for a
- * busy machine. One 1 s warm-up iteration opens the connection. Deadline: about 20 s of JVM starts and
- * iterations, 180 s allowed.
+ * busy machine. The counts are checked against the stub's and the schedule's: 200 due, each received by
+ * the stub at most once and answered ok, and at most (2 s + 200 ms) / 20 ms + 1 = 111 of them sent, since
+ * the stub holds each of them 20 ms on the one connection (a busy machine sends fewer, never more). One 1 s
+ * warm-up iteration opens the connection. Deadline: about 10 s of JVM starts and iterations each, 180 s allowed.
  */
 @Timeout(180)
 class CoordinatedOmissionForkTest {
+    private static final int RATE = 100;
+    private static final int DELAY_MS = 20;
+    private static final int WINDOW_MS = 2_000;
+    private static final int GRACE_MS = 200;
 
     @TempDir
-    static Path hlogs;
+    Path hlogs;
 
-    @Test
-    void callersQueueingBehindASlowServerShowInLatencyButNotInServiceTime() throws Exception {
-        RunResult r = ForkedRuns.run(ForkedRuns.options(OpenLoopBenchmark.class, hlogs)
-                .param("client", "jdk").param("rate", "100").param("delayMs", "20")
+    @ParameterizedTest
+    @ValueSource(strings = {"jdk", "reactor", "jetty-vt"})
+    void callersQueueingBehindASlowServerShowInLatencyButNotInServiceTime(String client) throws Exception {
+        RunResult r = ForkedRuns.run(ForkedRuns.options(OpenLoopBenchmark.class, Files.createDirectories(hlogs.resolve(client)))
+                .param("client", client).param("rate", Integer.toString(RATE)).param("delayMs", Integer.toString(DELAY_MS))
                 .param("concurrency", "1").param("connections", "1")
                 .warmupIterations(1).warmupTime(TimeValue.seconds(1))
-                .measurementIterations(1).measurementTime(TimeValue.seconds(2)));
+                .measurementIterations(1).measurementTime(TimeValue.milliseconds(WINDOW_MS)));
 
         double latencyP99 = score(r, "latency.p99");
         double serviceP99 = score(r, "service.p99");
-        String figures = "latency p99 " + latencyP99 + " us, service p99 " + serviceP99 + " us, ok " + score(r, "n.ok")
-                + ", unsent " + score(r, "n.unsent");
+        double received = score(r, "stub.requests");
+        String figures = client + ": latency p99 " + latencyP99 + " us, service p99 " + serviceP99 + " us, scheduled "
+                + score(r, "n.scheduled") + ", sent " + score(r, "n.sent") + ", ok " + score(r, "n.ok") + ", unsent "
+                + score(r, "n.unsent") + ", stub received " + received;
         System.out.println("coordinated omission: " + figures);
         assertTrue(serviceP99 < 200_000, "each request is served in about 20 ms: " + figures);
         assertTrue(latencyP99 > 500_000, "callers waited for the server: " + figures);
         assertTrue(latencyP99 > 5 * serviceP99, "latency from the intended start shows the queue: " + figures);
-        assertTrue(score(r, "n.unsent") > 0, "the requests the server never reached are counted, not hidden: " + figures);
         assertTrue(score(r, "ok") < 75, "about 50 ok/s, not the offered 100: " + figures);
+        // Outside the harness: the schedule, the stub's own count, and the most the one connection can carry.
+        long due = (long) RATE * WINDOW_MS / 1_000;
+        assertEquals(due, score(r, "n.scheduled"), 0.0, "rate x window: " + figures);
+        assertEquals(received, score(r, "n.sent"), 0.0, "the stub received each request sent, once: " + figures);
+        assertEquals(received, score(r, "n.ok"), 0.0, "and answered each ok: " + figures);
+        assertEquals(due - received, score(r, "n.unsent"), 0.0, "what the stub never received is unsent, not hidden: " + figures);
+        assertTrue(received <= (WINDOW_MS + GRACE_MS) / DELAY_MS + 1, "one connection held 20 ms a request: " + figures);
     }
 }

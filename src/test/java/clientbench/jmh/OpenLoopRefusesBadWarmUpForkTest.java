@@ -1,5 +1,6 @@
 package clientbench.jmh;
 
+import clientbench.testkit.ForkedRuns;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -1,6 +1,6 @@
 package clientbench.jmh;
 
-import clientbench.harness.JsonFiles;
+import clientbench.testkit.ForkedRuns;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -11,11 +11,9 @@ import org.openjdk.jmh.results.IterationResult;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.options.TimeValue;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 
-import static clientbench.jmh.ForkedRuns.score;
+import static clientbench.testkit.ForkedRuns.score;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -87,12 +85,7 @@ class SustainableRateForkTest {
     /** One fork, so one trial and one record. */
     @Test
     void theTrialsRecordCarriesWhatRanAndEveryIteration() throws Exception {
-        List<Path> records;
-        try (var files = Files.list(hlogs)) {
-            records = files.filter(f -> f.getFileName().toString().endsWith(".trial.json")).toList();
-        }
-        assertEquals(1, records.size(), "one trial, one record: " + records);
-        JsonNode t = JsonFiles.MAPPER.readTree(records.get(0).toFile());
+        JsonNode t = ForkedRuns.trialRecord(hlogs);
         assertEquals(OpenLoopBenchmark.class.getName() + "." + LoadBenchmark.METHOD, t.path("benchmark").asText());
         assertEquals("sustainable-" + RATE, t.path("shape").asText());
         assertEquals("jdk", t.path("params").path("client").asText());

@@ -10,6 +10,7 @@ import clientbench.harness.IterationSnapshot;
 import clientbench.harness.LoadGenerator;
 import clientbench.harness.LoadSpec;
 import clientbench.stub.StubExtension;
+import clientbench.testkit.Iterations;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -28,8 +29,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Faults from the stub, mixed in one run (status 500, reset, close, a delay past the request timeout),
  * are each counted in their own class, exactly, for every client. The mix repeats every 20 requests, so
- * the expected count of each class follows from how many were sent, however many a busy machine lets out.
- * POST, so that no client may retry.
+ * the expected count of each class follows from how many were sent, however many a busy machine lets out;
+ * the stub's own count says how many were sent. POST, so that no client may retry.
  *
  * <p>Margins for a busy machine: an ok request is answered at once, so only a 1 s stall would make it a
  * timeout; the delayed one is answered after 5 s, so a client's 1 s timer would have to fire 4 s late for
@@ -72,10 +73,11 @@ class FaultMixTest {
         AdapterConfig config = new AdapterConfig(target, Protocol.HTTP1, 64, Duration.ofSeconds(2), REQUEST_TIMEOUT, 0, true);
         List<Request> requests = MIX.stream().map(m -> Request.post(target, m.getKey(), new byte[16], 5)).toList();
         IterationSnapshot s;
+        long receivedBefore = stub.server().requests();
         try (HttpClientAdapter adapter = Adapters.create(client, config)) {
             LoadGenerator g = new LoadGenerator(adapter, requests,
                     LoadSpec.open(RATE, 32, LoadSpec.Backpressure.PARK, REQUEST_TIMEOUT.plusSeconds(1)));
-            s = Loops.iteration(g, WINDOW_MILLIS);
+            s = Iterations.run(g, WINDOW_MILLIS);
         }
         Map<Outcome, Long> expected = new EnumMap<>(Outcome.class);
         for (Outcome o : Outcome.values()) {
@@ -84,7 +86,12 @@ class FaultMixTest {
         for (long i = 0; i < s.sent(); i++) {
             expected.merge(MIX.get((int) (i % MIX.size())).getValue(), 1L, Long::sum);
         }
+        long received = stub.server().requests() - receivedBefore; // by the time the client closed, every request was in
         assertEquals(RATE * WINDOW_MILLIS / 1_000, s.scheduled(), s.summary());
+        // Outside the harness: the stub received each request sent once (no retry, no resend), and what never
+        // reached it is what the harness calls unsent.
+        assertEquals(s.sent(), received, "requests the stub received: " + s.summary());
+        assertEquals(RATE * WINDOW_MILLIS / 1_000 - received, s.dropped(), "due but never received: " + s.summary());
         // One whole cycle, so that every class shows: the first 20 are due in 200 ms of a 1 s window.
         assertTrue(s.sent() >= MIX.size(), s.summary());
         assertEquals(0, s.expiredAtDrain(), "every request ended by the client's own timeout at the latest: " + s.summary());

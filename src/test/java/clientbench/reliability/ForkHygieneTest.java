@@ -3,36 +3,26 @@ package clientbench.reliability;
 import clientbench.adapters.Adapters;
 import clientbench.api.Outcome;
 import clientbench.harness.JsonFiles;
-import clientbench.harness.StubProcess;
-import clientbench.jmh.HarnessProfiler;
-import clientbench.jmh.LoadBenchmark;
 import clientbench.jmh.OpenLoopBenchmark;
+import clientbench.testkit.ForkedRuns;
+import clientbench.testkit.Prerequisites;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.openjdk.jmh.results.RunResult;
-import org.openjdk.jmh.runner.Runner;
-import org.openjdk.jmh.runner.format.OutputFormatFactory;
-import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
-import org.openjdk.jmh.runner.options.VerboseMode;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Stream;
 
+import static clientbench.testkit.ForkedRuns.score;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * After a real JMH trial (a forked JVM, the stub in a JVM of its own), the client leaves nothing behind in
@@ -55,6 +45,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 @Timeout(180)
 class ForkHygieneTest {
 
+    private static final int RATE = 300;
+    private static final long WINDOW_MILLIS = 300;
+
     static List<String> clients() {
         return Adapters.names();
     }
@@ -66,50 +59,40 @@ class ForkHygieneTest {
     @MethodSource("clients")
     void theTrialLeavesNoThreadOrSocketAndTheForkExitsPromptly(String client) throws Exception {
         Path dir = Files.createDirectories(hlogs.resolve(client)); // not the working directory: that is the repository
-        List<String> jvmArgs = new ArrayList<>(StubProcess.jdkFlags());
-        jvmArgs.add("-Xmx256m");
-        jvmArgs.add("-Dclientbench.hlog.dir=" + dir);
-        ByteArrayOutputStream log = new ByteArrayOutputStream();
-        Collection<RunResult> results;
-        try (PrintStream out = new PrintStream(log, true, StandardCharsets.UTF_8)) {
-            results = new Runner(new OptionsBuilder()
-                    .include("^" + java.util.regex.Pattern.quote(OpenLoopBenchmark.class.getName() + "." + LoadBenchmark.METHOD) + "$")
-                    .param("client", client).param("rate", "300")
-                    .forks(1).warmupIterations(0).measurementIterations(1).measurementTime(TimeValue.milliseconds(300))
-                    .jvmArgs(jvmArgs.toArray(String[]::new))
-                    .addProfiler(HarnessProfiler.class)
-                    .addProfiler(TrialLeftoversProfiler.class)
-                    .shouldFailOnError(true)
-                    .build(), OutputFormatFactory.createFormatInstance(out, VerboseMode.NORMAL)).run();
-        }
-        String text = log.toString(StandardCharsets.UTF_8);
+        ForkedRuns.Run run = ForkedRuns.runLogged(ForkedRuns.options(OpenLoopBenchmark.class, dir)
+                .param("client", client).param("rate", Integer.toString(RATE))
+                .warmupIterations(0).measurementIterations(1).measurementTime(TimeValue.milliseconds(WINDOW_MILLIS))
+                .addProfiler(TrialLeftoversProfiler.class));
+        String text = run.output();
         assertFalse(text.contains("did not exit"), text);
         assertFalse(text.contains("Non-finished threads"), text);
-        assertEquals(1, results.size(), text);
+        RunResult result = run.only();
 
         JsonNode leftovers = leftovers(dir, text);
         assertEquals(List.of(), names(leftovers.path("threads")), "threads the closed trial left in the fork: " + leftovers);
-        assumeTrue(leftovers.path("socketsReadable").asBoolean(), "sockets are read from /proc/self/fd (Linux)");
+        Prerequisites.require(leftovers.path("socketsReadable").asBoolean(), "sockets are read from /proc/self/fd (Linux)");
+        assertEquals("", leftovers.path("socketTablesUnread").asText(), "the kernel's TCP tables could not be read: " + leftovers);
         assertEquals(List.of(), names(leftovers.path("connections")), "connections the closed trial left in the fork: " + leftovers);
         if (!leftovers.path("otherSockets").isEmpty()) {
             // Not asserted: descriptors of connections that have ended, which a GC releases (see the class comment).
             System.out.println("fork hygiene " + client + ": socket descriptors left open, no connection: " + leftovers.path("otherSockets"));
         }
 
-        Map<String, org.openjdk.jmh.results.Result> secondary = results.iterator().next().getAggregatedResult().getSecondaryResults();
-        double sent = secondary.get("n.sent").getScore();
+        double sent = score(result, "n.sent");
         double failures = 0;
         for (Outcome o : Outcome.failures()) {
-            failures += secondary.get("n.fail." + o.label()).getScore();
+            failures += score(result, "n.fail." + o.label());
         }
-        String figures = "sent " + sent + ", ok " + secondary.get("n.ok").getScore() + ", failed " + failures + ", unsent "
-                + secondary.get("n.unsent").getScore() + ", stub answered " + secondary.get("stub.requests").getScore();
-        assertEquals(secondary.get("n.scheduled").getScore(), sent + secondary.get("n.dropped").getScore(), 0.0, figures);
+        String figures = "scheduled " + score(result, "n.scheduled") + ", sent " + sent + ", ok " + score(result, "n.ok")
+                + ", failed " + failures + ", unsent " + score(result, "n.unsent") + ", stub answered " + score(result, "stub.requests");
+        // From the schedule itself: uniform arrivals, ceil(rate x window) due in the window, whatever was sent.
+        assertEquals(Math.ceil(RATE * WINDOW_MILLIS / 1_000.0), score(result, "n.scheduled"), 0.0, figures);
+        assertEquals(score(result, "n.scheduled"), sent + score(result, "n.dropped"), 0.0, figures);
         assertEquals(0, failures, 0.0, "the stub answers at once: nothing may fail: " + figures);
-        assertEquals(sent, secondary.get("n.ok").getScore(), 0.0, figures);
+        assertEquals(sent, score(result, "n.ok"), 0.0, figures);
         assertTrue(sent > 0, figures);
         // Outside the harness: the stub's own count of what it answered in the iteration.
-        assertEquals(sent, secondary.get("stub.requests").getScore(), 0.0, figures);
+        assertEquals(sent, score(result, "stub.requests"), 0.0, figures);
     }
 
     private static JsonNode leftovers(Path dir, String jmhOutput) throws Exception {

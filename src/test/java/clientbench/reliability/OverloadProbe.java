@@ -10,6 +10,7 @@ import clientbench.harness.IterationSnapshot;
 import clientbench.harness.JsonFiles;
 import clientbench.harness.LoadGenerator;
 import clientbench.harness.LoadSpec;
+import clientbench.testkit.Iterations;
 import com.fasterxml.jackson.databind.SerializationFeature;
 
 import java.net.URI;
@@ -60,7 +61,7 @@ public final class OverloadProbe {
             LoadGenerator g = new LoadGenerator(adapter, Request.get(target, "/", 5),
                     LoadSpec.open(rate, 1_000, LoadSpec.Backpressure.PARK, DRAIN));
             long i0 = System.nanoTime();
-            s = Loops.iteration(g, windowMs);
+            s = Iterations.run(g, windowMs);
             iterationMs = (System.nanoTime() - i0) / 1_000_000;
         }
         Map<String, Object> out = new LinkedHashMap<>();

@@ -2,30 +2,21 @@ package clientbench.reliability;
 
 import clientbench.adapters.Adapters;
 import clientbench.harness.JsonFiles;
+import clientbench.stub.StubExtension;
 import clientbench.stub.StubOptions;
-import clientbench.stub.StubServer;
+import clientbench.testkit.ChildJvm;
 import com.fasterxml.jackson.databind.JsonNode;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * 200,000 req/s offered to every client in a JVM with a 512 MiB heap that exits on an OutOfMemoryError:
@@ -57,17 +48,9 @@ class OverloadTest {
     private static final long ITERATION_SLACK_MS = 2_000;
     /** Clients that refuse a request when every connection is busy instead of queueing it (AhcAdapterContractTest). */
     private static final Set<String> REJECT_WHEN_BUSY = Set.of("ahc");
-    private static StubServer stub;
 
-    @BeforeAll
-    static void start() throws Exception {
-        stub = StubServer.start(new StubOptions("127.0.0.1", 0, 2, false, false));
-    }
-
-    @AfterAll
-    static void stop() {
-        stub.close();
-    }
+    @RegisterExtension
+    static final StubExtension stub = new StubExtension(new StubOptions("127.0.0.1", 0, 2, false, false));
 
     static List<String> clients() {
         return Adapters.names();
@@ -76,36 +59,20 @@ class OverloadTest {
     @ParameterizedTest
     @MethodSource("clients")
     void farPastCapacityTheRunEndsOnTimeAndAccountsForEveryRequest(String client) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx512m", "-XX:+ExitOnOutOfMemoryError", "-cp", System.getProperty("java.class.path")));
-        cmd.addAll(clientbench.harness.StubProcess.jdkFlags());
-        cmd.addAll(List.of(OverloadProbe.class.getName(), client, stub.uri().toString(), Integer.toString(RATE),
-                Integer.toString(WINDOW_MS)));
-        long answeredBefore = stub.requests();
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        List<String> lines = Collections.synchronizedList(new ArrayList<>());
-        Thread pump = new Thread(() -> {
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line; (line = in.readLine()) != null; ) {
-                    lines.add(line);
-                }
-            } catch (IOException ended) {
-                // the probe is gone
-            }
-        }, "overload-probe-output");
-        pump.setDaemon(true);
-        pump.start();
-        if (!p.waitFor(PROBE_DEADLINE_SECONDS, TimeUnit.SECONDS)) {
-            p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            fail("the probe still ran after " + PROBE_DEADLINE_SECONDS + " s:\n" + tail(lines));
+        ChildJvm probe = ChildJvm.main(OverloadProbe.class).jvmArgs("-Xmx512m", "-XX:+ExitOnOutOfMemoryError")
+                .args(client, stub.uri().toString(), Integer.toString(RATE), Integer.toString(WINDOW_MS));
+        long answeredBefore = stub.server().requests();
+        List<String> lines;
+        try (ChildJvm.Running p = probe.start()) {
+            int status = p.exitValue(PROBE_DEADLINE_SECONDS);
+            assertEquals(0, status, "probe failed (exit 3: OutOfMemoryError; " + OverloadProbe.THREAD_DIED
+                    + ": an exception ended a thread; 1: the run threw):\n" + p.tail(60));
+            lines = p.output().lines().toList();
         }
-        pump.join(10_000);
-        assertEquals(0, p.exitValue(), "probe failed (exit 3: OutOfMemoryError; " + OverloadProbe.THREAD_DIED
-                + ": an exception ended a thread; 1: the run threw):\n" + tail(lines));
         String result = lines.stream().filter(l -> l.startsWith("RESULT ")).findFirst().orElse(null);
-        assertNotNull(result, "no result line:\n" + tail(lines));
+        assertNotNull(result, "no result line:\n" + String.join("\n", lines));
         JsonNode r = JsonFiles.MAPPER.readTree(result.substring(7));
-        long answered = stub.requests() - answeredBefore;
+        long answered = stub.server().requests() - answeredBefore;
         String summary = r.toString() + " stub answered " + answered;
         long ok = r.get("ok").asLong();
         long rejected = r.get("rejected").asLong();
@@ -126,11 +93,5 @@ class OverloadTest {
         // The drain waits a second past the request timeout: each client ended its requests by its own timeout.
         assertEquals(0, r.get("expired").asLong(), "requests still out at the drain deadline: " + summary);
         System.out.println("overload " + summary);
-    }
-
-    private static String tail(List<String> lines) {
-        synchronized (lines) {
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size()));
-        }
     }
 }

@@ -11,6 +11,7 @@ import clientbench.harness.LoadGenerator;
 import clientbench.harness.LoadSpec;
 import clientbench.stub.StubOptions;
 import clientbench.stub.StubServer;
+import clientbench.testkit.Iterations;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -59,7 +60,7 @@ class ServerRestartTest {
         try (HttpClientAdapter adapter = Adapters.create(client, config)) {
             LoadGenerator g = new LoadGenerator(adapter, get, LoadSpec.open(200, 64, LoadSpec.Backpressure.PARK,
                     Duration.ofSeconds(3)));
-            IterationSnapshot warm = Loops.iteration(g, 300);
+            IterationSnapshot warm = Iterations.run(g, 300);
             assertTrue(warm.ok() > 0 && warm.failures() == 0, "before the outage: " + warm.summary());
 
             Future<StubServer> restarted = chaos.schedule(() -> {
@@ -67,9 +68,9 @@ class ServerRestartTest {
                 Thread.sleep(OUTAGE_MILLIS);
                 return StubServer.start(StubOptions.loopback().withPort(port)); // a failure here fails the test below
             }, 300, TimeUnit.MILLISECONDS);
-            IterationSnapshot down = Loops.iteration(g, 2_000);
+            IterationSnapshot down = Iterations.run(g, 2_000);
             stub.set(restarted.get(10, TimeUnit.SECONDS));
-            IterationSnapshot after = Loops.iteration(g, 500);
+            IterationSnapshot after = Iterations.run(g, 500);
 
             assertTrue(down.ok() > 0, "the warm client was answered before the outage: " + down.summary());
             assertTrue(down.count(Outcome.CONNECT) > 0, "requests sent while the port was closed were refused: " + down.summary());

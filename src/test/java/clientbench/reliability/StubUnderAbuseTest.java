@@ -1,10 +1,10 @@
 package clientbench.reliability;
 
 import clientbench.harness.StubProcess;
-import clientbench.stub.StubOptions;
-import clientbench.stub.StubServer;
+import clientbench.stub.StubExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -30,6 +30,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @org.junit.jupiter.api.Tag("reliability") // a long test: mvn verify (Failsafe), not mvn package
 @Timeout(120)
 class StubUnderAbuseTest {
+    @RegisterExtension
+    final StubExtension stub = new StubExtension(); // one a test: no abuse outlives its test
 
     /** How long a connect or a read may wait: it takes milliseconds, and this only ends a stub that never answers. */
     static final int DEADLINE_MILLIS = 10_000;
@@ -49,32 +51,30 @@ class StubUnderAbuseTest {
 
     @Test
     void slowClientsDoNotHoldUpOthers() throws Exception {
-        try (StubServer stub = StubServer.start(StubOptions.loopback())) {
-            List<Socket> slow = new ArrayList<>();
-            try {
-                for (int i = 0; i < 200; i++) {
-                    Socket s = new Socket("127.0.0.1", stub.port());
-                    slow.add(s);
-                }
-                byte[] request = "GET /?bytes=5 HTTP/1.1\r\nHost: slow\r\nX-Pad: aaaaaaaaaaaaaaaaaaaa\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
-                for (int b = 0; b < 30; b++) { // a byte at a time, 200 connections, for about 1.5 s: none completes its request
-                    for (Socket s : slow) {
-                        s.getOutputStream().write(request[b]);
-                    }
-                    assertEquals(200, getOnAFreshConnection(stub.uri()));
-                    Thread.sleep(50);
-                }
-            } finally {
+        List<Socket> slow = new ArrayList<>();
+        try {
+            for (int i = 0; i < 200; i++) {
+                Socket s = new Socket("127.0.0.1", stub.port());
+                slow.add(s);
+            }
+            byte[] request = "GET /?bytes=5 HTTP/1.1\r\nHost: slow\r\nX-Pad: aaaaaaaaaaaaaaaaaaaa\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+            for (int b = 0; b < 30; b++) { // a byte at a time, 200 connections, for about 1.5 s: none completes its request
                 for (Socket s : slow) {
-                    s.close();
+                    s.getOutputStream().write(request[b]);
                 }
+                assertEquals(200, getOnAFreshConnection(stub.uri()));
+                Thread.sleep(50);
+            }
+        } finally {
+            for (Socket s : slow) {
+                s.close();
             }
         }
     }
 
     @Test
     void aHugeRequestBodyIsStreamedAndCountedNotBuffered() throws Exception {
-        try (StubServer stub = StubServer.start(StubOptions.loopback()); Socket s = new Socket("127.0.0.1", stub.port())) {
+        try (Socket s = new Socket("127.0.0.1", stub.port())) {
             long size = 48L * 1024 * 1024;
             OutputStream out = s.getOutputStream();
             out.write(("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: " + size + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));

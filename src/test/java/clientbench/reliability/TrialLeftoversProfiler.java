@@ -1,6 +1,7 @@
 package clientbench.reliability;
 
 import clientbench.harness.JsonFiles;
+import clientbench.testkit.OwnSockets;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.management.HotSpotDiagnosticMXBean;
 import org.openjdk.jmh.infra.BenchmarkParams;
@@ -14,6 +15,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -21,12 +23,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 /**
  * What a trial leaves in its fork once it is over: every thread (daemon and virtual ones too, which JMH's own
@@ -41,7 +41,8 @@ import java.util.stream.Stream;
  * {@code connections} (the fork's TCP sockets opened since before the trial that the kernel still lists, in
  * any state: ESTABLISHED, CLOSE_WAIT, FIN_WAIT and so on, with their endpoints) and {@code otherSockets}
  * (socket descriptors opened since then that no TCP table lists: a TCP connection that has ended but whose
- * descriptor was never closed, or a socket of another kind). Empty lists when the trial cleaned up.
+ * descriptor was never closed, or a socket of another kind). Empty lists when the trial cleaned up;
+ * {@code socketTablesUnread} names a TCP table it could not read ("" when it read them all).
  *
  * <p>Not counted, because they belong to the JVM, to JMH or to a client library as a whole (one per JVM, never
  * one per client, so no client's close() can or should end them; all daemon threads):
@@ -79,6 +80,8 @@ public final class TrialLeftoversProfiler implements InternalProfiler {
     private Set<Long> threadsBefore;
     private Set<String> socketsBefore;
     private int measuredSoFar;
+    /** Why a TCP table could not be read, "" while every read succeeded. */
+    private String tablesUnread = "";
 
     /** JMH instantiates it by this constructor, in the fork. */
     public TrialLeftoversProfiler() {
@@ -96,7 +99,7 @@ public final class TrialLeftoversProfiler implements InternalProfiler {
             libraryThreads = LIBRARY_THREADS.getOrDefault(client, libraryThreads);
             threadsBefore = platformThreads().stream().map(Thread::threadId).collect(Collectors.toSet());
             threadsBefore.addAll(virtualThreads().keySet());
-            socketsBefore = socketInodes();
+            socketsBefore = OwnSockets.inodes();
         }
     }
 
@@ -129,7 +132,8 @@ public final class TrialLeftoversProfiler implements InternalProfiler {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("pid", ProcessHandle.current().pid());
         out.put("waitedMillis", (System.nanoTime() - start) / 1_000_000);
-        out.put("socketsReadable", Files.isDirectory(Path.of("/proc/self/fd")));
+        out.put("socketsReadable", OwnSockets.readable());
+        out.put("socketTablesUnread", tablesUnread);
         out.put("threads", threads);
         out.put("connections", connections);
         out.put("otherSockets", otherSockets);
@@ -199,37 +203,17 @@ public final class TrialLeftoversProfiler implements InternalProfiler {
 
     /** Socket descriptors opened since before the trial and still open, by inode. */
     private Set<String> socketsLeft() {
-        Set<String> now = socketInodes();
+        Set<String> now = OwnSockets.inodes();
         now.removeAll(socketsBefore);
         return now;
     }
 
-    /** The inodes of this process's socket descriptors; empty where /proc is not there. */
-    private static Set<String> socketInodes() {
-        Set<String> inodes = new TreeSet<>();
-        Path fds = Path.of("/proc/self/fd");
-        if (!Files.isDirectory(fds)) {
-            return inodes;
-        }
-        try (Stream<Path> s = Files.list(fds)) {
-            for (Path fd : s.toList()) {
-                try {
-                    String link = Files.readSymbolicLink(fd).toString();
-                    if (link.startsWith("socket:[")) {
-                        inodes.add(link.substring(8, link.length() - 1));
-                    }
-                } catch (IOException closedMeanwhile) {
-                    // the descriptor was closed while the directory was read
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return inodes;
-    }
-
-    /** Inode to "local -> remote state" for the kernel's TCP sockets (hex addresses as /proc writes them). */
-    private static Map<String, String> tcpByInode() {
+    /**
+     * Inode to "local -> remote state" for the kernel's TCP sockets (hex addresses as /proc writes them). A table that
+     * cannot be read or parsed is named in {@link #tablesUnread} (the test fails on it: a connection left open would
+     * go unseen); only tcp6 may be missing, on a kernel without IPv6.
+     */
+    private Map<String, String> tcpByInode() {
         Map<String, String> byInode = new LinkedHashMap<>();
         for (String table : List.of("/proc/self/net/tcp", "/proc/self/net/tcp6")) {
             try {
@@ -238,8 +222,12 @@ public final class TrialLeftoversProfiler implements InternalProfiler {
                     String[] f = line.trim().split("\\s+");
                     byInode.put(f[9], "tcp " + f[1] + " -> " + f[2] + " state " + f[3]);
                 }
-            } catch (IOException | IndexOutOfBoundsException e) {
-                // no such table here
+            } catch (NoSuchFileException noIpv6) {
+                if (!table.endsWith("6")) {
+                    tablesUnread = table + ": no such file";
+                }
+            } catch (IOException | RuntimeException e) {
+                tablesUnread = table + ": " + e;
             }
         }
         return byInode;

@@ -1,16 +1,21 @@
 package clientbench.stub;
 
 import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * One in-process stub for a test class: {@code @RegisterExtension static final StubExtension stub = new StubExtension();}
- * starts it on a free loopback port before the first test and closes it after the last.
+ * An in-process stub on a free loopback port, for a test class or for each test:
+ * {@code @RegisterExtension static final StubExtension stub = new StubExtension();} starts one before the first
+ * test and closes it after the last; on an instance field ({@code final StubExtension stub = ...}) each test gets
+ * a fresh one, its counts its own.
  */
-public final class StubExtension implements BeforeAllCallback, AfterAllCallback {
+public final class StubExtension implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback {
     private final StubOptions options;
     private StubServer server;
+    private boolean perTest;
 
     public StubExtension() {
         this(StubOptions.loopback());
@@ -26,8 +31,26 @@ public final class StubExtension implements BeforeAllCallback, AfterAllCallback 
     }
 
     @Override
+    public void beforeEach(ExtensionContext context) throws Exception {
+        if (server == null) { // an instance field: JUnit calls no beforeAll on it
+            perTest = true;
+            server = StubServer.start(options);
+        }
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) {
+        if (perTest) {
+            server.close();
+            server = null;
+        }
+    }
+
+    @Override
     public void afterAll(ExtensionContext context) {
-        server.close();
+        if (server != null) {
+            server.close();
+        }
     }
 
     public StubServer server() {

@@ -1,5 +1,6 @@
 package clientbench.stub;
 
+import clientbench.testkit.Prerequisites;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import okhttp3.Call;
@@ -10,6 +11,7 @@ import okhttp3.Response;
 import okhttp3.internal.http2.StreamResetException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
 import java.net.SocketTimeoutException;
@@ -20,7 +22,6 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * What README promises of the stub and no other test checks: the longest delay it takes, PUT bodies,
@@ -29,11 +30,12 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 @Timeout(60)
 class StubPromisesTest {
+    @RegisterExtension
+    final StubExtension stub = new StubExtension(); // one a test: the counts below are the test's own
 
     @Test
     void delayUpToAnHourIsAcceptedAndHoldsOnlyItsOwnConnection() throws Exception {
-        try (StubServer stub = StubServer.start(StubOptions.loopback()); RawHttp held = new RawHttp(stub.port());
-             RawHttp other = new RawHttp(stub.port())) {
+        try (RawHttp held = new RawHttp(stub.port()); RawHttp other = new RawHttp(stub.port())) {
             held.send(RawHttp.get("/?delayMs=3600000"));
             held.socket.setSoTimeout(300);
             assertThrows(SocketTimeoutException.class, held::readByte, "an hour's delay answered early");
@@ -46,7 +48,7 @@ class StubPromisesTest {
 
     @Test
     void putBodyIsReadAndItsLengthEchoed() throws Exception {
-        try (StubServer stub = StubServer.start(StubOptions.loopback()); RawHttp c = new RawHttp(stub.port())) {
+        try (RawHttp c = new RawHttp(stub.port())) {
             RawHttp.Response r = c.send("PUT /thing HTTP/1.1\r\nHost: x\r\nContent-Length: 777\r\n\r\n" + "y".repeat(777)).read();
             assertEquals(200, r.status());
             assertEquals("777", r.header("x-request-bytes"));
@@ -57,11 +59,11 @@ class StubPromisesTest {
     void resetOnAnHttp2StreamResetsThatStreamOnly() throws Exception {
         OkHttpClient client = new OkHttpClient.Builder().protocols(List.of(Protocol.H2_PRIOR_KNOWLEDGE))
                 .retryOnConnectionFailure(false).build(); // else OkHttp resends the reset request on a new connection
-        try (StubServer stub = StubServer.start(StubOptions.loopback())) {
+        try {
             try (Response warm = client.newCall(new Request.Builder().url(stub.uri() + "/").build()).execute()) {
                 assertEquals(200, warm.code());
             }
-            long connections = stub.stats().accepted(); // OkHttp may race several connects for the first call
+            long connections = stub.server().stats().accepted(); // OkHttp may race several connects for the first call
             // 2 s: the reset request must meet the slow stream still open, however late a busy machine sends it.
             Call slow = client.newCall(new Request.Builder().url(stub.uri() + "/?delayMs=2000&bytes=7").build());
             java.util.concurrent.CompletableFuture<Integer> slowBody = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
@@ -72,7 +74,7 @@ class StubPromisesTest {
                 }
             });
             long deadline = System.nanoTime() + 10_000_000_000L;
-            while (stub.stats().requests() < 2 && System.nanoTime() < deadline) {
+            while (stub.server().stats().requests() < 2 && System.nanoTime() < deadline) {
                 Thread.sleep(5); // until the stub has the slow stream's request: it is open before the reset one starts
             }
             StreamResetException reset = assertThrows(StreamResetException.class, () -> {
@@ -82,8 +84,8 @@ class StubPromisesTest {
             });
             assertTrue(reset.getMessage().toUpperCase(Locale.ROOT).contains("STREAM") , reset.getMessage());
             assertEquals(7, slowBody.get(10, TimeUnit.SECONDS), "the other stream lives on");
-            assertEquals(connections, stub.stats().accepted(), "the reset cost a stream, not the connection");
-            assertEquals(3, stub.stats().requests(), "warm-up, slow and reset, each received once");
+            assertEquals(connections, stub.server().stats().accepted(), "the reset cost a stream, not the connection");
+            assertEquals(3, stub.server().stats().requests(), "warm-up, slow and reset, each received once");
         } finally {
             client.dispatcher().executorService().shutdown();
             client.connectionPool().evictAll();
@@ -93,70 +95,51 @@ class StubPromisesTest {
     @Test
     void epollWhereTheNativeTransportLoads() throws Exception {
         String arch = System.getProperty("os.arch");
-        assumeTrue(System.getProperty("os.name").equals("Linux") && (arch.equals("amd64") || arch.equals("aarch64")),
+        Prerequisites.require(System.getProperty("os.name").equals("Linux") && (arch.equals("amd64") || arch.equals("aarch64")),
                 "the build ships Netty's epoll native for Linux x86_64 and aarch64 only");
-        try (StubServer stub = StubServer.start(StubOptions.loopback())) {
-            assertEquals("epoll", stub.transport());
-        }
+        assertEquals("epoll", stub.server().transport());
     }
 
     @Test
     void printsALineASecondAndTheTotalOnCtrlC() throws Exception {
-        // A non-interactive shell starts its background commands with SIGINT ignored, and the ignore is inherited by
-        // every process they start (the JVM then installs no handler for it): in such a build Ctrl-C cannot reach the
-        // stub, and the stub's own behaviour cannot be checked. Seen when CI was started with `nohup ... &`.
-        assumeTrue(!sigintIgnored(), "SIGINT is ignored in this process (SigIgn in /proc/self/status), so in the stub"
-                + " it starts: Ctrl-C cannot be tested here");
-        try (StubCli stub = new StubCli()) {
-            try (RawHttp c = new RawHttp(stub.port)) {
+        Prerequisites.require(StubCli.sigintReachesIt(), "SIGINT is ignored in this process (SigIgn in /proc/self/status),"
+                + " so in the stub it starts, and env cannot put it back: Ctrl-C cannot be tested here");
+        try (StubCli cli = new StubCli()) {
+            try (RawHttp c = new RawHttp(cli.port)) {
                 assertEquals(200, c.send(RawHttp.get("/")).read().status());
                 assertEquals(200, c.send(RawHttp.get("/")).read().status());
             }
             // A loaded machine may delay the timer; two lines within 20 s still show "one a second".
-            stub.await(l -> l.startsWith("stub: open="), 20);
-            stub.await(l -> l.startsWith("stub: open="), 20);
-            stub.signal("INT");
-            String total = stub.await(l -> l.contains("stopped; total requests="), 20);
+            cli.await(l -> l.startsWith("stub: open="), 20);
+            cli.await(l -> l.startsWith("stub: open="), 20);
+            cli.signal("INT");
+            String total = cli.await(l -> l.contains("stopped; total requests="), 20);
             assertTrue(total.contains("total requests=2"), total);
-            assertEquals(130, stub.exitValue(20), "exit status of a JVM ended by SIGINT");
+            assertEquals(130, cli.exitValue(20), "exit status of a JVM ended by SIGINT");
         }
-    }
-
-    /** Whether this process ignores SIGINT (signal 2: bit 1 of SigIgn); false where /proc is not there to say. */
-    private static boolean sigintIgnored() throws IOException {
-        java.nio.file.Path status = java.nio.file.Path.of("/proc/self/status");
-        if (!java.nio.file.Files.isReadable(status)) {
-            return false;
-        }
-        for (String line : java.nio.file.Files.readAllLines(status)) {
-            if (line.startsWith("SigIgn:")) {
-                return (Long.parseUnsignedLong(line.substring(7).strip(), 16) & (1L << 1)) != 0;
-            }
-        }
-        return false;
     }
 
     @Test
     void controlAnswersStatsAndMarkWithItsOwnCounts() throws Exception {
         ObjectMapper json = new ObjectMapper();
-        try (StubCli stub = new StubCli("--control", "--quiet")) {
-            stub.command("mark");
-            JsonNode atMark = json.readTree(stub.await(l -> l.startsWith("stats "), 20).substring(6));
+        try (StubCli cli = new StubCli("--control", "--quiet")) {
+            cli.command("mark");
+            JsonNode atMark = json.readTree(cli.await(l -> l.startsWith("stats "), 20).substring(6));
             assertEquals(0, atMark.get("requests").asLong());
-            try (RawHttp c = new RawHttp(stub.port)) {
+            try (RawHttp c = new RawHttp(cli.port)) {
                 for (int i = 0; i < 3; i++) {
                     assertEquals(200, c.send(RawHttp.get("/")).read().status());
                 }
             }
-            stub.command("stats");
-            JsonNode window = json.readTree(stub.await(l -> l.startsWith("stats "), 20).substring(6));
+            cli.command("stats");
+            JsonNode window = json.readTree(cli.await(l -> l.startsWith("stats "), 20).substring(6));
             assertEquals(3, window.get("requests").asLong());
             assertEquals(1, window.get("accepted").asLong());
             assertEquals(1, window.get("usedConnections").asLong());
             assertEquals(1, window.get("peakOpen").asInt());
             assertTrue(window.get("cpuNanos").asLong() > 0, window.toString());
-            stub.command("nonsense");
-            assertTrue(stub.await(l -> l.startsWith("stub: unknown command"), 20).contains("'nonsense'"));
+            cli.command("nonsense");
+            assertTrue(cli.await(l -> l.startsWith("stub: unknown command"), 20).contains("'nonsense'"));
         }
     }
 }

@@ -1,9 +1,9 @@
 package clientbench.stub;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
@@ -19,12 +19,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 /** With --tls the stub presents its fresh self-signed certificate and lets ALPN choose h2 or http/1.1. */
 @Timeout(30)
 class TlsAlpnTest {
+    @RegisterExtension
+    static final StubExtension tls = new StubExtension(StubOptions.loopback().withTls(true));
     static StubServer stub;
     static SSLContext trustStub;
 
     @BeforeAll
-    static void start() throws Exception {
-        stub = StubServer.start(StubOptions.loopback().withTls(true));
+    static void trust() throws Exception {
+        stub = tls.server();
         KeyStore ks = KeyStore.getInstance(KeyStore.getDefaultType());
         ks.load(null, null);
         ks.setCertificateEntry("stub", stub.certificate());
@@ -32,11 +34,6 @@ class TlsAlpnTest {
         tmf.init(ks);
         trustStub = SSLContext.getInstance("TLS");
         trustStub.init(null, tmf.getTrustManagers(), null);
-    }
-
-    @AfterAll
-    static void stop() {
-        stub.close();
     }
 
     @Test
