@@ -1,6 +1,7 @@
 package clientbench.harness;
 
 import clientbench.cli.Profile;
+import clientbench.cli.Shape;
 import clientbench.jmh.CapacityBenchmark;
 import org.junit.jupiter.api.Test;
 import org.openjdk.jmh.annotations.Param;
@@ -240,7 +241,7 @@ class CapacitySearchTest {
      */
     private static List<CapacitySearch> standardSearches(int probes) {
         List<CapacitySearch> out = new ArrayList<>();
-        for (Profile.Shape shape : Profile.named("standard").shapes()) {
+        for (Shape shape : Profile.named("standard").shapes()) {
             if (!shape.benchmark().startsWith(CapacityBenchmark.class.getName() + ".")) {
                 continue;
             }

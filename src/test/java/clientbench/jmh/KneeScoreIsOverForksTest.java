@@ -1,6 +1,7 @@
 package clientbench.jmh;
 
 import clientbench.harness.JsonFiles;
+import clientbench.testkit.ForkedRuns;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
