@@ -18,9 +18,8 @@ package clientbench.harness;
  * @param heapBytes heap the client held at the window's close beyond its idle baseline, after a GC (long-lived shapes)
  * @param threadsAtClose the JVM's live threads then
  * @param jitShare the time the client JVM's JIT compilers spent compiling in the window, as a share of the window
- *                 times {@code jvmCpus} (the JVM's CompilationMXBean; elapsed time, so on a busy core it can
- *                 overstate their CPU): above a tenth, the JVM was still warming up and its figures include
- *                 compilation; -1 when the JVM does not measure it
+ *                 times {@code jvmCpus} ({@link JitTime}: their threads' CPU time on Linux): above a tenth, the JVM
+ *                 was still warming up and its figures include compilation; -1 when the JVM does not measure it
  * @param gcPauseMillis the time the client JVM's collectors paused it in the window ({@code JvmCounters#gcPauseMillis});
  *                      a pause as long as the SLO's latency bound can by itself fail a probe; -1 when unknown
  * @param stealShare the share of the machine's CPU time the hypervisor gave to other guests in the window

@@ -39,12 +39,18 @@ public final class Trial implements AutoCloseable {
     // This iteration's marks, taken before its window.
     private StubServer.Stats statsAtMark;
     private long markNanos;
-    private long jitMillisAtMark = -1;
+    private long jitNanosAtMark = -1;
     private long jitMarkNanos;
     private HostSteal.Ticks stealAtMark;
     private long gcPauseMillisAtMark = -1;
     private long listenRefusedAtStart;
     private KernelCounters.Window kernelWindow = KernelCounters.Window.NONE;
+    /** How each window's JIT share is read, for the trial's settings. */
+    private static final String JIT_SOURCE = switch (JitTime.source()) {
+        case "cpu" -> "the compiler threads' CPU time in the window (/proc/self/task), over the window times the JVM's CPUs";
+        case "elapsed" -> "the compilers' elapsed time in the window (CompilationMXBean), over the window times the JVM's CPUs";
+        default -> "not measured";
+    };
 
     private Trial(TrialSpec spec, CpuLayout layout, StubProcess stub, HttpClientAdapter adapter, LoadGenerator generator,
                   HlogFile hlog, TrialRecord record, Map<String, String> settings, TcpConnections tcp,
@@ -182,7 +188,7 @@ public final class Trial implements AutoCloseable {
             sampler.peakAndReset();
         }
         listenRefusedAtStart = ListenQueue.refused();
-        jitMillisAtMark = jitMillis();
+        jitNanosAtMark = JitTime.nanos();
         jitMarkNanos = System.nanoTime();
         stealAtMark = HostSteal.now();
         gcPauseMillisAtMark = JvmCounters.gcPauseMillis();
@@ -223,7 +229,7 @@ public final class Trial implements AutoCloseable {
             Map<String, ?> concluded = facts.apply(s);
             if (record != null) {
                 record.settings(adapter.settings());
-                record.settings(Map.of("kernelCounters", KernelCounters.describe()));
+                record.settings(Map.of("kernelCounters", KernelCounters.describe(), "jitShare", JIT_SOURCE));
                 record.add(s, measured, concluded);
             }
             return s;
@@ -247,11 +253,11 @@ public final class Trial implements AutoCloseable {
             peak = Math.max(sampler.peakAndReset(), connections);
         }
         long threads = ManagementFactory.getThreadMXBean().getThreadCount();
-        long jitAtClose = jitMillis();
+        long jitAtClose = JitTime.nanos();
         double stealShare = HostSteal.share(stealAtMark, HostSteal.now());
         long gcPauseMillis = JvmCounters.delta(gcPauseMillisAtMark, JvmCounters.gcPauseMillis());
-        double jitShare = jitAtClose < 0 || jitMillisAtMark < 0 || closeNanos <= jitMarkNanos ? -1
-                : (jitAtClose - jitMillisAtMark) * 1e6 / (closeNanos - jitMarkNanos) / layout.jvmCpus();
+        double jitShare = jitAtClose < 0 || jitNanosAtMark < 0 || closeNanos <= jitMarkNanos ? -1
+                : (double) (jitAtClose - jitNanosAtMark) / (closeNanos - jitMarkNanos) / layout.jvmCpus();
         long heap = spec.measureHeap() ? heapAfterGc() - baselineHeapBytes : -1;
         IterationSnapshot s = generator.drain();
         StubServer.Stats atEnd = stub == null ? null : stub.stats();
@@ -266,12 +272,6 @@ public final class Trial implements AutoCloseable {
                 counted ? atEnd.requests() - statsAtMark.requests() : -1, stubCpuShare,
                 listenRefusedAtStart < 0 || refusedAtEnd < 0 ? -1 : refusedAtEnd - listenRefusedAtStart, heap, threads,
                 jitShare, gcPauseMillis, stealShare, kernel.syscalls(), kernel.contextSwitches()));
-    }
-
-    /** Milliseconds this JVM's JIT compilers have spent compiling so far; -1 when it does not say. */
-    private static long jitMillis() {
-        var jit = ManagementFactory.getCompilationMXBean();
-        return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : -1;
     }
 
     @Override
