@@ -235,6 +235,11 @@ public final class LoadGenerator {
                     return Step.COMPLETE;
                 }
                 if (e.permits.tryAcquire(Math.min(leftNanos, Pacer.MAX_PARK_NANOS), TimeUnit.NANOSECONDS)) {
+                    // A wait that woke late can take a permit freed after the deadline: that send is too late.
+                    if (System.nanoTime() - deadlineNanos >= 0) {
+                        e.permits.release();
+                        return Step.COMPLETE;
+                    }
                     return null;
                 }
                 if (stop.getAsBoolean()) {
