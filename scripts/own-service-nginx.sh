@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# ./bench against a service of your own, not the stub (issue 16's "done when"). A local nginx, loopback only,
+# ./bench against a service of your own, not the stub. A local nginx, loopback only,
 # serves its default page ("Welcome to nginx!": 612 bytes up to nginx 1.20, 615 in Debian 12's 1.22) at /some/path
 # and logs each request's X-Token header;
 #   ./bench --target http://127.0.0.1:PORT/some/path --header 'X-Token: t' --clients ahc,jdk -- $JMH_ARGS

@@ -76,8 +76,8 @@ public class CapacityBenchmark extends LoadBenchmark {
      * The warm-up iterations' rate; empty: 8 x {@code startRate}, at most {@code ceilingRate}. At the start rate
      * (1k req/s) two 3 s warm-ups send 6,000 requests, fewer than C2 needs to compile a per-request path (tiered
      * compilation's Tier4 thresholds: 5,000 invocations, 15,000 with loops), so the first probes met a JVM still
-     * compiling on the cores it shares with the client, and its CPU flagged them (two standard runs disagreed on
-     * knees that way: issue 14). At 8k, 48,000 requests; a client slower than that runs at its own pace, as
+     * compiling on the cores it shares with the client, and its CPU flagged them. At 8k, 48,000 requests; a client
+     * slower than that runs at its own pace, as
      * requests beyond {@code concurrency} in flight wait (warm-up figures are recorded, never judged).
      */
     @Param("")

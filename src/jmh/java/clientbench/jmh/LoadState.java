@@ -107,9 +107,8 @@ public abstract class LoadState {
             for (int w = 1; w <= windows; w++) {
                 int number = w;
                 trial.beginIteration(SETTLE_WINDOW_NANOS);
-                // Sent as JMH's loop sends (LoadBenchmark.request): the code the measured windows run is what
-                // compiles here. Warm-up windows closed by closeWindow() instead left that path to compile in the
-                // first measured window (JIT over 10% there in 23 of 56 forks that settled, run 20261123-073309-vm).
+                // Sent as JMH's loop sends (LoadBenchmark.request), so the code the measured windows run is what
+                // compiles here, not in the first measured window.
                 long stopAt = System.nanoTime() + SETTLE_WINDOW_NANOS + SETTLE_STOP_AFTER_NANOS;
                 BooleanSupplier stop = () -> System.nanoTime() - stopAt >= 0;
                 while (!stop.getAsBoolean()) {

@@ -51,8 +51,7 @@ final class RunOptions {
      * exits, later ones map the classes it loaded instead
      * of loading them again, and the stub's JVM does the same with one of its own ({@code clientbench.cds}). It
      * shortens startup only, never what is measured: the JIT starts cold either way. A fork reached its first
-     * window in 3.2-3.6 s instead of 4.1-4.4 s (okhttp, three forks each, on 2 cores); the gaps between the trials
-     * of a standard run summed 382 s instead of 482 s (runs 20261123-210806-vm and 20261123-184345-vm). Left out
+     * window about a second sooner on 2 cores. Left out
      * when the user's {@code -jvmArgs} set class data sharing themselves, the JDK is older than 19, or the class
      * path is not jars alone ({@link Jdk#canArchiveClasses}).
      */

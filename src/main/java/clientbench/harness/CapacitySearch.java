@@ -28,8 +28,7 @@ import java.util.TreeSet;
  * bounded), so one transient can no longer cap a knee. Most misses carry a validity flag the harness cannot vouch
  * for (the client JVM's CPUs full, the pacer late, the stub busy, the host's steal; the first three typically in
  * the first probe after warm-up while the JITs of both JVMs still run); an unflagged one can be a transient too
- * (jetty-vt's 4,000 req/s in run 20261123-210806-vm: p99 10.015 ms, one 25 ms stall, no GC, no JIT; knee 3,830
- * where its other fork's was 7,661). A miss while the client JVM's JIT still compiled ({@link #recordWarmingMiss})
+ * (a p99 of 10.015 ms from one 25 ms stall, no GC, no JIT). A miss while the client JVM's JIT still compiled ({@link #recordWarmingMiss})
  * never stands, nor does it count as the first of those two: a warming miss and then one other miss at a rate
  * leave that rate to be probed again.
  *
@@ -158,9 +157,8 @@ public final class CapacitySearch {
     /**
      * Records a miss at {@code rate}, flagged or not: the first one moves no bound and asks for the same rate again;
      * a second in a row at that rate is recorded as a failure ({@link #record}). Warming misses at the same rate
-     * between the two neither break the row nor count in it: before this rule, a warming miss followed by one
-     * flagged miss stood as a failure, which made 21 of the 53 failures that stood in run 20261123-210806-vm's
-     * capacity searches (vertx's 16,000 req/s: JIT at 11% of the window, then a 29 ms GC pause).
+     * between the two neither break the row nor count in it: a warming miss and one flagged miss (a GC pause) are
+     * not two misses of the client's.
      */
     public void recordMiss(double rate, String why) {
         recordMiss(rate, why, true, List.of());

@@ -16,7 +16,7 @@ public enum Flag {
     /**
      * Open model: schedule lag p99 above 10% of latency p99 and above 1 ms. The floor: a parked pacer wakes
      * 50-150 us late on any Linux machine (timer slack and wake-up), and on a core it shares with the client
-     * 0.2-5 ms late at p99 (OpenLoopBenchmark, ahc at 2k req/s, 2 cores: issue 12's note), so against sub-millisecond
+     * 0.2-5 ms late at p99 (OpenLoopBenchmark, ahc at 2k req/s, 2 cores), so against sub-millisecond
      * loopback latencies a share alone would flag every iteration. Under 1 ms (a tenth of the SLO's 10 ms)
      * the lag cannot move a verdict by more than a tenth of its margin; the lag stays in every latency figure
      * (from the intended start) and beside it in every table. A rate kept despite the lag counts as kept

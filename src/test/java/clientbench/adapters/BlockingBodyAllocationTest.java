@@ -23,7 +23,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Heap bytes the JVM allocates per small GET through a blocking adapter: the body must be read without a
  * new 16 KiB array per request ({@code InputStream.transferTo} allocates one each call), which made the
- * virtual-thread variants allocate 3-5 times as much as their asynchronous siblings (issue 13).
+ * virtual-thread variants allocate 3-5 times as much as their asynchronous siblings.
  *
  * <p>The stub runs in its own JVM ({@link StubProcess}), so every byte counted here is the client's or this
  * driver's: {@code getTotalThreadAllocatedBytes} counts all threads of this JVM, ended ones included, and a

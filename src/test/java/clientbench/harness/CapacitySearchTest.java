@@ -157,8 +157,8 @@ class CapacitySearchTest {
 
     @Test
     void anUnflaggedMissIsConfirmedBeforeItBoundsTheSearch() {
-        // Run 20261123-210806-vm's jetty-vt fork: 4,000 req/s missed unflagged by 15 us of p99 (one 25 ms stall) and
-        // stood at once: knee 3,830, where the other fork's was 7,661. True knee 8,000.
+        // A transient: 4,000 req/s missed unflagged by 15 us of p99 (one 25 ms stall). Standing at once, it would
+        // cap a true knee of 8,000 at 3,830.
         CapacitySearch s = new CapacitySearch(1_000, 125, 64_000, 0.05, 20);
         s.record(1_000, true, "");
         s.record(2_000, true, "");
@@ -183,9 +183,8 @@ class CapacitySearchTest {
 
     @Test
     void aMissWhileTheJitStillCompilesNeverStands() {
-        // Run 20261123-084046-vm's JDK fork: 4,000 req/s missed twice (flagged gen, lag) with the client JVM's JIT
-        // at 96% and 45% of the window, which made 4,000 a failure and the knee 3,830 (8k runs: 7,661). True knee
-        // 8,000; the misses at 4,000 while the JIT compiles are the warm-up's.
+        // 4,000 req/s missed twice (flagged gen, lag) with the client JVM's JIT at 96% and 45% of the window: the
+        // warm-up's misses. True knee 8,000.
         CapacitySearch s = new CapacitySearch(1_000, 125, 64_000, 0.05, 20);
         s.record(1_000, true, "");
         s.record(2_000, true, "");
@@ -201,8 +200,8 @@ class CapacitySearchTest {
 
     @Test
     void aWarmingMissIsNotTheFirstOfTwoFlaggedMisses() {
-        // Run 20261123-210806-vm's vertx fork: 16,000 req/s missed with the JIT at 11% of the window, then once flagged
-        // (a 29 ms GC pause): the pair stood as a failure and the knee came out at 15,322; its other fork's was 32,000.
+        // 16,000 req/s missed with the JIT at 11% of the window, then once flagged (a 29 ms GC pause): counted as a
+        // pair, they would cap a true knee of 32,000 at 15,322.
         CapacitySearch s = new CapacitySearch(1_000, 125, 64_000, 0.05, 20);
         s.record(8_000, true, "");
         s.recordWarmingMiss(16_000, "flagged: gen, lag (latency p99 14.0 ms > 10 ms)");

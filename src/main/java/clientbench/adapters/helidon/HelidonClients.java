@@ -78,8 +78,7 @@ final class HelidonClients {
         builder.connectionListener(sockets)
                 // Helidon's default leaves Nagle's algorithm on (SocketOptions.tcpNoDelay false); every other
                 // client sets TCP_NODELAY. Over HTTP/2 Nagle held Helidon's small frames for the server's delayed
-                // ACK: p50 25-31 ms at 600-1,000 req/s on h2 where every other client took 0.4-2.5 ms (run
-                // 20261123-184345-vm). Merged with the timeouts below by Helidon's builder decorator.
+                // ACK (p50 25-31 ms on h2 where the others took 0.4-2.5 ms). Merged with the timeouts below.
                 .socketOptions(SocketOptions.builder().tcpNoDelay(true).build())
                 .dnsResolver(HOST_AS_GIVEN)
                 .connectTimeout(config.connectTimeout())

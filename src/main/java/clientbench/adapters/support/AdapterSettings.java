@@ -12,7 +12,7 @@ import java.util.Map;
 public final class AdapterSettings {
 
     /**
-     * The one request-preparation policy of every adapter (issue 13): the client's own request object is built
+     * The one request-preparation policy of every adapter: the client's own request object is built
      * on every send, as the client's users write it. Where the client's API takes a URI string (OkHttp, Vert.x)
      * that includes parsing it; where it takes a {@code java.net.URI}, the one parsed with the Request is used.
      */
@@ -56,7 +56,7 @@ public final class AdapterSettings {
     }
 
     /**
-     * Records, for HTTP/2 only, what every HTTP/2 row runs on (issue 13): {@code h2Connections} = 1, and in
+     * Records, for HTTP/2 only, what every HTTP/2 row runs on: {@code h2Connections} = 1, and in
      * {@code h2Streams} how streams are bounded by the server's SETTINGS_MAX_CONCURRENT_STREAMS and where
      * the requests beyond it wait.
      */

@@ -8,7 +8,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 /**
  * Counts a blocking response body's bytes through reusable buffers, for the virtual-thread adapters:
  * {@code InputStream.transferTo} allocates a new 16 KiB array on every call, which made those adapters
- * allocate 3-5 times as much per request as their asynchronous siblings (issue 13). A reader borrows a
+ * allocate 3-5 times as much per request as their asynchronous siblings. A reader borrows a
  * buffer for one body and gives it back, so an adapter holds as many as bodies it reads at once (at most
  * its connections, or streams on HTTP/2) and, once warm, allocates only a queue node (24 bytes) per body. The buffer is as
  * large as {@code transferTo}'s, so the client sees the same reads as before, only without the garbage.
