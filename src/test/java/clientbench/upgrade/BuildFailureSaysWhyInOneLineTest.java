@@ -1,0 +1,60 @@
+package clientbench.upgrade;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * Why a version's build failed, from Maven's own logs: three recorded from real builds of this project (OkHttp 4.12.0
+ * against the upper-bound rule, and with the rule skipped against javac; httpclient5 9.9.9, which no registry
+ * serves), and a contract test failure in Surefire's summary format, with and without its reruns.
+ */
+class BuildFailureSaysWhyInOneLineTest {
+
+    private static List<String> recorded(String name) throws IOException {
+        try (InputStream in = BuildFailureSaysWhyInOneLineTest.class.getResourceAsStream(name)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+        }
+    }
+
+    @Test
+    void aVersionTheRegistryDoesNotServe() throws IOException {
+        assertEquals("Maven cannot resolve org.apache.httpcomponents.client5:httpclient5:jar:9.9.9",
+                BuildFailure.why(recorded("apache-9.9.9-unresolved.log")));
+    }
+
+    @Test
+    void aDependencyOlderThanALibraryAsksFor() throws IOException {
+        assertEquals("the pom's upper-bound rule (maven-enforcer) refuses it: org.jetbrains.kotlin:kotlin-stdlib-jdk8"
+                        + " resolves to 1.8.21 (through com.squareup.okhttp3:okhttp:4.12.0), but"
+                        + " com.squareup.okio:okio-jvm:3.6.0 asks for 1.9.10",
+                BuildFailure.why(recorded("okhttp-4.12.0-upper-bound.log")));
+    }
+
+    @Test
+    void anApiTheAdapterUsesThatTheVersionLacks() throws IOException {
+        assertEquals("the adapter does not compile against it: OkHttpClients.java:24: cannot find symbol"
+                        + " (symbol: class ConnectionListener)",
+                BuildFailure.why(recorded("okhttp-4.12.0-compile.log")));
+    }
+
+    @Test
+    void aContractTestThatFails() {
+        List<String> once = List.of("[INFO] Results:", "[INFO] ", "[ERROR] Failures: ",
+                "[ERROR]   ApacheAdapterContractTest>AdapterContractTest.bodyIsReadInFull:123 expected: <5> but was: <0>",
+                "[INFO] ", "[ERROR] Tests run: 49, Failures: 1, Errors: 0, Skipped: 0");
+        assertEquals("its contract test fails: ApacheAdapterContractTest>AdapterContractTest.bodyIsReadInFull:123"
+                + " expected: <5> but was: <0>", BuildFailure.why(once));
+        List<String> rerun = List.of("[ERROR] Failures: ",
+                "[ERROR] clientbench.adapters.ApacheAdapterContractTest.bodyIsReadInFull",
+                "[ERROR]   Run 1: ApacheAdapterContractTest>AdapterContractTest.bodyIsReadInFull:123 expected: <5> but was: <0>",
+                "[ERROR]   Run 2: ApacheAdapterContractTest>AdapterContractTest.bodyIsReadInFull:123 expected: <5> but was: <0>");
+        assertEquals("its contract test fails: ApacheAdapterContractTest>AdapterContractTest.bodyIsReadInFull:123"
+                + " expected: <5> but was: <0>", BuildFailure.why(rerun));
+    }
+}
