@@ -56,6 +56,9 @@ final class UpgradeCommand implements Callable<Integer>, Bench.Checked {
             + " the pipeline only)")
     String profile = DEFAULT_PROFILE;
 
+    @Option(names = "--build-only", description = "build both jars and run their contract tests; measure nothing")
+    boolean buildOnly;
+
     @Option(names = "--jdk", paramLabel = "PATH", description = "the JDK the client JVMs run on (default: the launcher's)")
     Path jdk;
 
@@ -108,6 +111,9 @@ final class UpgradeCommand implements Callable<Integer>, Bench.Checked {
                 System.err.println("bench: nothing was measured");
                 return 1;
             }
+        }
+        if (buildOnly) {
+            return 0;
         }
         Arms arms = Arms.of(built.get(0), built.get(1));
         RunPlan plan = new RunPlan(measured, arms.labels(), null, jmh, forkJdk);

@@ -20,11 +20,22 @@ public final class BuildFailure {
     private BuildFailure() {
     }
 
-    /** javac's "symbol: class X" for the error {@code line}, which Maven prints once more with it; "" when absent. */
+    /**
+     * javac's details of the error {@code line} ("symbol: class X", or "required: ..., found: ..."), which Maven prints
+     * with it once more at the end; "" when absent.
+     */
     private static String symbol(List<String> errors, String line) {
-        for (int i = 0; i + 1 < errors.size(); i++) {
-            if (errors.get(i).equals(line) && errors.get(i + 1).strip().startsWith("symbol:")) {
-                return " (" + errors.get(i + 1).strip().replaceAll("\\s+", " ") + ")";
+        for (int i = errors.lastIndexOf(line) + 1; i > 0 && i < errors.size(); i++) {
+            String detail = errors.get(i).strip();
+            if (detail.startsWith("symbol:") || detail.startsWith("required:") || detail.startsWith("found:")) {
+                List<String> details = new java.util.ArrayList<>(List.of(detail.replaceAll("\\s+", " ")));
+                for (int j = i + 1; j < errors.size() && errors.get(j).strip().startsWith("found:"); j++) {
+                    details.add(errors.get(j).strip().replaceAll("\\s+", " "));
+                }
+                return " (" + String.join(", ", details) + ")";
+            }
+            if (!detail.startsWith("location:")) {
+                return "";
             }
         }
         return "";
@@ -70,8 +81,8 @@ public final class BuildFailure {
         for (String e : errors) {
             Matcher m = UNRESOLVED.matcher(e);
             if (m.find()) {
-                return "Maven cannot resolve " + m.group(1) + (e.contains("absent") || e.contains("was not found")
-                        ? " (the registry does not serve it)" : "");
+                return "Maven cannot resolve " + m.group(1) + (e.contains("absent") || e.contains("not found")
+                        || e.contains("Could not find") ? " (the registry does not serve it)" : "");
             }
         }
         for (int i = 0; i < errors.size(); i++) {

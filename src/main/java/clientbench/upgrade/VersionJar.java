@@ -159,18 +159,19 @@ public final class VersionJar {
             throw new IllegalStateException(e);
         }
         Path base = root.toAbsolutePath().normalize();
-        List<Path> files = new ArrayList<>(List.of(base.resolve("pom.xml")));
+        List<Path> files = new ArrayList<>(List.of(Path.of("pom.xml")));
         for (String dir : List.of("src", "server-stub")) {
             if (Files.isDirectory(base.resolve(dir))) {
-                try (Stream<Path> s = Files.walk(base.resolve(dir))) {
-                    s.filter(Files::isRegularFile).forEach(files::add);
+                Path real = base.resolve(dir).toRealPath(); // a folder linked in: its files, not the link
+                try (Stream<Path> s = Files.walk(real)) {
+                    s.filter(Files::isRegularFile).map(f -> Path.of(dir).resolve(real.relativize(f))).forEach(files::add);
                 }
             }
         }
         files.sort(null);
         for (Path f : files) {
-            sha.update((base.relativize(f) + "\n").getBytes(StandardCharsets.UTF_8));
-            sha.update(Files.readAllBytes(f));
+            sha.update((f + "\n").getBytes(StandardCharsets.UTF_8));
+            sha.update(Files.readAllBytes(base.resolve(f)));
         }
         sha.update(("\n" + b.properties() + "\n" + b.contractTest() + "\njava " + jdk.feature()).getBytes(StandardCharsets.UTF_8));
         return HexFormat.of().formatHex(sha.digest());

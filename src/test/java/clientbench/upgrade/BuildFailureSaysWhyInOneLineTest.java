@@ -12,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 /**
  * Why a version's build failed, from Maven's own logs: three recorded from real builds of this project (OkHttp 4.12.0
  * against the upper-bound rule, and with the rule skipped against javac; httpclient5 9.9.9, which no registry
- * serves), and a contract test failure in Surefire's summary format, with and without its reruns.
+ * serves; Vert.x 5.0.7, whose Future.await took other parameters), and a contract test failure in Surefire's summary format, with and without its reruns.
  */
 class BuildFailureSaysWhyInOneLineTest {
 
@@ -24,8 +24,8 @@ class BuildFailureSaysWhyInOneLineTest {
 
     @Test
     void aVersionTheRegistryDoesNotServe() throws IOException {
-        assertEquals("Maven cannot resolve org.apache.httpcomponents.client5:httpclient5:jar:9.9.9",
-                BuildFailure.why(recorded("apache-9.9.9-unresolved.log")));
+        assertEquals("Maven cannot resolve org.apache.httpcomponents.client5:httpclient5:jar:9.9.9 (the registry does not serve it)",
+                BuildFailure.why(recorded("apache-9.9.9-unresolved.mvn.txt")));
     }
 
     @Test
@@ -33,14 +33,22 @@ class BuildFailureSaysWhyInOneLineTest {
         assertEquals("the pom's upper-bound rule (maven-enforcer) refuses it: org.jetbrains.kotlin:kotlin-stdlib-jdk8"
                         + " resolves to 1.8.21 (through com.squareup.okhttp3:okhttp:4.12.0), but"
                         + " com.squareup.okio:okio-jvm:3.6.0 asks for 1.9.10",
-                BuildFailure.why(recorded("okhttp-4.12.0-upper-bound.log")));
+                BuildFailure.why(recorded("okhttp-4.12.0-upper-bound.mvn.txt")));
     }
 
     @Test
     void anApiTheAdapterUsesThatTheVersionLacks() throws IOException {
         assertEquals("the adapter does not compile against it: OkHttpClients.java:24: cannot find symbol"
                         + " (symbol: class ConnectionListener)",
-                BuildFailure.why(recorded("okhttp-4.12.0-compile.log")));
+                BuildFailure.why(recorded("okhttp-4.12.0-compile.mvn.txt")));
+    }
+
+    @Test
+    void aMethodWhoseParametersChanged() throws IOException {
+        assertEquals("the adapter does not compile against it: VertxAdapter.java:163: method await in interface"
+                        + " io.vertx.core.Future<T> cannot be applied to given types; (required: io.vertx.core.Future<T>,"
+                        + " found: java.time.Duration)",
+                BuildFailure.why(recorded("vertx-5.0.7-compile.mvn.txt")));
     }
 
     @Test
