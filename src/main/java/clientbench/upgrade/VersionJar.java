@@ -8,12 +8,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
+import java.nio.file.StandardOpenOption;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
@@ -28,7 +29,7 @@ public final class VersionJar {
     static final String JAR = "benchmarks.jar";
     static final String KEY = "key.sha256";
     static final String LOG = "build.log";
-    private static final long TIMEOUT_MINUTES = 20;
+    private static final Duration TIMEOUT = Duration.ofMinutes(20);
 
     private VersionJar() {
     }
@@ -54,24 +55,12 @@ public final class VersionJar {
     /** Maven on PATH, on {@code jdk}, with the JVM flags the launcher gives it. */
     public static Maven maven(Jdk jdk) {
         return (args, log) -> {
-            List<String> cmd = new ArrayList<>(List.of("mvn"));
-            cmd.addAll(args);
-            ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
-            pb.environment().put("JAVA_HOME", jdk.java().toAbsolutePath().getParent().getParent().toString());
-            pb.environment().put("MAVEN_OPTS", String.join(" ", jdk.flags()));
-            Process p;
-            try {
-                p = pb.start();
-            } catch (IOException e) {
-                throw new IOException("cannot run Maven (mvn on PATH): " + e.getMessage(), e);
+            int exit = clientbench.jvm.Maven.run(args, jdk, log, TIMEOUT);
+            if (exit == clientbench.jvm.Maven.TIMED_OUT) {
+                Files.writeString(log, "[ERROR] the build took over " + TIMEOUT.toMinutes() + " minutes\n",
+                        StandardOpenOption.APPEND);
             }
-            if (!p.waitFor(TIMEOUT_MINUTES, TimeUnit.MINUTES)) {
-                p.destroyForcibly();
-                Files.writeString(log, "[ERROR] the build took over " + TIMEOUT_MINUTES + " minutes\n",
-                        java.nio.file.StandardOpenOption.APPEND);
-                return -1;
-            }
-            return p.exitValue();
+            return exit;
         };
     }
 
