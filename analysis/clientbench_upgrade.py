@@ -215,9 +215,7 @@ def text(run: cbl.Run, u: dict, width: int = 118) -> str:
         lib = ", ".join(u[side]["library"]) or "not recorded"
         lines.append(f"  {side}: {u[side]['label']} (its forks loaded {lib})")
     t = table(u)
-    if not t.empty:
-        lines.append("")
-        lines += cbd.grid(t)
+    rows = cbd.grid(t) if not t.empty else []
     lines.append("")
     said = []
     for verdict in (BETTER, WORSE):
@@ -232,8 +230,11 @@ def text(run: cbl.Run, u: dict, width: int = 118) -> str:
         f"{u['confidence']:.0%} for all {u['figuresTogether']} figures together, so an A/A run finds no difference "
         f"with {u['confidence']:.0%} probability; costs net of noop; * marked (JIT compiling, a flag, a knee's lower "
         f"bound): see summary.json", width)
-    lines.append(f"figure of the ratios: {run.path / PNG}")
-    return "\n".join(lines[:40]) + "\n"
+    tail = [""] + lines[4:] + [f"figure of the ratios: {run.path / PNG}"]
+    room = 40 - 4 - len(tail)  # the table's rows beyond that are in summary.json and the report
+    if len(rows) > room:
+        rows = rows[:room - 1] + [f"... {len(rows) - room + 1} more figures in summary.json"]
+    return "\n".join(lines[:4] + rows + tail) + "\n"
 
 
 def figure(run: cbl.Run, u: dict):

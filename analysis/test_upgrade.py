@@ -150,3 +150,16 @@ def test_the_terminal_ending_fits_40_lines_and_names_both_versions(tmp_path):
     assert len(words.splitlines()) <= 40
     assert "apache 5.4.4 -> 5.6.5" in words and "upgrade.png" in words
     assert cbu.figure(run, u).is_file()
+
+
+def test_a_table_longer_than_the_terminal_is_cut_before_the_verdict(tmp_path):
+    shapes = [{**OPEN, "name": f"rate-{i}"} for i in range(6)]  # 36 figures
+    rows = []
+    for s in shapes:
+        for col in ("cpu", "alloc", "syscalls", "cswitches", "p50", "p99"):
+            rows += _rows([1.0] * 3, [10.0, 11.0, 12.0], [10.5, 11.4, 12.6], s["name"], col)
+    run = _fake_run(rows, tmp_path, shapes)
+    lines = cbu.text(run, cbu.decide(run)).splitlines()
+    assert len(lines) == 40
+    assert any(line.startswith("... ") and "more figures in summary.json" in line for line in lines)
+    assert lines[-1].startswith("figure of the ratios:") and any(line.startswith("verdict:") for line in lines)

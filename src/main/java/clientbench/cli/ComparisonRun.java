@@ -37,7 +37,9 @@ import java.util.Random;
  * shape), a progress line for each; the rounds the host slowed run again as time allows ({@link Repeats}); then
  * {@code results/<run>/} with results.json, results.csv, summary.json and env.json, the report rendered, and on the
  * terminal the verdict (the analysis's {@code decide}). A client that crashes is a result; a run that is interrupted
- * or yields nothing stays marked incomplete.
+ * or yields nothing stays marked incomplete. An upgrade's run ({@link UpgradeCommand}) is one too: its two versions
+ * stand as two clients, each step runs in a JVM on its version's jar ({@link ArmSteps}), and it ends with the ratios
+ * (the analysis's {@code upgrade}).
  */
 final class ComparisonRun {
     private final RunPlan plan;
