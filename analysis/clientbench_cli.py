@@ -2,6 +2,8 @@
 
     python clientbench_cli.py check RUN            one line on the folder, or why it cannot be read
     python clientbench_cli.py decide RUN           decide the verdict into summary.json and results.csv; print it
+    python clientbench_cli.py upgrade RUN          an upgrade's run: each figure's ratio new/old into summary.json,
+                                                   results.csv and upgrade.png; print it
     python clientbench_cli.py compare A B          whether two runs agree: pairs told apart, pairs in opposite order
     python clientbench_cli.py render OUT RUN [RUN] the report (analysis.ipynb) into OUT, one HTML file
     python clientbench_cli.py readme RUN [README]  README's generated blocks (figure, caption, terminal excerpt) from RUN
@@ -13,9 +15,9 @@ from pathlib import Path
 
 import clientbench_load as cbl
 
-USAGE = ("usage: clientbench_cli.py check RUN | decide RUN | compare RUN_A RUN_B | render OUT.html RUN [RUN] | "
-         "readme RUN [README.md]")
-ARITY = {"check": (1, 1), "decide": (1, 1), "compare": (2, 2), "render": (2, 3), "readme": (1, 2)}
+USAGE = ("usage: clientbench_cli.py check RUN | decide RUN | upgrade RUN | compare RUN_A RUN_B | "
+         "render OUT.html RUN [RUN] | readme RUN [README.md]")
+ARITY = {"check": (1, 1), "decide": (1, 1), "upgrade": (1, 1), "compare": (2, 2), "render": (2, 3), "readme": (1, 2)}
 
 
 def main(argv) -> int:
@@ -41,6 +43,12 @@ def main(argv) -> int:
             v = cbd.verdict(run)
             cbd.write(run, v)
             print(cbd.text(run, v), end="")
+        elif command == "upgrade":
+            import clientbench_upgrade as cbu
+            u = cbu.decide(run)
+            cbu.write(run, u)
+            cbu.figure(run, u)
+            print(cbu.text(run, u), end="")
         else:
             import clientbench_render
             readme = Path(args[1]) if len(args) > 1 else cbl.ROOT / "README.md"

@@ -29,7 +29,8 @@ import java.util.function.BooleanSupplier;
  * (where the .hlog and .trial.json files go; default: the working directory, beside JMH's JSON),
  * {@code clientbench.pin} (pin the stub, the pacer and the client JVM to CPUs of their own; default true),
  * {@code clientbench.shape} (the ./bench shape this run measures, for the trial's record), {@code clientbench.round}
- * (the round of the comparison this fork runs in, likewise).
+ * (the round of the comparison this fork runs in, likewise), {@code clientbench.variant} (in an upgrade's run, the
+ * version of the client this fork runs, {@code apache@5.4.4}: the record's client).
  */
 public abstract class LoadState {
     private static boolean warned;
@@ -53,6 +54,10 @@ public abstract class LoadState {
         about.put("params", jmhParams);
         about.put("shape", System.getProperty("clientbench.shape", ""));
         about.put("round", Integer.getInteger("clientbench.round", 1)); // Schedule: the round this fork ran in
+        String variant = System.getProperty("clientbench.variant", "");
+        if (!variant.isBlank()) {
+            about.put("client", variant); // one version of the client in an upgrade's run; params.client is the adapter
+        }
         trial = Trial.start(spec.create(hlog), Boolean.parseBoolean(System.getProperty("clientbench.pin", "true")), about);
         generator = trial.generator();
     }

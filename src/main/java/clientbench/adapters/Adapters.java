@@ -28,26 +28,45 @@ import java.util.function.Function;
 public final class Adapters {
 
     private static final Map<String, Function<AdapterConfig, HttpClientAdapter>> FACTORIES = new LinkedHashMap<>();
+    private static final Map<String, Class<? extends HttpClientAdapter>> TYPES = new LinkedHashMap<>();
 
     static {
-        FACTORIES.put("ahc", AhcAdapter::new);
-        FACTORIES.put("apache", ApacheAdapter::new);
-        FACTORIES.put("jetty", JettyAdapter::new);
-        FACTORIES.put("okhttp", OkHttpAdapter::new);
-        FACTORIES.put("jdk", JdkAdapter::new);
-        FACTORIES.put("apache-vt", ApacheVtAdapter::new);
-        FACTORIES.put("jetty-vt", JettyVtAdapter::new);
-        FACTORIES.put("okhttp-vt", OkHttpVtAdapter::new);
-        FACTORIES.put("jdk-vt", JdkVtAdapter::new);
-        FACTORIES.put("reactor", ReactorNettyAdapter::new);
-        FACTORIES.put("vertx", VertxAdapter::new);
-        FACTORIES.put("helidon", HelidonAdapter::new);
+        register("ahc", AhcAdapter.class, AhcAdapter::new);
+        register("apache", ApacheAdapter.class, ApacheAdapter::new);
+        register("jetty", JettyAdapter.class, JettyAdapter::new);
+        register("okhttp", OkHttpAdapter.class, OkHttpAdapter::new);
+        register("jdk", JdkAdapter.class, JdkAdapter::new);
+        register("apache-vt", ApacheVtAdapter.class, ApacheVtAdapter::new);
+        register("jetty-vt", JettyVtAdapter.class, JettyVtAdapter::new);
+        register("okhttp-vt", OkHttpVtAdapter.class, OkHttpVtAdapter::new);
+        register("jdk-vt", JdkVtAdapter.class, JdkVtAdapter::new);
+        register("reactor", ReactorNettyAdapter.class, ReactorNettyAdapter::new);
+        register("vertx", VertxAdapter.class, VertxAdapter::new);
+        register("helidon", HelidonAdapter.class, HelidonAdapter::new);
+    }
+
+    private static <A extends HttpClientAdapter> void register(String name, Class<A> type, Function<AdapterConfig, A> factory) {
+        FACTORIES.put(name, factory::apply);
+        TYPES.put(name, type);
     }
 
     /** Not a client: completes inline, for measuring the harness itself. */
     public static final String NOOP = "noop";
 
     private Adapters() {
+    }
+
+    /**
+     * The class of the named adapter (its contract test is {@code <simple name>ContractTest}), without creating one.
+     *
+     * @throws IllegalArgumentException for a name that is not a client ({@code noop} is none)
+     */
+    public static Class<? extends HttpClientAdapter> type(String name) {
+        Class<? extends HttpClientAdapter> t = TYPES.get(name == null ? "" : name.trim());
+        if (t == null) {
+            throw new IllegalArgumentException("unknown client '" + name + "'; valid: " + String.join(", ", TYPES.keySet()));
+        }
+        return t;
     }
 
     /** The valid names, in a fixed order. */

@@ -5,7 +5,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.Properties;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
 
 /**
  * Reads a library's version from its jar, never typed: Maven's pom.properties, else the jar's manifest, else
@@ -52,18 +55,35 @@ public final class LibraryVersion {
     /** The version the build resolved for {@code groupId:artifactId}, or null when the list or the entry is missing. */
     public static String resolved(String groupId, String artifactId) {
         try (InputStream in = LibraryVersion.class.getResourceAsStream(RESOLVED)) {
-            if (in == null) {
-                return null;
-            }
-            BufferedReader lines = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
-            for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-                String version = versionIn(line, groupId, artifactId);
-                if (version != null) {
-                    return version;
-                }
-            }
+            return in == null ? null : resolved(in, groupId, artifactId);
         } catch (IOException e) {
             return null;
+        }
+    }
+
+    /**
+     * The version that the benchmark jar {@code jar} (another build's) was shaded from for {@code groupId:artifactId},
+     * from its own {@code clientbench/dependencies.txt}; null when the jar has no such list or entry.
+     */
+    public static String resolvedIn(Path jar, String groupId, String artifactId) throws IOException {
+        try (ZipFile zip = new ZipFile(jar.toFile())) {
+            ZipEntry list = zip.getEntry(RESOLVED.substring(1));
+            if (list == null) {
+                return null;
+            }
+            try (InputStream in = zip.getInputStream(list)) {
+                return resolved(in, groupId, artifactId);
+            }
+        }
+    }
+
+    private static String resolved(InputStream list, String groupId, String artifactId) throws IOException {
+        BufferedReader lines = new BufferedReader(new InputStreamReader(list, StandardCharsets.UTF_8));
+        for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+            String version = versionIn(line, groupId, artifactId);
+            if (version != null) {
+                return version;
+            }
         }
         return null;
     }

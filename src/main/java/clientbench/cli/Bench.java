@@ -9,7 +9,8 @@ import java.util.Arrays;
  * {@code ./bench}'s Java side: dispatches a command to the class that does it. The launcher (the bash
  * script {@code bench}) finds the JDK, builds and makes the Python venv, then calls this with the command
  * first: {@code run} ({@link RunCommand}), {@code report} ({@link Report}), {@code notebook}
- * ({@link Notebook}), {@code --version} ({@link Version}), or {@code check COMMAND ARGS}, which only checks a
+ * ({@link Notebook}), {@code startup} ({@link StartupCommand}), {@code upgrade} ({@link UpgradeCommand}),
+ * {@code --version} ({@link Version}), or {@code check COMMAND ARGS}, which only checks a
  * command's arguments (exit 0, or one line and 1 or 2) so the launcher can refuse bad input before it
  * builds or installs anything.
  */
@@ -50,6 +51,8 @@ public final class Bench {
             case "report" -> new Report();
             case "notebook" -> new Notebook();
             case "startup" -> new StartupCommand();
+            case "upgrade" -> new UpgradeCommand();
+            case "step" -> new StepCommand(); // not for users: one step of an upgrade, in a JVM on a version's jar
             default -> null;
         };
     }

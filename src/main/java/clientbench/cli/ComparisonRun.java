@@ -37,15 +37,28 @@ import java.util.Random;
  * shape), a progress line for each; the rounds the host slowed run again as time allows ({@link Repeats}); then
  * {@code results/<run>/} with results.json, results.csv, summary.json and env.json, the report rendered, and on the
  * terminal the verdict (the analysis's {@code decide}). A client that crashes is a result; a run that is interrupted
- * or yields nothing stays marked incomplete.
+ * or yields nothing stays marked incomplete. An upgrade's run ({@link UpgradeCommand}) is one too: its two versions
+ * stand as two clients, each step runs in a JVM on its version's jar ({@link ArmSteps}), and it ends with the ratios
+ * (the analysis's {@code upgrade}).
  */
 final class ComparisonRun {
     private final RunPlan plan;
     private final PrintStream out;
+    private final ArmSteps arms;
 
     ComparisonRun(RunPlan plan, PrintStream out) {
+        this(plan, out, null);
+    }
+
+    /**
+     * @param arms for an upgrade's run: its two versions, each step in a JVM on its version's jar, the rounds A B B A,
+     *             none repeated (each round's versions are compared within it), and the upgrade's decision at the end;
+     *             null for a comparison of clients
+     */
+    ComparisonRun(RunPlan plan, PrintStream out, ArmSteps arms) {
         this.plan = plan;
         this.out = out;
+        this.arms = arms;
     }
 
     /** One step as it ran: its result (null when it failed or was skipped), the files it wrote, why it failed. */
@@ -69,7 +82,7 @@ final class ComparisonRun {
         Profile p = plan.profile();
         List<String> forkJvmArgs = RunOptions.forkJvmArgs(plan.jdk(), plan.jmh(), run.dir());
         Instant started = Instant.now();
-        List<Schedule.Step> steps = plan.steps();
+        List<Schedule.Step> steps = arms == null ? plan.steps() : arms.steps();
         boolean startup = p.startup() != null && plan.target() == null; // cold starts need the stub
         int jvms = (int) plan.clients().stream().filter(c -> !Adapters.NOOP.equals(c)).count() + 1;
         long startupSeconds = startup ? p.startup().estimatedSeconds(jvms) : 0;
@@ -84,6 +97,9 @@ final class ComparisonRun {
                 TimeLeft.human(Duration.ofSeconds(estimatedTotal)), run.dir());
         if (plan.target() != null) {
             out.println("bench: request " + EnvJson.requestSummary(plan));
+        }
+        if (arms != null) {
+            out.println("bench: upgrade " + arms.arms().words() + ": old, noop, new in odd rounds, new, noop, old in even");
         }
         List<Ran> ran = new ArrayList<>();
         List<String> skipped = new ArrayList<>();
@@ -107,7 +123,7 @@ final class ComparisonRun {
                     }
                     continue;
                 }
-                Ran r = runStep(step, forkJvmArgs, requestFile, jmhLog, run.dir());
+                Ran r = arms == null ? runStep(step, forkJvmArgs, requestFile, jmhLog, run.dir()) : arms.run(step, jmhLog, run.dir());
                 done[0] += step.shape().estimatedSeconds();
                 ran.add(r);
                 out.println(ProgressLine.end(start, r.result() == null ? "FAILED: " + r.failure()
@@ -133,8 +149,11 @@ final class ComparisonRun {
         Rounds.merge(all, runs); // one result per (shape, client), each round a fork of it
         writeResults(plan.jmh(), run.dir(), run.finalDir().getFileName().toString(), all, runs);
         JsonFiles.writeAtomically(run.dir().resolve("summary.json"), Summary.json(all, runs, Capacity.read(run.dir())));
-        JsonFiles.writeAtomically(run.dir().resolve("env.json"),
-                EnvJson.of(plan, started, runs, failed, skipped, roundRecords, forkJvmArgs, run.dir()));
+        Map<String, Object> env = EnvJson.of(plan, started, runs, failed, skipped, roundRecords, forkJvmArgs, run.dir());
+        if (arms != null) {
+            env.put("upgrade", arms.arms().toJson());
+        }
+        JsonFiles.writeAtomically(run.dir().resolve("env.json"), env);
         if (!failed.isEmpty()) {
             out.println("bench: " + failed.size() + " of " + steps.size() + " runs failed (env.json and the report say why)");
         }
@@ -150,8 +169,9 @@ final class ComparisonRun {
         if (requested != null) {
             out.println("bench: JMH's results as " + plan.jmh().resultFormat() + " in " + requested);
         }
-        // The verdict is decided once, into summary.json and results.csv; the report and the terminal print it.
-        String verdict = Report.decide(run.finalDir());
+        // The verdict (an upgrade's: its ratios) is decided once, into summary.json and results.csv; the report and
+        // the terminal print it.
+        String verdict = arms == null ? Report.decide(run.finalDir()) : Report.upgrade(run.finalDir());
         boolean reported = verdict != null && Report.render(run.finalDir(), out);
         if (verdict != null) {
             out.println();
@@ -183,8 +203,8 @@ final class ComparisonRun {
         }
     }
 
-    private static String refusal(Schedule.Step s) {
-        return Adapters.refusal(s.client(), s.shape().protocol());
+    private String refusal(Schedule.Step s) {
+        return Adapters.refusal(arms == null ? s.client() : arms.arms().adapter(s.client()), s.shape().protocol());
     }
 
     private static String left(Instant started, long done, long total) {
@@ -238,7 +258,7 @@ final class ComparisonRun {
         List<RoundChecks.Facts> judged = facts.stream().map(f -> RoundChecks.flag(f, facts)).toList();
         List<RoundChecks.Facts> flagged = judged.stream().filter(f -> !f.flags().isEmpty()).toList();
         Random random = new Random(plan.seed() + 1); // the repeats' orders, drawn apart from the rounds'
-        List<Repeats.Repeat> repeats = Repeats.run(flagged, judged, ran, budgetSeconds, (shape, round) -> {
+        List<Repeats.Repeat> repeats = arms != null ? List.of() : Repeats.run(flagged, judged, ran, budgetSeconds, (shape, round) -> {
             Shape sh = plan.profile().shapes().stream().filter(x -> x.name().equals(shape)).findFirst().orElseThrow();
             List<Ran> again = new ArrayList<>();
             for (Schedule.Step step : Schedule.block(sh, plan.clients(), round, random)) {

@@ -149,9 +149,21 @@ final class Report implements Callable<Integer>, Bench.Checked {
      * its words for the terminal, the same as the report's first screen; null when it could not (said on stderr).
      */
     static String decide(Path run) throws IOException, InterruptedException {
+        return decided(run, "decide");
+    }
+
+    /**
+     * Decides an upgrade's run once (analysis: upgrade, which writes each figure's ratio into summary.json and
+     * results.csv, and upgrade.png) and returns its words for the terminal; null when it could not (said on stderr).
+     */
+    static String upgrade(Path run) throws IOException, InterruptedException {
+        return decided(run, "upgrade");
+    }
+
+    private static String decided(Path run, String command) throws IOException, InterruptedException {
         java.io.ByteArrayOutputStream text = new java.io.ByteArrayOutputStream();
         try (PrintStream out = new PrintStream(text, true, StandardCharsets.UTF_8)) {
-            return analysis(out, "decide", run.toAbsolutePath().toString()) ? text.toString(StandardCharsets.UTF_8) : null;
+            return analysis(out, command, run.toAbsolutePath().toString()) ? text.toString(StandardCharsets.UTF_8) : null;
         }
     }
 

@@ -40,9 +40,14 @@ final class RunOptions {
         return a;
     }
 
+    /** Set by an upgrade's run for each step's JVM: the archive folder of that version's jar ({@link ArmSteps}). */
+    static final String ARCHIVES = "clientbench.archives";
+
     /** Where the forks' and stubs' class-data archives are kept: under target/, one folder per JDK. */
     static Path classDataDir(RunPlan plan) {
-        return ClientJvm.archiveDir(Path.of(System.getProperty("clientbench.root", ".")), plan.jdk());
+        Path archives = ClientJvm.archiveDir(Path.of(System.getProperty("clientbench.root", ".")), plan.jdk());
+        String jarOwn = System.getProperty(ARCHIVES);
+        return jarOwn == null ? archives : Path.of(jarOwn).resolve(archives.getFileName());
     }
 
     /**

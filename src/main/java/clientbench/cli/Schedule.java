@@ -44,6 +44,34 @@ final class Schedule {
         return out;
     }
 
+    /**
+     * An upgrade's steps: in each round every shape runs {@code first}, {@code noop} (where the shape has a baseline),
+     * then {@code second}, in that order in odd rounds and the other way round in even ones (A B, B A, ...), so that
+     * over an even number of rounds a drift within a round costs both versions alike; noop, between them, stands as far
+     * from each.
+     */
+    static List<Step> alternating(List<Shape> shapes, String first, String second) {
+        int most = shapes.stream().mapToInt(Shape::rounds).max().orElse(0);
+        List<Step> out = new ArrayList<>();
+        for (int round = 1; round <= most; round++) {
+            for (Shape shape : shapes) {
+                if (shape.rounds() < round) {
+                    continue;
+                }
+                List<String> order = new ArrayList<>(shape.clients(List.of(first, second)));
+                order.remove(second);
+                order.add(second); // noop, where there is one, between the two
+                if (round % 2 == 0) {
+                    Collections.reverse(order);
+                }
+                for (String client : order) {
+                    out.add(new Step(shape, client, round, shape.rounds()));
+                }
+            }
+        }
+        return out;
+    }
+
     /** One shape's round: its clients (noop included), shuffled. */
     static List<Step> block(Shape shape, List<String> chosen, int round, Random random) {
         List<String> clients = new ArrayList<>(shape.clients(chosen));

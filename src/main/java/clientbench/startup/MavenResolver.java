@@ -1,6 +1,7 @@
 package clientbench.startup;
 
 import clientbench.jvm.Jdk;
+import clientbench.jvm.Maven;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -11,11 +12,11 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Properties;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Resolves some artifacts alone, as a project that depends on them and on nothing else would get them: a pom of
@@ -73,25 +74,21 @@ final class MavenResolver {
     }
 
     private static void run(Path dir, Jdk jdk, Path out) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(List.of("mvn", "-B", "-q", "-Dstyle.color=never", "-f", dir.resolve("pom.xml").toString(),
+        List<String> cmd = new ArrayList<>(List.of("-B", "-q", "-Dstyle.color=never", "-f", dir.resolve("pom.xml").toString(),
                 "org.apache.maven.plugins:maven-dependency-plugin:" + pluginVersion() + ":list",
                 "-DincludeScope=runtime", "-DoutputAbsoluteArtifactFilename=true", "-Dsort=true", "-DoutputFile=" + out));
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("mvn.log").toFile());
-        pb.environment().put("JAVA_HOME", jdk.java().toAbsolutePath().getParent().getParent().toString());
-        pb.environment().put("MAVEN_OPTS", String.join(" ", jdk.flags()));
-        Process p;
+        int exit;
         try {
-            p = pb.start();
+            exit = Maven.run(cmd, jdk, dir.resolve("mvn.log"), Duration.ofMinutes(TIMEOUT_MINUTES));
         } catch (IOException e) {
-            throw new IllegalStateException("cannot run Maven (mvn on PATH): " + e.getMessage(), e);
+            throw new IllegalStateException(e.getMessage(), e);
         }
-        if (!p.waitFor(TIMEOUT_MINUTES, TimeUnit.MINUTES)) {
-            p.destroyForcibly();
+        if (exit == Maven.TIMED_OUT) {
             throw new IllegalStateException("mvn dependency:list took over " + TIMEOUT_MINUTES + " min; see " + dir.resolve("mvn.log"));
         }
-        if (p.exitValue() != 0 || !Files.isRegularFile(out)) {
+        if (exit != 0 || !Files.isRegularFile(out)) {
             List<String> log = Files.readAllLines(dir.resolve("mvn.log"));
-            throw new IllegalStateException("mvn dependency:list failed (" + p.exitValue() + "): "
+            throw new IllegalStateException("mvn dependency:list failed (" + exit + "): "
                     + String.join(" | ", log.subList(Math.max(0, log.size() - 3), log.size())));
         }
     }

@@ -1,0 +1,266 @@
+"""Should we upgrade? Two versions of one client, measured in one run, compared figure by figure: decided once, here.
+
+An upgrade's run (./bench upgrade CLIENT OLD NEW) measures the old and the new version, and noop, once per round of
+each shape, in alternating order (old, noop, new; new, noop, old; ...). Within a round the two versions ran a minute
+apart, so the log of their ratio new/old in that round is free of what the host did to the round as a whole; over the
+rounds these paired log ratios give the ratio (their mean, exponentiated) and a Student t interval. The intervals are
+simultaneous over every figure of the run (Bonferroni: each at 1 - (1 - confidence) / figures), so that an A/A run,
+the same version twice, finds no difference in any figure with probability at least the confidence (95%). Per figure:
+better, worse, or no difference detected, and the smallest change the run could have detected: the interval's
+half-width as a ratio.
+
+The figures are the verdict's (clientbench_decide.FIGURES): CPU, bytes, system calls and context switches per request
+net of noop in the same round; latency p50 and p99 at a fixed rate (beyond the server's delay); closed-loop
+throughput; the knee. Written into summary.json (`upgrade`) and results.csv (`upgrade.<figure>` columns of the new
+version's rows), drawn into upgrade.png; the terminal and the report print it and decide nothing again.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import textwrap
+
+import pandas as pd
+
+import clientbench_decide as cbd
+import clientbench_load as cbl
+
+BETTER, WORSE, NONE, FEW = "better", "worse", "no difference detected", "too few rounds"
+PNG = "upgrade.png"
+
+
+def arms(run: cbl.Run) -> dict:
+    """env.json's `upgrade`: the client, and its old and new versions as built and named."""
+    up = run.env.get("upgrade")
+    if not up:
+        raise cbl.AnalysisError(f"{run.path / 'env.json'}: has no 'upgrade': not a run of ./bench upgrade")
+    return up
+
+
+# ---------------------------------------------------------------- one figure: pure numbers
+
+def paired(old: dict, new: dict, higher_is_better: bool, figures: int, confidence: float = cbl.CONFIDENCE) -> dict:
+    """The ratio new/old of one figure from its rounds (`old`, `new`: round -> value; rounds where either is missing
+    or not positive are left out): the geometric means, the ratio, its interval at the family-wise `confidence` over
+    `figures` figures, the verdict, and `detectable`, the interval's half-width as a ratio (0.05: a change of 5%
+    would have been found)."""
+    from scipy import stats
+
+    rounds = sorted(r for r in old if r in new and old[r] > 0 and new[r] > 0)
+    logs = [math.log(new[r] / old[r]) for r in rounds]
+    n = len(logs)
+    out = {"rounds": n, "old": _geomean([old[r] for r in rounds]), "new": _geomean([new[r] for r in rounds]),
+           "ratio": math.exp(sum(logs) / n) if n else math.nan, "low": math.nan, "high": math.nan,
+           "detectable": math.nan, "verdict": FEW}
+    if n < 2:
+        return out
+    mean = sum(logs) / n
+    sd = math.sqrt(sum((x - mean) ** 2 for x in logs) / (n - 1))
+    alpha = (1 - confidence) / max(1, figures)
+    half = stats.t.ppf(1 - alpha / 2, n - 1) * sd / math.sqrt(n)
+    out.update(low=math.exp(mean - half), high=math.exp(mean + half), detectable=math.exp(half) - 1)
+    higher = out["low"] > 1 or (half == 0 and mean > 0)
+    lower = out["high"] < 1 or (half == 0 and mean < 0)
+    out["verdict"] = NONE if not (higher or lower) else BETTER if higher == higher_is_better else WORSE
+    return out
+
+
+def _geomean(values: list) -> float:
+    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else math.nan
+
+
+# ---------------------------------------------------------------- a run
+
+def _rounds(run: cbl.Run, shape: str, figure: cbd.Figure) -> tuple:
+    """Per version, round -> its figure in that round (net of noop's in the same round where the figure is net;
+    latency beyond the server's delay), and the marks its forks raised (flags, the JIT, a knee's lower bound)."""
+    f = cbl.forks(run)
+    f = f[f["shape"] == shape]
+    delay_us = int(run.shape_params(shape).get("delayMs") or 0) * 1000 if figure.key in ("p50", "p99") else 0
+    noop = f[f["client"] == cbl.NOOP].set_index("round")[figure.column]
+    values, marks = {}, {}
+    for label, g in f[f["client"] != cbl.NOOP].groupby("client", sort=False):
+        base = {r: delay_us + (noop.get(r, noop.median()) if figure.net else 0.0) for r in g["round"]}
+        values[label] = {int(r): v - base[r] for r, v in zip(g["round"], g[figure.column]) if v == v}
+        m = {x for fl in g["flags"] for x in fl}
+        if (g["jit"] > cbl.JIT_WARMING).any():
+            m.add("jit")
+        if figure.key == "knee":
+            m.update(s for s in g["knee.status"] if s in ("open", "ceiling", "flagged"))
+        marks[label] = m
+    return values, marks
+
+
+def decide(run: cbl.Run) -> dict:
+    """Every figure of every shape, old against new, as summary.json's `upgrade` holds it."""
+    up = arms(run)
+    old, new = up["old"]["label"], up["new"]["label"]
+    cells = []
+    for shape in run.shapes:
+        kind = cbl.kind(run, shape)
+        for fig in cbd.FIGURES:
+            if kind not in fig.kinds:
+                continue
+            values, marks = _rounds(run, shape, fig)
+            a, b = values.get(old, {}), values.get(new, {})
+            rounds = [r for r in a if r in b and a[r] > 0 and b[r] > 0]  # none: at or below the harness's own
+            if rounds:
+                cells.append((shape, fig, values, sorted(marks[old] | marks[new]), len(rounds)))
+    both = sum(1 for *_, n in cells if n >= 2)
+    figures = []
+    for shape, fig, values, marks, _ in cells:
+        p = paired(values[old], values[new], fig.higher_is_better, both)
+        figures.append({"shape": shape, "figure": fig.key, "label": fig.label, "unit": fig.unit,
+                        "better": "higher" if fig.higher_is_better else "lower", "net": fig.net, "marks": marks,
+                        **{k: _round(v) for k, v in p.items()}})
+    m, jdk = run.env.get("machine", {}), run.env.get("launcherJdk", {})
+    return {"client": up["client"], "old": _version(run, up["old"]), "new": _version(run, up["new"]),
+            "holdsFor": {"cpuModel": m.get("cpuModel"), "cores": m.get("cpuCount"), "jdk": jdk.get("version"),
+                         "firstLook": run.first_look},
+            "confidence": cbl.CONFIDENCE, "figuresTogether": both,
+            "method": "per round log(new/old), paired within the round; mean and Student t interval, Bonferroni over "
+                      "the figures", "figures": figures}
+
+
+def _version(run: cbl.Run, arm: dict) -> dict:
+    """An arm as built, and the library its forks recorded loading (trial settings.library), never typed."""
+    recorded = sorted({t.record.get("settings", {}).get("library", "") for t in run.trials if t.client == arm["label"]})
+    return {"label": arm["label"], "version": arm["version"], "library": recorded}
+
+
+def _round(x):
+    if isinstance(x, float):
+        return None if x != x or math.isinf(x) else float(f"{x:.5g}")
+    return x
+
+
+def read(run: cbl.Run) -> dict:
+    """The run's upgrade as decided (summary.json's), deciding it now for a run that has none yet."""
+    return run.summary.get("upgrade") or decide(run)
+
+
+def write(run: cbl.Run, u: dict):
+    """Into summary.json (`upgrade`) and results.csv (the new version's rows: `upgrade.<figure>` the ratio, with
+    `.low`, `.high` and `.verdict`), each file whole."""
+    summary = dict(run.summary)
+    summary["upgrade"] = u
+    cbd._atomic(run.path / "summary.json", json.dumps(summary, indent=2, allow_nan=False) + "\n")
+    path = run.path / "results.csv"
+    if not path.is_file():
+        return
+    rows = list(csv.DictReader(io.StringIO(path.read_text(encoding="utf-8"))))
+    keys = []
+    for f in u["figures"]:
+        k = f"upgrade.{f['figure']}"
+        keys += [k for k in (k, f"{k}.low", f"{k}.high", f"{k}.verdict") if k not in keys]
+    for row in rows:
+        for k in keys:
+            row[k] = ""
+        for f in u["figures"]:
+            if row.get("shape") == f["shape"] and row.get("client") == u["new"]["label"]:
+                k = f"upgrade.{f['figure']}"
+                row.update({k: _cell(f["ratio"]), f"{k}.low": _cell(f["low"]), f"{k}.high": _cell(f["high"]),
+                            f"{k}.verdict": f["verdict"]})
+    fields = [k for k in (rows[0].keys() if rows else []) if not k.startswith("upgrade.")] + keys
+    out = io.StringIO()
+    w = csv.DictWriter(out, fieldnames=fields, lineterminator="\n")
+    w.writeheader()
+    w.writerows({k: r.get(k, "") for k in fields} for r in rows)
+    cbd._atomic(path, out.getvalue())
+
+
+def _cell(x) -> str:
+    return "" if x is None else f"{x:.4f}"
+
+
+# ---------------------------------------------------------------- words and the figure
+
+def _x(x: float) -> str:
+    """A ratio in three digits; beyond a factor 100 either way, only that (two rounds give such intervals)."""
+    return ">100" if x > 100 else "<0.01" if x < 0.01 else f"{x:.3g}"
+
+
+def _ratio(f: dict) -> str:
+    return "-" if f["ratio"] is None else _x(f["ratio"])
+
+
+def _interval(f: dict) -> str:
+    return "-" if f["low"] is None else f"[{_x(f['low'])}, {_x(f['high'])}]"
+
+
+def _detectable(f: dict) -> str:
+    d = f["detectable"]
+    return "-" if d is None else f"{d:.1%}" if d < 1 else ">x100" if d > 99 else f"x{1 + d:.3g}"
+
+
+def table(u: dict) -> pd.DataFrame:
+    """One row per shape and figure: the two values, the ratio new/old, its interval, the verdict, and the smallest
+    change the run could detect; '*' after a figure whose forks raised a mark. The terminal and the report print it."""
+    rows = [{"shape": f["shape"], "figure": f["label"] + ("*" if f["marks"] else ""),
+             "old": cbd.fmt(f["old"], f["unit"]), "new": cbd.fmt(f["new"], f["unit"]), "new/old": _ratio(f),
+             "95% interval": _interval(f), "verdict": f["verdict"], "could detect": _detectable(f),
+             "rounds": f["rounds"]} for f in u["figures"]]
+    return pd.DataFrame(rows, columns=["shape", "figure", "old", "new", "new/old", "95% interval", "verdict",
+                                       "could detect", "rounds"])
+
+
+def text(run: cbl.Run, u: dict, width: int = 118) -> str:
+    """The terminal's ending, at most 40 lines: what the comparison holds for, the table, the verdict in a line."""
+    hf = u["holdsFor"]
+    lines = [f"upgrade {u['client']} {u['old']['version']} -> {u['new']['version']} ({hf['cores']} cores of "
+             f"{hf['cpuModel']}, JDK {hf['jdk']})" + (": A FIRST LOOK, NOT FOR DECISIONS" if hf["firstLook"] else "")]
+    for side in ("old", "new"):
+        lib = ", ".join(u[side]["library"]) or "not recorded"
+        lines.append(f"  {side}: {u[side]['label']} (its forks loaded {lib})")
+    t = table(u)
+    rows = cbd.grid(t) if not t.empty else []
+    lines.append("")
+    said = []
+    for verdict in (BETTER, WORSE):
+        hit = [f"{f['label']} ({f['shape']}, x{f['ratio']:.3f})" for f in u["figures"] if f["verdict"] == verdict]
+        if hit:
+            said.append(f"{verdict}: " + "; ".join(hit))
+    if not said:
+        said.append("no difference detected in any figure")
+    lines += textwrap.wrap("verdict: " + " | ".join(said), width, subsequent_indent="  ")
+    lines += textwrap.wrap(
+        f"new/old from the rounds paired (old and new in each round, their order alternating); intervals "
+        f"{u['confidence']:.0%} for all {u['figuresTogether']} figures together, so an A/A run finds no difference "
+        f"with {u['confidence']:.0%} probability; costs net of noop; * marked (JIT compiling, a flag, a knee's lower "
+        f"bound): see summary.json", width)
+    tail = [""] + lines[4:] + [f"figure of the ratios: {run.path / PNG}"]
+    room = 40 - 4 - len(tail)  # the table's rows beyond that are in summary.json and the report
+    if len(rows) > room:
+        rows = rows[:room - 1] + [f"... {len(rows) - room + 1} more figures in summary.json"]
+    return "\n".join(lines[:4] + rows + tail) + "\n"
+
+
+def figure(run: cbl.Run, u: dict):
+    """upgrade.png: each figure's ratio new/old with its interval, one row each, the line of no change at 1."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    shown = [f for f in u["figures"] if f["ratio"] is not None]
+    fig, ax = plt.subplots(figsize=(8, 0.42 * max(3, len(shown)) + 1.2))
+    colour = {BETTER: "#1a7f37", WORSE: "#cf222e"}
+    for i, f in enumerate(shown):
+        y = len(shown) - 1 - i
+        c = colour.get(f["verdict"], "#57606a")
+        if f["low"] is not None:  # clipped to a factor 100 either way, as the table says it
+            ax.plot([max(f["low"], 0.01), min(f["high"], 100)], [y, y], color=c, lw=2)
+        ax.plot([f["ratio"]], [y], "o", color=c)
+    ax.axvline(1.0, color="black", lw=0.8)
+    ax.set_xscale("log")
+    ax.set_yticks(range(len(shown)))
+    ax.set_yticklabels([f"{f['shape']}: {f['label']}" for f in reversed(shown)], fontsize=8)
+    ax.set_xlabel(f"new / old ({u['confidence']:.0%} intervals for all figures together; green better, red worse)")
+    ax.set_title(f"{u['client']} {u['old']['version']} -> {u['new']['version']}", fontsize=10)
+    fig.tight_layout()
+    path = run.path / PNG
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path

@@ -1,0 +1,165 @@
+"""An upgrade's run: each figure's ratio new/old from the paired rounds, its simultaneous interval and its verdict."""
+import csv
+import io
+import json
+import math
+import random
+import statistics
+
+import pandas as pd
+import pytest
+from scipy import stats
+
+import clientbench_load as cbl
+import clientbench_upgrade as cbu
+
+OPEN = {"name": "rate-4000", "benchmark": "clientbench.jmh.OpenLoopBenchmark.request", "rounds": 7,
+        "params": {"rate": "4000", "delayMs": "0", "protocol": "http1"}}
+CLOSED = {"name": "closed-x16", "benchmark": "clientbench.jmh.ClosedLoopBenchmark.request", "rounds": 7,
+          "params": {"concurrency": "16"}}
+OLD, NEW = "apache@5.4.4", "apache@5.6.5"
+
+
+def _fake_run(rows: list, tmp_path, shapes=(OPEN,)) -> cbl.Run:
+    """An upgrade's run whose per-fork facts are given (the decision reads nothing else of it), with summary.json and
+    results.csv on disk for `write`."""
+    base = {"started": 0, "sent": 8000, "ok/s": math.nan, "cpu": math.nan, "alloc": math.nan, "syscalls": math.nan,
+            "cswitches": math.nan, "p50": math.nan, "p99": math.nan, "jit": 0.0, "steal": 0.0, "flags": (),
+            "windows": 3, "kernel": True, "knee": math.nan, "knee.high": math.nan, "knee.status": "", "knee.flags": ()}
+    env = {"clients": [OLD, NEW], "shapes": list(shapes), "machine": {"cpuModel": "Test CPU", "cpuCount": 2},
+           "launcherJdk": {"version": "25"}, "profile": "upgrade", "purpose": "an upgrade", "rounds": [], "runs": [],
+           "settings": {"requestTimeout": "PT5S"},
+           "upgrade": {"client": "apache", "old": {"label": OLD, "version": "5.4.4"},
+                       "new": {"label": NEW, "version": "5.6.5"}}}
+    summary = {"definitions": {}, "runs": [], "capacity": []}
+    forks = {}
+    for r in rows:  # one row per fork: the figures given for it together
+        forks.setdefault((r["shape"], r["client"], r["round"]), {}).update(r)
+    (tmp_path / "summary.json").write_text(json.dumps(summary))
+    (tmp_path / "results.csv").write_text("run,shape,client,cpu\nx,rate-4000,%s,1\nx,rate-4000,%s,2\n" % (OLD, NEW))
+    run = cbl.Run("fake", tmp_path, env, summary, [])
+    run._memo[("forks",)] = pd.DataFrame([{**base, **r} for r in forks.values()])
+    return run
+
+
+def _aa(rng: random.Random, rounds: int, sd: float) -> tuple:
+    """One figure of an A/A run: both arms alike, each round slowed by the host alike (round effect) plus own noise."""
+    host = [math.exp(rng.gauss(0, 0.2)) for _ in range(rounds)]
+    old = {r + 1: 30 * host[r] * math.exp(rng.gauss(0, sd)) for r in range(rounds)}
+    new = {r + 1: 30 * host[r] * math.exp(rng.gauss(0, sd)) for r in range(rounds)}
+    return old, new
+
+
+def test_an_aa_run_finds_no_difference_in_any_figure_with_at_least_95_percent_probability():
+    # 2,000 A/A runs of 11 figures each: the share that finds any difference is the family-wise error, at most 5%
+    # (Bonferroni over independent figures: 1 - (1 - 0.05/11)^11 = 4.9%). Its binomial sd over 2,000 runs is 0.5%:
+    # the bounds are 3 sd either side, so a correction that is missing (about 43%) or far too wide (0%) fails.
+    rng = random.Random(36)
+    runs, figures, hits = 2000, 11, 0
+    for _ in range(runs):
+        found = False
+        for _ in range(figures):
+            old, new = _aa(rng, 7, 0.03)
+            found |= cbu.paired(old, new, False, figures)["verdict"] != cbu.NONE
+        hits += found
+    assert 0.034 <= hits / runs <= 0.064, hits / runs
+
+
+def test_an_aa_run_of_recorded_figures_says_no_difference_for_each():
+    old, new = _aa(random.Random(7), 7, 0.03)
+    p = cbu.paired(old, new, False, 11)
+    assert p["verdict"] == cbu.NONE
+    assert p["low"] < 1 < p["high"]
+
+
+def test_a_known_ratio_is_found_within_its_interval():
+    # The new version costs 10% less in every round, with 2% noise of its own and the host's spells on both.
+    rng = random.Random(3)
+    host = [math.exp(rng.gauss(0, 0.3)) for _ in range(7)]
+    old = {r + 1: 40 * host[r] * math.exp(rng.gauss(0, 0.02)) for r in range(7)}
+    new = {r + 1: 36 * host[r] * math.exp(rng.gauss(0, 0.02)) for r in range(7)}
+    lower_is_better = cbu.paired(old, new, False, 11)
+    assert lower_is_better["verdict"] == cbu.BETTER
+    assert lower_is_better["low"] <= 0.9 <= lower_is_better["high"]
+    assert cbu.paired(old, new, True, 11)["verdict"] == cbu.WORSE  # throughput 10% lower: worse
+
+
+def test_the_interval_is_student_t_on_the_paired_log_ratios_over_the_family():
+    old = {1: 10.0, 2: 20.0, 3: 40.0, 4: 10.0}
+    new = {1: 11.0, 2: 21.0, 3: 45.0, 4: 10.5}
+    logs = [math.log(new[r] / old[r]) for r in old]
+    half = stats.t.ppf(1 - 0.05 / 2 / 5, 3) * statistics.stdev(logs) / 2
+    p = cbu.paired(old, new, False, 5)
+    assert p["ratio"] == pytest.approx(math.exp(statistics.mean(logs)))
+    assert p["low"] == pytest.approx(math.exp(statistics.mean(logs) - half))
+    assert p["detectable"] == pytest.approx(math.exp(half) - 1)
+    assert p["old"] == pytest.approx(statistics.geometric_mean(old.values()))
+
+
+def test_one_round_gives_a_ratio_without_an_interval():
+    p = cbu.paired({1: 10.0, 2: 11.0}, {1: 9.0}, False, 3)
+    assert p["rounds"] == 1 and p["verdict"] == cbu.FEW and math.isnan(p["low"])
+
+
+def _rows(noop: list, old: list, new: list, shape="rate-4000", column="cpu") -> list:
+    out = []
+    for r, (n, a, b) in enumerate(zip(noop, old, new), start=1):
+        out += [{"shape": shape, "client": "noop", "round": r, column: n},
+                {"shape": shape, "client": OLD, "round": r, column: a},
+                {"shape": shape, "client": NEW, "round": r, column: b}]
+    return out
+
+
+def test_costs_are_net_of_noop_in_the_same_round(tmp_path):
+    # noop's cost doubles in round 2: net of it, the new version costs 27 us against 30 in every round.
+    noop = [10.0, 20.0, 10.0, 11.0]
+    run = _fake_run(_rows(noop, [n + 30 for n in noop], [n + 27 for n in noop]), tmp_path)
+    u = cbu.decide(run)
+    cpu = next(f for f in u["figures"] if f["figure"] == "cpu")
+    assert cpu["old"] == pytest.approx(30) and cpu["new"] == pytest.approx(27)
+    assert cpu["ratio"] == pytest.approx(0.9) and cpu["verdict"] == cbu.BETTER
+
+
+def test_the_decision_is_written_once_into_summary_and_results_csv(tmp_path):
+    noop = [10.0, 11.0, 10.5]
+    rows = _rows(noop, [n + 30 for n in noop], [n + 30.3 for n in noop])
+    rows += _rows([1e5] * 3, [5000.0, 5100.0, 5050.0], [5000.0, 5100.0, 5050.0], column="alloc")
+    run = _fake_run(rows, tmp_path)
+    u = cbu.decide(run)
+    cbu.write(run, u)
+    written = json.loads((tmp_path / "summary.json").read_text())["upgrade"]
+    assert [f["figure"] for f in written["figures"]] == ["cpu"]  # alloc at or below noop's: no figure
+    assert written["figuresTogether"] == 1
+    table = list(csv.DictReader(io.StringIO((tmp_path / "results.csv").read_text())))
+    new_row = next(r for r in table if r["client"] == NEW)
+    assert float(new_row["upgrade.cpu"]) == pytest.approx(written["figures"][0]["ratio"], abs=1e-4)
+    assert new_row["upgrade.cpu.verdict"] == written["figures"][0]["verdict"]
+    assert next(r for r in table if r["client"] == OLD)["upgrade.cpu"] == ""
+
+
+def test_the_terminal_ending_fits_40_lines_and_names_both_versions(tmp_path):
+    rows = []
+    for col in ("cpu", "alloc", "syscalls", "cswitches", "p50", "p99"):
+        rows += _rows([1.0] * 7, [10.0 + r for r in range(7)], [10.5 + r for r in range(7)], column=col)
+    for col in ("cpu", "alloc", "syscalls", "cswitches", "ok/s"):
+        rows += _rows([1.0] * 7, [10.0 + r for r in range(7)], [10.2 + r for r in range(7)], "closed-x16", col)
+    run = _fake_run(rows, tmp_path, (OPEN, CLOSED))
+    u = cbu.decide(run)
+    assert u["figuresTogether"] == 11
+    words = cbu.text(run, u)
+    assert len(words.splitlines()) <= 40
+    assert "apache 5.4.4 -> 5.6.5" in words and "upgrade.png" in words
+    assert cbu.figure(run, u).is_file()
+
+
+def test_a_table_longer_than_the_terminal_is_cut_before_the_verdict(tmp_path):
+    shapes = [{**OPEN, "name": f"rate-{i}"} for i in range(6)]  # 36 figures
+    rows = []
+    for s in shapes:
+        for col in ("cpu", "alloc", "syscalls", "cswitches", "p50", "p99"):
+            rows += _rows([1.0] * 3, [10.0, 11.0, 12.0], [10.5, 11.4, 12.6], s["name"], col)
+    run = _fake_run(rows, tmp_path, shapes)
+    lines = cbu.text(run, cbu.decide(run)).splitlines()
+    assert len(lines) == 40
+    assert any(line.startswith("... ") and "more figures in summary.json" in line for line in lines)
+    assert lines[-1].startswith("figure of the ratios:") and any(line.startswith("verdict:") for line in lines)

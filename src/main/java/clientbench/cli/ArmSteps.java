@@ -1,0 +1,79 @@
+package clientbench.cli;
+
+import clientbench.jvm.Jdk;
+import org.openjdk.jmh.results.RunResult;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * How an upgrade's run runs each step: in a JVM of its own on the step's version's jar ({@link StepCommand}), since a
+ * JMH fork runs on its host's class path; the step's JMH output into jmh.log, its result read back. That JVM waits
+ * while the fork measures, as this one does in a comparison: the fork's figures are its own JVM's.
+ */
+final class ArmSteps {
+    private final RunPlan plan;
+    private final Arms arms;
+    private final String sourceProfile;
+
+    ArmSteps(RunPlan plan, Arms arms, String sourceProfile) {
+        this.plan = plan;
+        this.arms = arms;
+        this.sourceProfile = sourceProfile;
+    }
+
+    Arms arms() {
+        return arms;
+    }
+
+    /** Every step of the run, A B B A ({@link Schedule#alternating}). */
+    List<Schedule.Step> steps() {
+        return Schedule.alternating(plan.profile().shapes(), arms.old().label(), arms.neu().label());
+    }
+
+    /** One step on its version's jar; its trial files are those new in {@code dir}. */
+    ComparisonRun.Ran run(Schedule.Step step, PrintStream jmhLog, Path dir) throws IOException, InterruptedException {
+        List<Path> before = ComparisonRun.trialFiles(dir);
+        Path out = Files.createTempFile("clientbench-step", ".ser");
+        try {
+            Process p = new ProcessBuilder(command(step, dir, out)).redirectErrorStream(true).start();
+            byte[] log = p.getInputStream().readAllBytes();
+            int exit = p.waitFor();
+            jmhLog.write(log);
+            List<Path> files = new ArrayList<>(ComparisonRun.trialFiles(dir));
+            files.removeAll(before);
+            List<RunResult> r = exit == 0 && Files.size(out) > 0 ? StepCommand.read(out) : List.of();
+            return r.isEmpty() ? new ComparisonRun.Ran(step, null, files, FailureReason.of(new String(log, StandardCharsets.UTF_8)))
+                    : new ComparisonRun.Ran(step, r.get(0), files, "");
+        } finally {
+            Files.deleteIfExists(out);
+        }
+    }
+
+    /** The step's JVM: the launcher's java and flags, the version's jar, and the step as {@link StepCommand} takes it. */
+    List<String> command(Schedule.Step step, Path dir, Path out) {
+        Arms.Arm arm = arms.of(step.client());
+        Jdk host = Jdk.current();
+        List<String> cmd = new ArrayList<>(List.of(host.java().toString()));
+        cmd.addAll(host.flags());
+        cmd.add("-Dclientbench.root=" + Report.root().toAbsolutePath());
+        // Each jar's class-data archives beside it: two versions of one client never share (and rewrite) one.
+        cmd.add("-D" + RunOptions.ARCHIVES + "=" + arm.jar().getParent().resolve("cds"));
+        cmd.addAll(List.of("-cp", arm.jar().toString(), Bench.class.getName(), "step",
+                "--dir", dir.toAbsolutePath().toString(), "--profile", sourceProfile, "--shape", step.shape().name(),
+                "--rounds", Integer.toString(step.rounds()), "--round", Integer.toString(step.round()),
+                "--client", arms.adapter(step.client()), "--jdk", plan.jdk().java().toAbsolutePath().getParent().getParent().toString(),
+                "--out", out.toString()));
+        if (!arms.adapter(step.client()).equals(step.client())) {
+            cmd.addAll(List.of("--variant", step.client()));
+        }
+        cmd.add("--");
+        cmd.addAll(plan.jmh().args());
+        return cmd;
+    }
+}

@@ -1,0 +1,99 @@
+package clientbench.cli;
+
+import clientbench.jvm.Jdk;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.format.OutputFormatFactory;
+import org.openjdk.jmh.runner.options.VerboseMode;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.IOException;
+import java.io.ObjectInputFilter;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.io.OutputStream;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code Bench step}, not for users: one step of an upgrade's run ({@link ArmSteps}) in a JVM of its own, started on
+ * one version's jar so that JMH's fork, which takes its host's class path, runs that version. Runs the step as
+ * {@link ComparisonRun} runs one in its own JVM ({@link RunOptions}), JMH's output on stdout, and hands the result
+ * back serialized into {@code --out} (JMH's results are {@link java.io.Serializable}: its forks hand them over so).
+ */
+@Command(name = "step", hidden = true, description = "One step of an upgrade's run, on this JVM's jar (./bench upgrade runs it).")
+final class StepCommand implements Callable<Integer>, Bench.Checked {
+
+    @Option(names = "--dir", required = true)
+    Path dir;
+    @Option(names = "--profile", required = true)
+    String profile;
+    @Option(names = "--shape", required = true)
+    String shape;
+    @Option(names = "--rounds", required = true)
+    int rounds;
+    @Option(names = "--round", required = true)
+    int round;
+    @Option(names = "--client", required = true)
+    String client;
+    @Option(names = "--variant", description = "the record's client name: the version this fork runs")
+    String variant;
+    @Option(names = "--jdk", required = true)
+    Path jdk;
+    @Option(names = "--out", required = true)
+    Path out;
+    @Parameters
+    List<String> jmhArgs = new ArrayList<>();
+
+    @Override
+    public int check() {
+        return 0;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        Profile p = Profile.named(profile);
+        Shape s = UpgradeCommand.withRounds(p.shapes().stream().filter(x -> x.name().equals(shape)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no shape " + shape + " in profile " + profile)), rounds);
+        RunPlan plan = new RunPlan(p, List.of(client), null, JmhArgs.parse(jmhArgs), Jdk.at(jdk));
+        List<String> forkJvmArgs = new ArrayList<>(RunOptions.forkJvmArgs(plan.jdk(), plan.jmh(), dir));
+        if (variant != null) {
+            forkJvmArgs.add(forkJvmArgs.size() - 1, "-Dclientbench.variant=" + variant); // the .hlog folder stays last
+        }
+        Collection<RunResult> r;
+        try {
+            r = new Runner(RunOptions.of(plan, s, client, round, forkJvmArgs, null),
+                    OutputFormatFactory.createFormatInstance(System.out, VerboseMode.NORMAL)).run();
+        } catch (RunnerException e) {
+            System.out.println(e); // the line FailureReason reads
+            return 1;
+        }
+        write(out, new ArrayList<>(r));
+        return 0;
+    }
+
+    static void write(Path file, List<RunResult> results) throws IOException {
+        try (OutputStream o = Files.newOutputStream(file); ObjectOutputStream s = new ObjectOutputStream(o)) {
+            s.writeObject(results);
+        }
+    }
+
+    /** The results a step's JVM wrote; only JMH's, the JDK's and clientbench's classes are read back. */
+    @SuppressWarnings("unchecked")
+    static List<RunResult> read(Path file) throws IOException {
+        try (InputStream i = Files.newInputStream(file); ObjectInputStream s = new ObjectInputStream(i)) {
+            s.setObjectInputFilter(ObjectInputFilter.Config.createFilter("java.**;org.openjdk.jmh.**;clientbench.**;!*"));
+            return (List<RunResult>) s.readObject();
+        } catch (ClassNotFoundException e) {
+            throw new IOException(file + ": " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,75 @@
+package clientbench.upgrade;
+
+import clientbench.adapters.Adapters;
+import clientbench.startup.ClientArtifacts;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * How to build the benchmark jar at one version of one client: the pom properties to override ({@code
+ * httpclient5.version=5.4.4}), the artifact whose version the jar then records ({@code groupId:artifactId}), and the
+ * contract test that must pass against it ({@code <adapter class>ContractTest}).
+ *
+ * @param client the adapter's name ({@code apache}, {@code apache-vt}, ...)
+ * @param version the version asked for, as given
+ */
+public record ClientBuild(String client, String version, Map<String, String> properties, String artifact,
+                          String contractTest) {
+
+    /** Each client's version property in pom.xml; the JDK's own client has none. */
+    private static final Map<String, String> PROPERTY = Map.of("ahc", "ahc.version", "apache", "httpclient5.version",
+            "jetty", "jetty.version", "okhttp", "okhttp.version", "reactor", "reactor-netty.version",
+            "vertx", "vertx.version", "helidon", "helidon.version");
+    private static final Pattern VERSION = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._+-]*");
+
+    public ClientBuild {
+        properties = Map.copyOf(properties);
+    }
+
+    /**
+     * @throws IllegalArgumentException for an unknown client, {@code jdk} (its version is the JDK's), or a version
+     *         that is not one (it names a folder under target/upgrade/)
+     */
+    public static ClientBuild of(String client, String version) {
+        Adapters.type(client); // an unknown name, with the valid ones
+        String base = ClientArtifacts.base(client);
+        String property = PROPERTY.get(base);
+        if (property == null) {
+            throw new IllegalArgumentException(client + " is the JDK's own HTTP client: its version is the JDK's; compare"
+                    + " two JDKs with ./bench --jdk PATH instead");
+        }
+        if (version == null || !VERSION.matcher(version).matches()) {
+            throw new IllegalArgumentException("'" + version + "' is not a version (letters, digits, '.', '-', '+')");
+        }
+        Map<String, String> properties = new LinkedHashMap<>();
+        properties.put(property, version);
+        String artifact = ClientArtifacts.of(client).get(0);
+        if ("okhttp".equals(base) && major(version) < 5) {
+            // OkHttp 5 publishes its JVM jar as okhttp-jvm; up to 4 the jar was okhttp itself.
+            properties.put("okhttp.artifact", "okhttp");
+            artifact = "com.squareup.okhttp3:okhttp";
+        }
+        return new ClientBuild(client, version, properties, artifact,
+                Adapters.type(client).getSimpleName() + "ContractTest");
+    }
+
+    /** The folder's name under target/upgrade/: {@code apache-5.4.4}. */
+    public String folderName() {
+        return client + "-" + version;
+    }
+
+    /** "okhttp 4.12.0", as every line about this build names it. */
+    public String words() {
+        return client + " " + version;
+    }
+
+    private static int major(String version) {
+        int end = 0;
+        while (end < version.length() && Character.isDigit(version.charAt(end))) {
+            end++;
+        }
+        return end == 0 ? Integer.MAX_VALUE : Integer.parseInt(version.substring(0, Math.min(end, 9)));
+    }
+}

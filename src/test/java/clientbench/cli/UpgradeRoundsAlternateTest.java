@@ -1,0 +1,44 @@
+package clientbench.cli;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * An upgrade's steps: every round runs each shape's old version, noop (where the shape has a baseline) and new
+ * version once, old first in odd rounds and new first in even ones, noop between them.
+ */
+class UpgradeRoundsAlternateTest {
+
+    @Test
+    void theVersionsAlternateRoundByRoundWithNoopBetween() {
+        Shape rate = UpgradeCommand.withRounds(Profile.named("standard").shapes().get(0), 4);
+        Shape knee = UpgradeCommand.withRounds(Profile.named("standard").shapes().stream()
+                .filter(s -> s.name().equals("capacity-http1")).findFirst().orElseThrow(), 4);
+        List<Schedule.Step> steps = Schedule.alternating(List.of(rate, knee), "apache@5.4.4", "apache@5.6.5");
+        List<String> got = steps.stream().map(s -> s.round() + " " + s.shape().name() + " " + s.client()).toList();
+        assertEquals(List.of(
+                "1 rate-4000 apache@5.4.4", "1 rate-4000 noop", "1 rate-4000 apache@5.6.5",
+                "1 capacity-http1 apache@5.4.4", "1 capacity-http1 apache@5.6.5", // a knee search has no noop
+                "2 rate-4000 apache@5.6.5", "2 rate-4000 noop", "2 rate-4000 apache@5.4.4",
+                "2 capacity-http1 apache@5.6.5", "2 capacity-http1 apache@5.4.4",
+                "3 rate-4000 apache@5.4.4", "3 rate-4000 noop", "3 rate-4000 apache@5.6.5",
+                "3 capacity-http1 apache@5.4.4", "3 capacity-http1 apache@5.6.5",
+                "4 rate-4000 apache@5.6.5", "4 rate-4000 noop", "4 rate-4000 apache@5.4.4",
+                "4 capacity-http1 apache@5.6.5", "4 capacity-http1 apache@5.4.4"), got);
+    }
+
+    @Test
+    void theDefaultRunFitsHalfAnHourOnTwoCores() {
+        // Each fork's estimate (its settling at its longest, its iterations, JVM start): about 195 s a round.
+        Profile p = UpgradeCommand.profile(Profile.named(UpgradeCommand.DEFAULT_PROFILE), UpgradeCommand.DEFAULT_SHAPES,
+                UpgradeCommand.DEFAULT_ROUNDS);
+        List<Schedule.Step> steps = Schedule.alternating(p.shapes(), "a", "b");
+        long seconds = steps.stream().mapToLong(s -> s.shape().estimatedSeconds()).sum();
+        // On top: each step's own JVM (about 2 s), both jars' builds (about 60 s each when not cached), the report.
+        assertTrue(seconds + 2L * steps.size() + 180 <= 30 * 60, seconds + " s of forks in " + steps.size() + " steps");
+    }
+}

@@ -1,0 +1,97 @@
+package clientbench.cli;
+
+import clientbench.api.LibraryVersion;
+import clientbench.harness.JsonFiles;
+import clientbench.upgrade.ClientBuild;
+import clientbench.upgrade.VersionJarCache;
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * {@code ./bench upgrade} end to end on smoke-length forks, as the launcher starts it: an A/A run of apache at the
+ * pom's version (both jars the project's own, put in the version cache: this mvn verify built it and ran its contract
+ * tests), two rounds of one shape. Each step runs in a JVM of its own on its version's jar, the order alternates,
+ * each fork records its version, and the decision lands in summary.json, results.csv, upgrade.png and the terminal.
+ * No figure is asserted: the forks are a second long on a machine that may be busy. The report is the notebook's,
+ * held by ComparisonRunTest; here only the upgrade's own output.
+ */
+@Tag("reliability") // needs target/benchmarks.jar: mvn verify (Failsafe), after mvn package
+@Timeout(240)
+class UpgradeSmokeComparisonTest {
+    static final Path REPO = Path.of(System.getProperty("user.dir"));
+    static final Path JAR = REPO.resolve("target").resolve("benchmarks.jar");
+    static final Path PYTHON = REPO.resolve(".venv").resolve("bin").resolve("python");
+
+    @TempDir
+    Path root;
+
+    @Test
+    void anAaRunAlternatesTheVersionsAndDecidesEachFiguresRatio() throws Exception {
+        assumeTrue(Files.isExecutable(PYTHON), "the report's venv (./bench test makes it)");
+        assertTrue(Files.isRegularFile(JAR), "runs after mvn package (Failsafe): " + JAR);
+        for (String f : List.of("pom.xml", "src", "server-stub", "analysis", "analysis.ipynb")) {
+            Files.createSymbolicLink(root.resolve(f), REPO.resolve(f));
+        }
+        String version = LibraryVersion.resolvedIn(JAR, "org.apache.httpcomponents.client5", "httpclient5");
+        VersionJarCache.seed(ClientBuild.of("apache", version), root, JAR);
+
+        List<String> cmd = ComparisonRunTest.java(root, true, JAR.toString(), Bench.class.getName(), "upgrade", "apache",
+                version, version, "--profile", "smoke", "--shapes", "immediate-1000", "--rounds", "2");
+        Path out = root.resolve("out.txt");
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+        assertTrue(p.waitFor(200, TimeUnit.SECONDS), "the run ends: " + Files.readString(out));
+        List<String> lines = Files.readAllLines(out);
+        String all = String.join("\n", lines);
+
+        String old = "apache@" + version;
+        String neu = old + "#2";
+        assertEquals(2, lines.stream().filter(l -> l.equals("bench: apache " + version + ": cached; the jar holds"
+                + " org.apache.httpcomponents.client5:httpclient5 " + version + " and passed ApacheAdapterContractTest")).count(), all);
+        List<String> order = new ArrayList<>();
+        for (String l : lines) {
+            if (l.matches("^\\[ *\\d+/6] .*")) {
+                order.add(l.replaceAll("^\\[ *\\d+/6] (r\\d)/2 immediate-1000 +(\\S+) .*", "$1 $2"));
+            }
+        }
+        assertEquals(List.of("r1 " + old, "r1 noop", "r1 " + neu, "r2 " + neu, "r2 noop", "r2 " + old), order, all);
+
+        Path dir;
+        try (var s = Files.list(root.resolve("results"))) {
+            dir = s.filter(Files::isDirectory).findFirst().orElseThrow();
+        }
+        int forksOfNew = 0;
+        try (var s = Files.newDirectoryStream(dir, "*.trial.json")) {
+            for (Path t : s) {
+                JsonNode trial = JsonFiles.MAPPER.readTree(t.toFile());
+                if (trial.path("client").asText().equals(neu)) {
+                    forksOfNew++;
+                    assertEquals("apache", trial.path("params").path("client").asText());
+                    assertEquals("org.apache.httpcomponents.client5:httpclient5:" + version,
+                            trial.path("settings").path("library").asText());
+                }
+            }
+        }
+        assertEquals(2, forksOfNew, "one fork of the new version per round");
+
+        JsonNode upgrade = JsonFiles.MAPPER.readTree(dir.resolve("summary.json").toFile()).path("upgrade");
+        assertEquals(neu, upgrade.path("new").path("label").asText(), all);
+        assertTrue(upgrade.path("figures").size() > 0, upgrade.toString());
+        upgrade.path("figures").forEach(f -> assertEquals(2, f.path("rounds").asInt(), f.toString()));
+        assertTrue(Files.readAllLines(dir.resolve("results.csv")).get(0).contains("upgrade.cpu.verdict"));
+        assertTrue(Files.size(dir.resolve("upgrade.png")) > 0);
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("upgrade apache " + version + " -> " + version + " (")), all);
+    }
+}
