@@ -224,7 +224,7 @@ def write(run: cbl.Run, v: dict):
 
     summary = dict(run.summary)
     summary["verdict"] = v
-    _atomic(run.path / "summary.json", json.dumps(summary, indent=2, allow_nan=False) + "\n")
+    write_atomically(run.path / "summary.json", json.dumps(summary, indent=2, allow_nan=False) + "\n")
     csv_path = run.path / "results.csv"
     if csv_path.is_file():
         rows = list(csv.DictReader(io.StringIO(csv_path.read_text(encoding="utf-8"))))
@@ -244,10 +244,10 @@ def write(run: cbl.Run, v: dict):
         w = csv.DictWriter(out, fieldnames=fields, lineterminator="\n")
         w.writeheader()
         w.writerows({k: r.get(k, "") for k in fields} for r in rows)
-        _atomic(csv_path, out.getvalue())
+        write_atomically(csv_path, out.getvalue())
 
 
-def _atomic(path: Path, text: str):
+def write_atomically(path: Path, text: str):
     tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     tmp.write_text(text, encoding="utf-8")
     tmp.replace(path)

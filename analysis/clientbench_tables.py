@@ -209,3 +209,20 @@ def how_to_read_html(run: cbl.Run, v: dict) -> str:
             f"<li><b>Marks</b> (* after a figure): a validity flag raised in a window of the figure. The figure is "
             f"ranked with its mark; a knee that is only a lower bound is never found worse.<ul>{marks}</ul></li></ul>"
             "<h3>Definitions (summary.json)</h3>" + _table(pd.DataFrame(defs, columns=["term", "meaning"])))
+
+
+def upgrade_html(run: cbl.Run, u: dict) -> str:
+    """An upgrade run's answer first: per figure the two versions' values, new/old with its interval, the verdict
+    and the smallest change the run could detect, from summary.json's `upgrade` (clientbench_upgrade decided it)."""
+    import base64
+
+    import clientbench_upgrade as cbu
+
+    lines = cbu.text(run, u).splitlines()
+    head = "".join(f"<li>{_e(line)}</li>" for line in lines[1:3])
+    png = run.path / cbu.PNG
+    img = (f'<img alt="new/old per figure with its interval" src="data:image/png;base64,'
+           f'{base64.b64encode(png.read_bytes()).decode("ascii")}">' if png.is_file() else "")
+    return (f"<h2>{_e(lines[0])}</h2><ul>{head}</ul>" + _table(cbu.table(u))
+            + f"<p>{_e(' '.join(l for l in lines if l.startswith(('verdict', '  '))))}</p>" + img)
+

@@ -146,7 +146,7 @@ def write(run: cbl.Run, u: dict):
     `.low`, `.high` and `.verdict`), each file whole."""
     summary = dict(run.summary)
     summary["upgrade"] = u
-    cbd._atomic(run.path / "summary.json", json.dumps(summary, indent=2, allow_nan=False) + "\n")
+    cbd.write_atomically(run.path / "summary.json", json.dumps(summary, indent=2, allow_nan=False) + "\n")
     path = run.path / "results.csv"
     if not path.is_file():
         return
@@ -168,7 +168,7 @@ def write(run: cbl.Run, u: dict):
     w = csv.DictWriter(out, fieldnames=fields, lineterminator="\n")
     w.writeheader()
     w.writerows({k: r.get(k, "") for k in fields} for r in rows)
-    cbd._atomic(path, out.getvalue())
+    cbd.write_atomically(path, out.getvalue())
 
 
 def _cell(x) -> str:
