@@ -56,8 +56,12 @@ class AhcHttp2LibraryBehaviourTest {
     void streamsOpenedBeforeTheServersSettingsPassItsLimitAndAreRefused() throws Exception {
         Map<String, Integer> unlimited = burstWhileTheFirstConnectionOpens(-1);
         Map<String, Integer> capped = burstWhileTheFirstConnectionOpens(99);
+        // The excess is refused (50 of 150 on a quiet machine); on a loaded one the server may close the connection
+        // under the refused streams instead, failing more of them: either way some fail, which the cap prevents.
+        int refused = unlimited.getOrDefault(RESET_BY_SERVER, 0);
         assertAll("default cap " + unlimited + "; cap 99 " + capped,
-                () -> assertEquals(50, unlimited.getOrDefault(RESET_BY_SERVER, 0), "150 at once, 100 streams allowed"),
+                () -> assertTrue(refused >= 1 && refused <= 50, "150 at once, 100 streams allowed: refused " + refused),
+                () -> assertEquals(150, unlimited.values().stream().mapToInt(Integer::intValue).sum(), "each counted once"),
                 () -> assertEquals(Map.of("200", 150), capped, "with http2MaxConcurrentStreams 99 (the adapter's)"));
     }
 
