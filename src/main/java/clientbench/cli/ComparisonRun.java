@@ -119,7 +119,8 @@ final class ComparisonRun {
                 if (refusal != null) {
                     if (step.round() == 1) { // said once, for every round of the shape
                         skipped.add(step.shape().name() + "/" + step.client() + ": " + refusal);
-                        out.println(ProgressLine.end(start, "skipped: " + refusal, left(started, done[0], estimatedTotal)));
+                        out.println(ProgressLine.end(start, "skipped: it refuses " + step.shape().protocol()
+                                + " (env.json says why)", left(started, done[0], estimatedTotal)));
                     }
                     continue;
                 }
