@@ -15,6 +15,9 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The JDK's {@link java.net.http.HttpClient}, asynchronous ({@code sendAsync}).
@@ -50,6 +53,8 @@ public final class JdkAdapter implements HttpClientAdapter {
     private final HttpClient client;
     private final AsyncPermits permits;
     private final Http2Ramp ramp;
+    /** Requests sent and not yet reported, which close() waits for (one increment and decrement per request). */
+    private final AtomicInteger unreported = new AtomicInteger();
     private volatile boolean closed;
 
     public JdkAdapter(AdapterConfig config) {
@@ -66,6 +71,7 @@ public final class JdkAdapter implements HttpClientAdapter {
             return;
         }
         long queuedAtNanos = System.nanoTime();
+        unreported.incrementAndGet();
         permits.submit(() -> start(request, completion, queuedAtNanos));
     }
 
@@ -80,27 +86,44 @@ public final class JdkAdapter implements HttpClientAdapter {
             exchange = client.sendAsync(JdkClients.toJdk(request, remaining), JdkClients.COUNT_BODY);
         } catch (HttpTimeoutException | RuntimeException e) { // queued too long, or refused, e.g. after close()
             permits.release();
-            completion.complete(Outcomes.ofThrowable(e), 0, e);
+            report(completion, Outcomes.ofThrowable(e), 0, -1, e);
             return;
         }
         exchange.whenComplete((response, failure) -> {
             permits.release();
             if (failure != null) {
-                completion.complete(Outcomes.ofThrowable(failure), 0, failure);
+                report(completion, Outcomes.ofThrowable(failure), 0, -1, failure);
                 return;
             }
             IllegalStateException wrongVersion = JdkClients.wrongVersion(config, response);
             ramp.onResponse(response.version() == HttpClient.Version.HTTP_2);
-            completion.complete(wrongVersion != null ? Outcome.OTHER
+            report(completion, wrongVersion != null ? Outcome.OTHER
                             : Outcomes.ofResponse(request, response.statusCode(), response.body()),
                     response.statusCode(), response.body(), wrongVersion);
         });
     }
 
+    private void report(Completion completion, Outcome outcome, int status, long bodyBytes, Throwable cause) {
+        try {
+            completion.complete(outcome, status, bodyBytes, cause);
+        } finally {
+            unreported.decrementAndGet();
+        }
+    }
+
+    /**
+     * Returns once every request sent before it is reported (at most 5 s more). The client's shutdown does not
+     * wait for that: it completes each exchange's future in the JVM's common pool ({@code HttpClientImpl.sendAsync}
+     * runs dependent actions there), so without this wait requests would be reported after close() returned.
+     */
     @Override
     public void close() {
         closed = true;
         JdkClients.shutdown(client);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (unreported.get() > 0 && System.nanoTime() < deadline) {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+        }
     }
 
     @Override

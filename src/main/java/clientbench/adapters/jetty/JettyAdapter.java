@@ -33,7 +33,8 @@ import org.eclipse.jetty.client.Result;
  *   <li>followRedirects false (default true); cookie store {@code HttpCookieStore.Empty} (default an
  *       in-memory store); content decoders cleared after start (by default Jetty loads gzip and sends
  *       {@code Accept-Encoding: gzip}), and {@code Accept-Encoding: identity} sent explicitly;</li>
- *   <li>selectors = ioThreads when set (default 1), read back from the started client;</li>
+ *   <li>selectors = ioThreads when set (default 1), read back from the started client; the connector closes, as
+ *       the client stops, the channels Jetty would leave open ({@link ClosingClientConnector});</li>
  *   <li>trust-all TLS without endpoint identification when asked.</li>
  * </ul>
  * Jetty does not retry. The body is counted in a content listener, never buffered. The client is built by

@@ -36,7 +36,7 @@ final class JettyClients {
     }
 
     static HttpClient newClient(AdapterConfig config) {
-        ClientConnector connector = new ClientConnector();
+        ClientConnector connector = new ClosingClientConnector();
         if (config.ioThreads() > 0) {
             connector.setSelectors(config.ioThreads());
         }

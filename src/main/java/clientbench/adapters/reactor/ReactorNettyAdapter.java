@@ -56,7 +56,8 @@ import reactor.netty.resources.LoopResources;
  * </ul>
  * The body is counted buffer by buffer as it arrives and never aggregated. Requests in flight are kept in a
  * concurrent set (one add and remove per request), so that close() reports those the client drops
- * ({@link ReactorExchange}).
+ * ({@link ReactorExchange}); connections in another (one add and remove per connection), so that close() closes
+ * those the pool's disposal and the loops' shutdown leave open ({@link OpenChannels}).
  */
 public final class ReactorNettyAdapter implements HttpClientAdapter {
 
@@ -69,6 +70,7 @@ public final class ReactorNettyAdapter implements HttpClientAdapter {
     private final Map<String, String> settings;
     private final Set<ReactorExchange> inFlight = ConcurrentHashMap.newKeySet();
     private final ReactorClients.Observed observed = new ReactorClients.Observed();
+    private final OpenChannels channels = new OpenChannels();
     private volatile boolean closed;
 
     public ReactorNettyAdapter(AdapterConfig config) {
@@ -89,7 +91,7 @@ public final class ReactorNettyAdapter implements HttpClientAdapter {
                 .compress(false)
                 .followRedirect(false)
                 .disableRetry(true)
-                .doOnChannelInit(observed.then((observer, channel, remote) -> track(channel)));
+                .doOnChannelInit(observed.then(channels));
         if (config.protocol().tls()) {
             c = c.secure(spec -> spec.sslContext(ReactorClients.spec(config)));
         }
@@ -124,15 +126,6 @@ public final class ReactorNettyAdapter implements HttpClientAdapter {
                 .subscribe(r -> tracked.received(r.status, r.majorVersion, r.bytes), tracked::failed);
     }
 
-    /** Every connection (never an HTTP/2 stream) this client opened and not yet closed. */
-    private final Set<io.netty.channel.Channel> channels = ConcurrentHashMap.newKeySet();
-
-    private void track(io.netty.channel.Channel channel) {
-        if (channel.parent() == null && channels.add(channel)) {
-            channel.closeFuture().addListener(f -> channels.remove(channel));
-        }
-    }
-
     @Override
     public void close() {
         if (closed) {
@@ -141,12 +134,7 @@ public final class ReactorNettyAdapter implements HttpClientAdapter {
         closed = true;
         Duration max = Duration.ofSeconds(5);
         pool.disposeLater().block(max); // closes every idle connection; queued requests fail
-        // A connection in use (a request in flight) outlived the pool's disposal now and then under load (16 left
-        // open at the stub after 15 s, once in five CI runs): close every one this client opened while its loops
-        // still run, then shut the loops down.
-        for (io.netty.channel.Channel ch : channels) {
-            ch.close().awaitUninterruptibly(max.toMillis());
-        }
+        channels.closeAll(max); // and those in use or connecting, which neither the pool nor the loops' shutdown close
         // The adapter's loops are this one group. Not loops.disposeLater(quiet, timeout): its timeout runs on
         // Reactor's JVM-wide Schedulers.parallel(), whose thread it starts and which outlives close().
         group.shutdownGracefully(0, max.toMillis(), TimeUnit.MILLISECONDS).awaitUninterruptibly(max.plusSeconds(1).toMillis());
