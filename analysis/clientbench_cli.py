@@ -7,6 +7,7 @@
     python clientbench_cli.py compare A B          whether two runs agree: pairs told apart, pairs in opposite order
     python clientbench_cli.py render OUT RUN [RUN] the report (analysis.ipynb) into OUT, one HTML file
     python clientbench_cli.py readme RUN [README]  README's generated blocks (figure, caption, terminal excerpt) from RUN
+    python clientbench_cli.py compact RUN OUT      RUN cut down to what the report reads, into OUT (a reference run)
 """
 from __future__ import annotations
 
@@ -16,8 +17,9 @@ from pathlib import Path
 import clientbench_load as cbl
 
 USAGE = ("usage: clientbench_cli.py check RUN | decide RUN | upgrade RUN | compare RUN_A RUN_B | "
-         "render OUT.html RUN [RUN] | readme RUN [README.md]")
-ARITY = {"check": (1, 1), "decide": (1, 1), "upgrade": (1, 1), "compare": (2, 2), "render": (2, 3), "readme": (1, 2)}
+         "render OUT.html RUN [RUN] | readme RUN [README.md] | compact RUN OUT")
+ARITY = {"check": (1, 1), "decide": (1, 1), "upgrade": (1, 1), "compare": (2, 2), "render": (2, 3), "readme": (1, 2),
+         "compact": (2, 2)}
 
 
 def main(argv) -> int:
@@ -29,6 +31,11 @@ def main(argv) -> int:
         if command == "render":
             import clientbench_render
             clientbench_render.render([Path(p) for p in args[1:]], Path(args[0]))
+            return 0
+        if command == "compact":
+            import clientbench_compact
+            size = clientbench_compact.compact(Path(args[0]), Path(args[1]))
+            print(f"report: {args[1]}: {size['after'] / 1e6:.1f} MB (from {size['before'] / 1e6:.1f} MB)")
             return 0
         if command == "compare":
             import clientbench_decide as cbd

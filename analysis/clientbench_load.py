@@ -77,7 +77,8 @@ class Trial:
         return self.iterations[0]["windowStartEpochMillis"] if self.iterations else 0
 
     def intervals(self, tag: str) -> list:
-        """The .hlog's histograms of `tag`, in order: the i-th is the i-th measured iteration's."""
+        """The .hlog's histograms of `tag`, in order: the i-th is the i-th measured iteration's (one, merged, in a
+        compacted run's)."""
         if tag not in self._intervals:
             from hdrh.histogram import HdrHistogram
 
@@ -89,6 +90,9 @@ class Trial:
                         out.append(HdrHistogram.decode(line.rsplit(",", 1)[1]))
                     except Exception as e:  # the codec raises several types
                         raise AnalysisError(f"{hlog}: unreadable interval histogram ({e})") from None
+            if self.record.get("hlogMerged"):  # a compacted run: the measured windows merged (clientbench_compact)
+                self._intervals[tag] = out
+                return out
             if out and len(out) != len(self.measured):
                 raise AnalysisError(f"{hlog}: {len(out)} '{tag}' intervals for {len(self.measured)} measured "
                                     f"iterations in {self.path.name}")

@@ -1,0 +1,68 @@
+"""A run folder cut down to what the report and README read, for committing as the reference run.
+
+Kept whole: summary.json (every figure and the verdict), env.json, results.csv, startup.json, footprint.json,
+report.html, main.png, each fork's trial record. Merged: each fork's interval histograms, one per tag instead of
+one per measured window (the report only ever merges them; each window's percentiles stay in its trial record).
+Cut: results.json to each result's benchmark, parameters and primary score (the analysis reads the trial records);
+jmh.log, startup.log, report.log and superseded/ left out. COMPACTED in the folder says so; the figures are
+regenerated only by running the profile again (`./bench --profile <profile>`).
+"""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import clientbench_load as cbl
+
+NOTE = "COMPACTED"
+LEFT_OUT = ("jmh.log", "startup.log", "report.log", "superseded", "jmh-result")
+
+
+def compact(src: Path, dst: Path) -> dict:
+    """Writes the cut-down copy of run `src` into `dst` (which must not exist); returns bytes before and after."""
+    run = cbl.load_run(src)
+    if dst.exists():
+        raise cbl.AnalysisError(f"{dst}: exists; compact writes a new folder")
+    tmp = dst.with_name(dst.name + ".part")
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    for f in sorted(src.iterdir()):
+        if f.name.startswith(LEFT_OUT) or f.suffix == ".hlog" or f.name == "results.json":
+            continue
+        if f.is_dir():
+            shutil.copytree(f, tmp / f.name)
+        else:
+            shutil.copy2(f, tmp / f.name)
+    for t in run.trials:
+        record = dict(t.record)
+        record["hlogMerged"] = True
+        (tmp / t.path.name).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+        (tmp / t.record["hlog"]).write_text(_merged_log(t), encoding="utf-8")
+    results = json.loads((src / "results.json").read_text(encoding="utf-8"))
+    slim = [{"benchmark": r["benchmark"], "params": r["params"], "forks": r.get("forks"),
+             "primaryMetric": {"score": r["primaryMetric"]["score"], "scoreUnit": r["primaryMetric"]["scoreUnit"]}}
+            for r in results]
+    (tmp / "results.json").write_text(json.dumps(slim, indent=1) + "\n", encoding="utf-8")
+    (tmp / NOTE).write_text(
+        f"Cut down from {src.name} by analysis/clientbench_compact.py: each fork's histograms merged (one interval "
+        "per tag), results.json reduced to each result's benchmark, parameters and primary score, and jmh.log, "
+        "startup.log, report.log and superseded/ left out. The figures come from running the profile again.\n",
+        encoding="utf-8")
+    tmp.rename(dst)
+    return {"before": _size(src), "after": _size(dst)}
+
+
+def _merged_log(t: cbl.Trial) -> str:
+    """The fork's .hlog with one interval per tag: every measured window's histogram of that tag, added."""
+    lines = ["#values in microseconds; one interval per tag: the fork's measured windows merged"]
+    for tag in ("latency", "latency.ok", "service", "lag"):
+        hs = t.intervals(tag)
+        if hs:
+            h = cbl.merged(hs)
+            lines.append(f"Tag={tag},0.000,0.000,{h.get_max_value() / 1000:.3f},{h.encode().decode('ascii')}")
+    return "\n".join(lines) + "\n"
+
+
+def _size(path: Path) -> int:
+    return sum(f.stat().st_size for f in path.rglob("*") if f.is_file())
