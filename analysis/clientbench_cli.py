@@ -6,7 +6,8 @@
                                                    results.csv and upgrade.png; print it
     python clientbench_cli.py compare A B          whether two runs agree: pairs told apart, pairs in opposite order
     python clientbench_cli.py render OUT RUN [RUN] the report (analysis.ipynb) into OUT, one HTML file
-    python clientbench_cli.py readme RUN [README]  README's generated blocks (figure, caption, terminal excerpt) from RUN
+    python clientbench_cli.py readme RUN [README] [OTHER]  README's generated blocks (figure, caption, terminal
+                                                   excerpt) from RUN; with OTHER, how RUN and OTHER agreed too
     python clientbench_cli.py compact RUN OUT      RUN cut down to what the report reads, into OUT (a reference run)
 """
 from __future__ import annotations
@@ -17,8 +18,8 @@ from pathlib import Path
 import clientbench_load as cbl
 
 USAGE = ("usage: clientbench_cli.py check RUN | decide RUN | upgrade RUN | compare RUN_A RUN_B | "
-         "render OUT.html RUN [RUN] | readme RUN [README.md] | compact RUN OUT")
-ARITY = {"check": (1, 1), "decide": (1, 1), "upgrade": (1, 1), "compare": (2, 2), "render": (2, 3), "readme": (1, 2),
+         "render OUT.html RUN [RUN] | readme RUN [README.md [OTHER]] | compact RUN OUT")
+ARITY = {"check": (1, 1), "decide": (1, 1), "upgrade": (1, 1), "compare": (2, 2), "render": (2, 3), "readme": (1, 3),
          "compact": (2, 2)}
 
 
@@ -59,7 +60,8 @@ def main(argv) -> int:
         else:
             import clientbench_render
             readme = Path(args[1]) if len(args) > 1 else cbl.ROOT / "README.md"
-            clientbench_render.write_readme(run, readme)
+            against = cbl.load_verdict(args[2]) if len(args) > 2 else None
+            clientbench_render.write_readme(run, readme, against)
             print(f"report: {run.path / 'main.png'} and the generated blocks of {readme}")
     except cbl.AnalysisError as e:
         print(f"report: {e}", file=sys.stderr)

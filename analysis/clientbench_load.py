@@ -177,6 +177,16 @@ def load_run(path) -> Run:
     return Run(path.name, path, env, summary, trials)
 
 
+def load_verdict(path) -> Run:
+    """A run kept for its verdict alone (summary.json and env.json, as committed beside the reference run to show how
+    two runs agree): enough to compare verdicts, nothing to draw."""
+    path = Path(path)
+    env, summary = _read_json(path / "env.json"), _read_json(path / "summary.json")
+    if not isinstance(summary, dict) or "verdict" not in summary:
+        raise AnalysisError(f"{path / 'summary.json'}: has no 'verdict'; decide the run first (./bench report)")
+    return Run(path.name, path, env, summary, [])
+
+
 def newest_run(results_dir="results") -> Path:
     runs = [p for p in Path(results_dir).iterdir()
             if p.is_dir() and not p.name.endswith(".incomplete") and (p / "summary.json").is_file()]

@@ -18,7 +18,8 @@ import clientbench_load as cbl
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK = ROOT / "analysis.ipynb"
-BLOCKS = {"figure": "from the run's data", "terminal": "from the run's verdict"}
+BLOCKS = {"figure": "from the run's data", "terminal": "from the run's verdict",
+          "repeatability": "from two runs' verdicts"}
 
 
 def begin(block: str) -> str:
@@ -124,6 +125,23 @@ def terminal_block(run: cbl.Run, v: dict, max_lines: int = EXCERPT_LINES) -> str
             f"({said}):\n\n```text\n" + "\n".join(kept) + f"\n```\n{end('terminal')}")
 
 
+def repeatability_block(run: cbl.Run, other: cbl.Run) -> str:
+    """How two runs of one machine agreed, figure by figure of the decision table: the pairs each told apart, those
+    they put in opposite order, those one told apart and the other did not, and the median change of a figure."""
+    v = cbd.read(run)
+    keys = {(s, k) for s, k in cbd.columns(v)}
+    rows = [r for r in cbd.compare_runs(other, run) if (r["shape"], r["figure"]) in keys]
+    m = run.env.get("machine", {})
+    lines = [f"{begin('repeatability')}",
+             f"Two {run.env.get('profile')} runs back to back on {m.get('cpuCount')} cores of {m.get('cpuModel')}, "
+             f"`{other.name}` (a) and `{run.name}` (b), as `./bench report --compare` counts them:", "",
+             "| shape | figure | pairs | told apart in a | in b | in opposite order | apart in one only | median change |",
+             "|---|---|---|---|---|---|---|---|"]
+    lines += [f"| {r['shape']} | {cbd.BY_KEY[r['figure']].label} | {r['pairs']} | {r['apart.a']} | {r['apart.b']} | "
+              f"{r['opposite']} | {r['one run only']} | {r['median change']} |" for r in rows]
+    return "\n".join(lines + [end("repeatability")])
+
+
 def _pattern(block: str) -> re.Pattern:
     return re.compile(re.escape(f"<!-- clientbench:{block} begin") + r"[^\n]*\n.*?" + re.escape(end(block)), re.S)
 
@@ -144,10 +162,16 @@ def replace_blocks(text: str, figure: str, terminal: str, readme: Path) -> str:
     return _pattern("figure").sub(lambda _: figure + "\n\n" + terminal, text, count=1)
 
 
-def write_readme(run: cbl.Run, readme: Path):
-    """RUN/main.png, and README's generated blocks rewritten from RUN's verdict (the rest of README untouched)."""
+def write_readme(run: cbl.Run, readme: Path, against: cbl.Run | None = None):
+    """RUN/main.png, and README's generated blocks rewritten from RUN's verdict (the rest of README untouched); with
+    `against`, a second run of the same profile and machine, the repeatability block too."""
     v = cbd.read(run)
     new = replace_blocks(readme.read_text(encoding="utf-8"), figure_block(run, v, readme), terminal_block(run, v),
                          readme)
+    if against is not None:
+        if not _pattern("repeatability").search(new):
+            raise cbl.AnalysisError(f"{readme}: no repeatability block to replace (a line starting "
+                                    f"'<!-- clientbench:repeatability begin' and one '{end('repeatability')}')")
+        new = _pattern("repeatability").sub(lambda _: repeatability_block(run, against), new, count=1)
     (run.path / "main.png").write_bytes(figs.png(figs.main_figure(run, v), dpi=100))
     readme.write_text(new, encoding="utf-8")

@@ -313,3 +313,32 @@ def test_readme_blocks_are_what_the_reference_run_generates():
     assert render.current_block(readme, "figure") == render.figure_block(ref, v, readme), \
         f"README's figure block is stale: ./bench report --readme {ref.path.relative_to(ROOT)}"
     assert render.current_block(readme, "terminal") == render.terminal_block(ref, v)
+
+
+def test_the_repeatability_block_counts_two_verdicts_pairs_from_the_verdicts_alone(tmp_path):
+    run, readme = blocks_readme(tmp_path)
+    readme.write_text(readme.read_text() + f"\n{render.begin('repeatability')}\nold\n{render.end('repeatability')}\n")
+    assert cli("decide", run).returncode == 0
+    other = tmp_path / "results" / "other"
+    other.mkdir()
+    v = verdict_of(run)
+    figure = next(f for s in v["shapes"] for f in s["figures"] if f["pairs"]["apart"] and (s["shape"], f["figure"])
+                  in set(cbd.columns(v)))
+    for s in v["shapes"]:  # the other run put the first separated pair of one figure the other way round
+        for f in s["figures"]:
+            if (s["shape"], f["figure"]) == (figure["shape"], figure["figure"]):
+                p = f["pairs"]["apart"][0]
+                f["pairs"]["apart"][0] = {"better": p["worse"], "worse": p["better"]}
+    summary = json.loads((run / "summary.json").read_text())
+    summary["verdict"] = v
+    (other / "summary.json").write_text(json.dumps(summary))
+    shutil.copy(run / "env.json", other / "env.json")
+    r = cli("readme", run, readme, other)
+    assert r.returncode == 0, r.stderr
+    block = between(readme.read_text(), "repeatability")
+    row = next(line for line in block.splitlines()
+               if line.startswith(f"| {figure['shape']} | {cbd.BY_KEY[figure['figure']].label} |"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells[5] == "1", row  # in opposite order
+    assert all(line.split("|")[6].strip() == "0" for line in block.splitlines()[5:] if line.startswith("| ") and line != row)
+    assert "`other` (a) and `run-small` (b)" in block
