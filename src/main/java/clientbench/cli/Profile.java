@@ -42,9 +42,9 @@ public record Profile(String name, String purpose, List<Shape> shapes, Duration 
     public static Profile named(String name) {
         return switch (name) {
             case "quick" -> new Profile("quick", "a first look, not for decisions: two rounds at the common rate, one"
-                    + " closed loop, no knee search", quickShapes(), Duration.ofMinutes(10), new Startup(3, 1, 1, true));
+                    + " closed loop, no knee search", quickShapes(), Duration.ofMinutes(10), new Startup(2, 0, 1, true));
             case "standard" -> new Profile("standard", "for decisions: three rounds at the common rate and of the closed"
-                    + " loop, two of the knee search", standardShapes(), Duration.ofMinutes(60), new Startup(10, 3, 3, true));
+                    + " loop, two of the knee search", standardShapes(), Duration.ofMinutes(60), new Startup(10, 2, 2, true));
             case "full" -> new Profile("full", "standard plus HTTP/2, TLS, payloads and long-lived concurrency",
                     fullShapes(), null, new Startup(10, 10, 10, true));
             // Not in names(): the analysis tests' fixture (analysis/fixtures/README.md), not a comparison.
@@ -85,11 +85,11 @@ public record Profile(String name, String purpose, List<Shape> shapes, Duration 
         return Shape.open("rate-" + COMMON_RATE).rate(COMMON_RATE).inFlight(64);
     }
 
-    /** About ten minutes on 2 cores: the figures that repeat within a few percent, few rounds. */
+    /** About ten minutes on 2 cores: the figures that repeat best, in short windows and few rounds. */
     private static List<Shape> quickShapes() {
         return List.of(
-                commonRate().settleSeconds(8).warmup(1, 1).measure(2, 2).rounds(2).build(),
-                Shape.closed("closed-x16", 16).settleSeconds(8).warmup(1, 1).measure(2, 2).build());
+                commonRate().settleSeconds(6).warmup(1, 1).measure(2, 1).rounds(2).build(),
+                Shape.closed("closed-x16", 16).settleSeconds(6).warmup(1, 1).measure(2, 1).build());
     }
 
     /**
@@ -102,11 +102,11 @@ public record Profile(String name, String purpose, List<Shape> shapes, Duration 
     private static List<Shape> standardShapes() {
         return List.of(
                 commonRate().settleSeconds(16).warmup(1, 1).measure(3, 2).rounds(3).build(),
-                Shape.closed("closed-x16", 16).settleSeconds(18).warmup(1, 1).measure(3, 3).rounds(3).build(),
+                Shape.closed("closed-x16", 16).settleSeconds(14).warmup(1, 1).measure(3, 3).rounds(3).build(),
                 // The ladder from 1k to a knee near 32k takes 7 probes, confirmations 1-3 more, bisection to 5% four.
                 Shape.capacity("capacity-http1").warmup(2, 2).search(0.05, 14, 2).rounds(2).build(),
                 // About 1,000 requests held at 1 s each: thread-per-request clients pay here.
-                Shape.open("delay1s-1000").rate(1_000).delayMs(1_000).inFlight(2_000).settleSeconds(16)
+                Shape.open("delay1s-1000").rate(1_000).delayMs(1_000).inFlight(2_000).settleSeconds(10)
                         .warmup(1, 1).measure(2, 2).build(),
                 // 5% faults (503, reset, close, truncated body): counted by cause, not ranked; the mix is deterministic.
                 Shape.open("faults-1000").rate(1_000).stub("", TrialSpec.FAULT_MIX).warmup(1, 1).measure(2, 2).build());

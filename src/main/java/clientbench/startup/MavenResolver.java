@@ -87,9 +87,8 @@ final class MavenResolver {
             throw new IllegalStateException("mvn dependency:list took over " + TIMEOUT_MINUTES + " min; see " + dir.resolve("mvn.log"));
         }
         if (exit != 0 || !Files.isRegularFile(out)) {
-            List<String> log = Files.readAllLines(dir.resolve("mvn.log"));
-            throw new IllegalStateException("mvn dependency:list failed (" + exit + "): "
-                    + String.join(" | ", log.subList(Math.max(0, log.size() - 3), log.size())));
+            throw new IllegalStateException("mvn dependency:list failed: "
+                    + clientbench.jvm.MavenFailure.why(Files.readAllLines(dir.resolve("mvn.log"))));
         }
     }
 

@@ -1,5 +1,6 @@
 package clientbench.upgrade;
 
+import clientbench.jvm.MavenFailure;
 import clientbench.api.LibraryVersion;
 import clientbench.jvm.Jdk;
 
@@ -87,7 +88,7 @@ public final class VersionJar {
         Files.deleteIfExists(keyFile); // a build that fails half way leaves no key
         Path log = dir.resolve(LOG);
         if (maven.run(args(root, b, dir), log) != 0) {
-            throw new Refused(b, BuildFailure.why(Files.readAllLines(log, StandardCharsets.UTF_8)), log);
+            throw new Refused(b, MavenFailure.why(Files.readAllLines(log, StandardCharsets.UTF_8)), log);
         }
         if (!Files.isRegularFile(jar)) {
             throw new Refused(b, "Maven succeeded but wrote no " + JAR + " in " + dir, log);

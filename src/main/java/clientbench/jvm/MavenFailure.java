@@ -1,15 +1,15 @@
-package clientbench.upgrade;
+package clientbench.jvm;
 
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Why Maven could not build a version's jar, in a few words from its log: the first artifact it could not resolve,
+ * Why Maven failed, in a few words from its log (a version jar's build, a footprint's resolution): the first artifact it could not resolve,
  * the first compile error (the adapter's, or the tests'), the enforcer's first upper-bound conflict, or the first
  * failing case of the contract test; else Maven's first error line.
  */
-public final class BuildFailure {
+public final class MavenFailure {
 
     private static final Pattern UNRESOLVED = Pattern.compile(
             "(?:could not be resolved|Could not find artifact|Failure to find)\\s*:?\\s*([\\w.-]+:[\\w.-]+(?::[\\w.-]+){1,3})");
@@ -17,7 +17,7 @@ public final class BuildFailure {
     private static final Pattern UPPER_BOUND = Pattern.compile("Require upper bound dependencies error for (\\S+)");
     private static final Pattern TEST_CASE = Pattern.compile("^ {2,}(\\S.*)");
 
-    private BuildFailure() {
+    private MavenFailure() {
     }
 
     /**

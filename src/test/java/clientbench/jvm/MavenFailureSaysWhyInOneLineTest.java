@@ -1,4 +1,4 @@
-package clientbench.upgrade;
+package clientbench.jvm;
 
 import org.junit.jupiter.api.Test;
 
@@ -15,10 +15,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * whose Future.await took other parameters; httpclient5 5.6, whose contract test fails (with Surefire's rerun); and a
  * contract test failure without reruns, in Surefire's summary format.
  */
-class BuildFailureSaysWhyInOneLineTest {
+class MavenFailureSaysWhyInOneLineTest {
 
     private static List<String> recorded(String name) throws IOException {
-        try (InputStream in = BuildFailureSaysWhyInOneLineTest.class.getResourceAsStream(name)) {
+        try (InputStream in = MavenFailureSaysWhyInOneLineTest.class.getResourceAsStream("/clientbench/upgrade/" + name)) {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
         }
     }
@@ -26,7 +26,7 @@ class BuildFailureSaysWhyInOneLineTest {
     @Test
     void aVersionTheRegistryDoesNotServe() throws IOException {
         assertEquals("Maven cannot resolve org.apache.httpcomponents.client5:httpclient5:jar:9.9.9 (the registry does not serve it)",
-                BuildFailure.why(recorded("apache-9.9.9-unresolved.mvn.txt")));
+                MavenFailure.why(recorded("apache-9.9.9-unresolved.mvn.txt")));
     }
 
     @Test
@@ -34,14 +34,14 @@ class BuildFailureSaysWhyInOneLineTest {
         assertEquals("the pom's upper-bound rule (maven-enforcer) refuses it: org.jetbrains.kotlin:kotlin-stdlib-jdk8"
                         + " resolves to 1.8.21 (through com.squareup.okhttp3:okhttp:4.12.0), but"
                         + " com.squareup.okio:okio-jvm:3.6.0 asks for 1.9.10",
-                BuildFailure.why(recorded("okhttp-4.12.0-upper-bound.mvn.txt")));
+                MavenFailure.why(recorded("okhttp-4.12.0-upper-bound.mvn.txt")));
     }
 
     @Test
     void anApiTheAdapterUsesThatTheVersionLacks() throws IOException {
         assertEquals("the adapter does not compile against it: OkHttpClients.java:24: cannot find symbol"
                         + " (symbol: class ConnectionListener)",
-                BuildFailure.why(recorded("okhttp-4.12.0-compile.mvn.txt")));
+                MavenFailure.why(recorded("okhttp-4.12.0-compile.mvn.txt")));
     }
 
     @Test
@@ -49,7 +49,7 @@ class BuildFailureSaysWhyInOneLineTest {
         assertEquals("the adapter does not compile against it: VertxAdapter.java:163: method await in interface"
                         + " io.vertx.core.Future<T> cannot be applied to given types; (required: io.vertx.core.Future<T>,"
                         + " found: java.time.Duration)",
-                BuildFailure.why(recorded("vertx-5.0.7-compile.mvn.txt")));
+                MavenFailure.why(recorded("vertx-5.0.7-compile.mvn.txt")));
     }
 
     @Test
@@ -57,11 +57,11 @@ class BuildFailureSaysWhyInOneLineTest {
         // httpclient5 5.6 let a trusted certificate for another host name through (case 2); its summary, with reruns.
         assertEquals("its contract test fails: ApacheAdapterContractTest>AdapterContractTest"
                         + ".certificatesAndHostNamesAreVerifiedUnlessTrustAllIsAsked:388 case 1 trusted, host named=OK OK 200",
-                BuildFailure.why(recorded("apache-5.6-contract.mvn.txt")));
+                MavenFailure.why(recorded("apache-5.6-contract.mvn.txt")));
         List<String> once = List.of("[INFO] Results:", "[INFO] ", "[ERROR] Failures: ",
                 "[ERROR]   ApacheAdapterContractTest>AdapterContractTest.bodyIsReadInFull:123 expected: <5> but was: <0>",
                 "[INFO] ", "[ERROR] Tests run: 49, Failures: 1, Errors: 0, Skipped: 0");
         assertEquals("its contract test fails: ApacheAdapterContractTest>AdapterContractTest.bodyIsReadInFull:123"
-                + " expected: <5> but was: <0>", BuildFailure.why(once));
+                + " expected: <5> but was: <0>", MavenFailure.why(once));
     }
 }
