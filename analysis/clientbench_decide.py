@@ -474,6 +474,9 @@ def compare_text(a: cbl.Run, b: cbl.Run) -> str:
     opposite = sum(r["opposite"] for r in rows)
     lines = [f"{a.name} vs {b.name}: {opposite} pair{'s' if opposite != 1 else ''} in opposite order over "
              f"{len(rows)} figures ranked in both"]
+    ma, mb = (r.env.get("machine", {}).get("cpuModel") for r in (a, b))
+    if ma != mb:  # CPU time per request and its ranking change with the CPU model; bytes and system calls do not
+        lines.append(f"note: {a.name} ran on {ma}, {b.name} on {mb}: their CPU per request is not comparable")
     t = pd.DataFrame(rows)
     if not t.empty:
         lines.append(t.drop(columns=["opposite pairs"]).to_string(index=False))

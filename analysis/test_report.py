@@ -226,6 +226,17 @@ def test_two_runs_say_how_many_pairs_they_put_in_opposite_order(decided, tmp_pat
     assert "run-small vs b: 0 pairs in opposite order" in out.read_text()
 
 
+def test_two_runs_on_different_cpu_models_say_cpu_is_not_comparable(decided, tmp_path):
+    b = tmp_path / "b"
+    shutil.copytree(decided[0], b)
+    assert "not comparable" not in cbd.compare_text(cbl.load_run(decided[0]), cbl.load_run(b))
+    env = json.loads((b / "env.json").read_text())
+    env["machine"]["cpuModel"] = "Another CPU"
+    (b / "env.json").write_text(json.dumps(env))
+    text = cbd.compare_text(cbl.load_run(decided[0]), cbl.load_run(b))
+    assert "b on Another CPU: their CPU per request is not comparable" in text
+
+
 def test_the_notebook_takes_its_runs_in_a_parameters_cell_first():
     nb = json.loads((ROOT / "analysis.ipynb").read_text())
     first = nb["cells"][0]
