@@ -129,7 +129,7 @@ public record Profile(String name, String purpose, List<Shape> shapes, Duration 
         s.add(Shape.open("get1m-200").rate(200).responseBytes(1_024 * 1_024).settleSeconds(16).warmup(1, 1)
                 .measure(2, 6).build());
         for (int n : new int[] {1_000, 4_000, 15_000}) {
-            s.add(Shape.longLived("longlived-" + n, n));
+            s.add(Shape.longLived("longlived-" + n, n).build());
         }
         return s;
     }
@@ -149,8 +149,8 @@ public record Profile(String name, String purpose, List<Shape> shapes, Duration 
                 Shape.open("stall-50").rate(50).inFlight(512).stub("fault=stall", "none").warmup(0, 1).measure(1, 2).build(),
                 Shape.open("h2c-500").protocol("h2c").rate(500).warmup(1, 1).measure(1, 1).build(),
                 Shape.closed("closed-x4", 4).warmup(1, 1).measure(2, 1).rounds(2).build(),
-                new Shape("longlived-200", Shape.LONG_LIVED, java.util.Map.of("concurrency", "200", "delayMs", "3000",
-                        "timeoutMs", "4000", "connections", "200"), new Shape.Timings(0, 1, 1, 2), 1, false));
+                Shape.longLived("longlived-200", 200).delayMs(3_000).timeoutMs(4_000).inFlight(200)
+                        .warmup(0, 1).measure(1, 2).build());
     }
 
     /**

@@ -109,8 +109,10 @@ public record Shape(String name, String benchmark, Map<String, String> params, T
     }
 
     /** As many requests held at once as {@code held}, each waiting on the server (the benchmark's own timings). */
-    static Shape longLived(String name, int held) {
-        return new Shape(name, LONG_LIVED, Map.of("concurrency", Integer.toString(held)), null, 1, false);
+    static Builder longLived(String name, int held) {
+        Builder b = new Builder(name, LONG_LIVED).set("concurrency", Integer.toString(held)).noBaseline();
+        b.ownTimings = true;
+        return b;
     }
 
     /** Names each setting of a shape; {@link #build} checks what the benchmark needs. */
@@ -121,6 +123,7 @@ public record Shape(String name, String benchmark, Map<String, String> params, T
         private Timings timings = new Timings(1, 1, 2, 2);
         private int rounds = 1;
         private boolean baseline = true;
+        private boolean ownTimings;
 
         private Builder(String name, String benchmark) {
             this.name = name;
@@ -174,12 +177,19 @@ public record Shape(String name, String benchmark, Map<String, String> params, T
             return this;
         }
 
+        /** A long-lived shape's request timeout, beyond its server delay. */
+        Builder timeoutMs(int ms) {
+            return set("timeoutMs", Integer.toString(ms));
+        }
+
         Builder warmup(int iterations, int seconds) {
+            ownTimings = false;
             timings = new Timings(iterations, seconds, timings.measurementIterations(), timings.measurementSeconds());
             return this;
         }
 
         Builder measure(int iterations, int seconds) {
+            ownTimings = false;
             timings = new Timings(timings.warmupIterations(), timings.warmupSeconds(), iterations, seconds);
             return this;
         }
@@ -196,7 +206,7 @@ public record Shape(String name, String benchmark, Map<String, String> params, T
         }
 
         Shape build() {
-            return new Shape(name, benchmark, params, timings, rounds, baseline);
+            return new Shape(name, benchmark, params, ownTimings ? null : timings, rounds, baseline);
         }
     }
 }
