@@ -1,14 +1,7 @@
 """The analysis's command line, the top layer: what ./bench runs after a comparison.
 
-    python clientbench_cli.py check RUN            one line on the folder, or why it cannot be read
-    python clientbench_cli.py decide RUN           decide the verdict into summary.json and results.csv; print it
-    python clientbench_cli.py upgrade RUN          an upgrade's run: each figure's ratio new/old into summary.json,
-                                                   results.csv and upgrade.png; print it
-    python clientbench_cli.py compare A B          whether two runs agree: pairs told apart, pairs in opposite order
-    python clientbench_cli.py render OUT RUN [RUN] the report (analysis.ipynb) into OUT, one HTML file
-    python clientbench_cli.py readme RUN [README] [OTHER]  README's generated blocks (figure, caption, terminal
-                                                   excerpt) from RUN; with OTHER, how RUN and OTHER agreed too
-    python clientbench_cli.py compact RUN OUT      RUN cut down to what the report reads, into OUT (a reference run)
+Commands and arguments: USAGE. check, decide (the verdict), upgrade (ratios new/old), compare (two runs), render (the
+report), readme (README's generated blocks) and compact (a reference run) each read run folders and print or write.
 """
 from __future__ import annotations
 

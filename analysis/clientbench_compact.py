@@ -1,11 +1,7 @@
 """A run folder cut down to what the report and README read, for committing as the reference run.
 
-Kept whole: summary.json (every figure and the verdict), env.json, results.csv, startup.json, footprint.json,
-report.html, main.png, each fork's trial record. Merged: each fork's interval histograms, one per tag instead of
-one per measured window (the report only ever merges them; each window's percentiles stay in its trial record).
-Cut: results.json to each result's benchmark, parameters and primary score (the analysis reads the trial records);
-jmh.log, startup.log, report.log and superseded/ left out. COMPACTED in the folder says so; the figures are
-regenerated only by running the profile again (`./bench --profile <profile>`).
+Summaries, trial records and the report kept whole; histograms merged per tag; results.json cut to the scores; logs
+and superseded/ left out. COMPACTED in the folder says so; only running the profile again regenerates the figures.
 """
 from __future__ import annotations
 

@@ -1,11 +1,7 @@
 """The verdict: every figure of every shape compared between clients, decided once, here.
 
-For each shape and figure (CPU, bytes, system calls and context switches per request net of the harness;
-latency p50 and p99 at a fixed rate; closed-loop throughput; the knee), the clients are compared pairwise
-over the rounds (clientbench_stats) and shown as ranked tiers with shared letters. The verdict is written into
-summary.json (`verdict`) and results.csv (`tier.<figure>` columns); the terminal and the report print it and
-decide nothing again. A figure with a validity flag is ranked with its mark; a figure that is only a lower
-bound (a knee search that found no failing rate, or stopped by the host at its bound) is never found worse.
+Pairwise over the rounds (clientbench_stats), as ranked tiers into summary.json and results.csv, which the terminal
+and report print without deciding again. A flagged figure is ranked with its mark; a lower bound is never found worse.
 """
 from __future__ import annotations
 

@@ -1,8 +1,7 @@
 """The report's figures, drawn from a run (clientbench_load) and its verdict (clientbench_decide's dict).
 
-One hue per client family from Paul Tol's colour-blind-safe 'muted' scheme; a -vt variant (the blocking
-API on virtual threads) takes its base client's hue, dashed; noop (the harness alone) is grey and dotted.
-Each function returns a matplotlib figure whose label is its alternative text; `show` embeds it as a small PNG.
+One hue per client family (Paul Tol's colour-blind-safe 'muted'); a -vt variant dashed in its base's hue; noop grey,
+dotted. Each function returns a matplotlib figure whose label is its alternative text; `show` embeds it as a PNG.
 """
 from __future__ import annotations
 

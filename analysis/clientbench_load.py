@@ -1,12 +1,7 @@
 """Reads a clientbench run (results/<run>/) into frames of facts; the bottom layer of the analysis.
 
-Java writes the facts and judges every window and probe: summary.json (the definitions and thresholds, each
-fixed-rate run's figures over its rounds with the SLO's judgment, each knee search's forks and probes),
-one `*.trial.json` per fork (its round, every iteration, warm-up included) and its `*.hlog` (one interval
-histogram per measured iteration), env.json (machine, JDK, profile, shapes, the rounds and their flags,
-skipped and failed runs). This module reads them and judges nothing: it groups, merges histograms and
-forms per-fork figures. clientbench_decide compares clients on them; clientbench_figures draws them;
-clientbench_render makes the report; clientbench_cli is the command line.
+Java writes the facts and judges every window and probe (summary.json, *.trial.json, *.hlog, env.json); this module
+judges nothing: it groups, merges histograms and forms the per-fork figures the layers above compare, draw and render.
 """
 from __future__ import annotations
 
@@ -223,11 +218,9 @@ def recorded(v) -> float:
 
 @per_run
 def forks(run: Run) -> pd.DataFrame:
-    """One row per fork (a shape, a client, a round): the figures of its measured windows together. CPU,
-    allocation, system calls and context switches per request sent (totals over totals); ok/s over the windows;
-    latency p50 and p99 from the fork's merged histograms (from the intended start in the open model, service
-    time in the closed one); the largest JIT share and the median steal of its windows; the flags raised in any;
-    and for a knee search its knee, bracket and status as the search recorded them."""
+    """One row per fork (shape, client, round), its measured windows together: CPU, allocation, syscalls, context
+    switches per request sent (totals over totals); ok/s; latency p50, p99 from merged histograms; its windows' top JIT
+    share, median steal and every flag; for a knee search the knee, bracket and status as the search recorded them."""
     rows = []
     for t in run.trials:
         its = t.measured

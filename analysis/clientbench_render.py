@@ -1,9 +1,7 @@
 """The report as one self-contained HTML file, and README's generated blocks.
 
-The report is analysis.ipynb executed headless on the runs, exported without its code (nbconvert's
-`basic` template: the cells' outputs and no scripts, no CDN, no icon CSS) inside a small page with its
-own style sheet. Figures are PNGs already embedded by the notebook. README's blocks (the main figure with its
-caption, and an excerpt of the terminal's verdict) are rewritten from a run; the rest of README is left alone.
+The report is analysis.ipynb executed headless on the runs, exported without code (nbconvert's `basic`: no scripts,
+CDN or icon CSS) in a small styled page. README's blocks (main figure, caption, verdict excerpt) are rewritten.
 """
 from __future__ import annotations
 

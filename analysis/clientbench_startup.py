@@ -30,13 +30,10 @@ FIGURES = COLD + AT_REST
 
 
 def median_interval(values, confidence: float = CONFIDENCE) -> tuple[float, float, float]:
-    """The median of `values` and a distribution-free interval for it, (median, low, high).
+    """The median of `values` and a distribution-free interval for it, (median, low, high); nan values are left out.
 
-    The interval is [x(k), x(n+1-k)] of the sorted values, k the largest rank with P(Binomial(n, 1/2) < k) <=
-    (1 - confidence) / 2: it holds the true median with at least `confidence` whatever the distribution (only that
-    the starts are independent and alike). Chosen over a bootstrap because starts are few (10 by default) and skewed
-    by the odd slow one: a bootstrap of a median from 10 values draws from at most 10 distinct values and covers
-    less than it claims. With too few values (fewer than 6 at 95%) the bounds are nan; nan values are left out.
+    [x(k), x(n+1-k)], k the largest rank with P(Binomial(n, 1/2) < k) <= (1 - confidence) / 2, holds for any
+    distribution; a bootstrap of few skewed starts would cover less than it claims. Under 6 values at 95%: nan bounds.
     """
     x = sorted(float(v) for v in values if v is not None and not math.isnan(float(v)))
     n = len(x)
@@ -74,11 +71,9 @@ def _measured(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def startup_table(run_dir, confidence: float = CONFIDENCE) -> pd.DataFrame:
-    """One row per (client, cds): how many starts ran and were measured, and for each figure in FIGURES its median
-    and interval (columns `<figure>`, `<figure>.low`, `<figure>.high`), net of noop: each start minus noop's start of
-    the same round and condition (the design's interleaving: a slow spell of the host costs both alike), so the
-    interval is that of the paired differences. noop's own row holds its raw figures: the baseline. The client's
-    footprint follows from footprint.json when there is one (`artifacts`, `MB`; nan for noop)."""
+    """One row per (client, cds): starts run and measured, and per figure its median and interval (`<figure>`, `.low`,
+    `.high`), net of noop's start of the same round and condition, so a slow spell costs both alike. noop's row holds
+    its raw figures, the baseline; footprint.json adds `artifacts` and `MB` when there is one."""
     frame = starts(run_dir)
     measured = _measured(frame)
     baseline = measured[measured["client"] == NOOP].set_index(["round", "cds"])

@@ -1,19 +1,7 @@
-"""Pairwise comparison of clients on one figure, and the compact letter display that presents it.
+"""Pairwise comparison of clients on one figure, and the compact letter display that presents it. Pure numbers.
 
-A figure is measured once per round for each client (a fork each; rounds interleave the clients, so a slow
-spell of the host costs them alike). On the log scale (figures are positive, their spread relative) the
-additive model
-
-    log y[client, round] = client effect + round effect + residual
-
-takes out what a round did to every client; its residuals are the spread. Each pair of clients is told apart
-by Tukey's honestly significant difference (Tukey-Kramer where rounds are missing): family-wise confidence over
-every pair of the figure. Clients differ in how steady they are (CPU per request repeats within 1-3% for most,
-7-14% for a few), so each is judged on its own spread where that is wider than the typical one, and the typical
-one is the median of the clients' own (scaled to a mean): one noisy client neither hides nor borrows. With one round, a fork's windows stand in for rounds: a
-first look, since the spread between JVM starts is then not in it.
-
-Pure numbers: no run, no file, no pandas. clientbench_decide applies it to each figure of a run.
+On the log scale, client effect + round effect + residual takes out what a round did to all; Tukey's HSD tells pairs
+apart (Tukey-Kramer with gaps), a client noisier than typical judged on its own spread. One round: windows stand in.
 """
 from __future__ import annotations
 
@@ -62,10 +50,9 @@ class Comparison:
 
 def compare(values: dict, higher_is_better: bool, confidence: float = 0.95, lower_bounds: set = frozenset(),
             windows: dict | None = None) -> Comparison:
-    """Compares clients on one figure. `values`: client -> {round: value > 0} (values <= 0 are left out);
-    `windows`: client -> [window values], used when every client has one round only. `lower_bounds`: clients
-    whose figure is only a lower bound (an open knee search): never found worse than another (higher is better
-    then), and the pair is listed as withheld."""
+    """Compares clients on one figure. `values`: client -> {round: value > 0}; `windows`: client -> [window values],
+    used when every client has one round only. `lower_bounds`: clients whose figure is only a lower bound (an open knee
+    search): never found worse (higher is better then), and the pair is listed as withheld."""
     logs = {c: {r: math.log(v) for r, v in rs.items() if v > 0} for c, rs in values.items()}
     logs = {c: rs for c, rs in logs.items() if rs}
     clients = list(logs)

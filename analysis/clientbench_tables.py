@@ -1,8 +1,7 @@
 """The report's words and tables as HTML: the first screen (verdict, decision table), then the details.
 
-The first screen reads the verdict as decided (clientbench_decide's dict) and nothing else: it formats, it never
-judges. The tables below it read the run (clientbench_load). The notebook displays these; clientbench_render
-turns the notebook into the report.
+The first screen reads only the verdict as decided (clientbench_decide's dict): it formats, never judges. The tables
+below it read the run (clientbench_load); the notebook displays these, and clientbench_render makes it the report.
 """
 from __future__ import annotations
 

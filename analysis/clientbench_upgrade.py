@@ -1,18 +1,7 @@
 """Should we upgrade? Two versions of one client, measured in one run, compared figure by figure: decided once, here.
 
-An upgrade's run (./bench upgrade CLIENT OLD NEW) measures the old and the new version, and noop, once per round of
-each shape, in alternating order (old, noop, new; new, noop, old; ...). Within a round the two versions ran a minute
-apart, so the log of their ratio new/old in that round is free of what the host did to the round as a whole; over the
-rounds these paired log ratios give the ratio (their mean, exponentiated) and a Student t interval. The intervals are
-simultaneous over every figure of the run (Bonferroni: each at 1 - (1 - confidence) / figures), so that an A/A run,
-the same version twice, finds no difference in any figure with probability at least the confidence (95%). Per figure:
-better, worse, or no difference detected, and the smallest change the run could have detected: the interval's
-half-width as a ratio.
-
-The figures are the verdict's (clientbench_decide.FIGURES): CPU, bytes, system calls and context switches per request
-net of noop in the same round; latency p50 and p99 at a fixed rate (beyond the server's delay); closed-loop
-throughput; the knee. Written into summary.json (`upgrade`) and results.csv (`upgrade.<figure>` columns of the new
-version's rows), drawn into upgrade.png; the terminal and the report print it and decide nothing again.
+Rounds alternate old, noop, new and back, so each round's log ratio new/old is free of what the host did to it. Over the
+rounds: the ratio, a Student t interval simultaneous over the figures (Bonferroni), and better, worse or no difference.
 """
 from __future__ import annotations
 
@@ -42,10 +31,9 @@ def arms(run: cbl.Run) -> dict:
 # ---------------------------------------------------------------- one figure: pure numbers
 
 def paired(old: dict, new: dict, higher_is_better: bool, figures: int, confidence: float = cbl.CONFIDENCE) -> dict:
-    """The ratio new/old of one figure from its rounds (`old`, `new`: round -> value; rounds where either is missing
-    or not positive are left out): the geometric means, the ratio, its interval at the family-wise `confidence` over
-    `figures` figures, the verdict, and `detectable`, the interval's half-width as a ratio (0.05: a change of 5%
-    would have been found)."""
+    """The ratio new/old of one figure over the rounds where both are positive (`old`, `new`: round -> value): geometric
+    means, ratio, interval at family-wise `confidence` over `figures` figures, verdict, and `detectable`, the interval's
+    half-width as a ratio (0.05: a change of 5% would have been found)."""
     from scipy import stats
 
     rounds = sorted(r for r in old if r in new and old[r] > 0 and new[r] > 0)

@@ -76,9 +76,8 @@ public final class Adapters {
 
     /**
      * Builds the named adapter; the caller closes it.
-     *
-     * @throws IllegalArgumentException for an unknown name (listing the valid ones, before anything is
-     *         created) or a protocol the adapter does not support
+     * @throws IllegalArgumentException for an unknown name (listing the valid ones, before anything is created) or a
+     *         protocol the adapter does not support
      */
     public static HttpClientAdapter create(String name, AdapterConfig config) {
         if (NOOP.equals(name)) {

@@ -5,17 +5,9 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * The settings every adapter applies identically, so that no client wins by configuration.
- *
- * @param target base URL of the server, {@code http://} or {@code https://}, loopback or any host
- * @param protocol the protocol to pin; its TLS flag must agree with the target's scheme
- * @param maxConnections the most connections the client may open to the target
- * @param connectTimeout time allowed to establish a connection
- * @param requestTimeout time allowed for the whole exchange, body included
- * @param ioThreads I/O (selector/event-loop/reactor) threads, for clients that let us choose; 0 keeps the client's
- *                  default. The harness gives every client the same number (the client JVM's CPUs); what each
- *                  live client ends up with is read back into its settings
- * @param trustAllCertificates accept the stub's self-signed certificate (never for a real server)
+ * The settings every adapter applies identically, so that no client wins by configuration. {@code requestTimeout}
+ * bounds the whole exchange, body included; {@code ioThreads} 0 keeps the client's default, and what each live client
+ * runs with is read back into its settings; {@code trustAllCertificates} is for the stub, never a real server.
  */
 public record AdapterConfig(URI target, Protocol protocol, int maxConnections, Duration connectTimeout,
                             Duration requestTimeout, int ioThreads, boolean trustAllCertificates) {

@@ -3,17 +3,9 @@ package clientbench.api;
 import java.util.Map;
 
 /**
- * The one interface every client is driven through. Implementations are final classes, one per
- * client, built from an {@link AdapterConfig}, in the same member order: constructor, send, close.
- *
- * <p>Contract (checked by the adapter contract test before any measurement):
- * <ul>
- *   <li>{@link #send} never blocks its caller on I/O and calls {@code completion} exactly once;</li>
- *   <li>the response body is read in full; its length is checked against {@link Request#expectedBodyBytes()};</li>
- *   <li>HTTP version, compression (off), redirects (off), cookies (off), connection limit and timeouts
- *       are pinned to the config and reported by {@link #settings()};</li>
- *   <li>{@link #close()} frees every thread and socket the adapter created.</li>
- * </ul>
+ * The one interface every client is driven through. Contract, checked before any measurement: {@link #send} never
+ * blocks on I/O and completes exactly once; the body is read in full; version, compression, redirects, cookies, limits
+ * and timeouts follow the config, reported by {@link #settings()}; close() frees every thread and socket.
  */
 public interface HttpClientAdapter extends AutoCloseable {
 

@@ -11,11 +11,9 @@ import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 
 /**
- * Reads a library's version from its jar, never typed: Maven's pom.properties, else the jar's manifest, else
- * the version Maven resolved for the build ({@code clientbench/dependencies.txt}, written by the
- * maven-dependency-plugin at build time), which is what the benchmark jar was shaded from. The last is needed
- * for libraries that record their version only in their manifest (reactor-netty-http, vertx-core), which
- * shading replaces with the benchmark jar's own.
+ * Reads a library's version from its jar, never typed: pom.properties, else the manifest, else the version Maven
+ * resolved for the build ({@code clientbench/dependencies.txt}). The last is for libraries whose only record is their
+ * manifest (reactor-netty-http, vertx-core), which shading replaces with the benchmark jar's own.
  */
 public final class LibraryVersion {
 
@@ -26,10 +24,8 @@ public final class LibraryVersion {
     }
 
     /**
-     * @param anchor a class from the library's jar
-     * @param groupId Maven group id
-     * @param artifactId Maven artifact id
-     * @return {@code groupId:artifactId:version}, or {@code :unknown} when neither the jar nor the build says
+     * {@code groupId:artifactId:version} for the library whose jar holds {@code anchor}; the version is {@code unknown}
+     * when neither the jar nor the build says.
      */
     public static String of(Class<?> anchor, String groupId, String artifactId) {
         String path = "/META-INF/maven/" + groupId + "/" + artifactId + "/pom.properties";
@@ -89,10 +85,9 @@ public final class LibraryVersion {
     }
 
     /**
-     * The version in one line of {@code mvn dependency:list}'s output file,
-     * {@code "   io.vertx:vertx-core:jar:5.0.5:compile -- module io.vertx.core"} (a classifier, when there is
-     * one, comes before the version; colour codes when Maven ran on a terminal), when it names
-     * {@code groupId:artifactId}; else null.
+     * The version in one line of {@code mvn dependency:list}'s output ({@code io.vertx:vertx-core:jar:5.0.5:compile});
+     * a classifier comes before the version, colour codes and a {@code -- module} suffix may follow. Null unless the
+     * line names {@code groupId:artifactId}.
      */
     static String versionIn(String line, String groupId, String artifactId) {
         // Maven writes the file with its console colours when the build runs on a terminal.

@@ -3,11 +3,9 @@ package clientbench.api;
 import java.util.Locale;
 
 /**
- * The one outcome every request ends with. {@link #OK} is a 2xx status with the whole body read;
- * every other constant is a failure class. Dropped requests are the harness's and never appear here.
- *
- * <p>The lower-case {@link #label()} is API: it names the JMH secondary metrics ({@code fail.<label>})
- * and the notebook's columns.
+ * The one outcome every request ends with: {@link #OK} is a 2xx with the whole body read, every other a failure class;
+ * dropped requests are the harness's and never appear here. The lower-case {@link #label()} is API: it names the JMH
+ * secondary metrics ({@code fail.<label>}) and the notebook's columns.
  */
 public enum Outcome {
     /** 2xx and the body read in full, with the expected length. */

@@ -8,25 +8,9 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * One request shape, built once per run and sent many times, so that every adapter sends exactly the
- * same bytes. Its URI is parsed once, here; each adapter builds its client's own request from it on every
- * send, as that client's users write it (a client whose API takes the URI as a string parses it then), and
- * none caches a converted request: one policy for all, recorded as {@code requestPreparation}.
- *
- * <p>Every adapter sends {@link #headers()} as they are, in order, and {@link #contentType()} with the
- * body (clients put the content type with the body in their own ways). The headers always include
- * {@code Accept-Encoding: identity} unless the caller set an {@code Accept-Encoding} of its own: no
- * client may ask for compression on its own.
- *
- * @param method the HTTP method, an RFC 9110 token in upper case (GET, POST, PUT, DELETE, PATCH, HEAD...)
- * @param uri the absolute URI (target plus path and query)
- * @param headers headers to send besides what the client adds itself (Host, Content-Length, ...);
- *                never Content-Type, which is {@code contentType}
- * @param body the request body, empty for none; never modified
- * @param contentType the body's Content-Type, or null when there is no body
- * @param expectedBodyBytes the response body length a correct exchange delivers, or -1 to accept any
- *                          length (it is recorded, not checked)
- * @param expectedStatus the status of a correct exchange, or 0 for any 2xx
+ * One request shape, built once and sent many times, so every adapter sends the same bytes; each builds its client's
+ * own request from it on every send, as its users write it. Headers go as given, in order, with Accept-Encoding
+ * identity unless the caller set one; expectedBodyBytes -1: any length; expectedStatus 0: any 2xx.
  */
 public record Request(String method, URI uri, List<Header> headers, byte[] body, String contentType,
                       long expectedBodyBytes, int expectedStatus) {

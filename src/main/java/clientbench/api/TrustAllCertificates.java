@@ -9,12 +9,9 @@ import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509ExtendedTrustManager;
 
 /**
- * Accepts any server certificate and any host name, so that clients can reach the stub's self-signed
- * certificate. Only for {@link AdapterConfig#trustAllCertificates()}; never for a real server.
- *
- * <p>It is an {@link X509ExtendedTrustManager} on purpose: JSSE wraps a plain {@code X509TrustManager}
- * in a wrapper that still checks the host name against the certificate, and the stub's certificate
- * does not name 127.0.0.1.
+ * Accepts any server certificate and host name, to reach the stub's self-signed one; never for a real server. It is an
+ * {@link X509ExtendedTrustManager} on purpose: JSSE wraps a plain {@code X509TrustManager} in one that still checks the
+ * host name, and the stub's certificate does not name 127.0.0.1.
  */
 public final class TrustAllCertificates {
 

@@ -8,10 +8,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The two versions an upgrade's run compares, each a client on a jar of its own ({@link VersionJar}): the old and the
- * new, each named {@code <client>@<version>} with the version read from its jar ({@code apache@5.4.4}); the second of
- * an A/A run, the same version twice, is {@code <client>@<version>#2}. {@code noop}, the harness alone, runs on the old
- * version's jar: the harness's code and the libraries it shares with the client are pinned alike in every jar.
+ * The two versions an upgrade's run compares, each a client on a jar of its own ({@link VersionJar}), named
+ * {@code <client>@<version>} from its jar (an A/A run's second: {@code ...#2}). {@code noop} runs on the old version's
+ * jar: the harness and the libraries it shares with the client are pinned alike in every jar.
  */
 record Arms(String client, Arm old, Arm neu) {
 

@@ -6,13 +6,9 @@ import picocli.CommandLine;
 import java.util.Arrays;
 
 /**
- * {@code ./bench}'s Java side: dispatches a command to the class that does it. The launcher (the bash
- * script {@code bench}) finds the JDK, builds and makes the Python venv, then calls this with the command
- * first: {@code run} ({@link RunCommand}), {@code report} ({@link Report}), {@code notebook}
- * ({@link Notebook}), {@code startup} ({@link StartupCommand}), {@code upgrade} ({@link UpgradeCommand}),
- * {@code --version} ({@link Version}), or {@code check COMMAND ARGS}, which only checks a
- * command's arguments (exit 0, or one line and 1 or 2) so the launcher can refuse bad input before it
- * builds or installs anything.
+ * {@code ./bench}'s Java side: dispatches a command (run, report, notebook, startup, upgrade, --version) to its class,
+ * once the launcher script found the JDK, built and made the venv. {@code check COMMAND ARGS} only checks the arguments
+ * (exit 0, or one line and 1 or 2), so the launcher refuses bad input before it builds anything.
  */
 public final class Bench {
 

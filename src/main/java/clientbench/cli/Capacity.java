@@ -17,10 +17,9 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The capacity shapes' facts, read from each trial's JSON ({@link CapacityBenchmark} records every probe there):
- * per client and round, the knee, its bracket and how the search ended (its status, decided by the search itself),
- * and every probe (rate, the SLO's judgment, latency percentiles, flags, cost). Written to summary.json under
- * {@code capacity}; the report's analysis forms the knee over rounds and its interval from them.
+ * The capacity shapes' facts, read from each trial's JSON ({@link CapacityBenchmark} records every probe): per client
+ * and round the knee, its bracket, how the search ended, and every probe. Written to summary.json under
+ * {@code capacity}; the report's analysis forms the knee over rounds and its interval.
  */
 final class Capacity {
 

@@ -33,13 +33,9 @@ import java.util.Map;
 import java.util.Random;
 
 /**
- * The comparison: one JMH run per step of the {@link Schedule} (a fork per client, noop included, per round of each
- * shape), a progress line for each; the rounds the host slowed run again as time allows ({@link Repeats}); then
- * {@code results/<run>/} with results.json, results.csv, summary.json and env.json, the report rendered, and on the
- * terminal the verdict (the analysis's {@code decide}). A client that crashes is a result; a run that is interrupted
- * or yields nothing stays marked incomplete. An upgrade's run ({@link UpgradeCommand}) is one too: its two versions
- * stand as two clients, each step runs in a JVM on its version's jar ({@link ArmSteps}), and it ends with the ratios
- * (the analysis's {@code upgrade}).
+ * The comparison: one JMH run per step of the {@link Schedule}, a progress line each; slowed rounds again as time
+ * allows ({@link Repeats}); then the run's files, report and verdict. A crashing client is a result; an interrupted or
+ * empty run stays incomplete. An upgrade's versions run as two clients, each on its jar ({@link ArmSteps}).
  */
 final class ComparisonRun {
     private final RunPlan plan;

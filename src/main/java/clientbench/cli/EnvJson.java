@@ -18,10 +18,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * env.json: what a run measured on and with (machine, JDKs, flags, profile, shapes, timeouts, each
- * client's version and effective settings), which runs failed or were skipped and why, and the rounds: each shape's order of clients per round, what the host did in it, and its repeat ({@code rounds},
- * {@link RoundChecks}, {@link Repeats}), and the seed the orders were drawn from. The notebook
- * and README read its keys: they are API.
+ * env.json: what a run measured on and with (machine, JDKs, flags, profile, shapes, timeouts, each client's version and
+ * settings), which runs failed or were skipped and why, and the rounds (orders, host checks, repeats, seed). The
+ * notebook and README read its keys: they are API.
  */
 final class EnvJson {
 

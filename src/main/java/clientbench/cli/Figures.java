@@ -14,24 +14,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The facts of one run (shape, client), computed once in Java and written to {@code summary.json}, so
- * that the terminal and the notebook read the same numbers instead of deriving them twice: the figures,
- * the validity flags, whether the offered rate was sustained, and the client's cost net of the harness.
- *
- * <p>Net cost: {@code client - noop} of the same shape (same rate, pinning and settings, in the same run):
- * CPU per request sent ({@code cpu.per.req}), bytes allocated per request sent ({@code alloc.per.req})
- * and peak live threads ({@code threads.max}). NaN where the shape has no baseline (long-lived) or the
- * baseline run failed.
- *
- * @param latencyMetric {@code latency} (from the intended start) in the open model, {@code service} in the
- *                      closed one, which has no intended start
- * @param sustained an open-model shape's rate kept, as {@link Slo#DEFAULT} defines it (the knee search uses the
- *                  same definition): at least 99.9% of the scheduled requests ok, latency p99 within 10 ms of the
- *                  server's delay, no flag but those of {@link Slo#LIMITS} on a kept rate
- * @param missedBy why the rate was not sustained, in words; empty when it was or the shape has no rate
- * @param slo the SLO's judgment as structured data (what was missed, the flags); null without a rate
- * @param injectedFaults requests that asked the stub for a fault (the {@code faults=mix} shape); NaN without
- * @param collateralFailures failures beyond the injected faults: what a fault cost the requests around it
+ * The facts of one run (shape, client), computed once into summary.json, so the terminal and the notebook read the same
+ * numbers. Net cost is client minus noop of the same shape, NaN without a baseline; {@code sustained} is
+ * {@link Slo#DEFAULT}'s verdict; {@code collateralFailures}: failures beyond the injected faults.
  */
 record Figures(String shape, String client, String benchmark, Map<String, String> params, String latencyMetric,
                double rate, double primary, double ok, double scheduled, double sent, double failures,

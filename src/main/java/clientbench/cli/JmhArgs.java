@@ -19,11 +19,9 @@ import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
- * The JMH arguments given after {@code --}, as JMH's own parser reads them. They reach every (shape,
- * client) run of the comparison, with two exceptions that would otherwise be lost: {@code -jvmArgs} is
- * appended to the forks' own flags (see {@link RunOptions#forkJvmArgs}), and {@code -rf}/{@code -rff} name
- * the one file the whole run's results are written to at the end, rather than one file per run that the
- * next run overwrites.
+ * The JMH arguments after {@code --}, as JMH's parser reads them, for every (shape, client) run, except that
+ * {@code -jvmArgs} is appended to the forks' own flags ({@link RunOptions#forkJvmArgs}) and {@code -rf}/{@code -rff}
+ * name one file for the whole run, written at the end, rather than one per run that the next overwrites.
  */
 final class JmhArgs {
 

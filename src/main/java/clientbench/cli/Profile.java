@@ -8,21 +8,16 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A named set of shapes for {@code ./bench --profile NAME}. Every fixed-rate and closed-loop shape also runs
- * {@code noop}, the harness alone, in each of its rounds: the baseline subtracted from each client's CPU,
- * allocation, system calls and threads. docs/profiles.md says what each profile measures and why.
- *
- * @param purpose one line for the terminal and the report: what the profile is for, and what not
- * @param timeLimit what a run of every client promises to take on 2 cores; null: no promise
- * @param startup the cold starts before the first request, run first; null: none
+ * A named set of shapes for {@code ./bench --profile NAME} (docs/profiles.md: what each measures, and why). Fixed-rate
+ * and closed shapes also run {@code noop} each round, the baseline subtracted from each client's costs.
+ * {@code timeLimit}: time promised for all clients on 2 cores; {@code startup}: cold starts run first; null: none.
  */
 public record Profile(String name, String purpose, List<Shape> shapes, Duration timeLimit, Startup startup) {
 
     /**
-     * The cold starts a profile runs before its shapes (clientbench.startup): {@code starts} rounds of every client
-     * and noop in a fresh JVM; the first {@code archiveStarts} rounds also start each with its class-data archive, the
-     * first {@code requestStarts} send 10,000 requests after the first; {@code footprint}: each client's own
-     * dependencies resolved from Maven.
+     * The cold starts a profile runs before its shapes: {@code starts} rounds of every client and noop in a fresh JVM,
+     * the first {@code archiveStarts} also with its class-data archive, the first {@code requestStarts} sending 10,000
+     * requests after the first; {@code footprint}: each client's own dependencies resolved from Maven.
      */
     public record Startup(int starts, int archiveStarts, int requestStarts, boolean footprint) {
 
@@ -93,11 +88,9 @@ public record Profile(String name, String purpose, List<Shape> shapes, Duration 
     }
 
     /**
-     * About an hour on 2 cores. Rounds where the ranking rests on them: three at the common rate and of the closed
-     * loop (CPU and bytes per request repeat within a few percent between rounds), two of the knee search (its forks
-     * vary by 22-40%: more rounds than the hour holds would be needed to narrow it much). On 2 cores a cold fork's
-     * JIT compiled for 12-18 s: the fixed-rate and closed shapes settle until a 2 s window is under the JIT
-     * threshold (at most 16-18 s), then JMH's 1 s warm-up takes the compilation its own loop starts.
+     * About an hour on 2 cores. Three rounds where the ranking rests (common rate, closed loop: per-request costs
+     * repeat within a few percent), two of the knee search (its forks vary too much for an hour to narrow). Forks
+     * settle until a 2 s window is under the JIT threshold (a cold fork compiles 12-18 s), then JMH warms up 1 s.
      */
     private static List<Shape> standardShapes() {
         return List.of(

@@ -12,10 +12,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * A round the host slowed ({@link RoundChecks}) is run once more at the end of the comparison, when the spell may
- * have passed, as far as the profile's time allows. The repeat stands in the round's place when it is not flagged,
- * or less stolen; the round that does not stand keeps its trials in {@value #FOLDER}/, read by nothing, and env.json
- * records both.
+ * A round the host slowed ({@link RoundChecks}) runs once more at the end, when the spell may have passed, as the
+ * profile's time allows. The repeat stands in its place when not flagged, or less stolen; the other keeps its trials in
+ * {@value #FOLDER}/, read by nothing, and env.json records both.
  */
 final class Repeats {
 

@@ -18,14 +18,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * {@code ./bench report [run dir]}: executes analysis.ipynb headless against one run, writes a
- * self-contained {@code <run dir>/report.html} (analysis: {@code render}) and ends with the decision table
- * ({@code decide}). With {@code --compare A B} the notebook reads both runs (the same as
- * {@code CLIENTBENCH_RUNS=A:B}), the terminal says whether they agree ({@code compare A B}: the pairs of clients
- * each run tells apart, and those the runs put in opposite order), and the report goes to
- * {@code B/compare-<A>.html}, leaving B's own report as it was.
- * With {@code --readme} it also writes {@code <run dir>/main.png} and README.md's figure block from the run
- * ({@code readme}). The launcher provides the Python venv and passes its interpreter as {@code -Dclientbench.python}.
+ * {@code ./bench report [run dir]}: runs analysis.ipynb headless into a self-contained report.html and ends with the
+ * decision table; {@code --compare A B} says whether two runs agree, into {@code B/compare-<A>.html}; {@code --readme}
+ * writes main.png and README.md's figure. The launcher passes its venv's Python ({@code -Dclientbench.python}).
  */
 @Command(name = "report", description = {"Renders analysis.ipynb into <run dir>/report.html (default: the newest run).",
         "With --compare A B: whether the runs agree, and both side by side, into B/compare-<A>.html.",

@@ -14,11 +14,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Whether the host slowed a round of a shape, judged once, here, from what the round's trials recorded: the
- * hypervisor's steal over its measured windows (median at or above {@link Thresholds#ROUND_STEAL_SHARE}), or
- * {@code noop}, the harness alone, spending more CPU per request in it than {@link Thresholds#NOOP_SLOW_FACTOR}
- * times its median over the shape's rounds (a slower host, whatever the cause). A flagged round can be run again
- * ({@link Repeats}); env.json records each round's facts and flags, which the report reads and never judges again.
+ * Whether the host slowed a round of a shape, judged once, here: median steal at or above
+ * {@link Thresholds#ROUND_STEAL_SHARE}, or noop's CPU per request above {@link Thresholds#NOOP_SLOW_FACTOR} times its
+ * median over rounds. A flagged round may run again ({@link Repeats}); the report reads the flags, never judging again.
  */
 final class RoundChecks {
 
@@ -26,11 +24,8 @@ final class RoundChecks {
     }
 
     /**
-     * One round of one shape as it ran: its facts and the flags they raise.
-     *
-     * @param stealMedian the median steal share over the round's measured windows; NaN when not recorded
-     * @param noopCpuMicros noop's CPU per request sent in the round; NaN without a noop run
-     * @param flags {@code steal} and {@code noop-slow}, as raised ({@link #flag})
+     * One round of one shape as it ran: its facts and the flags they raise ({@code steal}, {@code noop-slow}:
+     * {@link #flag}). {@code stealMedian} is over the round's measured windows; NaN values were not recorded.
      */
     record Facts(String shape, int round, double stealMedian, double noopCpuMicros, List<String> flags) {
 

@@ -11,10 +11,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A shape run in rounds makes one JMH run per round of each client; results.json, results.csv and summary.json keep
- * one entry per (shape, client), so once every round has run the runs of one (shape, client) are merged into one:
- * each round a fork of it, in the order they ran, the params saying how many forks it has. The trial files need
- * nothing: each records its round, and the report reads them by (shape, client, round).
+ * A shape in rounds makes one JMH run per round of each client, but results.json, results.csv and summary.json keep one
+ * entry per (shape, client): once all rounds ran, its runs merge into one, each round a fork, in run order. Trial files
+ * need nothing: each records its round.
  */
 final class Rounds {
 

@@ -51,14 +51,9 @@ final class RunOptions {
     }
 
     /**
-     * The fork's flags plus a class-data archive of the client's own ({@code -XX:+AutoCreateSharedArchive}, JDK
-     * 19+): the first fork of a client on a JDK (and after each rebuild: {@link ClientJvm#dropStale}) writes it as it
-     * exits, later ones map the classes it loaded instead
-     * of loading them again, and the stub's JVM does the same with one of its own ({@code clientbench.cds}). It
-     * shortens startup only, never what is measured: the JIT starts cold either way. A fork reached its first
-     * window about a second sooner on 2 cores. Left out
-     * when the user's {@code -jvmArgs} set class data sharing themselves, the JDK is older than 19, or the class
-     * path is not jars alone ({@link Jdk#canArchiveClasses}).
+     * The fork's flags plus a class-data archive of the client's own ({@code -XX:+AutoCreateSharedArchive}): the first
+     * fork on a JDK (or after a rebuild, {@link ClientJvm#dropStale}) writes it, later ones map it; startup only, the
+     * JIT starts cold. Not when -jvmArgs set class data sharing, before JDK 19, or with directories on the class path.
      */
     static List<String> withClassDataSharing(RunPlan plan, String client, List<String> forkJvmArgs) {
         if (!classDataSharing(plan)) {

@@ -7,12 +7,9 @@ import java.security.SecureRandom;
 import java.util.List;
 
 /**
- * A comparison run's input, checked: every (shape, client) pair of the profile in its rounds, run by JMH with the
- * given arguments on the given JDK.
- *
- * @param target the server's URL as given, or null for a stub in its own JVM per trial
- * @param request with a target: the request each trial sends it (path and query from the URL); null without
- * @param seed what each round's order of clients is drawn from ({@link Schedule}), recorded in env.json
+ * A comparison run's checked input: every (shape, client) of the profile in its rounds, on the given JDK with the given
+ * JMH arguments. {@code target} null: a stub in its own JVM per trial; {@code request}: with a target, what each trial
+ * sends; {@code seed}: what each round's order is drawn from ({@link Schedule}).
  */
 record RunPlan(Profile profile, List<String> clients, String target, JmhArgs jmh, Jdk jdk, RequestSpec request,
                long seed) {

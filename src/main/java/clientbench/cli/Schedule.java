@@ -6,12 +6,9 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * The order a comparison's JMH runs take: rounds, each running every shape that has that many rounds, and in each
- * shape every client and {@code noop} once, one fork each, in an order of the round's own (shuffled with the run's
- * seed). On this project's shared 2-core machines the host slows in spells of minutes: run in rounds, a spell costs
- * every client alike over the rounds, each round's clients can be compared within it, and the spread between rounds
- * (which each figure's interval rests on) includes how the run's moments differ. The first round of every shape
- * comes first, so that a shape's rounds lie far apart in the run.
+ * The order of a comparison's runs: rounds, each running every shape that has that many, each client and noop once,
+ * shuffled with the run's seed. Hosts slow in spells of minutes: in rounds a spell costs every client alike and shows
+ * in the spread the intervals rest on. Every shape's first round comes first, so a shape's rounds lie far apart.
  */
 final class Schedule {
 
@@ -45,10 +42,9 @@ final class Schedule {
     }
 
     /**
-     * An upgrade's steps: in each round every shape runs {@code first}, {@code noop} (where the shape has a baseline),
-     * then {@code second}, in that order in odd rounds and the other way round in even ones (A B, B A, ...), so that
-     * over an even number of rounds a drift within a round costs both versions alike; noop, between them, stands as far
-     * from each.
+     * An upgrade's steps: in each round every shape runs {@code first}, {@code noop} (where it has a baseline), then
+     * {@code second}, the other way round in even rounds (A B, B A), so over an even number of rounds a drift within a
+     * round costs both alike.
      */
     static List<Step> alternating(List<Shape> shapes, String first, String second) {
         int most = shapes.stream().mapToInt(Shape::rounds).max().orElse(0);

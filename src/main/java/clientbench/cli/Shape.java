@@ -14,16 +14,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One load shape of a profile: a benchmark class with fixed parameters (the client is added per run), how each of
- * its forks runs, and in how many rounds it runs: every round runs each client and {@code noop} once, in a new
- * order, one fork each ({@link Schedule}), so that a slow spell of the host costs every client alike and the spread
- * between rounds is what each figure's interval rests on. Built by name ({@link #open}, {@link #closed},
- * {@link #capacity}, {@link #longLived}), each setting named.
- *
- * @param name a short name for the terminal and the notebook (API: it ends up in result files)
- * @param timings how each fork runs; null: the benchmark's own settings (long-lived shapes)
- * @param rounds how many rounds run it (a fork per client each)
- * @param baseline run {@code noop} at the same settings in every round too
+ * One load shape of a profile: a benchmark with fixed parameters (the client added per run), how its forks run
+ * ({@code timings}; null: the benchmark's own) and in how many rounds, each running every client, and noop with
+ * {@code baseline}, once in a new order ({@link Schedule}). {@code name} is API: it ends up in result files.
  */
 public record Shape(String name, String benchmark, Map<String, String> params, Timings timings, int rounds,
                     boolean baseline) {

@@ -24,10 +24,9 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 /**
- * {@code Bench step}, not for users: one step of an upgrade's run ({@link ArmSteps}) in a JVM of its own, started on
- * one version's jar so that JMH's fork, which takes its host's class path, runs that version. Runs the step as
- * {@link ComparisonRun} runs one in its own JVM ({@link RunOptions}), JMH's output on stdout, and hands the result
- * back serialized into {@code --out} (JMH's results are {@link java.io.Serializable}: its forks hand them over so).
+ * {@code Bench step}, not for users: one step of an upgrade's run ({@link ArmSteps}) in a JVM of its own on one
+ * version's jar, so that JMH's fork, which takes its host's class path, runs that version. The result comes back
+ * serialized into {@code --out} (JMH's results are {@link java.io.Serializable}).
  */
 @Command(name = "step", hidden = true, description = "One step of an upgrade's run, on this JVM's jar (./bench upgrade runs it).")
 final class StepCommand implements Callable<Integer>, Bench.Checked {

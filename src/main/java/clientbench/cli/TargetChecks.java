@@ -13,10 +13,9 @@ import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
 
 /**
- * What {@code ./bench --target URL} checks of the server before anything runs: that it accepts a TCP
- * connection, and over TLS that its certificate verifies as the clients will verify it (the JDK's default
- * trust store, the host name against the certificate), so that a run of every client does not end in
- * failures all of one kind.
+ * What {@code ./bench --target URL} checks before anything runs: the server accepts a TCP connection and, over TLS, its
+ * certificate verifies as the clients will verify it, so that a run of every client does not end in failures all of one
+ * kind.
  */
 final class TargetChecks {
     static final int TIMEOUT_MILLIS = 2_000;

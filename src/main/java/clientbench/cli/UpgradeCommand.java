@@ -15,11 +15,9 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 /**
- * {@code ./bench upgrade CLIENT OLD NEW}: whether to move a client from one version to another. Builds a jar per
- * version ({@link VersionJar}: the adapter compiled and its contract test passed against it, or one line saying why
- * not and nothing measured), then measures both in one run, interleaved A B B A over rounds with noop in each
- * ({@link ArmSteps}), and ends with each figure's ratio new/old, its interval and its verdict (analysis: upgrade).
- * docs/upgrade.md says how to read it.
+ * {@code ./bench upgrade CLIENT OLD NEW}: builds a jar per version ({@link VersionJar}: its contract test passed, or
+ * one line why not), measures both in one run, interleaved with noop ({@link ArmSteps}), and ends with each figure's
+ * ratio new/old, interval and verdict. docs/upgrade.md says how to read it.
  */
 @Command(name = "upgrade", sortOptions = false, mixinStandardHelpOptions = true, versionProvider = Version.class,
         description = {"Whether to move a client from version OLD to NEW. Builds a jar per version into",

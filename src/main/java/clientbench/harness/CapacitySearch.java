@@ -7,42 +7,16 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Finds a client's knee: the highest offered rate at which it keeps the SLO, to within a relative
- * precision, from a sequence of pass/fail probes at rates this class chooses.
- *
- * <p>Method, and why:
- * <ol>
- *   <li><b>Ramp</b> by doubling from the start rate until a probe fails (or halving until one passes, when
- *       the start rate already fails). Every client walks the same ladder of rates ({@code start × 2^k}), so
- *       below the weakest client's knee all of them are measured at the same rates: the common rates at
- *       which their latency spectra can be compared.</li>
- *   <li><b>Bisect</b> between the highest passing and the lowest failing rate, at their geometric mean (rates
- *       span decades; the precision is relative), until {@code failing / passing ≤ 1 + precision}. From a
- *       factor of 2 to 5% that takes four probes.</li>
- *   <li><b>Confirm</b> the knee with one more probe at it. Probes on a shared machine are noisy and bisection
- *       trusts every answer; a knee that fails its confirmation was luck, so the bracket moves below it
- *       and the search goes on. A rate that has failed is never called the knee, even if it passed once.</li>
- * </ol>
- * A miss is confirmed before it bounds the search ({@link #recordMiss}): the first at a rate moves no bound and the
- * same rate is probed again; only a second miss at that rate in a row stands as a failure (the budget stays
- * bounded), so one transient can no longer cap a knee. Most misses carry a validity flag the harness cannot vouch
- * for (the client JVM's CPUs full, the pacer late, the stub busy, the host's steal; the first three typically in
- * the first probe after warm-up while the JITs of both JVMs still run); an unflagged one can be a transient too
- * (a p99 of 10.015 ms from one 25 ms stall, no GC, no JIT). A miss while the client JVM's JIT still compiled ({@link #recordWarmingMiss})
- * never stands, nor does it count as the first of those two: a warming miss and then one other miss at a rate
- * leave that rate to be probed again.
- *
- * <p>The result assumes that passing is monotone in the rate apart from noise near the knee, which is what
- * an open-model load past a client's capacity does: queues grow without bound. The probe budget bounds
- * the search; a search cut short by it reports its bracket as it stands, wider than the precision.
+ * Finds a client's knee, the highest offered rate that keeps the SLO, to a relative precision: ramp by doubling (one
+ * ladder for all, so clients share rates below the weakest knee), bisect at geometric means, then confirm the knee, as
+ * shared-machine probes are noisy. Only a repeated miss bounds it ({@link #recordMiss}); the budget bounds the search.
  */
 public final class CapacitySearch {
 
     /**
-     * One probe: the rate offered, whether it kept the SLO, and why not.
-     *
-     * @param inconclusive a miss that moved no bound (probed again): the first at its rate, or a warming one
-     * @param warming a miss while the client JVM's JIT still compiled ({@link #recordWarmingMiss})
+     * One probe: the rate offered, whether it kept the SLO, and why not. {@code inconclusive}: a miss that moved no
+     * bound (the first at its rate, or a warming one); {@code warming}: a miss while the client JVM's JIT still
+     * compiled.
      */
     public record Probe(double rate, boolean pass, String why, boolean inconclusive, boolean warming, boolean clients,
                         List<String> flags) {
@@ -81,11 +55,9 @@ public final class CapacitySearch {
     private double retry = Double.NaN;
 
     /**
-     * @param startRate the first rate probed, the base of the ladder
-     * @param floorRate below this the search stops: the client keeps the SLO at no rate worth measuring
-     * @param ceilingRate above this the search stops: the knee is at least this (the harness's own limit)
-     * @param precision the relative width of the final bracket, e.g. 0.05
-     * @param maxProbes the probe budget
+     * Ramps from {@code startRate}; stops below {@code floorRate} (no rate worth measuring), above {@code ceilingRate}
+     * (the harness's own limit, so the knee is at least that), once the bracket is within {@code precision} (relative,
+     * e.g. 0.05), or after {@code maxProbes}.
      */
     public CapacitySearch(double startRate, double floorRate, double ceilingRate, double precision, int maxProbes) {
         if (!(floorRate > 0 && floorRate <= startRate && startRate <= ceilingRate)) {
@@ -155,10 +127,8 @@ public final class CapacitySearch {
     }
 
     /**
-     * Records a miss at {@code rate}, flagged or not: the first one moves no bound and asks for the same rate again;
-     * a second in a row at that rate is recorded as a failure ({@link #record}). Warming misses at the same rate
-     * between the two neither break the row nor count in it: a warming miss and one flagged miss (a GC pause) are
-     * not two misses of the client's.
+     * Records a miss at {@code rate}, flagged or not: the first moves no bound and asks for the rate again; a second in
+     * a row there is a failure ({@link #record}). Warming misses between the two neither break the row nor count in it.
      */
     public void recordMiss(double rate, String why) {
         recordMiss(rate, why, true, List.of());
@@ -188,10 +158,9 @@ public final class CapacitySearch {
     }
 
     /**
-     * Records a miss at {@code rate} while the client JVM's JIT still compiled for much of the window: the warm-up
-     * missed, not the client, so the miss moves no bound however often it recurs, and the same rate is probed
-     * again until the JIT is quiet (the probe budget bounds it). Two flagged misses in a row at 4k and 8k req/s
-     * with the JIT at 95-105% of the window capped the JDK client's knee below 8k in three standard runs.
+     * Records a miss while the client JVM's JIT still compiled for much of the window: the warm-up missed, not the
+     * client, so it moves no bound however often it recurs, and the rate is probed again until the JIT is quiet (within
+     * the budget).
      */
     public void recordWarmingMiss(double rate, String why) {
         probes.add(new Probe(rate, false, why, true, true, false, List.of()));
@@ -228,10 +197,9 @@ public final class CapacitySearch {
     }
 
     /**
-     * The flags, other than saturation's ({@link Slo#SATURATION}), of the misses at the bracket's upper end when none
-     * of them is the client's: what may have stopped the search instead of the client (the host's steal, a busy stub,
-     * an unsteady window, too few samples). Empty when a miss there is the client's or none failed. Its two misses
-     * (the first and the one that confirmed it) are both read: either being the client's makes the bound the client's.
+     * The flags, other than {@link Slo#SATURATION}, of the misses at the bracket's upper end when none is the client's:
+     * what may have stopped the search instead (steal, a busy stub, an unsteady window, too few samples). Empty when
+     * either miss there is the client's, or none failed.
      */
     public Set<String> flagsAtBound() {
         Set<String> words = new TreeSet<>();

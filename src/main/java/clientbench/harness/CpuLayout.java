@@ -9,21 +9,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Which CPUs the stub, the pacer (the thread that drives the load: JMH's benchmark thread) and the client
- * get, and so how the pacer waits and how many I/O threads the client is given.
- *
- * <ul>
- *   <li>4 or more CPUs: the stub the last, the pacer the first, the client the rest; the pacer, alone on
- *       its core, spins the last stretch to each send ({@link LoadSpec.Pacing#SPIN}).</li>
- *   <li>2 or 3: the stub the last, the client and the pacer the rest; the pacer parks
- *       ({@link LoadSpec.Pacing#PARK}): a spinning pacer would take the client's core.</li>
- *   <li>1, no {@code taskset}, or pinning off: nothing pinned, the pacer parks.</li>
- * </ul>
- *
- * @param pinned whether the CPUs below are enforced (taskset); else everyone may use {@code clientCpus}
- * @param stubCpus the stub JVM's CPUs
- * @param clientCpus the client JVM's CPUs (every thread but the pacer)
- * @param pacerCpus the pacer's own CPUs; empty when it shares {@code clientCpus}
+ * Which CPUs the stub, the pacer (JMH's benchmark thread) and the client get. With 4+ CPUs: the stub the last, the
+ * pacer the first, spinning ({@link LoadSpec.Pacing#SPIN}), the client the rest; with 2-3 the client and the parking
+ * pacer share all but the stub's; with 1, no taskset or pinning off, nothing is pinned and the pacer parks.
  */
 public record CpuLayout(boolean pinned, List<Integer> stubCpus, List<Integer> clientCpus, List<Integer> pacerCpus,
                         LoadSpec.Pacing pacing) {
@@ -98,10 +86,9 @@ public record CpuLayout(boolean pinned, List<Integer> stubCpus, List<Integer> cl
     }
 
     /**
-     * Pins every thread of this JVM to the client's CPUs, then the calling thread, the pacer, to its own
-     * when it has one. Done at each iteration's start: threads the pacer started since (a client's lazy
-     * pool, say) inherited the pacer's CPU and go back to the client's, and JMH may hand the benchmark
-     * to another thread.
+     * Pins every thread of this JVM to the client's CPUs, then the pacer (the caller) to its own, if any. Done at each
+     * iteration's start, as threads the pacer started meanwhile (a lazy pool) inherited its CPU, and JMH may switch
+     * threads.
      */
     public void pinClientAndPacer() {
         if (!pinned) {

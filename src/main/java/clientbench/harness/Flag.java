@@ -1,10 +1,9 @@
 package clientbench.harness;
 
 /**
- * Why a figure cannot be trusted. Each is a 0/1 secondary metric ({@link #metric()}) in every result,
- * aggregated as a maximum (one flagged iteration flags the result), a short word in the terminal and a
- * line of explanation wherever the figure is shown. A flagged figure never counts against a client; a rate
- * kept despite {@link #GENERATOR}, {@link #LAG}, {@link #STUB} or {@link #STEAL} counts as kept ({@link Slo#LIMITS}).
+ * Why a figure cannot be trusted: a 0/1 secondary metric ({@link #metric()}) per result, aggregated as a maximum, a
+ * word in the terminal and a line wherever the figure is shown. A flagged figure never counts against a client; a rate
+ * kept despite {@link Slo#LIMITS} counts as kept.
  */
 public enum Flag {
     /**
@@ -14,24 +13,17 @@ public enum Flag {
      */
     GENERATOR("generator", "gen", "the client JVM used >= 90% of its CPUs in the window: the generator may be the limit"),
     /**
-     * Open model: schedule lag p99 above 10% of latency p99 and above 1 ms. The floor: a parked pacer wakes
-     * 50-150 us late on any Linux machine (timer slack and wake-up), and on a core it shares with the client
-     * 0.2-5 ms late at p99 (OpenLoopBenchmark, ahc at 2k req/s, 2 cores), so against sub-millisecond
-     * loopback latencies a share alone would flag every iteration. Under 1 ms (a tenth of the SLO's 10 ms)
-     * the lag cannot move a verdict by more than a tenth of its margin; the lag stays in every latency figure
-     * (from the intended start) and beside it in every table. A rate kept despite the lag counts as kept
-     * ({@link Slo#LIMITS}): lag only adds latency.
+     * Open model: lag p99 above 10% of latency p99 and above 1 ms. The floor, as a parked pacer sharing a core wakes up
+     * to milliseconds late, which would flag every sub-millisecond iteration, and under 1 ms (a tenth of the SLO's
+     * bound) lag cannot move a verdict much. Lag stays in every latency figure; a rate kept despite it counts as kept.
      */
     LAG("lag", "lag", "lag p99 > 10% of latency p99 and > 1 ms: the pacer's lateness is a visible part of the latency"),
     /** The stub used at least 70% of its CPUs in the window. */
     STUB("stub", "stub", "the stub used >= 70% of its CPUs in the window: the server may be the limit"),
     /**
-     * The machine's hypervisor gave at least a tenth of its CPU time in the window to other guests
-     * ({@link HostSteal}): the host, not the client, may have been the limit. A client near its knee is bound by
-     * CPU, so a tenth less CPU can move its knee by the 10% two runs may differ by. On a 2-core VM of this project,
-     * /proc/stat sampled every second through standard's capacity-http1 (17 min): 2 s windows stole a median of
-     * 1.0%, 8.7% at the 90th percentile, 10% or more in 8% of them; 25 of the 161 missed probes and 12 of the 175
-     * kept ones; in one spell 13-32%, while jetty's search missed 4k and 2.8k req/s that its other fork kept.
+     * The hypervisor gave at least a tenth of the machine's CPU time in the window to other guests ({@link HostSteal}):
+     * the host, not the client, may have been the limit, as a tenth less CPU can move a CPU-bound knee by the 10% two
+     * runs may differ by.
      */
     STEAL("steal", "steal", "the host gave >= 10% of the machine's CPU to other guests in the window (steal): the host may be the limit"),
     /** Measured iterations of one fork differ by more than 20% in ok/s. */

@@ -10,15 +10,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 
 /**
- * One trial's interval histograms in HdrHistogram's log format, one interval per measured iteration, from
- * the window's first send to its end: tagged {@code latency} (every outcome, from the intended start, the
- * never-completed at a lower bound), {@code latency.ok} (successes), {@code service} and {@code lag}; in
- * the closed model, which has no intended start, {@code service} and {@code service.ok}.
- *
- * <p>Values are in microseconds. Each line's {@code Interval_Max} is written with a max-value unit ratio
- * of 1000, so it reads in milliseconds, the unit HdrHistogram's log tools ({@code HistogramLogProcessor})
- * assume for the ratio they apply; the log's first comment says so. Written to a {@code .part} file and
- * renamed into place on close, so a failed trial never leaves a half-written log under the final name.
+ * One trial's interval histograms in HdrHistogram's log format, one per measured iteration, in microseconds: latency,
+ * latency.ok, service, lag (closed model: service, service.ok). Interval_Max has a unit ratio of 1000, reading in ms as
+ * HdrHistogram's tools assume. Written as .part, renamed on close: a failed trial leaves no half log.
  */
 public final class HlogFile implements AutoCloseable {
 

@@ -5,14 +5,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * The hypervisor's steal: time this machine's virtual CPUs were ready to run while the host ran something else
- * (the {@code steal} column of the {@code cpu} line of {@code /proc/stat}, in clock ticks, summed over every CPU).
- * On a shared virtual machine the host's other guests take CPU from the client, the stub and the harness alike;
- * its share of a window says how much of a slow window was the host's, not the client's.
- *
- * <p>The counters are the whole machine's, as the client and the stub share its CPUs: a steal on either slows a
- * request. They count in ticks (10 ms at Linux's usual 100 Hz), so over a 2 s window on 2 CPUs the share is known
- * to a quarter of a percent.
+ * The hypervisor's steal ({@code /proc/stat}'s cpu line, summed over CPUs): time the machine was ready to run while the
+ * host ran other guests, slowing client, stub and harness alike, hence machine-wide. It counts 10 ms ticks, so a 2 s
+ * window on 2 CPUs knows its share to a quarter percent.
  */
 public final class HostSteal {
 

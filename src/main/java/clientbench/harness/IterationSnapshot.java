@@ -4,39 +4,9 @@ import clientbench.api.Outcome;
 import org.HdrHistogram.Histogram;
 
 /**
- * Everything one iteration measured, after its drain. The counts are exact:
- * {@code scheduled = sent + dropped} and {@code sent = ok + failures} (requests still in flight at the
- * drain deadline are among the {@code timeout} failures, as {@link #expiredAtDrain}). Both hold by
- * construction; what the generator checks before it returns one (and throws if not) is that its
- * independent counts agree: outcomes counted against completions admitted, requests found still out
- * against requests sent and never admitted.
- *
- * <p>Histograms are in microseconds. {@code latency} is from the intended start (what a caller sees,
- * free of coordinated omission), every outcome, and for each request that never completed (unsent, or
- * still out at the drain deadline) a lower bound, so that the longest waits are in its tail: verdicts
- * read it. {@code latencyOk} is successes only. In the closed model there is no intended start: latency
- * is service time and labelled so. {@code lag} is actual send minus intended start.
- *
- * @param offeredRatePerSecond open model: the iteration's offered rate (it may change between iterations,
- *                             see {@link LoadGenerator#rate}); NaN in the closed model
- * @param windowNanos the measured window's length: the iteration time, exactly (0 when nothing was sent)
- * @param windowStartEpochMillis the window's first send, wall-clock (for the histogram log)
- * @param scheduled open model: the requests due in the window; closed model: the requests sent
- * @param dropped never sent: refused at the concurrency limit (drop policy) or {@code unsent}
- * @param unsent of the dropped, those that fell due in the window and had not gone out by the window's
- *               end plus the late-send grace (the pacer was behind: parked for a permit, or late)
- * @param outcomes completed requests by {@link Outcome#ordinal()}
- * @param duplicates completions beyond the first for one request: an adapter bug, never counted twice
- * @param inFlightAtClose requests out when the window closed, before the drain
- * @param inFlightPeak the most requests out at once in the window (counted at each send)
- * @param inFlightPeakAfterNanos when, from the window's first send, that count was last raised: how long
- *                               opening took (long-lived shapes: until the target was held or stopped rising)
- * @param cpuNanosInWindow the client JVM's CPU time (every thread: client, harness, JMH) from the window's
- *                         first send to its close; -1 when unknown
- * @param allocatedBytesInWindow bytes its threads allocated in that time; -1 when unknown
- * @param bodyBytesMin the shortest response body a client reported reading (-1: none reported)
- * @param bodyBytesMax the longest (-1: none reported)
- * @param probes what the trial measured around the iteration ({@link Probes#NONE} from a bare generator)
+ * Everything one iteration measured, after its drain. Exact: scheduled = sent + dropped, sent = ok + failures, requests
+ * out at the drain deadline counting as timeouts. Histograms in microseconds; {@code latency}, which verdicts read,
+ * runs from the intended start, every outcome, the never-completed at a lower bound (closed model: service time).
  */
 public record IterationSnapshot(boolean openModel, double offeredRatePerSecond, long windowNanos, long windowStartEpochMillis, long scheduled, long sent, long dropped,
                                 long unsent,

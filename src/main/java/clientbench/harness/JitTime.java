@@ -7,10 +7,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * The time this JVM's JIT compilers have spent so far, in nanoseconds: the CPU time of its compiler threads
- * ({@code C1/C2 CompilerThread}, from {@code /proc/self/task/<tid>/stat}) where Linux tells it, else the compilers'
- * elapsed time ({@code CompilationMXBean}), which on a busy or pinned core counts the time they waited for a CPU too
- * and overstates the warm-up. A compiler thread that ended takes its CPU time with it: rare, and only ever less.
+ * Time this JVM's JIT compilers spent so far, in ns: their threads' CPU time from /proc where Linux tells it, else
+ * {@code CompilationMXBean}'s elapsed time, which on a busy core includes waiting and overstates warm-up. An ended
+ * compiler thread takes its CPU time along: rare, and only ever less.
  */
 public final class JitTime {
 

@@ -9,11 +9,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The kernel's count of this JVM's system calls and context switches over a window, every thread included, read
- * by {@code perf stat} (software events and a tracepoint: they work where hardware counters do not). Unlike CPU
- * time they do not change with the CPU model. perf counts this process from {@link #start} until {@link
- * Window#stop}: it runs {@code sh -c 'echo ready; read _'} as its timer, so "ready" means counting has begun and
- * closing its input ends the count. Where perf is missing or refused, the counts are absent (-1), never guessed.
+ * This JVM's system calls and context switches over a window, all threads, by {@code perf stat} (software events: they
+ * need no hardware counters, and do not vary with the CPU model). perf times {@code sh -c 'echo ready; read _'}:
+ * "ready" means counting began, closing its input ends it. Without perf, -1, never guessed.
  */
 public final class KernelCounters {
 

@@ -6,10 +6,9 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * The kernel's count of connections that a listening socket's accept queue refused ({@code TcpExt}
- * {@code ListenOverflows} + {@code ListenDrops} in {@code /proc/net/netstat}). A delta of 0 over an
- * iteration proves that every listener of this network namespace, the stub's included, took every
- * connection offered; the counters are not per socket, so another listener's overflow would show too.
+ * The kernel's count of connections the accept queues refused ({@code ListenOverflows + ListenDrops},
+ * /proc/net/netstat). A delta of 0 proves every listener in this network namespace, the stub's included, took every
+ * connection; the counters are not per socket.
  */
 final class ListenQueue {
 

@@ -21,21 +21,9 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 /**
- * The load harness: paces requests on an open-model schedule (or runs closed loops), bounds the
- * requests in flight, and accounts for every request exactly once per iteration.
- *
- * <p>Each iteration measures an exact window, {@code [t0, t0 + window)}: {@code t0} is its first send,
- * the window length is the iteration time. In the open model exactly the requests due before the
- * window's end are scheduled (uniform arrivals: {@code ceil(rate * window)}); in the closed model the
- * loops send until the window's end. Whoever stops the driving loop (JMH's stop flag, a test) does not
- * move the window: {@link #sendNext} returns false at the first sighting of {@code stop}, and
- * {@link #closeWindow} sends the rest of the window's schedule; a stop that comes after the window's
- * end finds {@link #sendNext} parked, the schedule complete. Rates are over the window's length.
- *
- * <p>One thread drives it ({@link #beginIteration}, {@link #sendNext}, {@link #closeWindow},
- * {@link #drain}); completions arrive on any client thread. Each iteration is an {@code Epoch}: at its
- * drain deadline the epoch's gate closes, the requests still out are counted as timeouts, and their
- * late completions are ignored, so nothing leaks into the next iteration and nothing is counted twice.
+ * The load harness: paces requests on an open-model schedule (or runs closed loops), bounds those in flight and
+ * accounts for each exactly once per iteration, in an exact window from its first send, which a stop never moves. One
+ * thread drives it; completions come on any thread, late ones ignored by the iteration's epoch.
  */
 public final class LoadGenerator {
 
@@ -132,12 +120,9 @@ public final class LoadGenerator {
     }
 
     /**
-     * Schedules and sends one request of the window: waits for its intended start (open model), then for
-     * a permit (or drops it), then hands it to the adapter. Returns true when it scheduled a request.
-     * Returns false at once, and on every later call, once {@code stop} is true: the window stays open
-     * and {@link #closeWindow} sends what is still due in it. Once the window's schedule is complete it
-     * schedules nothing: it parks (up to {@link #IDLE_PARK_NANOS}) and returns false, closing the window
-     * when its end has passed.
+     * Schedules and sends one request: waits for its intended start (open model), then a permit (or drops it), and
+     * hands it to the adapter; true when it scheduled one. False at once after {@code stop} is seen, the rest left to
+     * {@link #closeWindow}; with the schedule complete, parks and returns false, closing the window at its end.
      */
     public boolean sendNext(BooleanSupplier stop) {
         Epoch e = current("sendNext()");
@@ -276,10 +261,9 @@ public final class LoadGenerator {
     }
 
     /**
-     * Closes the iteration's window: sends what is still due in it (open model: every request due before
-     * the window's end, each as late as it must be, up to {@link LoadSpec#lateSendGrace()} after the end;
-     * closed model: the loops run until the end), waits for the end, and accounts for what was never sent.
-     * After it, probes of the window's end (connections, threads, heap) no longer move the window.
+     * Closes the window: sends what is still due (open model: each as late as it must be, up to
+     * {@link LoadSpec#lateSendGrace()} after the end; closed: loops run to the end), waits for the end and accounts for
+     * the unsent. Probes after it no longer move the window.
      */
     public void closeWindow() {
         Epoch e = current("closeWindow()");
@@ -320,14 +304,9 @@ public final class LoadGenerator {
     }
 
     /**
-     * Waits up to the drain timeout (from the window's close) for the requests in flight, closes the
-     * epoch so that later completions are ignored, and returns the iteration's exact accounting.
-     *
-     * <p>{@code latency} holds every request the window scheduled and sent or left unsent: completions at
-     * their latency, requests still out at the drain deadline at {@code deadline - intended} and unsent
-     * ones at {@code close - intended}, both lower bounds, so that the callers who waited longest are in the
-     * tail rather than missing from it. Verdicts read {@code latency}; {@code latencyOk} (successes only)
-     * is what a caller that got an answer saw.
+     * Waits up to the drain timeout for requests in flight, closes the epoch so later completions are ignored, and
+     * returns the exact accounting. {@code latency} holds requests still out and unsent ones at lower bounds, so the
+     * longest waits are in its tail; {@code latencyOk} is what a caller that got an answer saw.
      */
     public IterationSnapshot drain() {
         Epoch e = current("drain()");

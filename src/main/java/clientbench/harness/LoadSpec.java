@@ -5,29 +5,17 @@ import java.util.Locale;
 import java.util.Objects;
 
 /**
- * How load is offered.
- *
- * @param ratePerSecond open model: intended requests per second; 0 means the closed model (each of
- *                      {@code concurrency} loops sends its next request when the last one completes)
- * @param concurrency the most requests in flight at once (the backpressure bound)
- * @param backpressure what the pacer does when {@code concurrency} requests are in flight
- * @param arrivals uniform spacing or Poisson arrivals (open model only)
- * @param drainTimeout how long the end of an iteration waits for requests still in flight; those
- *                     still out then count as {@code timeout}
- * @param lateSendGrace open model: how long after the window's end a request that fell due inside the
- *                      window may still go out (late, which its lag and latency show); what is still
- *                      unsent then is counted {@code unsent}
- * @param pacing how the pacer waits for a request's intended start (see {@link Pacing})
+ * How load is offered: {@code ratePerSecond} 0 means the closed model ({@code concurrency} loops); {@code backpressure}
+ * is what the pacer does at {@code concurrency} in flight. Requests still out after {@code drainTimeout} count as
+ * timeout; those due in the window and unsent {@code lateSendGrace} after it count as unsent.
  */
 public record LoadSpec(double ratePerSecond, int concurrency, Backpressure backpressure, Arrivals arrivals,
                        Duration drainTimeout, Duration lateSendGrace, Pacing pacing) {
 
     /**
-     * 200 ms: longer than what delays a pacer that keeps up (a GC pause, a descheduling on a busy
-     * 2-core machine, a slow {@code send}: tens of milliseconds; the defect this replaces lost 15-56 ms),
-     * so that a client that keeps up never shows phantom drops; short next to a 5 s iteration (4%), so
-     * that a client that is really behind (no free permit) gets no free time: its requests still waiting
-     * then are counted unsent, with a lower-bound latency.
+     * 200 ms: longer than what delays a pacer that keeps up (a GC pause, a descheduling, a slow send: tens of ms), so
+     * no phantom drops; short beside a 5 s iteration, so a client really behind gets no free time: its waiting requests
+     * count as unsent.
      */
     public static final Duration DEFAULT_LATE_SEND_GRACE = Duration.ofMillis(200);
 
@@ -41,11 +29,9 @@ public record LoadSpec(double ratePerSecond, int concurrency, Backpressure backp
     }
 
     /**
-     * PARK: park until the intended start, to the nanosecond asked (the kernel wakes the thread some tens
-     * of microseconds late, which the lag shows): the pacer's choice when it shares a core with the
-     * client, whose threads then have the core between sends. SPIN: park until shortly before, then
-     * spin to the instant: sharper, but it burns the rest of a core, so only for a pacer with a core of
-     * its own.
+     * PARK: park until the intended start (woken tens of us late, which the lag shows), leaving the core to a client
+     * that shares it. SPIN: park until shortly before, then spin to the instant: sharper, but it burns a core, so only
+     * for a pacer with its own.
      */
     public enum Pacing {
         PARK, SPIN

@@ -6,11 +6,9 @@ import java.util.function.BooleanSupplier;
 import java.util.function.LongConsumer;
 
 /**
- * Intended start times of an open-model schedule: request {@code i} is due at {@code t0 + i / rate}
- * (or after Poisson gaps of the same mean). Times are computed from {@code i}, never by adding
- * periods, so the schedule cannot drift, and the requests due before {@code t0 + window} are exactly
- * {@code ceil(rate * window)}. Falling behind is not hidden: a late request is due at once, and the
- * caller records how late it went out.
+ * Intended start times of an open-model schedule: request {@code i} is due at {@code t0 + i / rate} (or after Poisson
+ * gaps of that mean), computed from {@code i} so the schedule cannot drift and exactly {@code ceil(rate * window)} fall
+ * in a window. Falling behind is not hidden: a late request is due at once, and the caller records how late.
  */
 final class Pacer {
 

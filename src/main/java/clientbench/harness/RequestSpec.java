@@ -21,32 +21,9 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * The request a trial sends to a server of your own, as a small JSON file: ./bench writes it into the run's
- * folder ({@code request.json}) from {@code --target URL --method --header --body-file --expect-status
- * --insecure}, and every benchmark takes its path as the JMH parameter {@code request} (JMH splits {@code -p}
- * values on commas, so headers cannot travel in a parameter of their own). Every key is optional:
- *
- * <pre>{@code
- * {
- *   "method": "POST",                          // default GET, or POST with a bodyFile
- *   "path": "/orders?dryRun=true",             // path and query, sent as given; default: the target URL's own
- *   "headers": ["Authorization: Bearer abc", "Content-Type: application/json"],
- *   "bodyFile": "order.json",                  // sent as the body; relative to this file's folder
- *   "expectStatus": 201,                       // ok only with this status; default (0): any 2xx
- *   "insecure": false                          // true: TLS certificates and host names not verified
- * }
- * }</pre>
- *
- * <p>What each record of a run shows is {@link #redacted()}: the values of headers that carry credentials are
- * replaced, so that results can be shared; a file written that way says so and is refused as input.
- *
- * @param method the HTTP method, upper case; null: GET, or POST when there is a body
- * @param path the path and query to request, starting with {@code /}; null: the target's own (or the stub's)
- * @param headers {@code Name: value} lines, as curl's {@code -H} takes them; a {@code Content-Type} among them
- *                is the body's type
- * @param bodyFile the body, read once when the trial starts; null for none
- * @param expectStatus the status of a correct exchange, or 0 for any 2xx
- * @param insecure accept any certificate and host name (by default a real target's are verified)
+ * The request a trial sends to a server of your own, a small JSON file ./bench writes into the run's folder from
+ * --target, --method, --header, --body-file, --expect-status, --insecure; benchmarks take its path as JMH parameter
+ * {@code request}, as -p splits on commas. Records show {@link #redacted()}, credentials replaced, refused as input.
  */
 public record RequestSpec(String method, String path, List<String> headers, Path bodyFile, int expectStatus,
                           boolean insecure) {

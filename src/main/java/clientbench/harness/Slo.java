@@ -8,22 +8,9 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * What a client must do at an offered rate for the rate to count as sustained: the one definition the
- * knee search, the terminal's summary and the report all use (the report reads the verdicts the harness
- * recorded; it does not decide again).
- *
- * <p>A rate is sustained when at least {@link #okShare} of the requests scheduled in the window ended ok,
- * latency p99 (from the intended start, every outcome, the never-completed at a lower bound) stayed within
- * {@link #latencyP99Millis} beyond the server's own delay, and no validity flag stands against it: a figure the
- * harness cannot vouch for never counts for or against a client. The exception is a rate kept despite
- * {@link #LIMITS}, the flags that say the harness or the host may have been the limit (the client JVM's CPUs full,
- * the pacer late, the stub busy, the host's steal): each can only have made the rate harder to keep (latency runs from the intended
- * start, so lateness is in the p99; a request the pacer could not send counts against the ok share), so a
- * client that kept the SLO despite them keeps it. The figure still carries its flags wherever it is shown. A
- * miss with any flag, or any other flag ({@link Flag#SAMPLES}: a p99 on too few values), counts neither way.
- *
- * @param okShare the least share of the scheduled requests that must end ok, e.g. 0.999
- * @param latencyP99Millis the most latency p99 may add to the server's delay, e.g. 10 ms
+ * What a client must do at an offered rate for it to count as sustained, the one definition everything uses:
+ * {@link #okShare} of scheduled requests ok, p99 within {@link #latencyP99Millis} of the server's delay, no flag. A
+ * rate kept despite {@link #LIMITS} stays kept, as they only make it harder; other flagged figures count neither way.
  */
 public record Slo(double okShare, double latencyP99Millis) {
 
@@ -48,12 +35,9 @@ public record Slo(double okShare, double latencyP99Millis) {
     public static final Set<Flag> SATURATION = Collections.unmodifiableSet(EnumSet.of(Flag.GENERATOR, Flag.LAG));
 
     /**
-     * One judgment of figures against the SLO, as structured data for the records (the words are for people).
-     *
-     * @param missed the bounds the figures broke, in the order checked: {@code okShare}, {@code latencyP99Millis}
-     *               (beyond the server's delay) or {@code scheduled} (nothing was)
-     * @param flags the validity flags raised
-     * @param words {@link #missedBy}'s text, null when kept
+     * One judgment against the SLO, as data for the records: {@code missed}, the bounds broken in the order checked
+     * ({@code okShare}, {@code latencyP99Millis}, or {@code scheduled} when nothing was); {@code words}:
+     * {@link #missedBy}'s text, null when kept.
      */
     public record Judgment(List<String> missed, List<Flag> flags, String words) {
 
@@ -111,13 +95,8 @@ public record Slo(double okShare, double latencyP99Millis) {
     }
 
     /**
-     * Null when the figures keep the SLO, else the first reason they do not, in words.
-     *
-     * @param scheduled requests scheduled (the offered rate times the window)
-     * @param ok requests that ended ok
-     * @param latencyP99Micros latency p99 from the intended start, every outcome
-     * @param serverDelayMillis the stub's delay the shape asks for (0 for immediate answers)
-     * @param flags the validity flags raised
+     * Null when the figures keep the SLO, else the first reason they do not, in words. {@code latencyP99Micros} runs
+     * from the intended start, every outcome; {@code serverDelayMillis} is the stub's delay the shape asks for.
      */
     public String missedBy(double scheduled, double ok, double latencyP99Micros, long serverDelayMillis,
                            Collection<Flag> flags) {

@@ -20,11 +20,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The stub server in a JVM of its own, so that the client JVM's profile (allocation, CPU, threads)
- * holds the client alone. Pinned with {@code taskset} to the CPUs its {@link CpuLayout} gives it.
- * Started on a free loopback port with {@code --control}, so that the harness can ask it for its own
- * counts ({@link #stats()}, {@link #mark()}) through its standard input; {@link #close()} ends it
- * (SIGTERM, then, after 10 s, SIGKILL).
+ * The stub server in a JVM of its own, so the client JVM's profile holds the client alone, pinned by taskset to its
+ * {@link CpuLayout} CPUs. Started on a free loopback port with {@code --control}, so the harness can ask for its counts
+ * over stdin ({@link #stats()}, {@link #mark()}); {@link #close()} sends SIGTERM, then SIGKILL after 10 s.
  */
 public final class StubProcess implements AutoCloseable {
 

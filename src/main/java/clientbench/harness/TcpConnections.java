@@ -15,10 +15,9 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Counts this machine's established TCP connections to one address and port, from the kernel's tables
- * ({@code /proc/net/tcp} and {@code tcp6}): the client's connections to the target, how many it really
- * opened, whatever its pool settings say. The remote end must match the target's address and port, so a
- * server on the same port of another address (or the stub's own accepted sockets) is never counted.
+ * Counts this machine's established TCP connections to one address and port from the kernel's tables (/proc/net/tcp,
+ * tcp6): what the client really opened, whatever its pool says. The remote end must match, so a server on the same port
+ * elsewhere, or the stub's accepted sockets, never count.
  */
 final class TcpConnections {
     private static final String ESTABLISHED = "01";

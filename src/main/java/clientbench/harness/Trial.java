@@ -69,9 +69,8 @@ public final class Trial implements AutoCloseable {
     }
 
     /**
-     * Plans the CPU layout, starts the stub (when needed) on its CPUs, pins this JVM to the client's,
-     * then starts the client and the log; on failure, stops what it started.
-     *
+     * Plans the CPU layout, starts the stub (when needed) on its CPUs, pins this JVM to the client's, then starts the
+     * client and the log; on failure, stops what it started.
      * @param pin pin the stub, the client and the pacer to CPUs of their own ({@link CpuLayout})
      */
     public static Trial start(TrialSpec spec, boolean pin) throws IOException, InterruptedException {
@@ -201,11 +200,9 @@ public final class Trial implements AutoCloseable {
     }
 
     /**
-     * Closes the window (its schedule sent and accounted), then probes its end: the client's connections
-     * to the target (the kernel's count now, the peak and the connections used in the window), the stub's
-     * CPU in the window, the JVM's threads and (long-lived shapes) the heap the requests in flight hold;
-     * then drains, and counts what the stub accepted and answered over the iteration. The probes run after
-     * the window's end, so their cost never moves it. A measured iteration goes into the histogram log.
+     * Closes the window, then probes its end (connections, stub CPU, threads and, for long-lived shapes, heap), after
+     * the window so their cost never moves it; then drains and counts what the stub accepted and answered. A measured
+     * iteration goes into the histogram log.
      */
     public IterationSnapshot endIteration(boolean measured) {
         return endIteration(measured, this::facts);

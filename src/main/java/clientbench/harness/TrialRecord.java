@@ -12,10 +12,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One trial's facts as JSON beside its histogram log ({@code x.hlog} has {@code x.trial.json}), so that
- * readers (env.json, the notebook) read them instead of parsing file names: what ran (the JMH benchmark,
- * every JMH parameter, the ./bench shape), the client's library and effective settings, the CPU layout,
- * and one record per iteration (its counts, percentiles and probes). Rewritten whole after each iteration.
+ * One trial's facts as JSON beside its histogram log ({@code x.hlog} has {@code x.trial.json}), so readers need not
+ * parse file names: what ran, the client's library and settings, the CPU layout and a record per iteration. Rewritten
+ * whole after each iteration.
  */
 final class TrialRecord {
 

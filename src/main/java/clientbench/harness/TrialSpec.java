@@ -14,29 +14,9 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * One trial: which client, against what, with which request and load. Built from the JMH parameters
- * (strings) and validated before anything starts, so that bad input fails before the first request.
- *
- * @param client an {@link Adapters} name, or {@code noop}
- * @param target the server's URL, or empty: the stub is started in its own JVM for the trial. A path and query
- *               in it are what each request asks for (unless {@code request} names its own)
- * @param protocol the pinned protocol
- * @param connections the connection limit every client gets
- * @param delayMs the stub's response delay
- * @param bytes the response body size
- * @param requestBytes POST a body of this size; 0 sends GET
- * @param load rate, concurrency and backpressure
- * @param hlog where the interval histograms go; null for none
- * @param requestTimeout every client's request timeout (long-lived shapes need more than the default)
- * @param measureHeap at the end of each window, collect garbage and record the heap the requests in
- *                    flight hold (long-lived shapes; a full GC per iteration would disturb the others)
- * @param ioThreads the client's I/O threads; 0: one per CPU the client may use after pinning ({@link CpuLayout})
- * @param request what each request carries beyond the shape (method, path, headers, body, status, TLS
- *                verification), from the JMH parameter {@code request}; {@link RequestSpec#NONE} for the shape's own
- * @param stubQuery more of the stub's query parameters for every request (e.g. {@code keepAlive=false}: a new
- *                  connection per request); empty for none; the stub only
- * @param faults {@link #FAULT_MIX}: every 100th-percent of the requests asks the stub for a fault (see
- *               {@link #requests}); {@code none}: plain requests; the stub only
+ * One trial (client, target, request, load) from the JMH parameters, validated before anything starts. {@code target}
+ * empty: a stub in its own JVM; {@code ioThreads} 0: one per client CPU after pinning; {@code measureHeap}: the heap
+ * held at each window's end, after a GC (long-lived shapes); stubQuery, faults: stub only.
  */
 public record TrialSpec(String client, String target, Protocol protocol, int connections, int delayMs, int bytes,
                         int requestBytes, LoadSpec load, Path hlog, Duration requestTimeout, boolean measureHeap,

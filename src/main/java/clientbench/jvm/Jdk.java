@@ -13,12 +13,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A JDK that clientbench starts JVMs on: its {@code java} binary and feature version ("25" for 25.0.1).
- * The launcher probes a JDK the same way ({@code -XshowSettings:properties}) and reads the same
- * {@code jdk-flags.txt}, so a shell-started JVM and a Java-started one get the same flags.
- *
- * @param java the {@code bin/java} binary
- * @param feature the feature version
+ * A JDK that clientbench starts JVMs on: its {@code bin/java} and feature version ("25" for 25.0.1). The launcher
+ * probes a JDK the same way and reads the same {@code jdk-flags.txt}, so shell- and Java-started JVMs get the same
+ * flags.
  */
 public record Jdk(Path java, int feature) {
 
@@ -29,10 +26,8 @@ public record Jdk(Path java, int feature) {
     private static final String VERSION_PROPERTY = "java.specification.version = ";
 
     /**
-     * Whether a JVM on this class path can write a class-data archive at exit ({@code -XX:+AutoCreateSharedArchive},
-     * JDK 19+): only jars. A non-empty directory on it (the tests' target/classes), or an archive folder it cannot
-     * write, makes the JVM fail the dump and exit with status 1 after its work is done, which JMH takes for a failed
-     * fork.
+     * Whether a JVM on this class path can write a class-data archive at exit (JDK 19+): only jars, and a writable
+     * archive folder; otherwise the dump fails and the JVM exits 1 after its work, which JMH takes for a failed fork.
      */
     public static boolean canArchiveClasses(String classPath, Path archiveDir) {
         if (classPath == null || classPath.isBlank() || !Files.isDirectory(archiveDir) || !Files.isWritable(archiveDir)) {

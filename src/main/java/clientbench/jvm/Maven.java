@@ -21,7 +21,6 @@ public final class Maven {
 
     /**
      * Runs {@code mvn args} and waits for it, at most {@code timeout}.
-     *
      * @return Maven's exit code, or {@link #TIMED_OUT}
      * @throws IOException when mvn cannot be started (not on PATH)
      */

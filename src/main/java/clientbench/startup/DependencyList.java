@@ -17,11 +17,8 @@ final class DependencyList {
     }
 
     /**
-     * One resolved artifact.
-     *
-     * @param artifact {@code group:artifact:type[:classifier]:version}
-     * @param scope its Maven scope
-     * @param file the jar in the local repository
+     * One resolved artifact ({@code group:artifact:type[:classifier]:version}), its Maven scope and its jar in the
+     * local repository.
      */
     record Entry(String artifact, String scope, String file) {
     }

@@ -16,10 +16,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * What each client brings to a project: its own artifacts ({@link ClientArtifacts}) at the versions this build
- * resolved, and everything they pull in at run time when they are a project's only dependencies (not the suite's
- * converged set), counted as artifacts and bytes of jars. Written as {@code footprint.json} and one plain list per
- * client, {@code footprint/<client>.txt}.
+ * What each client brings to a project: its own artifacts ({@link ClientArtifacts}) at this build's versions and all
+ * they pull in at run time as a project's only dependencies (not the suite's converged set), in artifacts and jar
+ * bytes. Written as {@code footprint.json} and {@code footprint/<client>.txt}.
  */
 public final class Footprint {
 
@@ -30,25 +29,16 @@ public final class Footprint {
     }
 
     /**
-     * {@code footprint.json}.
-     *
-     * @param how how the lists were made
-     * @param dependencyPlugin the maven-dependency-plugin's version
-     * @param javaFeature the JDK Maven ran on (a dependency's profile may depend on it)
-     * @param clients per client, in the order given; {@code noop} has none
+     * {@code footprint.json}: how the lists were made, the maven-dependency-plugin's version, the JDK Maven ran on (a
+     * dependency's profile may depend on it), and each client in the order given ({@code noop} has none).
      */
     public record Result(String how, String dependencyPlugin, int javaFeature, Map<String, Client> clients) {
     }
 
     /**
-     * One client's footprint.
-     *
-     * @param artifacts its own artifacts, {@code groupId:artifactId:version}
-     * @param count the artifacts it brings, its own included
-     * @param bytes their jars' bytes in the local repository
-     * @param list the plain list, relative to the run folder
-     * @param dependencies every artifact, its scope and its jar's bytes
-     * @param failure why there is no list (Maven failed, a version unknown); else null
+     * One client's footprint: its own artifacts; the count and jar bytes of all it brings, its own included; its plain
+     * list, relative to the run folder; every dependency; {@code failure}: why there is no list (Maven failed, a
+     * version unknown), else null.
      */
     public record Client(List<String> artifacts, int count, long bytes, String list, List<Dependency> dependencies, String failure) {
     }

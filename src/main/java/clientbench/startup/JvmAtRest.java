@@ -6,13 +6,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * This JVM at rest: its live platform threads (virtual ones are not threads of the JVM's), the heap in use
- * after a full collection, and its resident memory as the kernel counts it.
- *
- * @param threads live platform threads, daemons included
- * @param heapUsedBytes heap in use after {@code System.gc()} (a full collection on G1, the default collector,
- *                      unless {@code -XX:+ExplicitGCInvokesConcurrent})
- * @param rssBytes {@code VmRSS} of {@code /proc/self/status}; -1 where there is none (not Linux)
+ * This JVM at rest: its live platform threads (daemons included; virtual threads are not the JVM's), the heap in use
+ * after {@code System.gc()} (a full collection on G1 unless ExplicitGCInvokesConcurrent), and its {@code VmRSS} (-1 off
+ * Linux).
  */
 public record JvmAtRest(int threads, long heapUsedBytes, long rssBytes) {
 

@@ -19,10 +19,9 @@ import java.util.List;
 import java.util.Properties;
 
 /**
- * Resolves some artifacts alone, as a project that depends on them and on nothing else would get them: a pom of
- * their own under {@code target/footprint/<name>/} and {@code mvn dependency:list} (run-time scope) on it, on the
- * run's JDK (a dependency's profiles may be activated by the JDK). Cached by the pom's content and the JDK's feature
- * version, so Maven runs once per set of versions.
+ * Resolves artifacts alone, as a project depending on nothing else would get them: a pom of their own under
+ * {@code target/footprint/<name>/} and {@code mvn dependency:list} (run-time scope) on the run's JDK, which profiles
+ * may depend on. Cached by the pom's content and the JDK's feature version, so Maven runs once per set of versions.
  */
 final class MavenResolver {
 

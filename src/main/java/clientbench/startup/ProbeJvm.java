@@ -34,16 +34,9 @@ final class ProbeJvm {
     }
 
     /**
-     * What came of one probe JVM.
-     *
-     * @param pid the JVM's process id
-     * @param launchEpochMicros the wall clock just before the JVM was started
-     * @param report what it printed; null when it printed nothing (a crash, or killed)
-     * @param exitCode its exit status; null when it was killed
-     * @param wallMs from its start to its end (or its kill)
-     * @param problem why there is no report (killed, or exited without one), with its last stderr lines; else null
-     * @param cdsLog the lines the JVM logged about class data sharing (by default its warnings and errors, on
-     *               standard output), at most {@link #TAIL_LINES}
+     * What came of one probe JVM. {@code report} is null when it printed nothing (a crash, or killed), {@code problem}
+     * then saying why with its last stderr lines; {@code exitCode} is null when killed; {@code cdsLog}: what it logged
+     * about class data sharing, at most {@link #TAIL_LINES} lines.
      */
     record Ended(long pid, long launchEpochMicros, ProbeReport report, Integer exitCode, double wallMs, String problem,
                  List<String> cdsLog) {
@@ -58,10 +51,9 @@ final class ProbeJvm {
     static Ended run(List<String> command, Duration bound, AtomicReference<Process> current)
             throws IOException, InterruptedException {
         ProcessBuilder pb = new ProcessBuilder(command);
-        // The zero of the cold start: the wall clock just before the JVM's process exists. A user starting `java`
-        // waits from here: process creation, the JVM's own startup (which its RuntimeMXBean start time, taken
-        // later and in milliseconds, leaves out), class loading, the client's build and its first exchange.
-        // The probe's instant of the first response is the same host's wall clock, so the difference is that wait.
+        // The cold start's zero: the wall clock just before the process exists, when a user starting `java` begins to
+        // wait (RuntimeMXBean's start time leaves out process creation and JVM startup). The probe stamps its first
+        // response on the same host's clock, so the difference is that wait.
         long launchEpochMicros = ChronoUnit.MICROS.between(Instant.EPOCH, Instant.now());
         long startNanos = System.nanoTime();
         Process p = pb.start();

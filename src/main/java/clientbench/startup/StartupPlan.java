@@ -12,20 +12,9 @@ import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * What a startup run does.
- *
- * @param clients the clients, in the given order; {@code noop}, everyone's baseline, is added last when missing
- * @param starts JVM starts per client and per condition (with and without its archive)
- * @param jdk the JDK the probe JVMs run on
- * @param classPath the probe JVMs' class path
- * @param archiveDir the folder of the clients' class-data archives; null: no start with an archive
- * @param requestsAfterFirst requests each probe sends after its first, one at a time, in the first
- *                           {@code requestStarts} rounds (the rest measure the JVM at rest after the first only)
- * @param archiveStarts the first rounds that also start each client with its archive (the rest without only)
- * @param requestStarts the first rounds whose starts send {@code requestsAfterFirst} more requests
- * @param bound each probe JVM's time limit: past it the JVM is killed and the start recorded as such
- * @param seed the seed of the rounds' orders
- * @param mainClass the probe JVM's main class ({@link StartupProbe})
+ * What a startup run does: {@code starts} per client and condition, {@code noop} added last as the baseline; the first
+ * {@code archiveStarts} rounds also start each client with its archive (none without {@code archiveDir}), the first
+ * {@code requestStarts} send {@code requestsAfterFirst} more. A probe JVM past {@code bound} is killed.
  */
 public record StartupPlan(List<String> clients, int starts, Jdk jdk, String classPath, Path archiveDir,
                           int requestsAfterFirst, Duration bound, long seed, String mainClass, int archiveStarts,

@@ -20,12 +20,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * The main class of one fresh JVM per start: builds the client through its adapter (the benchmarks' config), sends
- * it one request, reads the JVM at rest, sends more requests one at a time, reads it again, and prints one
- * {@link ProbeReport} as a JSON line prefixed {@link #LINE_PREFIX}. The management beans and the JSON writer load
- * after the first response, outside its time.
- *
- * <p>Usage: {@code StartupProbe CLIENT TARGET_URL REQUESTS_AFTER_FIRST IO_THREADS}
+ * The main class of one fresh JVM per start ({@code CLIENT TARGET_URL REQUESTS_AFTER_FIRST IO_THREADS}): builds the
+ * client through its adapter, sends one request, reads the JVM at rest, sends more, reads it again, and prints a
+ * {@link ProbeReport} line after {@link #LINE_PREFIX}. Beans and JSON load after the first response, outside its time.
  */
 public final class StartupProbe {
 

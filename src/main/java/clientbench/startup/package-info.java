@@ -1,10 +1,6 @@
 /**
- * What a client costs before its first request: cold start in fresh JVMs ({@link clientbench.startup.StartupProbe},
- * one per start, driven by {@link clientbench.startup.StartupRun}), the JVM at rest after the first request and after
- * more work, and the client's own Maven dependencies ({@link clientbench.startup.Footprint}).
- *
- * <p>Flow: beside the harness, under the command line: it may import {@code clientbench.api}, the adapter registry,
- * {@code clientbench.harness} (the stub's JVM, atomic JSON files, the CPU layout), the stub's own counts and
- * {@code clientbench.jvm}; never the benchmarks or the command line, which calls it.
+ * What a client costs before its first request: cold starts in fresh JVMs ({@link clientbench.startup.StartupProbe}),
+ * the JVM at rest after, its own Maven dependencies. Flow: beside the harness, under the command line, which calls it;
+ * it may import the api, the adapter registry, the harness, the stub and the jvm package.
  */
 package clientbench.startup;

@@ -8,12 +8,9 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * How to build the benchmark jar at one version of one client: the pom properties to override ({@code
- * httpclient5.version=5.4.4}), the artifact whose version the jar then records ({@code groupId:artifactId}), and the
- * contract test that must pass against it ({@code <adapter class>ContractTest}).
- *
- * @param client the adapter's name ({@code apache}, {@code apache-vt}, ...)
- * @param version the version asked for, as given
+ * How to build the benchmark jar at one version of one client: the pom properties to override
+ * ({@code httpclient5.version=5.4.4}), the artifact whose version the jar then records, and the contract test that must
+ * pass against it ({@code <adapter class>ContractTest}).
  */
 public record ClientBuild(String client, String version, Map<String, String> properties, String artifact,
                           String contractTest) {

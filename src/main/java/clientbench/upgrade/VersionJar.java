@@ -19,11 +19,9 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 /**
- * The benchmark jar at one version of a client, in a folder of its own ({@code target/upgrade/<client>-<version>/}):
- * Maven's {@code package} with the pom's version property overridden and the build folder moved there, so that the
- * project's own target/ stays as it was, running the client's contract test against that version on the way. Kept
- * while neither the sources (pom.xml, src/, server-stub/), the properties nor the JDK's feature version change. The
- * version the jar holds is read from it, never taken from what was asked.
+ * The benchmark jar at one version of a client, in {@code target/upgrade/<client>-<version>/}: Maven's package with the
+ * version property overridden and the build folder there, leaving target/ alone, the contract test run on the way. Kept
+ * while sources, properties and JDK stay; the version is read from the jar, never taken from what was asked.
  */
 public final class VersionJar {
 
@@ -71,8 +69,7 @@ public final class VersionJar {
     }
 
     /**
-     * The jar of {@code b}: the cached one when its key still holds, else built now (the contract test included).
-     *
+     * The jar of {@code b}: the cached one while its key holds, else built now, the contract test included.
      * @throws Refused when Maven fails (the line says why), the contract test did not run, or the jar holds another
      *         version of the client's artifact than asked
      */

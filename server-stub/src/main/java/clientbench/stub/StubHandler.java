@@ -23,13 +23,9 @@ import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Answers requests as their query string asks (see {@link StubParams}). One instance per HTTP/1.1
- * connection or per HTTP/2 stream.
- *
- * <p>HTTP/1.1 responses are precomputed bytes written through {@code rawOut}, a context that sits below
- * the HTTP codec, so the hot path encodes nothing. Pipelined requests are answered in order even when
- * an earlier one is delayed: later answers wait in {@link #queue} until the ones before them are out.
- * Writes are flushed once per read batch, in {@link #channelReadComplete}.
+ * Answers requests as their query string asks ({@link StubParams}); one per HTTP/1.1 connection or HTTP/2 stream.
+ * HTTP/1.1 answers are precomputed bytes written to {@code rawOut}, below the codec, so the hot path encodes nothing;
+ * pipelined answers leave in order via {@link #queue} even when one is delayed, flushed once per read batch.
  */
 final class StubHandler extends ChannelInboundHandlerAdapter {
 
@@ -194,10 +190,9 @@ final class StubHandler extends ChannelInboundHandlerAdapter {
     }
 
     /**
-     * {@code reset}: an abortive close, so the client reads a TCP RST (on an HTTP/2 stream: RST_STREAM,
-     * the other streams live on). {@code close}: an orderly close with no response (on HTTP/2: the
-     * whole connection, as a dying server would). {@code truncate}: the head announces the body's length,
-     * half of the body follows, then an orderly close (on HTTP/2: RST_STREAM after half the data).
+     * reset: abortive close, so the client reads a TCP RST (HTTP/2: RST_STREAM only). close: orderly, no answer
+     * (HTTP/2: the whole connection, as a dying server). truncate and stall: the head announces the length and half the
+     * body follows; truncate then closes (HTTP/2: RST_STREAM), stall sends nothing more and leaves the connection open.
      */
     private void fault(Channel ch, StubParams params) {
         StubParams.Fault fault = params.fault();

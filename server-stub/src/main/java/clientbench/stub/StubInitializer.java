@@ -27,14 +27,9 @@ import io.netty.util.AsciiString;
 import java.util.List;
 
 /**
- * The stub's pipelines. Cleartext connections start with a sniffer that picks HTTP/2 when the client
- * opens with the HTTP/2 preface (prior knowledge) and HTTP/1.1 otherwise, where an {@code Upgrade: h2c}
- * first request can still switch. TLS connections pick by ALPN.
- *
- * <pre>
- * HTTP/1.1: [tls] raw, decoder, encoder, [upgrade], stub      (stub writes precomputed bytes to raw)
- * HTTP/2:   [tls] frame codec, multiplex -> per stream: frames-to-objects, stub
- * </pre>
+ * The stub's pipelines. Cleartext: a sniffer picks HTTP/2 on the client's preface (prior knowledge), else HTTP/1.1,
+ * where an {@code Upgrade: h2c} first request can still switch; TLS picks by ALPN. HTTP/1.1: [tls] raw, decoder,
+ * encoder, [upgrade], stub (writing precomputed bytes to raw); HTTP/2: [tls] frame codec, multiplex, per stream stub.
  */
 final class StubInitializer extends ChannelInitializer<SocketChannel> {
 

@@ -1,14 +1,9 @@
 package clientbench.stub;
 
 /**
- * How the stub listens.
- *
- * @param host address to bind; loopback unless someone asks for more
- * @param port TCP port; 0 picks a free one (see {@link StubServer#port()})
- * @param ioThreads event-loop threads serving connections
- * @param tls serve TLS with a self-signed certificate made at start, ALPN {@code h2} and {@code http/1.1}
- * @param printStats print one line a second (open connections, requests/s) to standard output
- * @param maxStreams HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS: the streams a client may have open on one connection
+ * How the stub listens: {@code port} 0 picks a free one ({@link StubServer#port()}); {@code tls} serves a self-signed
+ * certificate made at start with ALPN h2 and http/1.1; {@code printStats} prints connections and requests/s each
+ * second; {@code maxStreams} is HTTP/2's SETTINGS_MAX_CONCURRENT_STREAMS.
  */
 public record StubOptions(String host, int port, int ioThreads, boolean tls, boolean printStats, int maxStreams) {
 

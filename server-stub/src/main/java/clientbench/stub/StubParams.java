@@ -1,16 +1,9 @@
 package clientbench.stub;
 
 /**
- * What a request's query string asks of the stub. Parsed by hand because it runs for every request
- * and a request with no query string (the common case) must cost nothing.
- *
- * @param delayMs answer after this many milliseconds, on the event loop's timer
- * @param bytes response body size
- * @param status response status
- * @param fault reset or close the connection instead of answering, or truncate the body
- * @param chunked send the body with {@code Transfer-Encoding: chunked} (HTTP/1.1; on HTTP/2, no Content-Length)
- * @param keepAlive false: answer with {@code Connection: close} and close (HTTP/1.1), so that every request
- *                  needs a new connection (and, over TLS, a new handshake); ignored on HTTP/2
+ * What a request's query string asks of the stub, parsed by hand: it runs for every request, and one without a query
+ * (the common case) must cost nothing. {@code chunked}: Transfer-Encoding chunked (HTTP/2: no Content-Length);
+ * {@code keepAlive} false: {@code Connection: close}, a new connection (and handshake) per request; ignored on HTTP/2.
  */
 record StubParams(long delayMs, int bytes, int status, Fault fault, boolean chunked, boolean keepAlive) {
 

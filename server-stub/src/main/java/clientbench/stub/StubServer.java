@@ -35,15 +35,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The Netty stub server every client is measured against. It must never be the bottleneck: responses
- * are precomputed, delays run on the event loop's timer, and one event loop per core serves everything.
- *
- * <p>Per request, by query parameter on any path: {@code delayMs=N}, {@code bytes=N} (default 5),
- * {@code status=N}, {@code fault=reset|close}. POST and PUT bodies are read in full and their length
- * comes back in the {@code x-request-bytes} header. HTTP/1.1 with keep-alive and pipelining, h2c (prior
- * knowledge and Upgrade), and with {@code --tls} a self-signed certificate and ALPN h2/http1.1.
- *
- * <p>HOW TO RUN: {@code ./bench stub --port 8080}, or in-process {@code StubServer.start(StubOptions.loopback())}.
+ * The Netty stub every client is measured against. It must never be the bottleneck, so responses are precomputed,
+ * delays run on the event loop's timer, one event loop per core. Query parameters: see {@link StubParams}; run with
+ * {@code ./bench stub --port 8080} or in-process {@code StubServer.start(StubOptions.loopback())}.
  */
 public final class StubServer implements AutoCloseable {
 
@@ -139,17 +133,9 @@ public final class StubServer implements AutoCloseable {
     }
 
     /**
-     * What the stub counted, for a harness to set beside the client's own counts.
-     *
-     * @param open connections open now
-     * @param peakOpen the most open at once since the last {@link #mark()}
-     * @param accepted connections accepted since start
-     * @param usedConnections connections that carried at least one request since the last mark
-     * @param peakStreams the most HTTP/2 streams open at once on one connection since the last mark
-     * @param requests requests received in full since start: answered, faulted (reset, close, truncate) or
-     *                 still waiting for their delay; what a client sent that reached the server
-     * @param http2Requests the part of {@code requests} answered on HTTP/2 streams
-     * @param cpuNanos the stub process's CPU time since start, or -1 where the JVM cannot tell
+     * What the stub counted, for a harness to set beside the client's counts. {@code peakOpen}, {@code usedConnections}
+     * and {@code peakStreams} are since the last {@link #mark()}; {@code requests}: received in full since start,
+     * answered, faulted or still delayed; {@code cpuNanos}: the stub process's CPU time, -1 where the JVM cannot tell.
      */
     public record Stats(int open, int peakOpen, long accepted, long usedConnections, int peakStreams, long requests,
                         long http2Requests, long cpuNanos) {

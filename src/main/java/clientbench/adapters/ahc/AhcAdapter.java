@@ -23,38 +23,8 @@ import org.asynchttpclient.RequestBuilder;
 
 /**
  * AsyncHttpClient 3 (Netty), built by {@link AhcClients}. Docs: https://github.com/AsyncHttpClient/async-http-client
- *
- * <p>Settings that differ from the client's defaults:
- * <ul>
- *   <li>HTTP/1.1: maxConnections and maxConnectionsPerHost = maxConnections (default unlimited). The client
- *       does not queue: with acquireFreeChannelTimeout left at its default 0, a request that finds every
- *       connection busy fails at once with {@code TooManyConnections(PerHost)Exception}, reported as
- *       {@code REJECTED}. That is AsyncHttpClient's own behaviour and is measured as such;</li>
- *   <li>http2Enabled false for http1 and https1 (default true: ALPN h2 over TLS). h2c: http2Enabled and
- *       http2CleartextEnabled (prior knowledge); h2: http2Enabled and a JSSE context of the adapter's whose ALPN
- *       offers h2 alone (the client's offers h2 and http/1.1). A response on another version is {@code OTHER};</li>
- *   <li>HTTP/2, around AsyncHttpClient 3.0.13's HTTP/2 bugs (each shown by {@code AhcHttp2LibraryBehaviourTest}):
- *       http2MaxConcurrentStreams 99 (default unlimited until the server's SETTINGS, and at the server's limit it
- *       overruns Netty's count); maxConnections 1; and in the adapter at most one request in flight until the
- *       first HTTP/2 response, then 99 ({@link Http2Ramp}, {@link AsyncPermits}), so concurrent first requests do
- *       not each open a connection, and no request waits in the client's own stream queue, where a request
- *       timing out closes the whole connection under the others;</li>
- *   <li>connectTimeout from the config (default 5 s); requestTimeout = requestTimeout (default 60 s,
- *       whole exchange); readTimeout = requestTimeout (default 60 s), so only the request timeout fires;</li>
- *   <li>maxRequestRetry 0 (default 5); cookie store none (default an in-memory store);
- *       enableAutomaticDecompression false (default true); followRedirect false is the default;</li>
- *   <li>responseBodyPartFactory LAZY (default EAGER copies every chunk into a new array; the handler only
- *       counts bytes);</li>
- *   <li>useNativeTransport and useOnlyEpollNativeTransport true: epoll where available, as the client picks by
- *       itself when the epoll jar is present (default false: auto-select), NIO otherwise; useOpenSsl false (the
- *       default, pinned: JSSE as for every client); ioThreadsCount = ioThreads when set (default: cores);</li>
- *   <li>shutdownQuietPeriod 100 ms (default 2 s): with 0, a connect handed to the event loops just before
- *       close() can leave a connection open; a thread factory of its own (Netty's {@code DefaultThreadFactory},
- *       as the default) that remembers the event-loop threads so close() can wait for them to end;</li>
- *   <li>{@code Accept-Encoding: identity} sent explicitly; trust-all TLS without host name checks when asked.</li>
- * </ul>
- * A closed AsyncHttpClient never reports the requests it still had, so the adapter keeps the set of
- * requests in flight (one concurrent-set add and remove per request) and reports those at close().
+ * Off its defaults: maxConnections, no queue (a busy pool fails at once, {@code REJECTED}); HTTP/2 on one connection,
+ * ramped to 99 streams around 3.0.13's bugs; no retries, cookies, decompression; in-flight requests kept for close().
  */
 public final class AhcAdapter implements HttpClientAdapter {
 

@@ -20,28 +20,9 @@ import org.apache.hc.core5.io.CloseMode;
 import org.apache.hc.core5.util.TimeValue;
 
 /**
- * Apache HttpClient 5, asynchronous. Docs: https://hc.apache.org/httpcomponents-client-5.6.x/
- *
- * <p>Settings that differ from the client's defaults (built by {@link ApacheClients}):
- * <ul>
- *   <li>HTTP/1.1 ({@code HttpAsyncClients.custom()}): {@code PoolingAsyncClientConnectionManager} max total
- *       and max per route = maxConnections (default 25 and 5), more wait for a lease; version policy
- *       {@code FORCE_HTTP_1} (default {@code NEGOTIATE}: ALPN h2 over TLS);</li>
- *   <li>HTTP/2 ({@code HttpAsyncClients.customHttp2()}, Apache's documented HTTP/2 client): one connection,
- *       h2c by prior knowledge, h2 with ALPN offering h2 alone; streams beyond the server's
- *       SETTINGS_MAX_CONCURRENT_STREAMS wait in the client. The pooling manager would lease a connection per
- *       exchange and so open up to maxConnections connections of one stream each;</li>
- *   <li>connect timeout from the config (default 3 min);</li>
- *   <li>request timeout: the client has no whole-exchange timeout (only connect, pool lease and socket
- *       inactivity, each 3 min by default), so a {@link DeadlineTimer} cancels the exchange's future
- *       when the request timeout passes, which is reported as {@code TIMEOUT};</li>
- *   <li>redirects, cookies, automatic retries and content compression disabled (all on by default);</li>
- *   <li>I/O reactor threads = ioThreads when set (default one per core), counted as the client makes them;</li>
- *   <li>{@code Accept-Encoding: identity} sent explicitly; trust-all TLS with {@code NoopHostnameVerifier} when asked.</li>
- * </ul>
- * A closed async client never reports the exchanges it still had, and a graceful close lets them run to
- * their end, so the adapter keeps the set of exchanges in flight (one concurrent-set add and remove per
- * request) and at close() reports each as {@code RESET} and cancels it.
+ * Apache HttpClient 5, async, built by {@link ApacheClients}. Docs: https://hc.apache.org/httpcomponents-client-5.6.x/
+ * Off its defaults: pool = maxConnections; FORCE_HTTP_1, or the HTTP/2 client on one connection; no redirects, cookies,
+ * retries, compression; a {@link DeadlineTimer} for the whole-exchange timeout it lacks; close() resets what is left.
  */
 public final class ApacheAdapter implements HttpClientAdapter {
 

@@ -41,10 +41,9 @@ final class ApacheClients {
     }
 
     /**
-     * The async client, not yet started. On HTTP/2 it is Apache's HTTP/2-only client: one connection per
-     * route, every exchange a stream on it; exchanges beyond the server's SETTINGS_MAX_CONCURRENT_STREAMS
-     * wait in the connection's command queue in the client (the pooling manager of HTTP/1.1 would lease a
-     * whole connection per exchange, so N concurrent requests would open N connections of one stream each).
+     * The async client, not yet started. On HTTP/2, Apache's HTTP/2-only client: one connection per route, exchanges
+     * beyond SETTINGS_MAX_CONCURRENT_STREAMS queued in the client; the HTTP/1.1 pooling manager would lease a
+     * connection per exchange and open one connection per concurrent request.
      */
     static CloseableHttpAsyncClient newAsyncClient(AdapterConfig config, ThreadFactory reactorThreads) {
         IOReactorConfig reactor = reactorConfig(config);

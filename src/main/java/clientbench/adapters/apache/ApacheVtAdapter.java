@@ -19,23 +19,9 @@ import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
 import org.apache.hc.core5.io.CloseMode;
 
 /**
- * Apache HttpClient 5 classic (blocking, {@code HttpClients.custom()}), one virtual thread per request.
- * Docs: https://hc.apache.org/httpcomponents-client-5.6.x/
- *
- * <p>Settings that differ from the client's defaults (built by {@link ApacheClients}):
- * <ul>
- *   <li>{@code PoolingHttpClientConnectionManager} max total and max per route = maxConnections
- *       (default 25 and 5); virtual threads beyond wait for a lease in the pool;</li>
- *   <li>HTTP/1.1: the classic client speaks nothing else, so h2c and h2 are refused at construction;</li>
- *   <li>connect timeout from the config (default 3 min);</li>
- *   <li>request timeout: the client has no whole-exchange timeout, so the request is cancelled (closing its
- *       connection) when what is left of the request timeout passes, reported as {@code TIMEOUT};</li>
- *   <li>redirects, cookies, automatic retries and content compression disabled (all on by default);</li>
- *   <li>{@code Accept-Encoding: identity} sent explicitly; trust-all TLS with {@code NoopHostnameVerifier} when asked.</li>
- * </ul>
- * The body is read inside the response handler, as the classic API's users do, into a reused buffer
- * ({@link BodyBuffers}; {@code transferTo} would allocate 16 KiB per request). Virtual threads come from
- * {@link VirtualThreadExchanges}, named {@code apache-vt-N}.
+ * Apache HttpClient 5 classic (blocking), one virtual thread per request. Settings as {@link ApacheAdapter}, HTTP/1.1
+ * only; the request is cancelled when its time is up; bodies read into {@link BodyBuffers}. Docs:
+ * https://hc.apache.org/httpcomponents-client-5.6.x/
  */
 public final class ApacheVtAdapter implements HttpClientAdapter {
 
@@ -67,12 +53,9 @@ public final class ApacheVtAdapter implements HttpClientAdapter {
     }
 
     /**
-     * The requests' virtual threads first, then the client. The other order leaked a connection when a send raced
-     * with close() (AdapterContractTest, once in a CI run): the pool's {@code close} discards the connections of
-     * its leased entries, but an entry still connecting gets its connection after that, and {@code
-     * StrictConnPool.release} on a closed pool returns without closing it. Interrupted, a virtual thread blocked
-     * in socket I/O closes its socket; one that finished returns its connection to the open pool, which the
-     * client's close then closes.
+     * The virtual threads first, then the client: the pool's close misses an entry still connecting, and a closed
+     * pool's release leaves its connection open. Interrupted, a thread in socket I/O closes its socket; a finished one
+     * returns its connection to the pool, which the client's close then closes.
      */
     @Override
     public void close() {

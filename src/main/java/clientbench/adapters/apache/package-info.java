@@ -1,8 +1,6 @@
 /**
- * The adapters for Apache HttpClient 5 (async, and classic on virtual threads), and their helpers: {@code *Clients} builds and describes the client,
- * {@code *Exchange} holds one request's state where the adapter needs more than a callback.
- *
- * <p>Flow: registered in {@link clientbench.adapters.Adapters}; imports {@code clientbench.api},
- * {@code clientbench.adapters.support} and the client library, nothing else of clientbench.
+ * The adapters for Apache HttpClient 5 (async, and classic on virtual threads) and their helpers ({@code *Clients}
+ * builds the client, {@code *Exchange} holds a request's state). Registered in {@link clientbench.adapters.Adapters};
+ * of clientbench it imports only {@code clientbench.api} and {@code clientbench.adapters.support}.
  */
 package clientbench.adapters.apache;

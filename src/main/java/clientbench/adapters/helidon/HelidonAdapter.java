@@ -27,40 +27,9 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Helidon WebClient 4, blocking, one virtual thread per request: {@code Http1Client} for HTTP/1.1,
- * {@code Http2Client} for h2c and h2 (built by {@link HelidonClients}). Docs: https://helidon.io/docs/v4/se/webclient
- *
- * <p>Settings that differ from the client's defaults:
- * <ul>
- *   <li>{@code Http1Client}: HTTP/1.1 only, ALPN offers http/1.1 (the generic {@code WebClient} picks
- *       among the protocols on the class path); {@code Http2Client} with priorKnowledge true (default false:
- *       an Upgrade for h2c, ALPN h2 and http/1.1 for h2), so h2c starts with the preface and ALPN offers h2 alone;</li>
- *   <li>no connection limit in Helidon (its HTTP/1.1 cache bounds idle connections only), so each virtual
- *       thread first waits for a permit of a fair semaphore: maxConnections of them over HTTP/1.1; over HTTP/2
- *       one until the first response, then 100, the stub's SETTINGS_MAX_CONCURRENT_STREAMS ({@link Http2Ramp}):
- *       over TLS, requests that find no connection yet each open one (4.5.0's {@code Http2ClientConnectionHandler}
- *       checks for an existing connection only after its TLS branch), and Helidon opens another connection
- *       whenever the first one's streams are full; connectionCacheSize = maxConnections (default 256);
- *       shareConnectionCache false (default true: a JVM-wide cache);</li>
- *   <li>connect timeout from the config, readTimeout = requestTimeout (defaults 10 s, 30 s); no whole-exchange
- *       timeout in Helidon, so a {@link DeadlineTimer} interrupts the virtual thread (closing its socket)
- *       requestTimeout after send(), permit wait included, reported as {@code TIMEOUT};</li>
- *   <li>TCP_NODELAY on (default off: Nagle's algorithm held HTTP/2 frames for the server's delayed ACK), read
- *       back from each socket as it connects;</li>
- *   <li>followRedirects false and sendExpectContinue false (defaults true); content encodings not
- *       discovered from the class path, so nothing is decoded; cookies: none stored by default;</li>
- *   <li>the body is read through a buffer of its expected size, not {@code transferTo}'s 16 KiB: Helidon
- *       allocates a buffer of each read's length on every read ({@link HelidonClients#drain});</li>
- *   <li>{@code Accept-Encoding: identity} sent explicitly; TLS is the JDK's JSSE (Helidon has no other),
- *       trust-all without endpoint identification when asked; otherwise the JDK's default trust and host-name
- *       check, against the host as the URL names it (a resolver of the adapter's: Helidon's own has an IP
- *       literal checked as its reverse DNS name).</li>
- * </ul>
- * close() also closes every socket Helidon connected and still holds open, through a {@code ConnectionListener}:
- * Helidon loses track of a connection whose exchange failed outside the status line ({@link HelidonClients.Sockets}).
- * Virtual threads come from a per-adapter thread-per-task executor named {@code helidon-vt-N}; Helidon
- * also parks a virtual thread on each idle HTTP/1.1 connection to notice when the server closes it, and
- * runs each HTTP/2 connection's reader on one.
+ * Helidon WebClient 4 on virtual threads, Http1Client or Http2Client. Docs: https://helidon.io/docs/v4/se/webclient
+ * Lacking a connection limit and whole-exchange timeout, it gets a fair semaphore ({@link Http2Ramp}) and a
+ * {@link DeadlineTimer}. TCP_NODELAY on (Nagle delayed HTTP/2 frames); no redirects; close() closes lost sockets.
  */
 public final class HelidonAdapter implements HttpClientAdapter {
 

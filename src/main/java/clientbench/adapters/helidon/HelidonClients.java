@@ -106,11 +106,9 @@ final class HelidonClients {
     }
 
     /**
-     * Every socket Helidon connects for the adapter, so that close() can close the ones Helidon lost: 4.5.0
-     * closes an HTTP/1.1 connection on a failed exchange only when the failure comes while reading the status
-     * line ({@code Http1CallChainBase.readResponse}); one that fails elsewhere (an exchange interrupted by the
-     * adapter's deadline while not blocked on its socket, say) is in no cache, so {@code closeResource()} never
-     * reaches it and it stays open until the socket is garbage-collected.
+     * Every socket Helidon connects for the adapter, so close() can close those it lost: 4.5.0 closes an HTTP/1.1
+     * connection whose exchange failed only when reading the status line; one failed elsewhere is in no cache and stays
+     * open until the socket is garbage-collected.
      */
     static final class Sockets implements ConnectionListener {
         private final Set<Socket> connected = ConcurrentHashMap.newKeySet();

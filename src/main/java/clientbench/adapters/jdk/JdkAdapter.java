@@ -20,32 +20,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The JDK's {@link java.net.http.HttpClient}, asynchronous ({@code sendAsync}).
+ * The JDK's {@link java.net.http.HttpClient}, async, built by {@link JdkClients}. It has no connection limit, so a FIFO
+ * queue here holds requests beyond maxConnections ({@link Http2Ramp}); the version is pinned and the connect retry off.
  * Docs: https://docs.oracle.com/en/java/javase/21/docs/api/java.net.http/java/net/http/HttpClient.html
- *
- * <p>Settings that differ from the client's defaults (built by {@link JdkClients}):
- * <ul>
- *   <li>version HTTP/1.1 for http1 and https1 (default HTTP/2: h2c upgrade on http://, ALPN h2 on https://);
- *       HTTP/2, the default, for h2c and h2. The client cannot do h2c by prior knowledge: on h2c the first
- *       request of each connection is an HTTP/1.1 Upgrade (see {@link JdkClients});</li>
- *   <li>connect timeout from the config (default none);</li>
- *   <li>per-request timeout = request timeout less the time queued here (default none). Up to JDK 25 it
- *       ends when the response headers arrive; JDK 26 extends it over the body (JDK-8208693);</li>
- *   <li>connection limit: the client has none ({@code jdk.httpclient.connectionPoolSize} only caps idle
- *       connections), so at most {@code maxConnections} exchanges run at once; the rest wait in a FIFO
- *       queue here without blocking the caller, and one whose deadline passes while queued ends as
- *       {@code TIMEOUT} without being sent. On HTTP/2: one exchange until the first HTTP/2 response,
- *       then 100, the streams of the one connection the client uses ({@link Http2Ramp});</li>
- *   <li>{@code Accept-Encoding: identity} sent explicitly (the client never compresses on its own);</li>
- *   <li>a trust-all {@code SSLContext} when the config asks for it.</li>
- * </ul>
- * Redirects ({@code NEVER}) and cookies (no handler) are already off by default. The connect retry is off
- * ({@code jdk.httpclient.disableRetryConnect}, set by {@link JdkClients}); the client still sends an HTTP/1.1
- * GET again once when its connection closes or resets before the first response byte, and has no switch for
- * that (see {@link JdkClients}). An exchange gives its permit back before it reports, as the virtual-thread
- * adapters do: a request the harness sends in reply to that report finds the permit free (unless others
- * already wait for one) and starts on the harness's thread, not later from a JDK worker after this
- * completion. The JDK request is built on every send, as its users write it.
  */
 public final class JdkAdapter implements HttpClientAdapter {
 

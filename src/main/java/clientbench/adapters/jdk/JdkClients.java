@@ -16,24 +16,9 @@ import java.util.Map;
 import java.util.concurrent.Flow;
 
 /**
- * The JDK client both JDK adapters use: how it is built, what it is sent, what it reports.
- *
- * <p>HTTP/2 cleartext: the JDK client cannot do prior knowledge. {@code Version.HTTP_2} on an
- * {@code http://} target asks for h2c by Upgrade: the first request on each new connection goes out as
- * HTTP/1.1 with {@code Upgrade: h2c} and is answered on stream 1 after the switch; every later request is
- * an HTTP/2 stream on the pooled connection. That is the closest it comes, and what H2C measures for it.
- * Over TLS it offers h2 and http/1.1 by ALPN, a list fixed in the client. A response that still came on
- * HTTP/1.1 (Upgrade declined, http/1.1 chosen) is reported as {@code OTHER}, never measured as ok.
- *
- * <p>Retries. The client retries a refused connect once, unless {@value #DISABLE_RETRY_CONNECT} is true. That
- * property is read once per JVM, into a static final field, when the client sends its first request (class
- * initialisation of {@code jdk.internal.net.http.MultiExchange}, JDK 25), so this class sets it when it is
- * loaded, before either JDK adapter exists, unless it was given on the command line; JdkAdapterContractTest
- * proves in a fresh JVM that it takes effect. What the JDK still retries, with no switch of its own: an HTTP/1.1
- * GET or HEAD whose connection is closed or reset before the first response byte (new or pooled connection
- * alike) is sent again once; on HTTP/2, a stream the server refused (REFUSED_STREAM) or left unprocessed by
- * GOAWAY is sent again once. The only switch that also stops those, {@code jdk.httpclient.redirects.retrylimit=1},
- * caps every follow-up of an exchange; it is not set, as the client's users do not set it.
+ * The JDK client both JDK adapters use. No h2c by prior knowledge: a connection's first request is an HTTP/1.1 Upgrade
+ * (a response still on HTTP/1.1 is {@code OTHER}). Connect retry off, set as this class loads, as the JDK reads it once
+ * per JVM; a GET whose connection dies before the first byte, or a refused stream, is still resent once.
  */
 final class JdkClients {
 

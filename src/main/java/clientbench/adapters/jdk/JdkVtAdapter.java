@@ -15,17 +15,9 @@ import java.util.Map;
 import java.util.concurrent.Semaphore;
 
 /**
- * The JDK's {@link java.net.http.HttpClient} through its blocking {@code send}, one virtual thread per
- * request. Docs: https://docs.oracle.com/en/java/javase/21/docs/api/java.net.http/java/net/http/HttpClient.html
- *
- * <p>Settings that differ from the client's defaults are those of {@link JdkAdapter} (HTTP version, connect
- * timeout, per-request timeout, connect retry off, {@code Accept-Encoding: identity}, trust-all TLS when
- * asked), except the connection limit: here each virtual thread waits for one of {@code maxConnections}
- * permits of a fair semaphore, for at most the request timeout, and the request's own timeout is what is
- * left of it. On HTTP/2 there is one permit until the first HTTP/2 response, then 100 ({@link Http2Ramp}).
- * The client cannot do h2c by prior knowledge: on h2c the first request of each connection is an HTTP/1.1
- * Upgrade (see {@link JdkClients}). Virtual threads, permits and the time left come from
- * {@link VirtualThreadExchanges}; threads are named {@code jdk-vt-N}.
+ * The JDK's {@link java.net.http.HttpClient} through blocking {@code send}, one virtual thread per request; as
+ * {@link JdkAdapter}, but each thread waits within the timeout for one of maxConnections permits ({@link Http2Ramp}).
+ * Docs: https://docs.oracle.com/en/java/javase/21/docs/api/java.net.http/java/net/http/HttpClient.html
  */
 public final class JdkVtAdapter implements HttpClientAdapter {
 

@@ -9,13 +9,9 @@ import org.eclipse.jetty.io.ClientConnector;
 import org.eclipse.jetty.util.IO;
 
 /**
- * Jetty's {@code ClientConnector}, which also closes, as it stops, every channel it opened that is still open.
- * Jetty leaves one open when it hands a new channel to a selector that has already stopped ({@code connect}
- * submits an {@code Accept}, or a {@code Connect} while the connect is pending): the selector's update loop ends
- * at its null selector ({@code ManagedSelector.SelectorProducer.processUpdates}), so the update never runs, and
- * nothing else closes the channel (a pending connect's timeout is a task on the client's scheduler, which stops
- * too). A request in Jetty's queue while {@code HttpClient.stop()} runs can open such a channel. A channel
- * opened once this has stopped is closed at once, and its connect fails.
+ * Jetty's {@code ClientConnector}, which also closes, as it stops, every channel it opened that is still open: Jetty
+ * leaves open a channel handed to a selector that has already stopped (a request queued while {@code HttpClient.stop()}
+ * runs). A channel opened after this stopped is closed at once, and its connect fails.
  */
 final class ClosingClientConnector extends ClientConnector {
 

@@ -13,32 +13,9 @@ import org.eclipse.jetty.client.Response;
 import org.eclipse.jetty.client.Result;
 
 /**
- * Jetty HttpClient 12, asynchronous ({@code Request.send(Response.CompleteListener)}).
- * Docs: https://jetty.org/docs/jetty/12.1/programming-guide/client/http.html
- *
- * <p>Settings that differ from the client's defaults:
- * <ul>
- *   <li>maxConnectionsPerDestination = maxConnections (default 64) on HTTP/1.1, 1 on HTTP/2; requests
- *       beyond wait in the destination's queue;</li>
- *   <li>maxRequestsQueuedPerDestination unbounded (default 1,024, past which Jetty rejects): the harness
- *       bounds requests in flight itself, with a concurrency the adapter cannot know, and users who drive
- *       Jetty at that scale raise the limit (see {@link JettyClients#MAX_QUEUED});</li>
- *   <li>transport HTTP/1.1 only ({@code HttpClientTransportOverHTTP}, the default) for http1 and https1;
- *       HTTP/2 only ({@code HttpClientTransportOverHTTP2}) for h2c, by prior knowledge, and h2, with ALPN
- *       offering h2 alone. On HTTP/2 one connection carries as many streams as the server's
- *       SETTINGS_MAX_CONCURRENT_STREAMS allows (Jetty's multiplexed pool would open up to
- *       maxConnectionsPerDestination while the first has not had the server's SETTINGS yet);</li>
- *   <li>connect timeout from the config (default 5 s); a total timeout of requestTimeout on every
- *       request (default none; it covers queueing, connect and the whole body);</li>
- *   <li>followRedirects false (default true); cookie store {@code HttpCookieStore.Empty} (default an
- *       in-memory store); content decoders cleared after start (by default Jetty loads gzip and sends
- *       {@code Accept-Encoding: gzip}), and {@code Accept-Encoding: identity} sent explicitly;</li>
- *   <li>selectors = ioThreads when set (default 1), read back from the started client; the connector closes, as
- *       the client stops, the channels Jetty would leave open ({@link ClosingClientConnector});</li>
- *   <li>trust-all TLS without endpoint identification when asked.</li>
- * </ul>
- * Jetty does not retry. The body is counted in a content listener, never buffered. The client is built by
- * {@link JettyClients}.
+ * Jetty HttpClient 12, async. Docs: https://jetty.org/docs/jetty/12.1/programming-guide/client/http.html
+ * Off its defaults: maxConnections per destination (HTTP/2: 1), queue unbounded ({@link JettyClients#MAX_QUEUED}); one
+ * transport; total timeout = requestTimeout; no redirects, cookies, decoders; {@link ClosingClientConnector} on stop.
  */
 public final class JettyAdapter implements HttpClientAdapter {
 

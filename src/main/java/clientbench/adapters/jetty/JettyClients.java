@@ -25,10 +25,9 @@ import org.eclipse.jetty.util.ssl.SslContextFactory;
 final class JettyClients {
 
     /**
-     * Requests that may wait for a connection (or an HTTP/2 stream) per destination: unbounded, because the
-     * harness bounds requests in flight with its own permits (its concurrency, up to tens of thousands in the
-     * long-lived shapes, which an adapter cannot know) and Jetty's default of 1,024 would reject a burst no
-     * user at that scale keeps. The queue grows in steps of 32 entries, so the bound costs no memory.
+     * Requests that may wait per destination: unbounded, as the harness bounds requests in flight itself (up to tens of
+     * thousands) and Jetty's default of 1,024 would reject a burst. The queue grows in steps of 32, so the bound costs
+     * no memory.
      */
     static final int MAX_QUEUED = Integer.MAX_VALUE;
 

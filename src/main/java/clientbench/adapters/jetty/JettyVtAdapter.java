@@ -17,17 +17,9 @@ import org.eclipse.jetty.client.InputStreamResponseListener;
 import org.eclipse.jetty.client.Response;
 
 /**
- * Jetty HttpClient 12 driven from virtual threads: each request's virtual thread sends with an
- * {@code InputStreamResponseListener}, Jetty's listener for blocking readers, and reads the body stream to
- * its end, counting bytes (the blocking {@code Request.send()} would buffer the body, and refuses more than
- * 2 MiB). Docs: https://jetty.org/docs/jetty/12.1/programming-guide/client/http.html
- *
- * <p>Settings that differ from the client's defaults are those of {@link JettyAdapter}, the transport
- * (HTTP/1.1 or HTTP/2) among them: the client enforces the connection limit and the total request timeout
- * itself, as there, the timeout being what is left of the request timeout when the virtual thread sends.
- * The body is read into a reused buffer ({@link BodyBuffers}; {@code transferTo} would allocate 16 KiB per
- * request). Virtual threads come from {@link VirtualThreadExchanges}, named {@code jetty-vt-N}; Jetty's
- * own threads still do the I/O and hand the content over to them.
+ * Jetty HttpClient 12 from virtual threads, as {@link JettyAdapter}, the timeout what is left at send. Each reads an
+ * {@code InputStreamResponseListener} into {@link BodyBuffers}: the blocking {@code send()} buffers bodies (to 2 MiB).
+ * Docs: https://jetty.org/docs/jetty/12.1/programming-guide/client/http.html
  */
 public final class JettyVtAdapter implements HttpClientAdapter {
 
@@ -58,11 +50,9 @@ public final class JettyVtAdapter implements HttpClientAdapter {
     }
 
     /**
-     * Ends the virtual threads first, then the client. The other order left connections open at the stub (12, once,
-     * in the contract case of sends racing with close()): a thread that sent after {@code HttpClient.stop()} had
-     * begun opened a connection that no selector was left to close. With the threads gone first, nothing sends
-     * once the client stops, and stopping closes every connection it has; a thread waiting for its answer ends by
-     * the interrupt, and its request by the stop.
+     * Ends the virtual threads first, then the client: a thread sending after {@code HttpClient.stop()} began opened a
+     * connection no selector was left to close. A thread waiting for its answer ends by the interrupt, its request by
+     * the stop.
      */
     @Override
     public void close() {

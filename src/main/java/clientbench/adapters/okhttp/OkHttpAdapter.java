@@ -20,34 +20,9 @@ import okhttp3.Response;
 import okio.Okio;
 
 /**
- * OkHttp 5, asynchronous ({@code Call.enqueue}). Docs: https://square.github.io/okhttp/
- *
- * <p>Settings that differ from the client's defaults (built by {@link OkHttpClients}):
- * <ul>
- *   <li>protocols {@code [HTTP_1_1]} for http1 and https1 (default {@code [HTTP_2, HTTP_1_1]}),
- *       {@code [H2_PRIOR_KNOWLEDGE]} for h2c, the default {@code [HTTP_2, HTTP_1_1]} for h2 (OkHttp refuses
- *       HTTP_2 alone, so ALPN offers both; a response that came on HTTP/1.1 is reported as {@code OTHER});</li>
- *   <li>{@code Dispatcher} maxRequests and maxRequestsPerHost = maxConnections (default 64 and 5), on an
- *       executor of this adapter's own (same shape as the default: a cached pool), so close() can end it;
- *       calls beyond the limit wait in the dispatcher's queue. On HTTP/2 both are 1 until the first HTTP/2
- *       response, then 100, the streams of one connection ({@link Http2Ramp}); every call in flight holds
- *       a dispatcher thread all the same;</li>
- *   <li>{@code ConnectionPool} keeping up to maxConnections idle connections (default 5), 5 min keep-alive;</li>
- *   <li>its own {@code TaskRunner} (default: the JVM-wide {@code TaskRunner.INSTANCE}, whose daemon threads
- *       idle out only after 60 s): see {@link OkHttpClients} for how, and the one thread left;</li>
- *   <li>connectTimeout from the config (default 10 s); callTimeout = requestTimeout (default none);
- *       read and write timeouts = requestTimeout (default 10 s), so only the call timeout fires;</li>
- *   <li>retryOnConnectionFailure false (default true); followRedirects and followSslRedirects false
- *       (default true); cookies: {@code CookieJar.NO_COOKIES} is already the default;</li>
- *   <li>{@code Accept-Encoding: identity} sent explicitly: without it OkHttp asks for gzip and
- *       decompresses transparently;</li>
- *   <li>trust-all TLS and host names when the config asks for it;</li>
- *   <li>TCP_NODELAY on, set by the adapter's socket factory ({@link OpenSockets}; OkHttp leaves Nagle's
- *       algorithm on and has no setting for it), as every other client runs; read back from the open sockets.</li>
- * </ul>
- * The OkHttp request is built on every send, as OkHttp's users write it (its URL string parsed each time).
- * The call timeout starts when the dispatcher runs the call, so time queued in the dispatcher is not
- * part of it. OkHttp reads the body with blocking I/O on the dispatcher's threads ("fake async").
+ * OkHttp 5, async ({@code Call.enqueue}). Off its defaults: protocols pinned (h2 offers h2 and http/1.1, as OkHttp
+ * refuses HTTP_2 alone); dispatcher limits = maxConnections ({@link Http2Ramp}); its own TaskRunner; callTimeout =
+ * requestTimeout; no retries or redirects; TCP_NODELAY on ({@link OpenSockets}). Docs: https://square.github.io/okhttp/
  */
 public final class OkHttpAdapter implements HttpClientAdapter {
 

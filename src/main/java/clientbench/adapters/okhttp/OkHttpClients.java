@@ -24,19 +24,9 @@ import okhttp3.internal.concurrent.TaskRunner;
 import okhttp3.internal.connection.ConnectionListener;
 
 /**
- * The OkHttp client both OkHttp adapters use, and everything it owns.
- *
- * <p>Why an own {@code TaskRunner}: OkHttp runs its connection-pool cleanup, and in OkHttp 5 the
- * fast-fallback connect races, as tasks on {@code TaskRunner.INSTANCE}, a JVM-wide runner whose daemon
- * threads idle out only after 60 s. OkHttp 5.5 has no public way to replace it, but the Kotlin-internal
- * {@code OkHttpClient.Builder.taskRunner} (compiled to the public method {@code taskRunner$okhttp}) and
- * the internal {@code ConnectionPool} constructor that takes a runner are callable from Java. With both
- * set to a runner whose executor this class owns, close() ends every OkHttp thread. This uses
- * {@code okhttp3.internal}, which OkHttp does not keep stable: re-check on every OkHttp upgrade.
- *
- * <p>The one thread close() cannot end: Okio's {@code Okio Watchdog}, a single JVM-wide daemon thread
- * behind every OkHttp timeout ({@code AsyncTimeout}). It exits by itself after 60 s without timeouts
- * and no API stops it sooner; the contract test excludes exactly that thread, by name.
+ * The OkHttp client both adapters use, with its own {@code TaskRunner} (via okhttp3.internal: re-check on every OkHttp
+ * upgrade), as the JVM-wide one's threads outlive close() by 60 s. Okio's JVM-wide {@code Okio Watchdog} thread cannot
+ * be ended; the contract test excludes it by name.
  */
 final class OkHttpClients {
 

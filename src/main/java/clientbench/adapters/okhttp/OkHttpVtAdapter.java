@@ -18,16 +18,9 @@ import okhttp3.Response;
 import okio.Okio;
 
 /**
- * OkHttp 5 through its blocking {@code Call.execute}, one virtual thread per request.
- * Docs: https://square.github.io/okhttp/
- *
- * <p>Settings that differ from the client's defaults are those of {@link OkHttpAdapter} (built by
- * {@link OkHttpClients}), except the connection limit: synchronous calls bypass the dispatcher's limits
- * and OkHttp's pool caps only idle connections, so each virtual thread first waits for one of
- * {@code maxConnections} permits of a fair semaphore. The call timeout is what is left of the request
- * timeout after that wait, so it covers the whole exchange. On HTTP/2 there is one permit until the first
- * HTTP/2 response, then 100, the streams of one connection ({@link Http2Ramp}). Virtual threads, permits
- * and the time left come from {@link VirtualThreadExchanges}; threads are named {@code okhttp-vt-N}.
+ * OkHttp 5 through its blocking {@code Call.execute}, one virtual thread per request. As {@link OkHttpAdapter}, but
+ * calls bypass the dispatcher's limits, so each thread waits for one of maxConnections fair permits
+ * ({@link Http2Ramp}); the call timeout is what is left. Docs: https://square.github.io/okhttp/
  */
 public final class OkHttpVtAdapter implements HttpClientAdapter {
 

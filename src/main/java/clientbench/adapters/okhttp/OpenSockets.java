@@ -11,16 +11,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import javax.net.SocketFactory;
 
 /**
- * The plain socket factory OkHttp uses by default ({@code SocketFactory.getDefault()}: unconnected
- * {@code java.net.Socket}s), plus a set of the sockets it made and that are not closed yet, so that
- * {@link #closeAll()} ends every connection the client opened, pooled or not.
- *
- * <p>Why: {@code ConnectionPool.evictAll()} closes only the connections in the pool. A connection a call
- * opens while close() runs (a call that got its turn after {@code Dispatcher.cancelAll()}, or a connect
- * still racing on the task runner) joins the pool after the eviction, or never, and stayed open for the
- * pool's 5-minute keep-alive: the contract test saw one left open at the stub 15 s after close(), in
- * 1 of 6 CI runs. After {@link #closeAll()} every new socket is closed at once and its connect fails.
- * The cost is one concurrent-set add and remove per connection, never per request.
+ * OkHttp's default socket factory plus the sockets it made that are not closed, so {@link #closeAll()} ends every
+ * connection, pooled or not: {@code evictAll()} misses one a call opens while close() runs, left open for the pool's
+ * keep-alive. After closeAll() a new socket is closed at once. The cost is per connection, never per request.
  */
 final class OpenSockets extends SocketFactory {
 

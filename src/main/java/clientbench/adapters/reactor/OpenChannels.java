@@ -9,13 +9,9 @@ import reactor.netty.ChannelPipelineConfigurer;
 import reactor.netty.ConnectionObserver;
 
 /**
- * Every connection (never an HTTP/2 stream) the adapter's client opened and not yet closed, so that close() ends
- * them all while the event loops still run. Neither library does it: the pool's disposal closes idle connections
- * only, not those in use or still connecting (reactor-pool's {@code SimpleDequePool.disposeLater}); and an event
- * loop shut down with no quiet period that is running tasks at that moment ends without closing its channels
- * (Netty 4.2's {@code SingleThreadEventExecutor.confirmShutdown} returns true at once, so
- * {@code SingleThreadIoEventLoop.run} never calls {@code prepareToDestroy} again). A connect the pool started
- * before its disposal registers its channel later: that one closes itself as it registers.
+ * Every connection (never an HTTP/2 stream) the client opened and not yet closed, so close() ends them while the loops
+ * still run: the pool's disposal closes idle ones only, and a busy event loop shut down without a quiet period ends
+ * without closing its channels. A connect registered after the disposal closes itself.
  */
 final class OpenChannels implements ChannelPipelineConfigurer {
 

@@ -27,37 +27,9 @@ import reactor.netty.resources.ConnectionProvider;
 import reactor.netty.resources.LoopResources;
 
 /**
- * Reactor Netty 1.3 {@code HttpClient}, one subscription per request, built per call as its users write it;
- * pool, TLS and settings from {@link ReactorClients}.
+ * Reactor Netty 1.3 {@code HttpClient}, built per call as users write it, settings from {@link ReactorClients}. Off its
+ * defaults: its own pool and loops; protocol pinned; JSSE; no retry; one {@code Mono.timeout}; {@link OpenChannels}.
  * Docs: https://projectreactor.io/docs/netty/release/reference/http-client.html
- *
- * <p>Settings that differ from the client's defaults:
- * <ul>
- *   <li>a {@code ConnectionProvider} of its own (default: the JVM-wide one of {@code HttpResources}):
- *       maxConnections = maxConnections (default 2 x max(cores, 8)); pendingAcquireMaxCount -1, an unbounded
- *       queue like the other clients' (default 2 x maxConnections, beyond which it rejects);
- *       pendingAcquireTimeout = requestTimeout (default 45 s); the pending-acquire timer on the adapter's
- *       event loops (default: Reactor's JVM-wide {@code Schedulers.parallel()}, whose threads outlive close());</li>
- *   <li>on HTTP/2 an {@code Http2AllocationStrategy} instead: one connection (default unlimited, and without
- *       strict reuse concurrent acquires may open more), at most 100 streams on it (default: the server's
- *       SETTINGS_MAX_CONCURRENT_STREAMS, unknown until its first SETTINGS arrive), strict connection reuse;
- *       more requests wait for a stream in the pool's queue;</li>
- *   <li>{@code LoopResources} of its own, daemon threads named {@code reactor-adapter-*}, ioThreads of them
- *       when set (default: the JVM-wide loops, max(cores, 4)); epoll when available, as by default;</li>
- *   <li>protocol pinned: HTTP/1.1 (the default), H2C alone (prior knowledge), or H2 alone over TLS with ALPN
- *       offering h2 only (default h2 and http/1.1); TLS on the JDK's JSSE ({@code SslProvider.JDK}; default
- *       OpenSSL when netty-tcnative is present); compress false and followRedirect false (the defaults,
- *       pinned); disableRetry true (default: one retry when a pooled connection closes before the request
- *       is sent); cookies: Reactor Netty keeps none;</li>
- *   <li>connect timeout from the config (default 30 s); one whole-exchange {@code Mono.timeout} of
- *       requestTimeout on the adapter's event loops (no {@code responseTimeout}, which would add and remove
- *       a read-timeout handler on every request and cannot fire first);</li>
- *   <li>{@code Accept-Encoding: identity} sent explicitly; trust-all TLS when asked.</li>
- * </ul>
- * The body is counted buffer by buffer as it arrives and never aggregated. Requests in flight are kept in a
- * concurrent set (one add and remove per request), so that close() reports those the client drops
- * ({@link ReactorExchange}); connections in another (one add and remove per connection), so that close() closes
- * those the pool's disposal and the loops' shutdown leave open ({@link OpenChannels}).
  */
 public final class ReactorNettyAdapter implements HttpClientAdapter {
 

@@ -24,7 +24,6 @@ public final class AdapterSettings {
 
     /**
      * Refuses HTTP/2 for a client that has none, before the adapter creates anything.
-     *
      * @param why what the client lacks, e.g. "the classic client has no HTTP/2"
      * @throws IllegalArgumentException naming the client, what it lacks and the protocol
      */
@@ -68,9 +67,7 @@ public final class AdapterSettings {
     }
 
     /**
-     * Records the I/O threads the live client runs with, read back from it after start, never the number
-     * asked for (that is {@code ioThreadsRequested}).
-     *
+     * Records the I/O threads the live client runs with, read back after start, never the number asked for.
      * @param live the count read from the client; 0 for a client without I/O threads of its own
      * @param kind what they are and how they were read, e.g. "selector threads (ClientConnector.getSelectors)"
      */
@@ -80,9 +77,7 @@ public final class AdapterSettings {
     }
 
     /**
-     * Records TCP_NODELAY (Nagle's algorithm off) as read from the client's configuration where the live sockets
-     * are out of reach; {@link NoDelayTally} reads them where they are not.
-     *
+     * Records TCP_NODELAY as read from the client's configuration, where the live sockets are out of reach.
      * @param from where it was read, e.g. "ClientConnector.isTCPNoDelay() of the live client"
      */
     public static void tcpNoDelay(Map<String, String> settings, boolean on, String from) {
@@ -91,7 +86,6 @@ public final class AdapterSettings {
 
     /**
      * The shared settings, as every adapter applies them.
-     *
      * @param connectionLimit how the client enforces {@code maxConnections}, and what it does when all are busy
      * @param requestTimeout how the client enforces {@code requestTimeout}, and what it covers
      */

@@ -6,10 +6,9 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Enforces the whole-exchange request timeout for clients that have none of their own (Apache
- * HttpClient 5 only bounds connect, pool lease and socket inactivity separately). One daemon platform
- * thread per adapter; cancelled deadlines leave the queue at once, so a fast exchange costs one
- * schedule and one cancel.
+ * Enforces the whole-exchange request timeout for clients that have none of their own (Apache HttpClient 5 bounds only
+ * connect, lease and inactivity). One daemon platform thread per adapter; cancelled deadlines leave the queue at once,
+ * so a fast exchange costs one schedule and one cancel.
  */
 public final class DeadlineTimer implements AutoCloseable {
 

@@ -4,19 +4,9 @@ import clientbench.api.AdapterConfig;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * The limit on requests in flight of an adapter that enforces {@code maxConnections} itself (a queue or
- * semaphore in the adapter, or OkHttp's dispatcher), for a client built around one HTTP/2 connection per
- * host (the JDK's, OkHttp).
- *
- * <p>Over HTTP/1.1 each request in flight holds a connection, so the limit is {@code maxConnections}. Over
- * HTTP/2 it is one request until the first response arrives on HTTP/2: before that, such a client opens a
- * connection per request in flight (the JDK an Upgrade or TLS connection each, and it keeps the extra ones
- * open; OkHttp a connect race per call, closing the losers), where a prior-knowledge client opens one.
- * Then the limit is raised once and for all to {@value #STREAMS}, the streams of that one connection: past
- * the server's SETTINGS_MAX_CONCURRENT_STREAMS the JDK's client fails a request ("too many concurrent
- * streams"), and OkHttp opens more connections, on which the stub refused streams (REFUSED_STREAM, not
- * retried with retries off) with 300 requests in flight. More requests wait in the adapter's (or OkHttp's
- * dispatcher's) queue, their wait inside their latency.
+ * The in-flight limit of an adapter that enforces {@code maxConnections} itself: that many on HTTP/1.1; on HTTP/2 one
+ * request until the first HTTP/2 response (before it, such clients open a connection per request), then
+ * {@value #STREAMS}, one connection's streams, past which the JDK fails requests and OkHttp opens connections.
  */
 public final class Http2Ramp {
 

@@ -9,10 +9,9 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
 /**
- * TCP_NODELAY as read back from each socket a client connected, for its settings ({@code tcpNoDelay}): every
- * client runs on the same transport, and for a client that owns plain sockets (Helidon, OkHttp) the socket itself
- * is the only place that says what it runs with. Nagle's algorithm, left on, holds a small write while an earlier
- * one is unacknowledged: over HTTP/2 that held Helidon's frames for the server's delayed ACK (tens of ms a request).
+ * TCP_NODELAY as read back from each socket a client connected, for its {@code tcpNoDelay} setting: for a client owning
+ * plain sockets (Helidon, OkHttp) only the socket says. Nagle's algorithm, left on, held Helidon's HTTP/2 frames for
+ * the server's delayed ACK.
  */
 public final class NoDelayTally {
 

@@ -14,24 +14,9 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 
 /**
- * What every blocking client driven from virtual threads does around its one blocking call, written once:
- * start the request on its own virtual thread ({@code <adapter>-vt-N}), wait for a permit within the time
- * left of the request timeout (for a client without a connection limit of its own), hand the exchange the
- * time still left, map its result or exception to one outcome, and report exactly once. After
- * {@link #close()} a send is {@code REJECTED}.
- *
- * <p>The request timeout runs from {@code send()}: the time a virtual thread waits to start or for a permit
- * is inside it. A client whose own timeouts cannot cover the whole exchange registers a cancel action with
- * {@link Call#onDeadline}; an exchange that fails after it ran is reported as {@code TIMEOUT}.
- *
- * <p>Usage, in an adapter's constructor and {@code send}:
- * <pre>{@code
- * exchanges = new VirtualThreadExchanges(name(), config, permits, false, MyClients::outcomeOf);
- * exchanges.send(request, completion, call -> {
- *     Response r = client.execute(toClient(call.request(), call.timeLeft()));
- *     return Answer.of(r.status(), bodyCounter.count(r.body()));
- * });
- * }</pre>
+ * What every blocking client on virtual threads does around its one call: a virtual thread per request, a permit within
+ * the request timeout (which runs from send()), the time left handed on, one outcome reported once; a send after
+ * close() is REJECTED. {@link Call#onDeadline} cancels an exchange the client's own timeouts cannot.
  */
 public final class VirtualThreadExchanges implements AutoCloseable {
 

@@ -29,35 +29,9 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Vert.x 5 core {@code HttpClient} (futures), on a Vert.x instance of its own, used the way a Vert.x
- * application uses it: from event-loop contexts, one client per context. Built by {@link VertxClients}.
- * Docs: https://vertx.io/docs/vertx-core/java/#_writing_http_servers_and_clients
- *
- * <p>Settings that differ from the client's defaults:
- * <ul>
- *   <li>its own {@code Vertx} (closed by close()), eventLoopPoolSize = ioThreads when set (default
- *       2 x cores), preferNativeTransport true (default false: NIO), so epoll where available like the
- *       other Netty clients; class-path resolving and file caching off, so it makes no cache directory;</li>
- *   <li>requests are not made from the caller's thread: from a non-Vert.x thread the client creates a new
- *       context for every request, all on one event loop, and puts every connection on that loop. The adapter
- *       deploys a verticle with one instance per event loop (HTTP/2: one) and keeps its contexts; each
- *       request is run on the next context in turn ({@code runOnContext}), or on the caller's own context when
- *       the caller already runs on one of them, and uses that context's client, so connections and callbacks
- *       spread over the loops and stay on them;</li>
- *   <li>HTTP/1.1: {@code PoolOptions} http1MaxSize = maxConnections split over the clients (default 5 each);
- *       HTTP/2: one client, http2MaxSize 1 (the default, pinned) and http2MultiplexingLimit 100 (default: the
- *       server's SETTINGS_MAX_CONCURRENT_STREAMS); the wait queue stays unbounded (maxWaitQueueSize -1, the
- *       default), and a request waits in it for at most requestTimeout (connect timeout per request);</li>
- *   <li>protocol pinned: HTTP/1.1 with ALPN off, h2c by prior knowledge (http2ClearTextUpgrade false;
- *       default an Upgrade), h2 with ALPN offering h2 only (alpnVersions [HTTP_2]; default h2, http/1.1,
- *       http/1.0); TLS on the JDK's JSSE ({@code JdkSSLEngineOptions}; default: OpenSSL when present);
- *       keep-alive on, decompression off, followRedirects false per request; cookies: the core client keeps none;</li>
- *   <li>TCP connect timeout from the config (default 60 s); request idle timeout = requestTimeout (default
- *       none), and a timer resets the request when requestTimeout has passed since send(), so it bounds
- *       the whole exchange;</li>
- *   <li>{@code Accept-Encoding: identity} sent explicitly; trustAll and no host verification when asked.</li>
- * </ul>
- * The body is counted buffer by buffer in the response handler and never aggregated.
+ * Vert.x 5 core {@code HttpClient} on its own Vertx, one client per event-loop context, each request run on the next
+ * (a foreign thread would put every connection on one loop). Off its defaults: native transport, pool split over the
+ * clients, protocol pinned, a timer bounding the exchange. Docs: https://vertx.io/docs/vertx-core/java/
  */
 public final class VertxAdapter implements HttpClientAdapter {
 
@@ -96,10 +70,9 @@ public final class VertxAdapter implements HttpClientAdapter {
     }
 
     /**
-     * Runs on the lane's event loop: the request, its connection and its callbacks all stay there. A send that
-     * raced with close() finds the client closed, which Vert.x throws rather than fails the future with
-     * ("Client is closed", seen in the contract test's log as an unhandled exception on the loop, the request
-     * never reported): reported as {@code REJECTED}, like every send after close().
+     * Runs on the lane's event loop, so the request, its connection and callbacks stay there. A send racing close()
+     * finds the client closed, which Vert.x throws rather than fails the future with: reported as {@code REJECTED},
+     * like every send after close().
      */
     private void exchange(Context lane, Request request, Completion completion, long deadlineNanos) {
         Future<HttpClientRequest> opened;
