@@ -27,27 +27,9 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A client's knee: the highest offered rate at which it keeps the SLO ({@link Slo}: 99.9% ok, latency
- * p99 within 10 ms of the server's delay, no flag against it), found by a search inside the fork. Each
- * measured iteration is one probe at the rate {@link CapacitySearch} chooses: a ramp that doubles from
- * {@code startRate} (every client walks the same ladder, so the spectra of all clients meet at common
- * rates), a bisection to {@code precision}, and a confirmation of the knee. Warm-up runs at
- * {@code warmupRate}, by default the ladder's fourth rung (8 x {@code startRate}), so that the probes meet a
- * compiled client. The {@code noop} client (the harness alone) does not search: it walks the ladder from
- * {@code startRate} to {@code ceilingRate} and round again, so that the harness's own cost is measured at
- * every rate a client is probed at on the ladder. A miss while the client JVM's JIT still compiled for over a
- * tenth of the probe is the warm-up's: it moves no bound, and the rate is probed again
- * ({@link CapacitySearch#recordWarmingMiss}); any other miss gets one more probe, and stands only when that one
- * misses too ({@link CapacitySearch#recordMiss}).
- *
- * <p>Expect: {@code knee} (req/s, given once per fork: JMH's score and error for it are over the forks, {@link
- * PerForkResult}),
- * {@code knee.high} (the lowest rate that failed: the knee lies in [knee, knee.high)), {@code knee.converged}
- * (1 when the bracket is within the precision and the knee passed twice). Each iteration's primary score
- * is ok/s at the rate probed (their average across probes means nothing: read {@code knee}); each probe's
- * rate, verdict and reason are in the trial's JSON and as {@code probe.rate} and {@code probe.pass}.
- *
- * <p>HOW TO RUN: {@code ./bench jmh CapacityBenchmark -p client=jdk -f 2}
+ * A client's knee, the highest offered rate that keeps the {@link Slo}, searched in the fork by {@link CapacitySearch}:
+ * each measured iteration probes one rate, up a ladder doubling from {@code startRate} (shared, so clients meet at
+ * common rates), then bisected to {@code precision}; {@code noop} walks the ladder. Read the knee, not the ok/s score.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -73,12 +55,9 @@ public class CapacityBenchmark extends LoadBenchmark {
     @Param("125")
     public String floorRate;
     /**
-     * The warm-up iterations' rate; empty: 8 x {@code startRate}, at most {@code ceilingRate}. At the start rate
-     * (1k req/s) two 3 s warm-ups send 6,000 requests, fewer than C2 needs to compile a per-request path (tiered
-     * compilation's Tier4 thresholds: 5,000 invocations, 15,000 with loops), so the first probes met a JVM still
-     * compiling on the cores it shares with the client, and its CPU flagged them. At 8k, 48,000 requests; a client
-     * slower than that runs at its own pace, as
-     * requests beyond {@code concurrency} in flight wait (warm-up figures are recorded, never judged).
+     * The warm-up iterations' rate; empty: 8 x {@code startRate}, at most {@code ceilingRate}. At 1k req/s two 3 s
+     * warm-ups send 6,000 requests, under C2's Tier4 thresholds, so the first probes would meet a JVM still compiling;
+     * at 8k, 48,000 (a slower client runs at its own pace; warm-up is never judged).
      */
     @Param("")
     public String warmupRate;

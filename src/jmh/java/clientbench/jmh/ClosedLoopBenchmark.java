@@ -19,15 +19,9 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The closed model: {@code concurrency} loops, each sending its next request the moment the last one
- * completes. It measures peak throughput; it cannot measure what callers wait, because a slow server
- * slows the senders too (coordinated omission). Its percentiles are therefore service time and are
- * named {@code service.*}, never {@code latency.*}.
- *
- * <p>Expect: {@code ok} near the client's maximum at this concurrency; compare clients by it, and read
- * latency from {@link OpenLoopBenchmark}.
- *
- * <p>HOW TO RUN: {@code ./bench jmh ClosedLoopBenchmark -p client=jdk -p concurrency=16}
+ * The closed model: {@code concurrency} loops, each sending its next request as the last completes. It measures peak
+ * throughput ({@code ok}), not what callers wait: a slow server slows the senders too (coordinated omission), so its
+ * percentiles are {@code service.*}, never {@code latency.*}; read latency from {@link OpenLoopBenchmark}.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)

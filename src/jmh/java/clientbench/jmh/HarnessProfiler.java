@@ -26,72 +26,9 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Turns each iteration's {@link IterationSnapshot} into JMH results: the primary score and the secondary
- * metrics. A profiler, rather than {@code @AuxCounters}, because aux counters are plain numbers that JMH
- * averages across iterations and forks (wrong for percentiles) and must be Java identifiers (no
- * {@code fail.timeout}). {@link Main} adds it to every run of {@code java -jar benchmarks.jar}.
- *
- * <p>The primary score is successful requests per second over the exact window ({@code ok}), not JMH's
- * count of benchmark calls (which is the offered rate in the open model and counts failures in the closed
- * one). How, in JMH 1.37: {@code BenchmarkHandler.runIteration} adds the benchmark threads' primary results
- * to the {@code IterationResult}, then adds what each profiler's {@code afterIteration} returns; the
- * iteration's primary result aggregates every primary result it holds with the thread aggregator, which
- * for {@code ThroughputResult} sums the scores (labels and units must agree). So this profiler returns one
- * more primary {@code ThroughputResult}, same label and unit, scoring {@code ok/s - JMH's own score}: JMH's
- * table, its per-iteration lines and its JSON then headline ok/s exactly. Benchmarks in another mode
- * (the self-benchmark's {@code overhead}, time per call) keep JMH's score. The offered rate stays as a
- * check, {@code scheduled} per second.
- *
- * <p>Metrics (names are API: the notebook reads them):
- * <ul>
- *   <li>rates over the exact window (the iteration time from its first send), ops/s, averaged over
- *       iterations with JMH's error: {@code ok} (also the primary score), {@code sent}, {@code fail.<class>},
- *       {@code dropped} (never sent: the drop policy's refusals and the unsent), and {@code scheduled} (the
- *       offered rate: a check on the pacer);</li>
- *   <li>exact totals, summed over iterations and forks: {@code n.scheduled}, {@code n.sent},
- *       {@code n.dropped}, {@code n.ok}, {@code n.fail.<class>}, {@code n.unsent}, {@code n.expired},
- *       {@code n.duplicates};</li>
- *   <li>percentiles in microseconds from merged histograms ({@link PercentileResult}):
- *       {@code latency.p50 .p90 .p99 .p999 .max} (from the intended start, every outcome, and requests that
- *       never completed at a lower bound: unsent ones at window close - intended, ones still out at the
- *       drain deadline at deadline - intended; verdicts read these), {@code latency.ok.*} (successes only),
- *       in the closed model, which has no intended start, {@code service.*} and {@code service.ok.*};
- *       {@code service.p50 .p99}, {@code lag.p50 .p99 .max} (actual send minus intended start);
- *       {@code body.bytes.min .max}, the response body lengths the client reported;</li>
- *   <li>cost: {@code cpu.per.req} (the client JVM's CPU time in the window per request sent, in us, harness
- *       included: the {@code noop} client at the same shape shows the harness's share, which ./bench
- *       subtracts), {@code alloc.per.req} (bytes allocated in the window per request sent, the counter of
- *       {@code -prof gc}, whose {@code gc.alloc.rate.norm} divides a whole iteration by JMH's call count),
- *       {@code cpu.share} (the client JVM's CPU time in the window over the window times its CPUs),
- *       {@code syscalls.per.req} and {@code cswitches.per.req} (the client JVM's system calls and context switches
- *       in a measured window per request sent, counted by the kernel: {@link clientbench.harness.KernelCounters}),
- *       {@code threads.max} (the JVM's peak live threads in the iteration), {@code inflight.end} (requests
- *       out when the window closed);</li>
- *   <li>long-lived shapes: {@code ll.asked} (requests asked to be held at once), {@code ll.held} (in flight
- *       when the window closed), {@code ll.open.ms} (from the first send until the count in flight last
- *       rose: it reached {@code ll.asked}, or stopped short), why the rest failed in {@code fail.*},
- *       {@code heap.per.inflight} (bytes after a GC) and {@code threads.per.inflight};</li>
- *   <li>connections and the stub's own counts, probed once the window is closed (so they never move it):
- *       {@code connections} (the client's established connections to the target when the window closed,
- *       by the kernel, matching the target's address and port), {@code connections.peak} (the most open at
- *       once in the window: the stub's count, or with an external target the kernel's sampled 4 times a
- *       second), {@code connections.used} (connections that carried a request in the window),
- *       {@code connections.opened} (connections the stub accepted over the iteration), {@code stub.requests}
- *       (requests the stub answered over the iteration: beside {@code n.sent}, they agree up to the requests
- *       that never reached it or were still out at the drain deadline), {@code listen.overflows} (connections the kernel's accept queues refused over
- *       the iteration: 0 proves the stub took every connection offered) - the last three summed like
- *       {@code n.*}; {@code stub.cpu} (its share of its CPUs in the window);</li>
- *   <li>validity flags, 0 or 1, the maximum over iterations and forks (see {@link Flag}):
- *       {@code flag.generator} (open model: {@code cpu.share} >= 0.9), {@code flag.lag} (open model: lag p99
- *       > 10% of latency p99 and > 1 ms), {@code flag.stub} ({@code stub.cpu} >= 0.7), {@code flag.unsteady} (this fork's
- *       measured iterations so far differ by > 20% in ok/s), {@code flag.samples} (< 1,000 latency samples
- *       in an iteration), {@code flag.steal} ({@code host.steal}, the share of the machine's CPU its hypervisor
- *       gave to other guests in the window, >= 0.1). A flagged figure never counts against a client; a rate kept
- *       despite {@code generator}, {@code lag}, {@code stub} or {@code steal} counts as kept
- *       ({@link clientbench.harness.Slo#LIMITS}).</li>
- * </ul>
- * HOW TO RUN: {@code java -jar target/benchmarks.jar OpenLoopBenchmark} adds it; with JMH's own main or the
- * Runner API, add {@code -prof clientbench.jmh.HarnessProfiler} ({@code addProfiler(HarnessProfiler.class)}).
+ * Turns each iteration's {@link IterationSnapshot} into JMH results: a profiler, as {@code @AuxCounters} are averaged
+ * (wrong for percentiles) and must be identifiers. JMH sums primary {@code ThroughputResult}s, so one scoring ok/s
+ * minus JMH's own makes ok/s the headline. Metric names are API: the notebook reads them (docs/metrics.md).
  */
 public final class HarnessProfiler implements InternalProfiler {
 

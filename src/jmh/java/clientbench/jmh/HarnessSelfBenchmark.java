@@ -22,19 +22,9 @@ import org.openjdk.jmh.infra.Control;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The harness measuring itself, with the {@code noop} adapter that completes inline and touches no
- * network: the floor under every client's numbers.
- *
- * <ul>
- *   <li>{@code overhead}: one full request cycle without pacing (the window check, permit, slot, clock
- *       reads, the exchange, the histogram records, the accounting). Expect well under 250 ns/op.</li>
- *   <li>{@code paced}: the open model at {@code rate} req/s. Expect {@code ok} (the primary score) equal
- *       to {@code rate} and no {@code n.unsent}; {@code lag} is the pacer's own lateness: with a CPU of its
- *       own (4+ CPUs) it spins the last 120 us and is sharp, sharing the client's it parks and is late by
- *       the kernel's wake-up latency (wrk2 paces to about 1 ms).</li>
- * </ul>
- *
- * <p>HOW TO RUN: {@code ./bench jmh HarnessSelfBenchmark}
+ * The harness measuring itself with {@code noop} (inline, no network): the floor under every client. {@code overhead}:
+ * one unpaced request cycle, well under 250 ns/op. {@code paced}: the open model, {@code ok} equal to {@code rate}, no
+ * {@code n.unsent}; {@code lag}, the pacer's lateness, is sharp on a CPU of its own, the kernel's wake-up when shared.
  */
 @Warmup(iterations = 3, time = 5)
 @Measurement(iterations = 5, time = 5)

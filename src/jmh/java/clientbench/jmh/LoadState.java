@@ -19,18 +19,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /**
- * The lifecycle every clientbench state shares, as JMH calls it: a subclass's {@code @Setup(Level.Trial)}
- * starts the trial ({@link #start}); each iteration begins with the iteration's time as its window and ends
- * with the window closed, probed and drained, its snapshot handed to {@link HarnessProfiler}; the trial
- * stops everything at its end. Benchmark methods send through {@link #generator} directly: JMH, then the
- * generator, with no hop between on the hot path.
- *
- * <p>System properties (passed to forks with {@code -jvmArgsAppend}): {@code clientbench.hlog.dir}
- * (where the .hlog and .trial.json files go; default: the working directory, beside JMH's JSON),
- * {@code clientbench.pin} (pin the stub, the pacer and the client JVM to CPUs of their own; default true),
- * {@code clientbench.shape} (the ./bench shape this run measures, for the trial's record), {@code clientbench.round}
- * (the round of the comparison this fork runs in, likewise), {@code clientbench.variant} (in an upgrade's run, the
- * version of the client this fork runs, {@code apache@5.4.4}: the record's client).
+ * The lifecycle every state shares: {@code @Setup(Level.Trial)} calls {@link #start}; each iteration's window is
+ * closed, probed, drained and given to {@link HarnessProfiler}; methods send via {@link #generator}. Fork properties:
+ * {@code clientbench.hlog.dir}, {@code .pin} (default true), {@code .shape}, {@code .round}, {@code .variant}.
  */
 public abstract class LoadState {
     private static boolean warned;
@@ -94,14 +85,9 @@ public abstract class LoadState {
     static final double JIT_QUIET = clientbench.harness.Probes.JIT_WARMING;
 
     /**
-     * Before JMH's warm-up iterations: the trial at {@code rate} req/s in 2 s windows, until the first window in
-     * which the client JVM's JIT compiled for under {@link #JIT_QUIET} of the time, or {@code maxSeconds} of
-     * windows (none for 0; one where the JVM does not report its compilation time). On 2 cores a fork's two
-     * cold JVMs compiled for 12-18 s (closed loops, h2c at 2k req/s): a fixed warm-up either wastes that time on
-     * clients that settled or ends before the slow ones did. Each window is a warm-up iteration of the trial's
-     * record, numbered by its {@code settle} fact, never in the histogram log, never judged.
-     *
-     * @return the settle windows run
+     * Before JMH's warm-up: 2 s windows at {@code rate} until one where the JIT compiled under {@link #JIT_QUIET} of
+     * it, or {@code maxSeconds} (none for 0; one if compile time is unreported). Cold JVMs compile 12-18 s on 2 cores,
+     * so a fixed warm-up wastes time or ends too soon. Returns the windows run (warm-ups in the record, never judged).
      */
     protected final int settle(double rate, int maxSeconds) {
         int windows = (int) (TimeUnit.SECONDS.toNanos(Math.max(0, maxSeconds)) / SETTLE_WINDOW_NANOS);
@@ -141,10 +127,8 @@ public abstract class LoadState {
     }
 
     /**
-     * After each iteration's drain: what the subclass concludes from it, by name. Numbers become JMH
-     * secondary metrics of that name (averaged, so a fact given once per fork is that fork's value); every
-     * fact goes into the iteration's record in the trial's JSON.
-     *
+     * After each iteration's drain: the subclass's facts by name, all into the trial's JSON; numbers also become JMH
+     * secondary metrics (averaged, so a fact given once per fork is that fork's value).
      * @param last the fork's last measured iteration
      */
     protected Map<String, ?> afterIteration(IterationSnapshot s, boolean measured, boolean last) {

@@ -20,30 +20,9 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
- * How many long requests a client holds at once: {@code concurrency} requests, each answered after
- * {@code delayMs}, sent as fast as the client takes them and kept out (a closed loop whose loops wait on
- * the server; a request that fails is replaced at once). Run as a sweep over {@code concurrency} to find
- * where a client fails, up to 15,000 (this machine's per-process limit is 20,000 files, and each request
- * holds a connection).
- *
- * <p>Reports how many it asked for ({@code ll.asked}), how many it held when the window closed
- * ({@code ll.held}), how long opening took ({@code ll.open.ms}: until the count in flight last rose) and
- * why the rest failed ({@code fail.*}); beside them, in the same run, the proof that the stub accepted every
- * connection it was offered: {@code connections.opened} (the stub's count of accepted connections) and
- * {@code listen.overflows} (0: the kernel's accept queue refused none).
- *
- * <p>The window is long enough that "held" is never cut by it: opening 15,000 took up to 12 s on 2 cores
- * (jetty sent 12,722 in a 10 s window), so the window is 30 s, and the delay, 40 s, outlasts it, so that
- * every request sent is still out when it closes (the first, sent at its start, returns 10 s after). A
- * client still opening at the close shows it: {@code ll.open.ms} near 30,000. The iteration then drains
- * the answers, about 40 s after each was sent: about 55 s in all.
- *
- * <p>Expect: {@code ll.held} equal to {@code ll.asked} and no failures while the client copes;
- * {@code heap.per.inflight} and {@code threads.per.inflight} say what each waiting request costs
- * (thread-per-request clients show about one thread each); beyond its limit a client fails with
- * {@code rejected}, {@code connect} or {@code timeout}, which the failure counts name.
- *
- * <p>HOW TO RUN: {@code ./bench jmh LongLivedBenchmark -p client=jdk -p concurrency=1000,4000}
+ * How many long requests a client holds at once: {@code concurrency} requests answered after {@code delayMs}, kept out
+ * (a failed one replaced), swept up to 15,000 to find where it fails. Opening 15,000 took up to 12 s on 2 cores, so the
+ * 30 s window never cuts "held" and the 40 s delay outlasts it; a client still opening shows ll.open.ms near 30,000.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)

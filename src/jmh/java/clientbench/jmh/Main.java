@@ -4,14 +4,9 @@ import org.openjdk.jmh.runner.options.CommandLineOptionException;
 import org.openjdk.jmh.runner.options.CommandLineOptions;
 
 /**
- * The benchmark jar's entry point: JMH's own, with {@link HarnessProfiler} added to every run, so that
- * plain {@code java -jar target/benchmarks.jar OpenLoopBenchmark} headlines successful requests per
- * second and shows ok, failures and latency without {@code -prof}. Listing and help modes ({@code -h},
- * {@code -l}, {@code -lp}, {@code -lrf}, {@code -lprof}), bad options and runs that already name the
- * profiler go to {@link org.openjdk.jmh.Main} unchanged; a run gets {@code -prof clientbench.jmh.HarnessProfiler}
- * in front of its arguments and goes there too, so that JMH's own messages and exit codes stay as they are.
- *
- * <p>HOW TO RUN: {@code java -jar target/benchmarks.jar OpenLoopBenchmark -p client=jdk -p rate=2000}
+ * The jar's entry point: JMH's own, with {@link HarnessProfiler} added so plain {@code java -jar target/benchmarks.jar}
+ * headlines ok/s. Listing and help modes, bad options and runs naming the profiler reach {@link org.openjdk.jmh.Main}
+ * unchanged; other runs get {@code -prof clientbench.jmh.HarnessProfiler} first, so JMH's messages and exit codes stay.
  */
 public final class Main {
 

@@ -19,17 +19,9 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The open model: requests are due at a fixed rate whatever the client does, as real callers arrive.
- * At most {@code concurrency} are in flight; when that many are out the pacer parks until one
- * completes (the wait stays inside latency, measured from each request's intended start) or, with
- * {@code backpressure=drop}, counts the request as dropped.
- *
- * <p>Expect: below a client's knee, {@code ok} equals {@code rate} and {@code latency.p99} sits near the
- * service time; past the knee, {@code lag} and {@code latency} grow without bound and requests that
- * fell due but never went out show as {@code unsent} (among the {@code dropped}). The primary score is ok/s
- * over the exact window; {@code scheduled} is the offered rate.
- *
- * <p>HOW TO RUN: {@code ./bench jmh OpenLoopBenchmark -p client=jdk -p rate=2000}
+ * The open model: requests fall due at a fixed rate whatever the client does, as real callers arrive; with
+ * {@code concurrency} out the pacer parks (the wait stays inside latency) or, with {@code backpressure=drop}, drops.
+ * Below the knee {@code ok} equals {@code rate}; past it lag and latency grow without bound and {@code unsent} shows.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -86,10 +78,9 @@ public class OpenLoopBenchmark extends LoadBenchmark {
     public String request;
 
     /**
-     * The warm-up iterations' rate; empty: {@code rate}. A fork starts two cold JVMs, the client's and the stub's:
-     * at 2k req/s on a 2-core machine both were still compiling 12 s in (the client JVM's CPU full, the stub's
-     * core 90% busy, p99 several times its settled value), so a profile can warm up at a higher rate. Requests
-     * beyond {@code concurrency} in flight wait; warm-up figures are recorded, never judged.
+     * The warm-up iterations' rate; empty: {@code rate}. A fork's two cold JVMs, the client's and the stub's, still
+     * compiled 12 s in at 2k req/s on 2 cores, so a profile can warm up at a higher rate. Requests beyond
+     * {@code concurrency} in flight wait; warm-up figures are recorded, never judged.
      */
     @Param("")
     public String warmupRate;

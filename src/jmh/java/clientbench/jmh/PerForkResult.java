@@ -12,10 +12,9 @@ import java.util.Iterator;
 import java.util.Map;
 
 /**
- * A figure a fork gives once, in one iteration (a knee search's knee, the bracket's upper end, whether it
- * converged): JMH's score for it is the mean over the forks that gave it and its error is over those forks. A
- * {@code ScalarResult} would be averaged with a zero for every iteration that lacks it (JMH fills missing secondary
- * results with {@code getZeroResult()}), so a fork's knee of 389 req/s over nine probes read 43 ± 218.
+ * A figure a fork gives once (a knee, the bracket's upper end, convergence): its score is the mean over the forks that
+ * gave it, its error over those forks. A {@code ScalarResult} would be averaged with a zero for every iteration lacking
+ * it (JMH fills missing secondary results with {@code getZeroResult()}).
  */
 public final class PerForkResult extends Result<PerForkResult> {
     private static final long serialVersionUID = 1L;

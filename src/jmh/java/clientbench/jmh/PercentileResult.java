@@ -11,10 +11,9 @@ import java.util.Collection;
 import java.util.zip.DataFormatException;
 
 /**
- * A latency percentile that JMH aggregates correctly: it carries its HdrHistogram, and every
- * aggregation (threads, iterations, forks) merges the histograms and reads the percentile from the
- * merged one. Percentiles are never averaged. The score has no JMH error: a percentile of merged
- * histograms is one number; its spread across iterations is in the .hlog files.
+ * A latency percentile JMH aggregates correctly: every aggregation (threads, iterations, forks) merges the
+ * HdrHistograms it carries and reads the merged one; percentiles are never averaged. The score has no JMH error, being
+ * one number; its spread across iterations is in the .hlog files.
  */
 public final class PercentileResult extends Result<PercentileResult> {
     private static final long serialVersionUID = 1L;

@@ -54,11 +54,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * What every adapter must do before it is benchmarked: read whole bodies and check their length, classify
- * every failure the same way, report each request exactly once, keep to its connection limit, never block
- * the caller, never resend, put the same things on the wire, and leave no thread (platform or virtual) or
- * connection behind. One tiny subclass per adapter names it; each test runs against its own in-process stub
- * on loopback, whose counts (connections open, their peak, requests read) are the evidence.
+ * What every adapter must do before it is benchmarked: read whole bodies, classify failures alike, report each request
+ * once, keep its connection limit, never block the caller or resend, send the same bytes, and leave no thread or
+ * connection behind. One subclass per adapter names it; its own loopback stub's counts are the evidence.
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 @ExtendWith(ContractResults.class)
@@ -330,10 +328,9 @@ abstract class AdapterContractTest {
     }
 
     /**
-     * Your own service's request, built as a trial builds it from a request file: two headers of the user's
-     * (one an Authorization), a Content-Type for the body, and a body read from a file. The server sees each
-     * header once with its value as given, the body's type, and the file's bytes, all of them; any response
-     * length is ok against a target, and the length read is reported.
+     * A request built as a trial builds it from a request file (two user headers, one an Authorization, a Content-Type
+     * and a body from a file) reaches the server with each header once as given, the body's type and all the file's
+     * bytes; any response length is ok against a target, and the length read is reported.
      */
     @Test
     void customHeadersAndABodyFromAFileReachTheServerAsGiven(@TempDir Path dir) throws Exception {
@@ -370,10 +367,9 @@ abstract class AdapterContractTest {
     }
 
     /**
-     * Against a real server (trustAllCertificates false) a client verifies the certificate with the JDK's default
-     * trust and the host name against it; with trustAllCertificates (the stub, or --insecure) it accepts any.
-     * The JDK reads its default trust store once per JVM, so a fresh JVM runs the four cases with a trust store
-     * holding one of two certificates, both for "localhost" ({@link TlsProbe}).
+     * Against a real server (trustAllCertificates false) the certificate is checked with the JDK's default trust and
+     * the host name against it; with trustAllCertificates (the stub, or --insecure) any is accepted. The JDK reads its
+     * trust store once per JVM, so a fresh JVM ({@link TlsProbe}) runs four cases: trusted or not, host named or not.
      */
     @Test
     @Timeout(value = 90, unit = TimeUnit.SECONDS)
@@ -542,11 +538,9 @@ abstract class AdapterContractTest {
     }
 
     /**
-     * A send on another thread can race with close(): the pacer's last sends and the trial's close are on
-     * different threads in a fork that is being torn down. Every request sent is reported exactly once (those sent
-     * before close() by the time it returns), as answered, ended by the close, rejected, or a connect the close cut
-     * short, and nothing is left behind. The count is the sender's own; Vert.x once threw "Client is closed" on its
-     * event loop for such a send and never reported it.
+     * A send on another thread can race with close(), as the pacer's last sends do with the trial's close. Every
+     * request sent is reported exactly once (those sent before close() by the time it returns): answered, ended by the
+     * close, rejected, or a connect the close cut short, by the sender's own count; and nothing is left behind.
      */
     @Test
     void sendsRacingWithCloseAreEachReportedOnce() throws Exception {
@@ -620,12 +614,9 @@ abstract class AdapterContractTest {
     }
 
     /**
-     * The pacer sends on one thread at its intended instants, so a send that blocks delays every later request.
-     * Here every answer takes 3,000 ms and 200 requests meet 64 connections: an adapter that waited in send()
-     * for a connection would hold the 65th send until the first answers, 3,000 ms on. The bound is on the
-     * longest single send, 1,500 ms: half the blocking case, while a send that returns at once takes
-     * microseconds to tens of milliseconds (the first past the connection limit loads the client's queueing
-     * path; all 200 together took 2-95 ms on a quiet machine), which a busy machine would have to slow 15-fold.
+     * The pacer sends on one thread, so a blocking send delays every later one. Every answer takes 3,000 ms and 200
+     * requests meet 64 connections: a send that waited for a connection would take 3,000 ms. Bound: 1,500 ms for the
+     * longest send; all 200 non-blocking sends took 2-95 ms quiet, so a busy machine would have to slow them 15-fold.
      */
     @Test
     void sendReturnsAtOnceWhileEveryConnectionIsBusy() throws Exception {
@@ -637,10 +628,9 @@ abstract class AdapterContractTest {
     }
 
     /**
-     * As above, with connects that hang: the listener never accepts and its backlog is full, so the kernel drops
-     * the client's SYNs until the 3,000 ms connect timeout. A send that connected on the caller's thread would
-     * take 3,000 ms; the bound is 1,500 ms for the longest of 20 sends, once the client's classes are loaded by
-     * an exchange of another adapter of the same client (cold, the slowest client took 165 ms for all 20).
+     * As above with hanging connects: the full backlog drops the SYNs until the 3,000 ms connect timeout, so a send
+     * that connected on the caller's thread would take 3,000 ms. Bound: 1,500 ms for the longest of 20 sends, with the
+     * client's classes loaded first (cold, the slowest client took 165 ms for all 20).
      */
     @Test
     @SuppressWarnings("try") // the two filler connections only need to exist
@@ -748,11 +738,9 @@ abstract class AdapterContractTest {
     }
 
     /**
-     * The 100-stream case: two waves of 100 requests held 300 ms each, against the stub's limit of
-     * {@value StubOptions#DEFAULT_MAX_STREAMS} streams per connection and a connection limit of 8. Every
-     * client must carry them on ONE connection: the JDK's client, OkHttp and AsyncHttpClient can use no more
-     * than one per host, so one is the only number every client can be measured at (equal terms). The
-     * stub's own counts are exact: no sampling can miss a short-lived extra connection.
+     * The 100-stream case: two waves of 100 requests held 300 ms each, at {@value StubOptions#DEFAULT_MAX_STREAMS}
+     * streams per connection and a limit of 8, share ONE connection: the JDK's client, OkHttp and AsyncHttpClient use
+     * at most one per host, so one is the equal terms. The stub's counts are exact, so no extra connection goes unseen.
      */
     @ParameterizedTest(name = "{0}")
     @EnumSource(value = Protocol.class, names = {"H2C", "H2"})
@@ -883,10 +871,9 @@ abstract class AdapterContractTest {
     }
 
     /**
-     * Opens the adapter on an HTTP/2 config. For a client that {@link #refusesHttp2() refuses} HTTP/2 it
-     * asserts the refusal instead (thrown before the adapter started a thread, naming the client and the
-     * protocol) and ends the case as refused ({@link ContractResults.Refused}), never as a skip. Any other
-     * client that throws here fails the case.
+     * Opens the adapter on an HTTP/2 config. For a client that {@link #refusesHttp2() refuses} HTTP/2 it asserts the
+     * refusal (thrown before any thread started, naming client and protocol) and ends the case as
+     * {@link ContractResults.Refused}, never a skip. Any other client that throws here fails the case.
      */
     private HttpClientAdapter openHttp2(AdapterConfig config) throws Exception {
         if (!refusesHttp2()) {

@@ -32,11 +32,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * What AsyncHttpClient 3.0.13 does on HTTP/2 (h2c by prior knowledge) against the stub, one behaviour per
- * test, with the client alone (no adapter) and the adapter's settings otherwise (retries off). Each test
- * PASSES WHILE THE BEHAVIOUR IS THERE; when an AsyncHttpClient release fixes one, its test turns red: then
- * drop the matching work-around in {@code AhcClients}/{@code AhcAdapter}. Each pairs the behaviour with its
- * control, the setting the adapter uses to avoid it. Written up for upstream in the clientbench notes.
+ * What AsyncHttpClient 3.0.13 does on HTTP/2 (h2c) against the stub, one behaviour per test, each beside its control:
+ * the setting the adapter avoids it with. Each test PASSES WHILE THE BEHAVIOUR IS THERE; when one turns red, drop its
+ * work-around in {@code AhcClients}/{@code AhcAdapter}.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class AhcHttp2LibraryBehaviourTest {
@@ -45,12 +43,9 @@ class AhcHttp2LibraryBehaviourTest {
     private static final String CLOSED_UNEXPECTEDLY = "HTTP/2 stream channel closed unexpectedly";
 
     /**
-     * Streams opened before the server's first SETTINGS go past its SETTINGS_MAX_CONCURRENT_STREAMS: the
-     * client's cap is unlimited until SETTINGS arrive, and requests parked while the connection opens are all
-     * woken, and write their HEADERS, the moment it registers, right after the TCP connect. The server refuses
-     * the excess (REFUSED_STREAM), which the client never retries. Holding the first connect on its event loop
-     * until the other requests are parked makes the timing certain; a benchmark's first burst meets it when the
-     * client is cold (four runs of four in a fresh JVM without the hold).
+     * Streams opened before the server's first SETTINGS pass its SETTINGS_MAX_CONCURRENT_STREAMS: the client's cap is
+     * unlimited until then, and requests parked while the connection opens all start once it registers. The server
+     * refuses the excess, never retried; a cold client's first burst meets it, a held first connect makes it certain.
      */
     @Test
     void streamsOpenedBeforeTheServersSettingsPassItsLimitAndAreRefused() throws Exception {
@@ -89,11 +84,9 @@ class AhcHttp2LibraryBehaviourTest {
     }
 
     /**
-     * At the server's own limit the client fails streams inside itself: it frees a finished stream's slot
-     * (from the stream channel's close, within Netty's read callback) before Netty closes that stream, then at
-     * once opens a queued one, which Netty refuses locally ("Maximum active streams violated"). The request
-     * fails as "stream channel closed unexpectedly" and never reaches the server. A cap one below the server's
-     * limit keeps Netty's count within it.
+     * At the server's stream limit the client frees a finished stream's slot before Netty closes that stream, then
+     * opens a queued one that Netty refuses locally: it fails as "stream channel closed unexpectedly", never reaching
+     * the server. A cap one below the server's limit keeps Netty within it.
      */
     @Test
     void atTheServersStreamLimitQueuedStreamsFailInsideTheClient() throws Exception {
@@ -151,10 +144,9 @@ class AhcHttp2LibraryBehaviourTest {
     }
 
     /**
-     * maxConnections bounds connections being opened, not open ones: a connection's permit is returned as soon
-     * as it registers as HTTP/2. With a limit of 1, a request for another partition (virtual host) then opens a
-     * second connection, where HTTP/1.1 rejects it. The adapter uses one host and one connection, and lets one
-     * request through until the first response, so no second connection starts.
+     * maxConnections bounds connections being opened, not open ones: a permit returns once the connection is HTTP/2, so
+     * with a limit of 1 a request for another partition (virtual host) opens a second, where HTTP/1.1 rejects it. The
+     * adapter uses one host and lets one request through until the first response.
      */
     @Test
     void http2ConnectionLimitCountsConnectionsBeingOpenedNotOpenOnes() throws Exception {
@@ -181,11 +173,9 @@ class AhcHttp2LibraryBehaviourTest {
     }
 
     /**
-     * The adapter's side of "a connection kept after close()": the client closes its channels only while its
-     * event loops shut down, and with a quiet period of 0 a connect handed to them just before close() is never
-     * closed (the peer keeps an idle connection until the JVM exits). Measured with the raw client and a
-     * quiet period of 0: 3 leaks in 100 rounds on HTTP/1.1, none in 100 on h2c (its connect rarely starts in
-     * time), none with 100 ms; too rare to show reliably here, so this case checks the adapter, which uses 100 ms.
+     * The adapter's side of "a connection kept after close()": with a quiet period of 0, a connect handed to the event
+     * loops just before close() is never closed. The raw client leaks too rarely to show here (3 in 100 rounds on
+     * HTTP/1.1), so this checks the adapter, whose quiet period is 100 ms.
      */
     @Test
     void adapterClosedRightAfterSendingLeavesNoConnectionOpen() throws Exception {

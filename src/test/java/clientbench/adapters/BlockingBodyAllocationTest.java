@@ -21,18 +21,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Heap bytes the JVM allocates per small GET through a blocking adapter: the body must be read without a
- * new 16 KiB array per request ({@code InputStream.transferTo} allocates one each call), which made the
- * virtual-thread variants allocate 3-5 times as much as their asynchronous siblings.
- *
- * <p>The stub runs in its own JVM ({@link StubProcess}), so every byte counted here is the client's or this
- * driver's: {@code getTotalThreadAllocatedBytes} counts all threads of this JVM, ended ones included, and a
- * virtual thread's allocation is counted on its carrier. The driver's own share (a latch, a lambda, a
- * semaphore node per request) is a few dozen bytes. Expect about 5-10 KB per request after warm-up; the
- * bound is one 16 KiB array, which a body read through {@code transferTo} alone exceeds.
- *
- * <p>HOW TO RUN: {@code mvnj -B -o test -Dtest=BlockingBodyAllocationTest} (each figure is a line
- * {@code bytesPerRequest ...} on standard output and a report entry).
+ * Heap allocated per small GET through a blocking adapter stays under one 16 KiB array, which reading the body with
+ * {@code InputStream.transferTo} (a new array per call) alone exceeds. The stub runs in its own JVM, so the bytes
+ * counted (all threads, virtual ones on their carriers) are the client's, plus a few dozen of the driver's.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class BlockingBodyAllocationTest {

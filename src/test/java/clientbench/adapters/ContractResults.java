@@ -13,19 +13,9 @@ import org.opentest4j.AssertionFailedError;
 import org.opentest4j.TestAbortedException;
 
 /**
- * The contract's result per client, in four kinds, so that no count hides another:
- * <ul>
- *   <li><b>passed</b>: the case ran and held;</li>
- *   <li><b>refused</b>: the client cannot speak the case's protocol (apache-vt has no HTTP/2) and the
- *       case asserted the refusal instead: thrown before the adapter created anything, naming the client,
- *       the protocol and why. A passing assertion, counted apart; see {@link Refused};</li>
- *   <li><b>not applicable</b>: the case does not apply to this client by design; the only kind of skip,
- *       and only through {@link #notApplicable(String)}, which carries the reason. Any other skip (a bare
- *       assumption) fails the case, so a skip count means exactly this;</li>
- *   <li><b>failed</b>.</li>
- * </ul>
- * After each contract class, one line on standard output: {@code contract <client>: N passed, N refused
- * (why), N not applicable (why), N failed}.
+ * Four kinds of result per client, so no count hides another: passed; {@link Refused} (a protocol's refusal asserted);
+ * not applicable by design, the only skip, via {@link #notApplicable(String)} (any other skip fails); failed. After
+ * each class: {@code contract <client>: N passed, N refused, N not applicable, N failed}, with the whys.
  */
 final class ContractResults implements BeforeAllCallback, TestExecutionExceptionHandler, TestWatcher, AfterAllCallback {
 

@@ -25,11 +25,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@code noop}, the harness alone, is the baseline every net figure subtracts, so its promises are checked against
- * what it cannot count itself: each request ends exactly once, ok with status 200, on the caller's thread before
- * {@code send} returns (the test's own count per request); it touches no network (a socket the test listens on at
- * the target accepts nothing, and the process holds no socket it did not hold before); close() leaves no thread;
- * its settings say all that, for every protocol a shape may ask of it.
+ * {@code noop} is the baseline every net figure subtracts, so this checks what it cannot count itself: each request
+ * ends once, ok 200, on the caller's thread before {@code send} returns; it touches no network (the target accepts
+ * nothing, no new socket); close() leaves no thread; its settings say so for every protocol.
  */
 @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD) // a noop that blocks fails, never hangs
 class NoopAdapterContractTest {

@@ -67,19 +67,9 @@ final class PlatformThreads {
     }
 
     /**
-     * Threads that belong to the JVM or to a library as a whole, never to one adapter, so no adapter's
-     * close() can or should end them:
-     * <ul>
-     *   <li>group "CarrierThreads": the carriers of the JDK's shared virtual-thread scheduler (a
-     *       ForkJoinPool named "ForkJoinPool-N"). The warm-up starts them before the baseline, but the
-     *       scheduler may add carriers later (up to one per core, more to compensate blocking) and only
-     *       retires idle ones after 30 s. The "-vt" adapters' own threads are virtual and never listed;</li>
-     *   <li>workers of {@link ForkJoinPool#commonPool()}: the JVM's shared pool, which the JDK's HttpClient
-     *       uses for some internal steps. It starts workers on demand, up to cores - 1, and retires idle
-     *       ones after 60 s, so a warm-up cannot fix their number;</li>
-     *   <li>"Okio Watchdog": Okio's single JVM-wide daemon thread behind every OkHttp timeout. OkHttp has
-     *       no API to stop it; it exits by itself after 60 s without timeouts (see OkHttpClients).</li>
-     * </ul>
+     * JVM- or library-wide threads no adapter's close() can end, whose number a warm-up cannot fix: the virtual-thread
+     * scheduler's "CarrierThreads" (idle ones retired after 30 s), {@link ForkJoinPool#commonPool()} workers (used by
+     * the JDK's HttpClient; 60 s) and OkHttp's "Okio Watchdog" (no stop API; exits after 60 s without timeouts).
      */
     private static boolean excluded(Thread t) {
         ThreadGroup group = t.getThreadGroup();

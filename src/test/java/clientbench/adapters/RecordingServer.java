@@ -26,10 +26,9 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
 
 /**
- * A tiny HTTP/1.1 server that gives every request the same canned response and records each request's
- * head (request line and headers) and the body bytes that really arrived, to check what a client puts on
- * the wire; with TLS, also the protocols each client offers by ALPN. Loopback only, test-owned platform
- * threads, all ended by close().
+ * A tiny HTTP/1.1 server giving every request one canned response and recording each request's head and the body bytes
+ * that really arrived, and with TLS the protocols offered by ALPN, to check what a client puts on the wire. Loopback
+ * only; its platform threads all end in close().
  */
 final class RecordingServer implements AutoCloseable {
 

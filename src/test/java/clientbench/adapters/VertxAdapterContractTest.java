@@ -8,10 +8,8 @@ import org.junit.jupiter.api.BeforeAll;
 class VertxAdapterContractTest extends AdapterContractTest {
 
     /**
-     * Vert.x 5 keeps one JVM-wide {@code java.lang.ref.Cleaner} for its HTTP clients
-     * ({@code io.vertx.core.impl.CleanerProvider.INSTANCE}), created on first use; its thread, "Cleaner-0", is
-     * never ended, by close() or anything else. Made here, before any baseline, so that the first case of this
-     * class does not count it as left behind by one adapter (it did, whichever case ran first in a fresh JVM).
+     * Vert.x 5 keeps one JVM-wide {@code Cleaner} for its HTTP clients, made on first use, whose thread "Cleaner-0"
+     * never ends. Made here, before any baseline, so that whichever case runs first does not count it as left behind.
      */
     @BeforeAll
     static void startVertxJvmWideCleaner() throws Exception {

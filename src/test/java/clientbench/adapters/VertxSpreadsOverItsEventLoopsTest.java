@@ -21,10 +21,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Vert.x driven from one non-Vert.x thread (as the harness drives it) must still use all its event loops:
- * left to itself it creates a context per request on one loop and puts every connection there. Proven by
- * the loop threads the responses arrive on (a response is handled on its connection's loop) and by the
- * connections the stub saw.
+ * Vert.x driven from one non-Vert.x thread (as the harness drives it) must still use all its event loops: left to
+ * itself it puts every connection on one loop. Proven by the loop threads the responses arrive on (each on its
+ * connection's loop) and by the connections the stub saw.
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class VertxSpreadsOverItsEventLoopsTest {

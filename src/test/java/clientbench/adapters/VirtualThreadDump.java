@@ -15,10 +15,9 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * The JVM's live virtual threads, to prove that close() ends the ones an adapter started ({@code <name>-vt-N},
- * or a client's own). {@link Thread#getAllStackTraces()} lists platform threads only; a JSON thread dump lists
- * every thread in a thread container, which includes the virtual threads of a thread-per-task executor and,
- * with the default {@code jdk.trackAllThreads=true}, those started directly.
+ * The JVM's live virtual threads, to prove close() ends those an adapter started. {@link Thread#getAllStackTraces()}
+ * lists platform threads only; a JSON thread dump lists the virtual threads of thread-per-task executors and, with the
+ * default {@code jdk.trackAllThreads=true}, those started directly.
  */
 final class VirtualThreadDump {
 

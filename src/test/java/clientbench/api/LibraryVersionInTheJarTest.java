@@ -20,11 +20,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Every client's library version as the benchmark jar reports it. The unit tests' class path holds the libraries'
- * own jars, manifests included; the shaded jar replaces every manifest with its own, and a standard run reported
- * "reactor-netty-http unknown" and "vertx-core unknown" in its decision table while every unit test passed.
- * So this runs in a JVM on target/benchmarks.jar, and checks the versions against the libraries' own records
- * (Vert.x's vertx-version.txt, Netty's version file), not against the list the fallback reads.
+ * Every client's library version as the benchmark jar reports it. The shaded jar replaces the libraries' manifests that
+ * the unit tests' class path still has, so this runs on target/benchmarks.jar and checks against the libraries' own
+ * records (Vert.x's vertx-version.txt, Netty's version file), not the list the fallback reads.
  */
 @Tag("reliability") // needs target/benchmarks.jar: mvn verify (Failsafe), after mvn package
 @Timeout(120)

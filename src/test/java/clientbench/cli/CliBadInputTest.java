@@ -24,14 +24,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Bad input across the command line (./bench, ./bench report, ./bench stub, JMH parameters, the
- * launcher itself): each gives one line naming the problem and a non-zero exit, before any work: a usage
- * error (exit 2) is that one line and then exactly the command's usage (what its --help prints), anything
- * else (exit 1) the one line alone. Nothing under results/ is created, overwritten or half-written.
- *
- * <p>The launcher runs from a copy of its own ({@link #root}: the script, what it reads, and the built jar),
- * so that the results/ it would write to is this test's, whose listing is checked after every command;
- * the Java side gets the same folder as {@code -Dclientbench.root}.
+ * Bad input anywhere (./bench, report, stub, JMH parameters, the launcher) gives one line naming it before any work:
+ * exit 2 and the command's usage for a usage error, else exit 1 and the line alone; nothing under results/ changes. The
+ * launcher runs from its own copy ({@link #root}), so the results/ listed after every command is this test's.
  */
 @org.junit.jupiter.api.Tag("reliability") // a long test: mvn verify (Failsafe), not mvn package
 @Timeout(120)

@@ -28,21 +28,9 @@ import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * What README promises of a comparison run, from real runs of the built jar as {@code ./bench} starts it
- * ({@code java -Dclientbench.root=... -Dclientbench.python=... -cp target/benchmarks.jar clientbench.cli.Bench
- * run}; the launcher's own steps, the build and the venv, are CliBadInputTest's and LauncherRebuildTest's),
- * each against a results/ of its own:
- * <ul>
- *   <li>{@code --profile smoke}: the progress line per run in its rounds, the verdict, a client that
- *       refuses a protocol skipped and recorded, and every file README lists with the contents it names
- *       (env.json: machine, JDKs, flags, profile, shapes, clients, settings; each *.trial.json: benchmark,
- *       parameters, shape, settings, layout, iterations), report.html included;</li>
- *   <li>Ctrl-C: the run stays as {@code <name>.incomplete/} with an INCOMPLETE file saying why;</li>
- *   <li>a run that fails (its fork dies in setup, as a crashed client's does) is listed with its reason in
- *       env.json, and in the report, and the next run goes on; a comparison in which no run produced a result
- *       stays incomplete, saying so.</li>
- * </ul>
- * No figure is asserted: these runs are seconds long on a machine that may be busy.
+ * README's promises for a comparison run, from real runs of the built jar as {@code ./bench} starts them: smoke's
+ * progress, verdict, refused protocol and every listed file and its contents; Ctrl-C leaving the run incomplete; a
+ * failed run listed with its reason. No figure is asserted: the runs are seconds long on a machine that may be busy.
  */
 @org.junit.jupiter.api.Tag("reliability") // needs target/benchmarks.jar: mvn verify (Failsafe), after mvn package
 @Timeout(300)

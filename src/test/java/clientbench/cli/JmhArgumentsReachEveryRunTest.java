@@ -17,10 +17,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * What is given after {@code ./bench --} reaches every (shape, client) run's JMH options: {@code -jvmArgs}
- * after the forks' own flags rather than in their place, {@code -rf}/{@code -rff} as one file for the
- * whole run rather than one per run that the next overwrites, {@code -p} over the shape's values, and
- * each parameter checked by the record that will hold it before anything runs.
+ * Arguments after {@code ./bench --} reach every run's JMH options: {@code -jvmArgs} after the forks' own flags, not
+ * instead; {@code -rf}/{@code -rff} one file for the whole run, not one per run overwritten; {@code -p} over the
+ * shape's values, each checked by the record that will hold it before anything runs.
  */
 class JmhArgumentsReachEveryRunTest {
     @TempDir

@@ -16,11 +16,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The launcher builds target/benchmarks.jar when it is missing or older than any source (pom.xml, src/,
- * server-stub/), and only then. Checked on a copy of the script with a stand-in for Maven that writes down
- * how it was called and builds nothing, so no build runs here: {@code ./bench stub --help} is the command,
- * the cheapest that needs the jar (it then runs the stand-in jar, an empty file, and fails; only the
- * decision matters). File times are set, not waited for.
+ * The launcher builds target/benchmarks.jar when it is missing or older than any source (pom.xml, src/, server-stub/),
+ * and only then: a copy of the script runs {@code ./bench stub --help}, the cheapest command needing the jar, with a
+ * stand-in Maven that records its calls and builds nothing. File times are set, not waited for.
  */
 @Timeout(60)
 class LauncherRebuildsWhenSourcesChangeTest {

@@ -8,10 +8,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A comparison run of shapes no profile has, in a JVM of its own, as {@code ./bench} runs one (its results
- * under {@code -Dclientbench.root}): for {@link ComparisonRunTest}, which needs a run that fails.
- * Arguments: the shapes, in order, each {@code broken} (a JMH parameter its trial refuses at setup: the fork
- * fails before any request, as a crashed client's does) or {@code good} (1k req/s of immediate responses).
+ * A comparison run in its own JVM, as {@code ./bench} runs one, for {@link ComparisonRunTest}: each argument a shape,
+ * {@code broken} (a parameter refused at setup: the fork fails as a crashed client's does) or {@code good} (1k req/s).
  * The client is {@code noop}, the harness alone: the quickest fork that still runs a whole trial.
  */
 public final class ProfileRunProbe {

@@ -21,12 +21,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * {@code ./bench upgrade} end to end on smoke-length forks, as the launcher starts it: an A/A run of apache at the
- * pom's version (both jars the project's own, put in the version cache: this mvn verify built it and ran its contract
- * tests), two rounds of one shape. Each step runs in a JVM of its own on its version's jar, the order alternates,
- * each fork records its version, and the decision lands in summary.json, results.csv, upgrade.png and the terminal.
- * No figure is asserted: the forks are a second long on a machine that may be busy. The report is the notebook's,
- * held by ComparisonRunTest; here only the upgrade's own output.
+ * {@code ./bench upgrade} end to end: an A/A run of apache at the pom's version, two rounds of one smoke-length shape,
+ * each step in its own JVM on its jar in alternating order; each fork records its version, and the decision lands in
+ * summary.json, results.csv, upgrade.png and the terminal. No figure is asserted: the forks are a second long.
  */
 @Tag("reliability") // needs target/benchmarks.jar: mvn verify (Failsafe), after mvn package
 @Timeout(240)

@@ -13,15 +13,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Every scheduled request is accounted for exactly once per iteration, whatever the client does, checked
- * against counts the harness does not keep: the fake client's own count of what it was handed, what it
- * completed by outcome and what it never completed. In-flight at the drain deadline is a timeout, and
- * nothing completes into the next iteration.
- *
- * <p>This test's thread is the pacer, so a busy machine can make it late. Where lateness is not what a test
- * is about, the late-send grace is {@link #GRACE}: only a 2 s stall of this thread would leave a request
- * unsent. Delays are chosen so that a late answer (a busy machine's only effect on the fake client: its
- * timer never fires early) keeps the expected counts.
+ * Every scheduled request is counted exactly once per iteration, by the fake client's own counts (handed, completed by
+ * outcome, never completed): in flight at the drain deadline is a timeout, and nothing completes into the next. This
+ * thread is the pacer: only a 2 s stall outlasts the {@link #GRACE}, and a busy machine's late answers keep the counts.
  */
 @Timeout(60)
 class AccountingTest {

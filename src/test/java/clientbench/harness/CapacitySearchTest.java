@@ -17,10 +17,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The knee search against clients whose true knee is known (an oracle), each probe recorded as
- * CapacityBenchmark.afterIteration records it (a pass, a miss that stands only as the second in a row at its rate,
- * or the JIT's miss): it brackets the knee to within the precision, walks the shared ladder first, recovers from a
- * lucky pass, stops at its limits, and within the standard profile's budget converges where it can.
+ * The knee search against clients of known knee, each probe a pass, a miss (standing only second in a row at its rate)
+ * or the JIT's miss: it brackets the knee within the precision, walks the shared ladder first, recovers from a lucky
+ * pass, stops at its limits, and within the standard profile's budget converges where it can.
  */
 class CapacitySearchTest {
 

@@ -12,13 +12,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The measured window is {@code [t0, t0 + iteration time)} whenever the driver's stop comes. JMH's
- * clock starts before the first send, so its stop normally comes a little before the window's end:
- * the rest of the window must still be sent. A stop after the end must not stretch the window.
- *
- * <p>This test's thread is the pacer. The tests about where the window ends use a late-send grace of
- * {@link AccountingTest#GRACE}, so that only a 2 s stall of this thread on a busy machine could leave a
- * request unsent; the test about the grace itself keeps the default and leaves 130 ms for lateness.
+ * The measured window is {@code [t0, t0 + iteration time)} whenever the driver's stop comes: after an early stop the
+ * rest is still sent, a late stop does not stretch it. This thread is the pacer: with {@link AccountingTest#GRACE} only
+ * a 2 s stall leaves a request unsent; the test of the grace itself keeps the default and leaves 130 ms for lateness.
  */
 @Timeout(60)
 class ExactWindowTest {
@@ -88,10 +84,9 @@ class ExactWindowTest {
 
     @Test
     void aRequestDueInTheWindowGoesOutLateWithinTheGraceAndIsUnsentAfterIt() {
-        // One permit, each request answered 134 ms after it is sent, 100 req/s due over 200 ms (20 due):
-        // sends at about 0, 134 and 268 ms (the last past the window's end, within the 200 ms grace, so
-        // before 400 ms); the next permit comes at 402 ms at the earliest (answers are never early), after
-        // the grace: 17 are unsent. A busy machine may delay the two answers and resends by 130 ms in all.
+        // One permit, each answer 134 ms after its send, 20 due over 200 ms: sends at about 0, 134 and 268 ms (within
+        // the 200 ms grace); the next permit, at 402 ms at the earliest, is past the grace, so 17 are unsent. A busy
+        // machine may delay the two answers and resends by 130 ms in all.
         FakeAdapter fake = new FakeAdapter(i -> new FakeAdapter.Late(Outcome.OK, LATE_MILLIS));
         LoadGenerator g = new LoadGenerator(fake, AccountingTest.GET,
                 LoadSpec.open(100, 1, LoadSpec.Backpressure.PARK, Duration.ofSeconds(1)));

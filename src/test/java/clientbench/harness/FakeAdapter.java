@@ -14,12 +14,9 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongFunction;
 
 /**
- * A client whose behaviour per request (by its sequence number) is scripted: answer inline, late,
- * with a failure, twice, or never. Late answers come from another thread, as real clients' do.
- *
- * <p>It keeps its own counts, outside the harness, for tests to check the harness's accounting against:
- * requests it was handed, completions it made by outcome (the first of a {@code Twice}), and requests it
- * never completed.
+ * A client scripted per request (by sequence number): answer inline, late (from another thread, as real clients do),
+ * with a failure, twice, or never. It keeps its own counts to check the harness's against: requests handed, completions
+ * by outcome (the first of a {@code Twice}), and requests never completed.
  */
 final class FakeAdapter implements HttpClientAdapter {
 

@@ -20,12 +20,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * A real client's answers that come after the drain never leak into the next iteration. Iteration 1 asks the stub
- * for a 1.5 s delay and drains for 100 ms: every request is still out at the drain's deadline and counted a timeout.
- * The client (its own timeout 5 s) completes them ok about 1.2 s into iteration 2 (3 s of immediate answers), on its
- * own threads. Iteration 2 must count its own requests only, as the test's counts and the stub's say: one outcome and
- * one latency for each request it sent. Which iteration each completion came in is counted here, outside the
- * harness, so that a run in which they did not come late fails instead of passing unseen (3 s leave 1.7 s for that).
+ * A real client's answers after the drain never leak into the next iteration: iteration 1 (1.5 s delays, 100 ms drain)
+ * times them all out, they complete ok about 1.2 s into iteration 2 (3 s long: 1.7 s to spare), which counts only its
+ * own requests, as the test's and the stub's counts say. A run whose answers were not late fails, never passes unseen.
  */
 @Timeout(60)
 class LateCompletionsOfARealClientTest {

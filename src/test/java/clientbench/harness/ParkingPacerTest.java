@@ -6,11 +6,9 @@ import org.junit.jupiter.api.Timeout;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A pacer that shares a core with the client parks until each send instead of spinning towards it, so
- * that the client's threads have the core between sends. The yield-spin it replaces woke up again and
- * again for the last 120 us before every send (on a busy core each yield hands the core away and back);
- * a parking pacer wakes up about once per request. A pacer with a core of its own spins that last
- * stretch, and the count shows that too: the test tells the two apart.
+ * A pacer sharing a core with the client parks until each send, leaving the core to the client's threads between sends,
+ * and wakes about once per request; a pacer with a core of its own spins the last 120 us, many passes per send. The
+ * wait loop's passes per request tell the two apart.
  */
 @Timeout(60)
 class ParkingPacerTest {

@@ -18,10 +18,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The request file (the JMH parameter {@code request}) turns into exactly the request a trial repeats: the
- * method, path and query, headers, body and status it names; against a target any body length is ok, against
- * the stub it is checked; a target's certificates are verified unless it says insecure; and no credential
- * reaches a record.
+ * The request file (JMH parameter {@code request}) becomes exactly the request a trial repeats: method, path and query,
+ * headers, body, status; any body length is ok against a target and checked against the stub; a target's certificates
+ * are verified unless it says insecure; no credential reaches a record.
  */
 class RequestFileTest {
     @TempDir

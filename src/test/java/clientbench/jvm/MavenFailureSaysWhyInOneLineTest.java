@@ -10,10 +10,9 @@ import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * Why a version's build failed, from Maven's own logs of real builds of this project: OkHttp 4.12.0 against the
- * upper-bound rule, and with the rule skipped against javac; httpclient5 9.9.9, which no registry serves; Vert.x 5.0.7,
- * whose Future.await took other parameters; httpclient5 5.6, whose contract test fails (with Surefire's rerun); and a
- * contract test failure without reruns, in Surefire's summary format.
+ * Why a version's build failed, in one line, from Maven's logs of real builds of this project: OkHttp 4.12.0
+ * (upper-bound rule, then javac), httpclient5 9.9.9 (no registry serves it), Vert.x 5.0.7 (Future.await's parameters),
+ * and a contract test failure with Surefire's rerun (httpclient5 5.6) and without, in Surefire's summary format.
  */
 class MavenFailureSaysWhyInOneLineTest {
 

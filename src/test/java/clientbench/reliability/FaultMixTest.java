@@ -27,14 +27,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Faults from the stub, mixed in one run (status 500, reset, close, a delay past the request timeout),
- * are each counted in their own class, exactly, for every client. The mix repeats every 20 requests, so
- * the expected count of each class follows from how many were sent, however many a busy machine lets out;
- * the stub's own count says how many were sent. POST, so that no client may retry.
- *
- * <p>Margins for a busy machine: an ok request is answered at once, so only a 1 s stall would make it a
- * timeout; the delayed one is answered after 5 s, so a client's 1 s timer would have to fire 4 s late for
- * it to end ok; the drain waits 1 s past the request timeout for the client's own timer to end it.
+ * Stub faults mixed in one run (500, reset, close, a delay past the timeout) each land in their own class, exactly, for
+ * every client: the mix repeats every 20 POSTs (never retried), so the stub's sent count fixes each. Busy margins: an
+ * ok times out only after a 1 s stall; the 5 s delay ends ok only if the 1 s timer fires 4 s late.
  */
 @org.junit.jupiter.api.Tag("reliability") // a long test: mvn verify (Failsafe), not mvn package
 @Timeout(120)

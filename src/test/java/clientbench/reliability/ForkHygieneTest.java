@@ -25,21 +25,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * After a real JMH trial (a forked JVM, the stub in a JVM of its own), the client leaves nothing behind in
- * the fork: no thread (non-daemon, daemon or virtual) and no connection, in any TCP state
- * ({@link TrialLeftoversProfiler} looks from inside the fork once the trial is closed), and JMH never has to
- * wait for the fork (it says "forked VM did not exit, are there stray running threads?" when the fork still
- * runs 5 s after its last iteration). The trial's accounting reaches the JSON and agrees with the stub's own
- * count.
- *
- * <p>Socket descriptors whose connection has ended (the kernel no longer lists them) are printed, not
- * asserted: Apache's async client leaves three after close() that only a GC releases; the peer has seen each
- * connection close (the contract's stub counts prove it), so they keep nothing open but a descriptor.
- *
- * <p>No figure here depends on the machine's speed: 300 ms at 300 req/s with no warm-up (enough for a client
- * to open its connections and threads), so a cold client on a busy machine may leave requests unsent, which
- * is allowed; what is sent must all be answered ok and be what the stub answered. Deadline: two JVM starts
- * and the trial take about 4 s per client.
+ * After a forked JMH trial the client leaves no thread, no connection in any TCP state ({@link TrialLeftoversProfiler})
+ * and no fork for JMH to wait for; the accounting matches the stub's. Ended sockets' descriptors are printed only
+ * (Apache async's last until a GC). 300 ms cold at 300 req/s: a busy machine may leave some unsent; none may fail.
  */
 @org.junit.jupiter.api.Tag("reliability") // a long test: mvn verify (Failsafe), not mvn package
 @Timeout(180)

@@ -20,11 +20,9 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * One client offered far more than it can take, in a JVM of its own (the test starts it with a small heap
- * and {@code -XX:+ExitOnOutOfMemoryError}): prints one line, {@code RESULT} and the accounting as JSON, and
- * exits 0; or exits non-zero on any error: an OutOfMemoryError (the JVM ends at once, status 3), an exception
- * in this thread, or one that ended any other thread (a client's I/O thread dying is a failed run, even if
- * the accounting still balances). Arguments: client, target URL, rate, window ms.
+ * One client offered far more than it can take, in its own JVM (small heap, {@code -XX:+ExitOnOutOfMemoryError}):
+ * prints {@code RESULT} and the accounting as JSON and exits 0, or exits non-zero on an OutOfMemoryError (3) or an
+ * exception that ended any thread, even if the accounting balances. Arguments: client, target URL, rate, window ms.
  */
 public final class OverloadProbe {
     static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(2);

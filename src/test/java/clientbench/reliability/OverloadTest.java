@@ -19,15 +19,9 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * 200,000 req/s offered to every client in a JVM with a 512 MiB heap that exits on an OutOfMemoryError:
- * the probe ends cleanly (no OutOfMemoryError, no thread killed by an exception), no file descriptor
- * exhaustion (it would show as connect or reset failures), the iteration ends on time (the window, its
- * grace and the drain deadline: the harness never waits for a client that cannot keep up), the shortfall is
- * reported, and every request is accounted for: it ended ok, timed out, or (AsyncHttpClient only, which
- * rejects rather than queues when every connection is busy) was rejected, and some ended ok.
- *
- * <p>The probe's output is read on another thread and the test waits for its exit with a deadline, so a
- * probe that hangs fails the test instead of hanging the build.
+ * 200,000 req/s offered to every client in a 512 MiB JVM that exits on OutOfMemoryError: it ends cleanly, no descriptor
+ * runs out, the iteration ends on time, the shortfall is reported, and each request ends ok, timed out or (ahc, which
+ * rejects when busy) rejected, some ok. A deadline on the probe's exit makes a hung probe fail the test, not hang it.
  */
 @org.junit.jupiter.api.Tag("reliability") // a long test: mvn verify (Failsafe), not mvn package
 @Timeout(120)
@@ -38,12 +32,9 @@ class OverloadTest {
     /** A JVM start, a client, one iteration (at most {@code plannedMs}) and a close: seconds; this only ends a hang. */
     private static final long PROBE_DEADLINE_SECONDS = 60;
     /**
-     * How far past its plan an iteration may end. The plan is the window, the late-send grace and the drain
-     * timeout, each a deadline the harness keeps itself; past them it only takes the time to notice one passed
-     * (the pacer parks at most {@code Pacer.MAX_PARK_NANOS} at a time) and to snapshot its histograms: tens of
-     * milliseconds, a second on a 2-core machine shared with a CPU hog and a client that saturates its JVM. A
-     * harness that sent what fell due instead of counting it unsent would run for the 200,000 requests at the
-     * client's pace, a minute or more.
+     * How far past its plan (window, late-send grace, drain: deadlines the harness keeps) an iteration may end:
+     * noticing one passed and snapshotting take tens of ms, a second on 2 cores beside a CPU hog and a saturated
+     * client. A harness that sent what fell due instead of counting it unsent would run a minute or more.
      */
     private static final long ITERATION_SLACK_MS = 2_000;
     /** Clients that refuse a request when every connection is busy instead of queueing it (AhcAdapterContractTest). */

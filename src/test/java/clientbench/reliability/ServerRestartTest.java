@@ -28,16 +28,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The server dies in the middle of an iteration and comes back on the same port: the run finishes, the
- * failures are classified (connect while it is down: every connection died with it, so each request then
- * needs a new one and is refused; reset for the requests it took with it; timeout at most), and ok resumes:
- * once the server is back, every request sent is ok.
- *
- * <p>Timeline: a 300 ms warm-up iteration (the client started and connected), then a 2 s window in which
- * the stub closes at 300 ms and restarts 700 ms after its close has returned. At 200 req/s the outage
- * holds about 140 requests; it falls inside the window unless the chaos thread runs 1 s late, far more
- * than a busy 2-core machine delays a woken thread (milliseconds). The last iteration starts only once the
- * restart is done (its failure fails the test), so it needs no such margin.
+ * The server dies mid-iteration and returns on the same port: the run finishes, failures are classified (connect while
+ * down, reset for requests it took, timeout at most), and once it is back all are ok. The 700 ms outage at 300 ms of a
+ * 2 s window leaves it only if the chaos thread runs 1 s late (busy: ms); the last iteration waits for the restart.
  */
 @org.junit.jupiter.api.Tag("reliability") // a long test: mvn verify (Failsafe), not mvn package
 @Timeout(120)

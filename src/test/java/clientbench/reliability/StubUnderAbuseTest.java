@@ -21,11 +21,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Abused by some clients, the stub keeps serving everyone else: a GET on a fresh connection is answered
- * while the abuse goes on (the slow clients' requests are still incomplete; the idle connections still
- * open). No duration is asserted: a stub held up by its abusers would not answer at all until they finish,
- * and each read has a deadline ({@link #DEADLINE_MILLIS}) instead, so that such a stub fails the test
- * rather than hanging it.
+ * Abused by some clients, the stub keeps serving everyone else: a GET on a fresh connection is answered while slow
+ * requests are still incomplete and idle connections open. No duration is asserted: each read has a deadline
+ * ({@link #DEADLINE_MILLIS}), so a stub held up by its abusers fails the test rather than hanging it.
  */
 @org.junit.jupiter.api.Tag("reliability") // a long test: mvn verify (Failsafe), not mvn package
 @Timeout(120)

@@ -29,33 +29,9 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
- * What a trial leaves in its fork once it is over: every thread (daemon and virtual ones too, which JMH's own
- * "stray running threads" check ignores) and every socket the fork did not have before the trial. For
- * {@link ForkHygieneTest}, which reads the file this writes.
- *
- * <p>When: JMH runs {@code @TearDown(Level.Trial)} (which closes the client and the stub) inside the last
- * iteration's task, before the profilers' {@code afterIteration}; so this checks after the last measured
- * iteration, waiting up to {@link #SETTLE_MILLIS} for threads that are ending and connections that are
- * closing (a client's close may hand the last steps to its own threads), then writes
- * {@code leftovers-<pid>.json} into {@code clientbench.hlog.dir}: {@code threads} (name, daemon, virtual),
- * {@code connections} (the fork's TCP sockets opened since before the trial that the kernel still lists, in
- * any state: ESTABLISHED, CLOSE_WAIT, FIN_WAIT and so on, with their endpoints) and {@code otherSockets}
- * (socket descriptors opened since then that no TCP table lists: a TCP connection that has ended but whose
- * descriptor was never closed, or a socket of another kind). Empty lists when the trial cleaned up;
- * {@code socketTablesUnread} names a TCP table it could not read ("" when it read them all).
- *
- * <p>Not counted, because they belong to the JVM, to JMH or to a client library as a whole (one per JVM, never
- * one per client, so no client's close() can or should end them; all daemon threads):
- * <ul>
- *   <li>JMH's benchmark threads ({@code ...-jmh-worker-N}, which JMH stops after the profilers ran);</li>
- *   <li>the JDK's {@code process reaper} (one for every child process of the JVM, idle a while after the
- *       stub's exit), the shared virtual-thread scheduler's carriers, the common pool's workers (see the
- *       adapters' PlatformThreads), and what the JDK starts the first time a virtual thread blocks on I/O or
- *       a timer ({@code VirtualThread-unblocker}, {@code MasterPoller}, the virtual {@code SubPoller-N});</li>
- *   <li>per library, by the client under test: OkHttp's {@code Okio Watchdog} (Okio's one thread behind
- *       every timeout; it ends itself after 60 s without one) and Vert.x's {@code Cleaner-N} (the one
- *       {@code java.lang.ref.Cleaner} of {@code io.vertx.core.impl.CleanerProvider}).</li>
- * </ul>
+ * What a trial leaves in its fork, for {@link ForkHygieneTest}: threads (daemon and virtual too, which JMH's own check
+ * ignores) and sockets. After JMH's trial teardown, the last iteration's check waits up to {@link #SETTLE_MILLIS} and
+ * writes {@code leftovers-<pid>.json}. Threads one per JVM (JMH's, the JDK's, a library's) are not counted.
  */
 public final class TrialLeftoversProfiler implements InternalProfiler {
 
@@ -67,12 +43,12 @@ public final class TrialLeftoversProfiler implements InternalProfiler {
     static final long SETTLE_MILLIS = 10_000;
     static final String FILE_PREFIX = "leftovers-";
 
-    /** JVM-wide threads of a client's library, by client (see the class comment). */
+    /** JVM-wide threads of a client's library, by client: one per JVM, so no client's close() can end them. */
     private static final Map<String, Pattern> LIBRARY_THREADS = Map.of(
             "okhttp", Pattern.compile("Okio Watchdog"),
             "okhttp-vt", Pattern.compile("Okio Watchdog"),
             "vertx", Pattern.compile("Cleaner-\\d+"));
-    /** The JDK's own, whichever client runs (see the class comment). */
+    /** The JDK's own, whichever client runs: the process reaper and what blocking virtual threads start. */
     private static final Pattern JDK_THREADS = Pattern.compile(
             "process reaper|VirtualThread-unblocker|VirtualThread-unparker|MasterPoller|SubPoller-\\d+|Read-Poller|Write-Poller");
 

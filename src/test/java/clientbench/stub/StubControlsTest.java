@@ -52,10 +52,9 @@ class StubControlsTest {
     }
 
     /**
-     * The stub has one event loop ({@link StubOptions#loopback()}), so a delay that slept on it would hold the
-     * other connection's answer until the delayed one: the fast answer must come back while the delayed one is
-     * still pending (checked by what the delayed connection has received, not by a clock), and the delayed
-     * one no sooner than asked. A busy machine only makes answers later: 2 s leaves the fast one room.
+     * The stub has one event loop, so a delay that slept on it would hold the other connection's answer: the fast
+     * answer must come while the delayed one is pending (checked by what it received, not by a clock), the delayed one
+     * no sooner than asked. A busy machine only makes answers later: 2 s leaves the fast one room.
      */
     @Test
     void delayMsDelaysTheAnswerWithoutBlockingOtherConnections() throws Exception {

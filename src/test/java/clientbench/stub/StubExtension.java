@@ -7,10 +7,9 @@ import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * An in-process stub on a free loopback port, for a test class or for each test:
- * {@code @RegisterExtension static final StubExtension stub = new StubExtension();} starts one before the first
- * test and closes it after the last; on an instance field ({@code final StubExtension stub = ...}) each test gets
- * a fresh one, its counts its own.
+ * An in-process stub on a free loopback port: on a static field
+ * ({@code @RegisterExtension static final StubExtension stub = new StubExtension();}) one for the class; on an instance
+ * field a fresh one for each test, its counts its own.
  */
 public final class StubExtension implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback {
     private final StubOptions options;

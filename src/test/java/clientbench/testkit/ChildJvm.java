@@ -15,10 +15,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 /**
- * A JVM of this JDK started by a test as ./bench starts its JVMs (the flags of jdk-flags.txt), on the test's class
- * path unless told otherwise. Its standard output and error, merged, are read by a daemon thread as they come, so a
- * test waits for a line or for the end with a deadline, never blocks on a child that hangs, and fails naming what
- * the child printed.
+ * A JVM of this JDK started as ./bench starts its JVMs (the flags of jdk-flags.txt), on the test's class path unless
+ * told otherwise. A daemon thread reads its merged output, so a test waits for a line or the end with a deadline, never
+ * blocks on a child that hangs, and fails naming what the child printed.
  */
 public final class ChildJvm {
     private final List<String> jvmArgs = new ArrayList<>(Jdk.current().flags());

@@ -1,9 +1,6 @@
 /**
- * Set-up every kind of test shares, written once: driving one iteration ({@link clientbench.testkit.Iterations}),
- * launching a child JVM ({@link clientbench.testkit.ChildJvm}) or a JMH fork ({@link clientbench.testkit.ForkedRuns}),
- * this process's sockets ({@link clientbench.testkit.OwnSockets}) and a check that cannot run here
- * ({@link clientbench.testkit.Prerequisites}). The stub for a test is {@code clientbench.stub.StubExtension}.
- *
- * <p>May use every main package; nothing here uses another test package.
+ * Set-up every kind of test shares, written once: driving one iteration, launching a child JVM or a JMH fork, reading
+ * this process's sockets, and what a check needs from the machine. The stub for a test is
+ * {@code clientbench.stub.StubExtension}. May use every main package; nothing here uses another test package.
  */
 package clientbench.testkit;

@@ -10,10 +10,9 @@ import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
 
 /**
- * Maven as the jar-per-version build sees it, without building: writes into the folder of {@code -DbuildDirectory} a
- * jar whose dependency list records the version of {@code -Dhttpclient5.version} (or {@code recorded}, when set), and
- * Surefire's report of the contract test with {@code tests} cases; or fails with {@code failure}'s lines. Counts its
- * runs.
+ * Maven as the jar-per-version build sees it, without building: writes into {@code -DbuildDirectory} a jar recording
+ * {@code -Dhttpclient5.version} (or {@code recorded}) and Surefire's report of {@code tests} contract cases, or fails
+ * with {@code failure}'s lines. Counts its runs.
  */
 final class FakeMaven implements VersionJar.Maven {
     int runs;

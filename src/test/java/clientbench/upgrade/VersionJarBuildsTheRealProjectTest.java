@@ -17,10 +17,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The jar-per-version build with the real Maven, on this project (linked into a folder of its own, so that its
- * target/ is the test's): the pom's own version of apache builds, passes its contract test and is then taken from the
- * cache without Maven; OkHttp 4, whose dependencies the pom's upper-bound rule refuses (and whose API the adapter
- * has outgrown), is refused in one line naming it, and leaves nothing to measure.
+ * The jar-per-version build with the real Maven on this project (linked into a folder of its own, target/ the test's):
+ * the pom's apache version builds, passes its contract test, then comes from the cache without Maven; OkHttp 4, which
+ * the upper-bound rule refuses, fails in one line naming it and leaves nothing to measure.
  */
 @Tag("reliability") // Maven builds the project twice over: minutes, not seconds
 @Timeout(900)
