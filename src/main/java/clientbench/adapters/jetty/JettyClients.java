@@ -21,7 +21,7 @@ import org.eclipse.jetty.io.ClientConnector;
 import org.eclipse.jetty.io.SelectorManager;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 
-/** The Jetty client both Jetty adapters use (settings in {@link JettyAdapter}'s class comment), and its helpers. */
+/** The Jetty client both Jetty adapters use (settings: docs/clients.md), and its helpers. */
 final class JettyClients {
 
     /**
