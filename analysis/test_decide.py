@@ -61,6 +61,19 @@ def test_costs_are_net_of_noop_in_the_same_round(tmp_path):
     assert f["pairs"] == {"separated": 1, "of": 1, "apart": [{"better": "lean", "worse": "heavy"}], "withheld": []}
 
 
+def test_a_late_pacer_marks_latency_but_not_what_a_request_costs(tmp_path):
+    rows = []
+    for r in (1, 2, 3):
+        rows.append({"shape": "rate-4000", "client": "noop", "round": r, "cpu": 10.0, "p99": 200.0})
+        for c, cpu in (("lean", 40.0), ("heavy", 90.0)):
+            rows.append({"shape": "rate-4000", "client": c, "round": r, "cpu": cpu + r, "p99": 20 * cpu + r,
+                         "flags": ("lag", "generator") if c == "heavy" else ("lag",)})
+    run = _fake_run(_forks(rows), [OPEN], ["lean", "heavy"], tmp_path)
+    cpu, p99 = cbd.rank(run, "rate-4000", cbd.BY_KEY["cpu"]), cbd.rank(run, "rate-4000", cbd.BY_KEY["p99"])
+    assert cpu["clients"]["lean"]["marks"] == [] and cpu["clients"]["heavy"]["marks"] == ["gen"]
+    assert p99["clients"]["lean"]["marks"] == ["lag"] and p99["clients"]["heavy"]["marks"] == ["gen", "lag"]
+
+
 def test_an_open_or_flagged_knee_is_never_found_worse(tmp_path):
     rows = []
     for r in (1, 2):
