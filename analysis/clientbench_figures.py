@@ -148,8 +148,15 @@ def rounds_panel(ax, run: cbl.Run, f: dict):
         if c["low"] and c["high"]:
             ax.plot([x, x], [c["low"], c["high"]], color="black", linewidth=1.2)
         ax.plot(x, c["value"], marker="_", markersize=14, color="black", linestyle="none")
-    ax.set_xticks(range(len(order)), [f"{cl}{'*' if f['clients'][cl]['marks'] else ''}\n{f['clients'][cl]['letters']}"
-                                      for cl in order], rotation=30 if len(order) > 4 else 0)
+    many = len(order) > 4  # long names slant; the letters sit above each client's column, clear of its name
+    ax.set_xticks(range(len(order)), [f"{cl}{'*' if f['clients'][cl]['marks'] else ''}" for cl in order],
+                  rotation=40 if many else 0, ha="right" if many else "center", rotation_mode="anchor")
+    for x, client in enumerate(order):
+        c = f["clients"][client]
+        tops = [v for v in (c["high"], c["value"], *values[values["client"] == client]["value"]) if v and v > 0]
+        at, coords = ((x, max(tops)), "data") if tops else ((x, 0.02), ("data", "axes fraction"))
+        ax.annotate(c["letters"], at, xycoords=coords, xytext=(0, 3), textcoords="offset points", ha="center",
+                    va="bottom", fontsize=7)
     ax.set_xlim(-0.6, len(order) - 0.4)
     _log_axis(ax, f["unit"])
     gone = f"; not ranked: {', '.join(f['notRanked'])}" if f["notRanked"] else ""
