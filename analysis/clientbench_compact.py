@@ -1,10 +1,11 @@
 """A run folder cut down to what the report and README read, for committing as the reference run.
 
-Summaries, trial records and the report kept whole; histograms merged per tag; results.json cut to the scores; logs
-and superseded/ left out. COMPACTED in the folder says so; only running the profile again regenerates the figures.
+Summaries and the report whole; trial records gzipped, each holding its histograms merged per tag (no .hlog);
+results.json cut to the scores; logs left out. COMPACTED says so; only running the profile again regenerates them.
 """
 from __future__ import annotations
 
+import gzip
 import json
 import shutil
 from pathlib import Path
@@ -24,7 +25,7 @@ def compact(src: Path, dst: Path) -> dict:
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
     for f in sorted(src.iterdir()):
-        if f.name.startswith(LEFT_OUT) or f.suffix == ".hlog" or f.name == "results.json":
+        if f.name.startswith(LEFT_OUT) or f.suffix == ".hlog" or f.name == "results.json" or ".trial.json" in f.name:
             continue
         if f.is_dir():
             shutil.copytree(f, tmp / f.name)
@@ -33,31 +34,28 @@ def compact(src: Path, dst: Path) -> dict:
     for t in run.trials:
         record = dict(t.record)
         record["hlogMerged"] = True
-        (tmp / t.path.name).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
-        (tmp / t.record["hlog"]).write_text(_merged_log(t), encoding="utf-8")
+        record["histograms"] = _merged(t)
+        name = t.path.name if t.path.suffix == ".gz" else t.path.name + ".gz"
+        (tmp / name).write_bytes(gzip.compress(json.dumps(record, separators=(",", ":")).encode("utf-8"), mtime=0))
     results = json.loads((src / "results.json").read_text(encoding="utf-8"))
     slim = [{"benchmark": r["benchmark"], "params": r["params"], "forks": r.get("forks"),
              "primaryMetric": {"score": r["primaryMetric"]["score"], "scoreUnit": r["primaryMetric"]["scoreUnit"]}}
             for r in results]
     (tmp / "results.json").write_text(json.dumps(slim, indent=1) + "\n", encoding="utf-8")
     (tmp / NOTE).write_text(
-        f"Cut down from {src.name} by analysis/clientbench_compact.py: each fork's histograms merged (one interval "
-        "per tag), results.json reduced to each result's benchmark, parameters and primary score, and jmh.log, "
-        "startup.log, report.log and superseded/ left out. The figures come from running the profile again.\n",
+        f"Cut down from {src.name} by analysis/clientbench_compact.py: each fork's histograms merged (one per tag, "
+        "in its trial record, no .hlog), trial records gzipped, results.json reduced to each result's benchmark, "
+        "parameters and primary score, and jmh.log, startup.log, report.log and superseded/ left out. The figures "
+        "come from running the profile again.\n",
         encoding="utf-8")
     tmp.rename(dst)
     return {"before": _size(src), "after": _size(dst)}
 
 
-def _merged_log(t: cbl.Trial) -> str:
-    """The fork's .hlog with one interval per tag: every measured window's histogram of that tag, added."""
-    lines = ["#values in microseconds; one interval per tag: the fork's measured windows merged"]
-    for tag in ("latency", "latency.ok", "service", "lag"):
-        hs = t.intervals(tag)
-        if hs:
-            h = cbl.merged(hs)
-            lines.append(f"Tag={tag},0.000,0.000,{h.get_max_value() / 1000:.3f},{h.encode().decode('ascii')}")
-    return "\n".join(lines) + "\n"
+def _merged(t: cbl.Trial) -> dict:
+    """Per tag, the fork's measured windows' histograms added into one, encoded as in an .hlog."""
+    return {tag: cbl.merged(hs).encode().decode("ascii") for tag in ("latency", "latency.ok", "service", "lag")
+            if (hs := t.intervals(tag))}
 
 
 def _size(path: Path) -> int:

@@ -6,6 +6,7 @@ judges nothing: it groups, merges histograms and forms the per-fork figures the 
 from __future__ import annotations
 
 import functools
+import gzip
 import json
 import math
 from dataclasses import dataclass, field
@@ -25,7 +26,7 @@ class AnalysisError(Exception):
 def _read_json(path: Path):
     if not path.is_file():
         raise AnalysisError(f"{path}: missing; not a clientbench run folder (run ./bench first)")
-    text = path.read_text(encoding="utf-8")
+    text = (gzip.decompress(path.read_bytes()) if path.suffix == ".gz" else path.read_bytes()).decode("utf-8")
     if not text.strip():
         raise AnalysisError(f"{path}: empty file")
     try:
@@ -78,14 +79,17 @@ class Trial:
             from hdrh.histogram import HdrHistogram
 
             hlog = self.path.parent / self.record["hlog"]
+            merged = self.record.get("histograms")  # a compacted run: one per tag, in the record (clientbench_compact)
+            lines = ([f"Tag={t},{h}" for t, h in merged.items()] if merged is not None
+                     else hlog.read_text(encoding="utf-8").splitlines())
             out = []
-            for line in hlog.read_text(encoding="utf-8").splitlines():
+            for line in lines:
                 if line.startswith(f"Tag={tag},"):
                     try:
                         out.append(HdrHistogram.decode(line.rsplit(",", 1)[1]))
                     except Exception as e:  # the codec raises several types
                         raise AnalysisError(f"{hlog}: unreadable interval histogram ({e})") from None
-            if self.record.get("hlogMerged"):  # a compacted run: the measured windows merged (clientbench_compact)
+            if self.record.get("hlogMerged"):  # the measured windows merged
                 self._intervals[tag] = out
                 return out
             if out and len(out) != len(self.measured):
@@ -160,12 +164,12 @@ def load_run(path) -> Run:
         if not isinstance(summary, dict) or key not in summary:
             raise AnalysisError(f"{path / 'summary.json'}: has no '{key}'; not written by this version of ./bench")
     trials = []
-    for p in sorted(path.glob("*.trial.json")):
+    for p in sorted([*path.glob("*.trial.json"), *path.glob("*.trial.json.gz")]):  # .gz: a compacted run
         record = _read_json(p)
         for key in ("client", "shape", "hlog", "iterations"):
             if key not in record:
                 raise AnalysisError(f"{p}: has no '{key}'; not a trial record")
-        if not (path / record["hlog"]).is_file():
+        if "histograms" not in record and not (path / record["hlog"]).is_file():
             raise AnalysisError(f"{path / record['hlog']}: missing (named by {p.name})")
         trials.append(Trial(p, record))
     trials.sort(key=lambda t: t.started)

@@ -30,6 +30,8 @@ def test_the_verdict_and_the_merged_histograms_are_the_same_and_the_folder_is_sm
                 assert a.get_value_at_percentile(99) == b.get_value_at_percentile(99)
     assert size["after"] < size["before"]
     assert not (tmp_path / "small" / "jmh.log").exists() and (tmp_path / "small" / cbc.NOTE).is_file()
+    assert len(list((tmp_path / "small").glob("*.trial.json.gz"))) == len(list(src.glob("*.trial.json"))) > 0
+    assert not list((tmp_path / "small").glob("*.trial.json")) and not list((tmp_path / "small").glob("*.hlog"))
 
 
 def test_it_never_writes_over_a_folder(tmp_path):
