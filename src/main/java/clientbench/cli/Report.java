@@ -24,7 +24,7 @@ import java.util.stream.Stream;
  */
 @Command(name = "report", description = {"Renders analysis.ipynb into <run dir>/report.html (default: the newest run).",
         "With --compare A B: whether the runs agree, and both side by side, into B/compare-<A>.html.",
-        "With --readme: also <run dir>/main.png and README.md's figure and caption, from that run."})
+        "With --readme: also <run dir>/main.png and README.md's generated blocks, from that run."})
 final class Report implements Callable<Integer>, Bench.Checked {
 
     @Parameters(arity = "0..1", paramLabel = "RUN_DIR", description = "a folder under results/")
@@ -33,7 +33,7 @@ final class Report implements Callable<Integer>, Bench.Checked {
     @Option(names = "--compare", arity = "2", paramLabel = "RUN_DIR", description = "two run folders: the earlier, then the later")
     List<Path> compare;
 
-    @Option(names = "--readme", description = "also write <run dir>/main.png and README.md's figure block from the run")
+    @Option(names = "--readme", description = "also write <run dir>/main.png and README.md's generated blocks from the run")
     boolean readme;
 
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "this text")
