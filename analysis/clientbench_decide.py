@@ -65,7 +65,6 @@ MARKS = {"jit": "the client JVM's JIT compiled for over {jit:.0%} of a measured 
          "open": "no rate failed before the search's budget ran out: the knee is at least this",
          "ceiling": "the ceiling of the ladder was kept: the knee is at least this",
          "flagged": "every miss at the bound carried a host or harness flag: the knee may be understated"}
-COSTS = ("cpu", "alloc", "syscalls", "cswitches")
 _FLAG_WORDS = {"generator": "gen", "lag": "lag", "stub": "stub", "steal": "steal", "unsteady": "unsteady"}
 
 
@@ -99,7 +98,7 @@ def rank(run: cbl.Run, shape: str, figure: Figure) -> dict | None:
         flags = {_FLAG_WORDS[x] for fl in g["flags"] for x in fl if x in _FLAG_WORDS}
         if (g["jit"] > cbl.JIT_WARMING).any():
             flags.add("jit")
-        if figure.key in COSTS:
+        if figure.net:
             flags.discard("lag")  # a late pacer delays sends; it changes latency, not what a request costs
         if figure.key == "knee":
             flags.update(s for s in g["knee.status"] if s in ("open", "ceiling", "flagged"))

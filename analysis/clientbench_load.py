@@ -88,7 +88,8 @@ class Trial:
                     try:
                         out.append(HdrHistogram.decode(line.rsplit(",", 1)[1]))
                     except Exception as e:  # the codec raises several types
-                        raise AnalysisError(f"{hlog}: unreadable interval histogram ({e})") from None
+                        where = self.path if merged is not None else hlog
+                        raise AnalysisError(f"{where}: unreadable interval histogram ({e})") from None
             if self.record.get("hlogMerged"):  # the measured windows merged
                 self._intervals[tag] = out
                 return out
