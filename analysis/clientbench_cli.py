@@ -1,7 +1,8 @@
 """The analysis's command line, the top layer: what ./bench runs after a comparison.
 
-Commands and arguments: USAGE. check, decide (the verdict), upgrade (ratios new/old), compare (two runs), render (the
-report), readme (README's generated blocks) and compact (a reference run) each read run folders and print or write.
+Commands and arguments: USAGE. check, decide (the verdict; an upgrade run's ratios), upgrade (ratios new/old), compare
+(two runs), render (the report), readme (README's generated blocks; an A/A run's resolution block) and compact (a
+reference run) each read run folders and print or write.
 """
 from __future__ import annotations
 
@@ -36,6 +37,8 @@ def main(argv) -> int:
             print(cbd.compare_text(cbl.load_run(args[0]), cbl.load_run(args[1])), end="")
             return 0
         run = cbl.load_run(args[0])
+        if command == "decide" and run.env.get("upgrade"):
+            command = "upgrade"  # an upgrade run's verdict is its ratios
         if command == "check":
             print(f"report: {run.path}: {len(run.summary['runs'])} fixed-rate runs, "
                   f"{len(run.summary['capacity'])} knee searches, {len(run.trials)} forks")
@@ -53,9 +56,13 @@ def main(argv) -> int:
         else:
             import clientbench_render
             readme = Path(args[1]) if len(args) > 1 else cbl.ROOT / "README.md"
-            against = cbl.load_verdict(args[2]) if len(args) > 2 else None
-            clientbench_render.write_readme(run, readme, against)
-            print(f"report: {run.path / 'main.png'} and the generated blocks of {readme}")
+            if run.env.get("upgrade"):
+                clientbench_render.write_resolution(run, readme)
+                print(f"report: the resolution block of {readme}")
+            else:
+                against = cbl.load_verdict(args[2]) if len(args) > 2 else None
+                clientbench_render.write_readme(run, readme, against)
+                print(f"report: {run.path / 'main.png'} and the generated blocks of {readme}")
     except cbl.AnalysisError as e:
         print(f"report: {e}", file=sys.stderr)
         return 1

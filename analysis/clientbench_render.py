@@ -13,11 +13,12 @@ from pathlib import Path
 import clientbench_decide as cbd
 import clientbench_figures as figs
 import clientbench_load as cbl
+import clientbench_upgrade as cbu
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK = ROOT / "analysis.ipynb"
 BLOCKS = {"figure": "from the run's data", "terminal": "from the run's verdict",
-          "repeatability": "from two runs' verdicts"}
+          "repeatability": "from two runs' verdicts", "resolution": "from an A/A upgrade run"}
 
 
 def begin(block: str) -> str:
@@ -140,6 +141,43 @@ def repeatability_block(run: cbl.Run, other: cbl.Run) -> str:
     return "\n".join(lines + [end("repeatability")])
 
 
+def resolution_block(run: cbl.Run) -> str:
+    """What an A/A run (one version measured against itself) found, and the smallest change each figure could have
+    shown: what an upgrade's run of that length can see on that machine."""
+    u = cbu.read(run)
+    version = u["old"]["version"]
+    if version != u["new"]["version"]:
+        raise cbl.AnalysisError(f"{run.path}: an upgrade from {version} to {u['new']['version']}, not an A/A run "
+                                f"(one version twice: ./bench upgrade {u['client']} V V)")
+    hf, figures = u["holdsFor"], u["figures"]
+    shapes = list(dict.fromkeys(f["shape"] for f in figures))
+    found = [f for f in figures if f["verdict"] in (cbu.BETTER, cbu.WORSE)]
+    took = _minutes(run.env.get("started"), run.env.get("finished"))
+    said = ("found no difference in any of them, as it should" if not found else
+            "found a difference in " + "; ".join(f"{f['shape']} {f['label']} ({f['verdict']})" for f in found)
+            + f": at {u['confidence']:.0%} for all figures together, an A/A run does so one time in twenty or less")
+    lines = [begin("resolution"),
+             f"An A/A run, `./bench upgrade {u['client']} {version} {version}` (`{run.name}`: "
+             f"{max((f['rounds'] for f in figures), default=0)} rounds{took} on {hf['cores']} cores of "
+             f"{hf['cpuModel']}, JDK {hf['jdk']}), compared {len(figures)} figures and {said}. The smallest change "
+             f"each figure could have shown is what an upgrade's run of the same length can see on this machine:", "",
+             "| could detect | " + " | ".join(shapes) + " |", "|---" * (len(shapes) + 1) + "|"]
+    cell = {(f["label"], f["shape"]): cbu.detectable(f) for f in figures}
+    lines += [f"| {label} | " + " | ".join(cell.get((label, s), "-") for s in shapes) + " |"
+              for label in dict.fromkeys(f["label"] for f in figures)]
+    return "\n".join(lines + [end("resolution")])
+
+
+def _minutes(started, finished) -> str:
+    """' in N minutes' from env.json's two ISO instants; nothing when either is missing."""
+    from datetime import datetime
+
+    if not started or not finished:
+        return ""
+    seconds = (datetime.fromisoformat(finished[:26].rstrip("Z")) - datetime.fromisoformat(started[:26].rstrip("Z")))
+    return f" in {round(seconds.total_seconds() / 60)} minutes"
+
+
 def _pattern(block: str) -> re.Pattern:
     return re.compile(re.escape(f"<!-- clientbench:{block} begin") + r"[^\n]*\n.*?" + re.escape(end(block)), re.S)
 
@@ -173,3 +211,13 @@ def write_readme(run: cbl.Run, readme: Path, against: cbl.Run | None = None):
         new = _pattern("repeatability").sub(lambda _: repeatability_block(run, against), new, count=1)
     (run.path / "main.png").write_bytes(figs.png(figs.main_figure(run, v), dpi=100))
     readme.write_text(new, encoding="utf-8")
+
+
+def write_resolution(run: cbl.Run, readme: Path):
+    """README's resolution block rewritten from an A/A upgrade run (the rest of README untouched)."""
+    text = readme.read_text(encoding="utf-8")
+    if not _pattern("resolution").search(text):
+        raise cbl.AnalysisError(f"{readme}: no resolution block to replace (a line starting "
+                                f"'<!-- clientbench:resolution begin' and one '{end('resolution')}')")
+    block = resolution_block(run)
+    readme.write_text(_pattern("resolution").sub(lambda _: block, text, count=1), encoding="utf-8")

@@ -178,7 +178,8 @@ def _interval(f: dict) -> str:
     return "-" if f["low"] is None else f"[{_x(f['low'])}, {_x(f['high'])}]"
 
 
-def _detectable(f: dict) -> str:
+def detectable(f: dict) -> str:
+    """The smallest change the figure's run could detect, as a share (or a factor beyond x2)."""
     d = f["detectable"]
     return "-" if d is None else f"{d:.1%}" if d < 1 else ">x100" if d > 99 else f"x{1 + d:.3g}"
 
@@ -188,7 +189,7 @@ def table(u: dict) -> pd.DataFrame:
     change the run could detect; '*' after a figure whose forks raised a mark. The terminal and the report print it."""
     rows = [{"shape": f["shape"], "figure": f["label"] + ("*" if f["marks"] else ""),
              "old": cbd.fmt(f["old"], f["unit"]), "new": cbd.fmt(f["new"], f["unit"]), "new/old": _ratio(f),
-             "95% interval": _interval(f), "verdict": f["verdict"], "could detect": _detectable(f),
+             "95% interval": _interval(f), "verdict": f["verdict"], "could detect": detectable(f),
              "rounds": f["rounds"]} for f in u["figures"]]
     return pd.DataFrame(rows, columns=["shape", "figure", "old", "new", "new/old", "95% interval", "verdict",
                                        "could detect", "rounds"])

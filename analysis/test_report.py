@@ -18,6 +18,7 @@ import clientbench_decide as cbd  # noqa: E402
 import clientbench_load as cbl  # noqa: E402
 import clientbench_render as render  # noqa: E402
 import clientbench_tables as tables  # noqa: E402
+import clientbench_upgrade as cbu  # noqa: E402
 
 ROOT = HERE.parent
 
@@ -353,3 +354,65 @@ def test_the_repeatability_block_counts_two_verdicts_pairs_from_the_verdicts_alo
     assert cells[5] == "1", row  # in opposite order
     assert all(line.split("|")[6].strip() == "0" for line in block.splitlines()[5:] if line.startswith("| ") and line != row)
     assert "`other` (a) and `run-small` (b)" in block
+
+
+# ---------------------------------------------------------------- README's resolution block, from an A/A run
+
+def aa_run(tmp_path, new="5.6.5", verdicts=(cbu.NONE, cbu.NONE)) -> cbl.Run:
+    """An upgrade run as its summary.json holds it after `upgrade`: two figures with what each could detect."""
+    figures = [{"shape": "rate-4000", "figure": "cpu", "label": "CPU per request", "verdict": verdicts[0],
+                "detectable": 0.0314, "rounds": 7},
+               {"shape": "closed-x16", "figure": "ok/s", "label": "throughput", "verdict": verdicts[1],
+                "detectable": 0.052, "rounds": 7}]
+    u = {"client": "apache", "old": {"label": "apache@5.6.5", "version": "5.6.5", "library": []},
+         "new": {"label": "apache@" + new, "version": new, "library": []}, "confidence": 0.95, "figuresTogether": 2,
+         "holdsFor": {"cpuModel": "Test CPU", "cores": 2, "jdk": "25", "firstLook": False}, "figures": figures}
+    env = {"upgrade": {"client": "apache"}, "started": "2026-11-26T05:31:09.1234Z", "finished": "2026-11-26T05:44:02Z"}
+    return cbl.Run("aa", tmp_path, env, {"upgrade": u}, [])
+
+
+def resolution_readme(tmp_path) -> Path:
+    readme = tmp_path / "README.md"
+    readme.write_text(f"# title\n\nbefore\n\n{render.begin('resolution')}\nold\n{render.end('resolution')}\n\nafter\n")
+    return readme
+
+
+def test_the_resolution_block_says_what_an_aa_run_could_detect_and_nothing_else_changes(tmp_path):
+    readme = resolution_readme(tmp_path)
+    render.write_resolution(aa_run(tmp_path), readme)
+    text = readme.read_text()
+    block = between(text, "resolution")
+    assert text.replace(block, "").startswith("# title\n\nbefore\n\n<!-- clientbench:resolution end -->")
+    assert "`./bench upgrade apache 5.6.5 5.6.5` (`aa`: 7 rounds in 13 minutes on 2 cores of Test CPU" in block
+    assert "found no difference in any of them" in block
+    assert "| could detect | rate-4000 | closed-x16 |" in block
+    assert "| CPU per request | 3.1% | - |" in block and "| throughput | - | 5.2% |" in block
+
+
+def test_an_aa_run_that_found_a_difference_says_which(tmp_path):
+    readme = resolution_readme(tmp_path)
+    render.write_resolution(aa_run(tmp_path, verdicts=(cbu.NONE, cbu.WORSE)), readme)
+    block = between(readme.read_text(), "resolution")
+    assert "found a difference in closed-x16 throughput (worse)" in block and "no difference in any" not in block
+
+
+def test_a_real_upgrade_is_no_resolution_and_leaves_readme_alone(tmp_path):
+    readme = resolution_readme(tmp_path)
+    before = readme.read_text()
+    with pytest.raises(cbl.AnalysisError, match="not an A/A run"):
+        render.write_resolution(aa_run(tmp_path, new="5.6.6"), readme)
+    assert readme.read_text() == before
+
+
+def test_readme_resolution_block_is_what_the_committed_aa_run_generates():
+    runs = []
+    for p in sorted((ROOT / "results").iterdir()):
+        try:
+            runs.append(cbl.load_run(p))
+        except cbl.AnalysisError:
+            continue  # not a run in this format
+    aa = [r for r in runs if r.env.get("upgrade") and cbu.read(r)["old"]["version"] == cbu.read(r)["new"]["version"]]
+    if not aa:
+        pytest.skip("no committed A/A upgrade run under results/")
+    assert render.current_block(ROOT / "README.md", "resolution") == render.resolution_block(aa[-1]), \
+        f"README's resolution block is stale: ./bench report --readme {aa[-1].path.relative_to(ROOT)}"

@@ -20,11 +20,13 @@ import java.util.stream.Stream;
 /**
  * {@code ./bench report [run dir]}: runs analysis.ipynb headless into a self-contained report.html and ends with the
  * decision table; {@code --compare A B} says whether two runs agree, into {@code B/compare-<A>.html}; {@code --readme}
- * writes main.png and README.md's figure. The launcher passes its venv's Python ({@code -Dclientbench.python}).
+ * writes main.png and README.md's figure (from an A/A upgrade run: its resolution block). The launcher passes its
+ * venv's Python ({@code -Dclientbench.python}).
  */
 @Command(name = "report", description = {"Renders analysis.ipynb into <run dir>/report.html (default: the newest run).",
         "With --compare A B: whether the runs agree, and both side by side, into B/compare-<A>.html.",
-        "With --readme: also <run dir>/main.png and README.md's generated blocks, from that run."})
+        "With --readme: also <run dir>/main.png and README.md's generated blocks, from that run;",
+        "from an A/A upgrade run (./bench upgrade CLIENT V V), README.md's resolution block."})
 final class Report implements Callable<Integer>, Bench.Checked {
 
     @Parameters(arity = "0..1", paramLabel = "RUN_DIR", description = "a folder under results/")
@@ -33,7 +35,7 @@ final class Report implements Callable<Integer>, Bench.Checked {
     @Option(names = "--compare", arity = "2", paramLabel = "RUN_DIR", description = "two run folders: the earlier, then the later")
     List<Path> compare;
 
-    @Option(names = "--readme", description = "also write <run dir>/main.png and README.md's generated blocks from the run")
+    @Option(names = "--readme", description = "also write <run dir>/main.png and README.md's generated blocks from the run (an A/A run: the resolution block)")
     boolean readme;
 
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "this text")
