@@ -310,14 +310,19 @@ def test_a_readme_without_the_figure_block_is_refused(tmp_path):
     assert readme.read_text() == "no block here\n"
 
 
-def test_readme_blocks_are_what_the_reference_run_generates():
-    refs = []
+def committed_runs() -> list:
+    """The runs under results/ that load in this format, oldest first."""
+    runs = []
     for p in sorted((ROOT / "results").iterdir()):
         try:
-            refs.append(cbl.load_run(p))
+            runs.append(cbl.load_run(p))
         except cbl.AnalysisError:
             continue  # not a run in this format
-    refs = [r for r in refs if r.env.get("profile") == "standard"]
+    return runs
+
+
+def test_readme_blocks_are_what_the_reference_run_generates():
+    refs = [r for r in committed_runs() if r.env.get("profile") == "standard"]
     if not refs:
         pytest.skip("no committed standard-profile reference run in this format under results/")
     ref, readme = refs[-1], ROOT / "README.md"
@@ -405,13 +410,7 @@ def test_a_real_upgrade_is_no_resolution_and_leaves_readme_alone(tmp_path):
 
 
 def test_readme_resolution_block_is_what_the_committed_aa_run_generates():
-    runs = []
-    for p in sorted((ROOT / "results").iterdir()):
-        try:
-            runs.append(cbl.load_run(p))
-        except cbl.AnalysisError:
-            continue  # not a run in this format
-    aa = [r for r in runs if r.env.get("upgrade") and cbu.read(r)["old"]["version"] == cbu.read(r)["new"]["version"]]
+    aa = [r for r in committed_runs() if r.env.get("upgrade") and cbu.read(r)["old"]["version"] == cbu.read(r)["new"]["version"]]
     if not aa:
         pytest.skip("no committed A/A upgrade run under results/")
     assert render.current_block(ROOT / "README.md", "resolution") == render.resolution_block(aa[-1]), \
