@@ -80,16 +80,17 @@ class Trial:
 
             hlog = self.path.parent / self.record["hlog"]
             merged = self.record.get("histograms")  # a compacted run: one per tag, in the record (clientbench_compact)
-            lines = ([f"Tag={t},{h}" for t, h in merged.items()] if merged is not None
-                     else hlog.read_text(encoding="utf-8").splitlines())
+            if merged is not None:
+                where, encoded = self.path, [merged[tag]] if tag in merged else []
+            else:
+                where, encoded = hlog, [line.rsplit(",", 1)[1] for line in hlog.read_text(encoding="utf-8").splitlines()
+                                        if line.startswith(f"Tag={tag},")]
             out = []
-            for line in lines:
-                if line.startswith(f"Tag={tag},"):
-                    try:
-                        out.append(HdrHistogram.decode(line.rsplit(",", 1)[1]))
-                    except Exception as e:  # the codec raises several types
-                        where = self.path if merged is not None else hlog
-                        raise AnalysisError(f"{where}: unreadable interval histogram ({e})") from None
+            for e in encoded:
+                try:
+                    out.append(HdrHistogram.decode(e))
+                except Exception as err:  # the codec raises several types
+                    raise AnalysisError(f"{where}: unreadable interval histogram ({err})") from None
             if self.record.get("hlogMerged"):  # the measured windows merged
                 self._intervals[tag] = out
                 return out
