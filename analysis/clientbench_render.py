@@ -174,8 +174,8 @@ def _minutes(started, finished) -> str:
 
     if not started or not finished:
         return ""
-    seconds = (datetime.fromisoformat(finished[:26].rstrip("Z")) - datetime.fromisoformat(started[:26].rstrip("Z")))
-    return f" in {round(seconds.total_seconds() / 60)} minutes"
+    took = datetime.fromisoformat(finished[:26].rstrip("Z")) - datetime.fromisoformat(started[:26].rstrip("Z"))
+    return f" in {round(took.total_seconds() / 60)} minutes"
 
 
 def _pattern(block: str) -> re.Pattern:
