@@ -168,6 +168,9 @@ public final class HarnessProfiler implements InternalProfiler {
         if (!Double.isNaN(s.cpuMicrosPerRequest())) {
             r.add(new ScalarResult("cpu.per.req", s.cpuMicrosPerRequest(), "us", AggregationPolicy.AVG));
         }
+        if (!Double.isNaN(s.pacerCpuMicrosPerRequest())) {
+            r.add(new ScalarResult("pacer.cpu.per.req", s.pacerCpuMicrosPerRequest(), "us", AggregationPolicy.AVG));
+        }
         if (!Double.isNaN(s.allocatedBytesPerRequest())) {
             r.add(new ScalarResult("alloc.per.req", s.allocatedBytesPerRequest(), "B", AggregationPolicy.AVG));
         }

@@ -5,9 +5,12 @@ import org.HdrHistogram.HistogramLogWriter;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.List;
+import java.util.zip.Deflater;
 
 /**
  * One trial's interval histograms in HdrHistogram's log format, one per measured iteration, in microseconds: latency,
@@ -56,6 +59,19 @@ public final class HlogFile implements AutoCloseable {
         if (s.openModel()) {
             write("service", s.service(), startSeconds, endSeconds);
             write("lag", s.lag(), startSeconds, endSeconds);
+        }
+    }
+
+    /**
+     * Encodes a warm-up's histograms as {@link #write} would and writes nothing: the encoder's code compiles in the
+     * warm-up, not in the background of the first measured windows, which measure the client's JIT, not the log's.
+     */
+    public void rehearse(IterationSnapshot s) {
+        for (Histogram h : s.openModel() ? List.of(s.latency(), s.latencyOk(), s.service(), s.lag())
+                : List.of(s.latency(), s.latencyOk())) {
+            Histogram copy = h.copy();
+            ByteBuffer buffer = ByteBuffer.allocate(copy.getNeededByteBufferCapacity());
+            copy.encodeIntoCompressedByteBuffer(buffer, Deflater.DEFAULT_COMPRESSION);
         }
     }
 

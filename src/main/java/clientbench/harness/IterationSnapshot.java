@@ -7,24 +7,32 @@ import org.HdrHistogram.Histogram;
  * Everything one iteration measured, after its drain. Exact: scheduled = sent + dropped, sent = ok + failures, requests
  * out at the drain deadline counting as timeouts. Histograms in microseconds; {@code latency}, which verdicts read,
  * runs from the intended start, every outcome, the never-completed at a lower bound (closed model: service time).
+ * {@code pacerCpuNanosInWindow}: the sending thread's own CPU (pacing, recording, and the client's work on the caller's
+ * thread), within {@code cpuNanosInWindow}.
  */
 public record IterationSnapshot(boolean openModel, double offeredRatePerSecond, long windowNanos, long windowStartEpochMillis, long scheduled, long sent, long dropped,
                                 long unsent,
                                 long[] outcomes, long expiredAtDrain, long duplicates,
                                 Histogram latency, Histogram latencyOk, Histogram service, Histogram lag,
-                                long inFlightAtClose, long inFlightPeak, long inFlightPeakAfterNanos, long cpuNanosInWindow, long allocatedBytesInWindow,
+                                long inFlightAtClose, long inFlightPeak, long inFlightPeakAfterNanos, long cpuNanosInWindow, long pacerCpuNanosInWindow,
+                                long allocatedBytesInWindow,
                                 long bodyBytesMin, long bodyBytesMax, Probes probes) {
 
     IterationSnapshot withProbes(Probes p) {
         return new IterationSnapshot(openModel, offeredRatePerSecond, windowNanos, windowStartEpochMillis, scheduled, sent, dropped, unsent, outcomes,
                 expiredAtDrain, duplicates, latency, latencyOk, service, lag, inFlightAtClose, inFlightPeak,
-                inFlightPeakAfterNanos, cpuNanosInWindow,
+                inFlightPeakAfterNanos, cpuNanosInWindow, pacerCpuNanosInWindow,
                 allocatedBytesInWindow, bodyBytesMin, bodyBytesMax, p);
     }
 
     /** The client JVM's CPU time in the window per request sent, in microseconds; NaN when unknown. */
     public double cpuMicrosPerRequest() {
         return cpuNanosInWindow < 0 || sent == 0 ? Double.NaN : cpuNanosInWindow / 1e3 / sent;
+    }
+
+    /** The pacer thread's own CPU time per request sent, in microseconds (within the JVM's); NaN when unknown. */
+    public double pacerCpuMicrosPerRequest() {
+        return pacerCpuNanosInWindow < 0 || sent == 0 ? Double.NaN : pacerCpuNanosInWindow / 1e3 / sent;
     }
 
     /** The share of the CPUs the client JVM may use that it used in the window (0-1); NaN when unknown. */

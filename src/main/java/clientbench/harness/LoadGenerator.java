@@ -163,6 +163,8 @@ public final class LoadGenerator {
     private void startWindow(Epoch e) {
         e.started = true;
         e.cpuNanosAtStart = JvmCounters.processCpuNanos();
+        e.pacerThreadId = Thread.currentThread().threadId();
+        e.pacerCpuNanosAtStart = JvmCounters.threadCpuNanos(e.pacerThreadId);
         e.allocatedBytesAtStart = JvmCounters.allocatedBytes();
         e.t0Nanos = System.nanoTime();
         e.startEpochMillis = System.currentTimeMillis();
@@ -273,6 +275,7 @@ public final class LoadGenerator {
         if (!e.started) {
             e.closed = true; // nothing was ever sent: an empty window
             e.cpuNanosInWindow = -1;
+            e.pacerCpuNanosInWindow = -1;
             e.allocatedBytesInWindow = -1;
             e.drainDeadlineNanos = System.nanoTime();
             return;
@@ -298,6 +301,7 @@ public final class LoadGenerator {
         // The CPU of requests still out is partly after this; the previous window's tail, drained before
         // this one began, is not in it: a window's count misses the last few requests' completions.
         e.cpuNanosInWindow = JvmCounters.delta(e.cpuNanosAtStart, JvmCounters.processCpuNanos());
+        e.pacerCpuNanosInWindow = JvmCounters.delta(e.pacerCpuNanosAtStart, JvmCounters.threadCpuNanos(e.pacerThreadId));
         e.allocatedBytesInWindow = JvmCounters.delta(e.allocatedBytesAtStart, JvmCounters.allocatedBytes());
         e.drainDeadlineNanos = nowNanos + spec.drainTimeout().toNanos();
         e.closed = true;
@@ -350,7 +354,7 @@ public final class LoadGenerator {
                 e.droppedAtLimit + e.unsent, e.unsent, outcomes, expired, e.duplicates.sum(),
                 latency.getIntervalHistogram(), latencyOk.getIntervalHistogram(), service.getIntervalHistogram(),
                 lag.getIntervalHistogram(), e.inFlightAtClose, e.inFlightPeak, e.inFlightPeakAfterNanos,
-                e.cpuNanosInWindow, e.allocatedBytesInWindow,
+                e.cpuNanosInWindow, e.pacerCpuNanosInWindow, e.allocatedBytesInWindow,
                 e.bodyBytesMin.get() == Long.MAX_VALUE ? -1 : e.bodyBytesMin.get(), e.bodyBytesMax.get(), Probes.NONE);
     }
 
@@ -442,8 +446,12 @@ public final class LoadGenerator {
         long inFlightPeak;
         long inFlightPeakAfterNanos;
         long cpuNanosAtStart;
+        /** The thread that sent the window's first request: the pacer, whose own CPU is a figure apart. */
+        long pacerThreadId;
+        long pacerCpuNanosAtStart;
         long allocatedBytesAtStart;
         long cpuNanosInWindow;
+        long pacerCpuNanosInWindow;
         long allocatedBytesInWindow;
         volatile boolean ended;
 

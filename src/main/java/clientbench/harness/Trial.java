@@ -179,6 +179,10 @@ public final class Trial implements AutoCloseable {
      */
     public void beginIteration(long windowNanos, boolean kernelCounts) {
         layout.pinClientAndPacer();
+        long slack = Pacer.askSmallTimerSlack(); // at each iteration: JMH may move its loop to another thread
+        if (record != null) {
+            record.layout("pacerTimerSlackNanos", slack >= 0 ? slack : "the default (" + Libc.unavailable() + ")");
+        }
         // Marks for the iteration's deltas: nothing is in flight between the previous drain and the first send.
         if (stub != null) {
             statsAtMark = stub.mark();
@@ -222,11 +226,14 @@ public final class Trial implements AutoCloseable {
             IterationSnapshot s = probeAndDrain();
             if (measured && hlog != null) {
                 hlog.write(s);
+            } else if (hlog != null) {
+                hlog.rehearse(s); // the encoder compiles here, not in the measured windows it would follow
             }
             Map<String, ?> concluded = facts.apply(s);
             if (record != null) {
                 record.settings(adapter.settings());
-                record.settings(Map.of("kernelCounters", KernelCounters.describe(), "jitShare", JIT_SOURCE));
+                record.settings(Map.of("kernelCounters", KernelCounters.describe(), "jitShare", JIT_SOURCE,
+                        "cpuClock", JvmCounters.CPU_CLOCK));
                 record.add(s, measured, concluded);
             }
             return s;

@@ -51,6 +51,18 @@ final class TrialRecord {
         ((Map<String, String>) json.get("settings")).putAll(now);
     }
 
+    /** A fact of the CPU layout learnt once the trial runs (the pacer's timer slack), beside the planned ones. */
+    @SuppressWarnings("unchecked")
+    void layout(String key, Object value) {
+        ((Map<String, Object>) json.get("layout")).put(key, value);
+    }
+
+    /** A fact of the whole trial (its warm-up, say), written at once. */
+    void put(String key, Object value) {
+        json.put(key, value);
+        write();
+    }
+
     void add(IterationSnapshot s, boolean measured, Map<String, ?> facts) {
         Map<String, Object> it = new LinkedHashMap<>();
         it.put("index", iterations.size());
@@ -76,6 +88,7 @@ final class TrialRecord {
         it.put("inFlightPeak", s.inFlightPeak());
         it.put("inFlightPeakAfterNanos", s.inFlightPeakAfterNanos());
         it.put("cpuNanosInWindow", s.cpuNanosInWindow());
+        it.put("pacerCpuNanosInWindow", s.pacerCpuNanosInWindow());
         it.put("allocatedBytesInWindow", s.allocatedBytesInWindow());
         it.put("bodyBytesMin", s.bodyBytesMin());
         it.put("bodyBytesMax", s.bodyBytesMax());

@@ -33,7 +33,7 @@ class HlogFileTest {
         long startMillis = 1_700_000_000_000L;
         IterationSnapshot s = new IterationSnapshot(true, Double.NaN, 2_000_000_000L, startMillis, 100, 100, 0, 0,
                 new long[clientbench.api.Outcome.values().length], 0, 0, latency, latency.copy(), service, service.copy(),
-                0, 0, 0, -1, -1, -1, -1, Probes.NONE);
+                0, 0, 0, -1, -1, -1, -1, -1, Probes.NONE);
         Path file = dir.resolve("t.hlog");
         try (HlogFile log = new HlogFile(file, "clientbench test")) {
             log.write(s);

@@ -46,7 +46,7 @@ class HarnessProfilerTest {
         long[] outcomes = new long[Outcome.values().length];
         outcomes[Outcome.OK.ordinal()] = samples;
         return new IterationSnapshot(openModel, Double.NaN, WINDOW_NANOS, 0, samples, samples, 0, 0, outcomes, 0, 0, latency,
-                latency.copy(), latency.copy(), lag, 0, 0, 0, (long) (cpuShare * 2 * WINDOW_NANOS), 0, 5, 5,
+                latency.copy(), latency.copy(), lag, 0, 0, 0, (long) (cpuShare * 2 * WINDOW_NANOS), -1, 0, 5, 5,
                 new Probes(2, -1, -1, -1, -1, -1, -1, stubCpuShare, -1, -1, -1, -1, -1, stealShare, -1, -1));
     }
 
