@@ -166,7 +166,7 @@ public class CapacityBenchmark extends LoadBenchmark {
             // The baseline: no search, no knee; whether the harness alone kept this rung of the ladder.
             return facts;
         }
-        if (!judged.kept() && s.probes().jitShare() > JIT_QUIET) {
+        if (!judged.kept() && s.probes().jitShare() > JIT_WARMING) {
             search.recordWarmingMiss(probeRate, judged.words()); // the JIT's miss, not the client's: probed again
         } else if (!judged.kept()) {
             search.recordMiss(probeRate, judged); // stands only as the second miss in a row at this rate

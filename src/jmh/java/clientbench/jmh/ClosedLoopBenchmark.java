@@ -64,11 +64,11 @@ public class ClosedLoopBenchmark extends LoadBenchmark {
     public String request;
 
     /**
-     * Up to this many seconds before the warm-up iterations, in 2 s windows that end at the first in which the client
-     * JVM's JIT compiled for under the threshold ({@link LoadState#settle}); 0: none. At full speed the loops keep C2
-     * busy for 10-30 s on 2 cores (ahc 8k to 70k ok/s): a fixed warm-up either wastes time or ends too soon.
+     * Up to this many seconds before the warm-up iterations, in 2 s windows until the fork is steady: its JIT quiet and
+     * its latency p50 no longer moving ({@link LoadState#settle}); the trial's record says whether it was, and why.
+     * Cold forks compile for 10-30 s on 2 cores: a fixed warm-up either wastes time or ends too soon. 0: none.
      */
-    @Param("0")
+    @Param("30")
     public String settleSeconds;
 
     @Setup(Level.Trial)

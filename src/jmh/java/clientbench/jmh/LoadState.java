@@ -2,6 +2,8 @@ package clientbench.jmh;
 
 import clientbench.harness.IterationSnapshot;
 import clientbench.harness.LoadGenerator;
+import clientbench.harness.Probes;
+import clientbench.harness.Steadiness;
 import clientbench.harness.Trial;
 import clientbench.harness.TrialSpec;
 import org.openjdk.jmh.annotations.Level;
@@ -81,23 +83,31 @@ public abstract class LoadState {
     static final long SETTLE_WINDOW_NANOS = TimeUnit.SECONDS.toNanos(2);
     /** The settle loop's own stop, after its window's end, as JMH's comes after an iteration's time. */
     static final long SETTLE_STOP_AFTER_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
-    /** Under this share of a window spent compiling, the client JVM has settled (thresholds.json's jitWarmingShare). */
-    static final double JIT_QUIET = clientbench.harness.Probes.JIT_WARMING;
+
+    /** Over this share of a window spent compiling, the client JVM is still warming (thresholds.json). */
+    static final double JIT_WARMING = Probes.JIT_WARMING;
 
     /**
-     * Before JMH's warm-up: 2 s windows at {@code rate} until one where the JIT compiled under {@link #JIT_QUIET} of
-     * it, or {@code maxSeconds} (none for 0; one if compile time is unreported). Cold JVMs compile 12-18 s on 2 cores,
-     * so a fixed warm-up wastes time or ends too soon. Returns the windows run (warm-ups in the record, never judged).
+     * Before JMH's warm-up: 2 s windows at {@code rate} until the fork is steady ({@link Steadiness}: the JIT quiet and
+     * latency p50 no longer moving) or {@code maxSeconds} pass; the outcome goes into the trial's record as
+     * {@code warmup}. While a window's JIT compiles over thresholds.json's jitWarmingShare, the next lends the compiler
+     * threads every CPU ({@link clientbench.harness.CpuLayout#lendCpusToCompilers}); such windows are never judged
+     * steady. {@code maxSeconds} 0: no settling, the record says it was not judged.
      */
-    protected final int settle(double rate, int maxSeconds) {
-        int windows = (int) (TimeUnit.SECONDS.toNanos(Math.max(0, maxSeconds)) / SETTLE_WINDOW_NANOS);
+    protected final Steadiness settle(double rate, int maxSeconds) {
+        Steadiness steadiness = new Steadiness(TimeUnit.SECONDS.toNanos(Math.max(0, maxSeconds)));
         if (!Double.isNaN(rate)) {
             generator.rate(rate); // NaN: a closed loop, which has no rate
         }
         try {
-            for (int w = 1; w <= windows; w++) {
+            boolean compiling = true; // a cold JVM: its first window compiles
+            for (int w = 1; steadiness.goOn(SETTLE_WINDOW_NANOS); w++) {
                 int number = w;
+                boolean lent = compiling;
                 trial.beginIteration(SETTLE_WINDOW_NANOS);
+                if (lent) {
+                    trial.layout().lendCpusToCompilers();
+                }
                 // Sent as JMH's loop sends (LoadBenchmark.request), so the code the measured windows run is what
                 // compiles here, not in the first measured window.
                 long stopAt = System.nanoTime() + SETTLE_WINDOW_NANOS + SETTLE_STOP_AFTER_NANOS;
@@ -108,18 +118,25 @@ public abstract class LoadState {
                 IterationSnapshot s = trial.endIteration(false, snapshot -> {
                     Map<String, Object> facts = new LinkedHashMap<>(trial.facts(snapshot));
                     facts.put("settle", number);
+                    facts.put("settle.compilersOnEveryCpu", lent);
                     return facts;
                 });
                 double jit = s.probes().jitShare();
-                if (!(jit >= 0) || jit < JIT_QUIET) {
-                    return w;
-                }
+                compiling = jit >= JIT_WARMING;
+                steadiness.add(s.windowNanos(), jit, s.latency().getTotalCount() > 0 ? s.latency().getValueAtPercentile(50) : 0,
+                        !lent);
             }
         } catch (RuntimeException | Error e) {
             stopTrial(); // JMH runs no tear-down after a failed set-up: the stub's JVM would outlive the fork
             throw e;
         }
-        return windows;
+        Map<String, Object> warmup = steadiness.toJson();
+        if (maxSeconds == 0) {
+            warmup.put("steady", null); // not judged: the record says so rather than calling the fork unsteady
+            warmup.put("why", "not judged: no settling asked for (settleSeconds 0)");
+        }
+        trial.recordWarmup(warmup);
+        return steadiness;
     }
 
     /** Before each iteration's window: a subclass may set the generator's rate here. */

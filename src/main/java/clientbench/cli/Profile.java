@@ -152,7 +152,7 @@ public record Profile(String name, String purpose, List<Shape> shapes, Duration 
      * h2c, so a client without HTTP/2 shows as skipped. With two clients it takes well under a minute.
      */
     private static List<Shape> smokeShapes() {
-        return List.of(Shape.open("immediate-1000").warmup(0, 1).measure(1, 1).rounds(2).build(),
-                Shape.open("h2c-1000").protocol("h2c").warmup(0, 1).measure(1, 1).build());
+        return List.of(Shape.open("immediate-1000").settleSeconds(0).warmup(0, 1).measure(1, 1).rounds(2).build(),
+                Shape.open("h2c-1000").protocol("h2c").settleSeconds(0).warmup(0, 1).measure(1, 1).build());
     }
 }

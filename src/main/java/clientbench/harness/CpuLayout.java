@@ -110,6 +110,23 @@ public record CpuLayout(boolean pinned, List<Integer> stubCpus, List<Integer> cl
         }
     }
 
+    /**
+     * Lets the JIT's compiler threads run on every CPU of the layout, the stub's too, until the next
+     * {@link #pinClientAndPacer}: on 2 cores a cold client at a high rate fills its one CPU and starves its own JIT for
+     * 20 s and more. Only while warming up; every measured window starts with all threads pinned back.
+     */
+    public void lendCpusToCompilers() {
+        if (!pinned) {
+            return;
+        }
+        java.util.TreeSet<Integer> all = new java.util.TreeSet<>(clientCpus);
+        all.addAll(pacerCpus);
+        all.addAll(stubCpus);
+        for (long tid : JitTime.compilerThreadIds()) {
+            taskset("-p", "-c", format(List.copyOf(all)), Long.toString(tid));
+        }
+    }
+
     /** The calling thread's kernel id, from /proc/thread-self ("/proc/PID/task/TID"); -1 where unknown. */
     static long currentThreadTid() {
         try {

@@ -43,6 +43,25 @@ public final class JitTime {
         return ticks * NANOS_PER_TICK;
     }
 
+    /** The kernel ids of this JVM's JIT compiler threads now (empty where /proc does not tell). */
+    static java.util.List<Long> compilerThreadIds() {
+        java.util.List<Long> ids = new java.util.ArrayList<>();
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(TASKS)) {
+            for (Path task : tasks) {
+                try {
+                    if (Files.readString(task.resolve("comm")).contains("CompilerThre")) {
+                        ids.add(Long.parseLong(task.getFileName().toString()));
+                    }
+                } catch (IOException e) {
+                    // the thread ended between the listing and the read
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return java.util.List.of();
+        }
+        return ids;
+    }
+
     /** utime + stime of a compiler thread's stat line (its name in brackets holds no bracket), 0 for another thread. */
     static long compilerTicks(Path stat) {
         String line;

@@ -29,6 +29,8 @@ public final class Thresholds {
     public static final double UNSTEADY_SPREAD = number("flags", "unsteadySpread");
     public static final long MIN_SAMPLES = (long) number("flags", "minSamples");
     public static final double JIT_WARMING_SHARE = number("jitWarmingShare");
+    public static final double STEADY_JIT_SHARE = number("steady", "jitShare");
+    public static final double STEADY_P50_CHANGE = number("steady", "p50Change");
     public static final double ROUND_STEAL_SHARE = number("verdict", "roundStealShare");
     public static final double NOOP_SLOW_FACTOR = number("verdict", "noopSlowFactor");
 

@@ -199,6 +199,13 @@ public final class Trial implements AutoCloseable {
         generator.beginIteration(windowNanos);
     }
 
+    /** The trial record's {@code warmup}: whether the fork was steady before it was measured, and why (Steadiness). */
+    public void recordWarmup(Map<String, Object> warmup) {
+        if (record != null) {
+            record.put("warmup", warmup);
+        }
+    }
+
     public boolean sendNext(BooleanSupplier stop) {
         return generator.sendNext(stop);
     }

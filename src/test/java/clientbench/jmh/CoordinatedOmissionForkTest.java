@@ -35,7 +35,7 @@ class CoordinatedOmissionForkTest {
     void callersQueueingBehindASlowServerShowInLatencyButNotInServiceTime(String client) throws Exception {
         RunResult r = ForkedRuns.run(ForkedRuns.options(OpenLoopBenchmark.class, Files.createDirectories(hlogs.resolve(client)))
                 .param("client", client).param("rate", Integer.toString(RATE)).param("delayMs", Integer.toString(DELAY_MS))
-                .param("concurrency", "1").param("connections", "1")
+                .param("concurrency", "1").param("connections", "1").param("settleSeconds", "0") // not its subject
                 .warmupIterations(1).warmupTime(TimeValue.seconds(1))
                 .measurementIterations(1).measurementTime(TimeValue.milliseconds(WINDOW_MS)));
 

@@ -48,7 +48,7 @@ class ForkHygieneTest {
     void theTrialLeavesNoThreadOrSocketAndTheForkExitsPromptly(String client) throws Exception {
         Path dir = Files.createDirectories(hlogs.resolve(client)); // not the working directory: that is the repository
         ForkedRuns.Run run = ForkedRuns.runLogged(ForkedRuns.options(OpenLoopBenchmark.class, dir)
-                .param("client", client).param("rate", Integer.toString(RATE))
+                .param("client", client).param("rate", Integer.toString(RATE)).param("settleSeconds", "0")
                 .warmupIterations(0).measurementIterations(1).measurementTime(TimeValue.milliseconds(WINDOW_MILLIS))
                 .addProfiler(TrialLeftoversProfiler.class));
         String text = run.output();
