@@ -238,19 +238,19 @@ def forks(run: Run) -> pd.DataFrame:
         tag = "latency" if open_model else "service"
         h = merged(t.intervals(tag)) if t.intervals(tag) else None
         last = its[-1]
-        kernel = [it["probes"].get(k, -1) for it in its for k in ("syscalls", "contextSwitches")]
+        counted = _counted(t.iterations)
         rows.append({
             "shape": t.shape, "client": t.client, "round": t.round, "started": t.started,
             "sent": sent, "ok/s": sum(it["ok"] for it in its) / seconds if seconds else math.nan,
             "cpu": _per(sum(it["cpuNanosInWindow"] for it in its) / 1e3, sent, its, "cpuNanosInWindow"),
             "alloc": _per(sum(it["allocatedBytesInWindow"] for it in its), sent, its, "allocatedBytesInWindow"),
-            "syscalls": _kernel(its, "syscalls", sent), "cswitches": _kernel(its, "contextSwitches", sent),
+            "syscalls": _kernel(counted, "syscalls"), "cswitches": _kernel(counted, "contextSwitches"),
             "p50": h.get_value_at_percentile(50) if h and h.get_total_count() else math.nan,
             "p99": h.get_value_at_percentile(99) if h and h.get_total_count() else math.nan,
             "jit": max((recorded(it["probes"].get("jitShare")) for it in its), default=math.nan),
             "steal": _median([recorded(it["probes"].get("stealShare")) for it in its]),
             "flags": tuple(sorted({f.removeprefix("flag.") for it in its for f in it.get("flags", [])})),
-            "windows": len(its), "kernel": all(k >= 0 for k in kernel),
+            "windows": len(its), "kernel": bool(counted),
             "knee": num(last.get("knee")), "knee.high": num(last.get("knee.high")),
             "knee.status": last.get("knee.status", ""),
             "knee.flags": tuple(last.get("knee.flagsAtBound", [])),
@@ -264,9 +264,18 @@ def _per(total: float, sent: int, its: list, key: str) -> float:
     return total / sent if sent and all(it[key] >= 0 for it in its) else math.nan
 
 
-def _kernel(its: list, key: str, sent: int) -> float:
-    values = [it["probes"].get(key, -1) for it in its]
-    return sum(values) / sent if sent and all(v >= 0 for v in values) else math.nan
+def _counted(iterations: list) -> list:
+    """The windows the kernel counted system calls and context switches in: the fork's JMH warm-up (counting costs CPU
+    per system call, so measured windows are not counted); a run recorded before that counted its measured windows."""
+    counted = [it for it in iterations if not it.get("settle") and
+               all(it["probes"].get(k, -1) >= 0 for k in ("syscalls", "contextSwitches"))]
+    measured = [it for it in counted if it["measured"]]
+    return measured or counted
+
+
+def _kernel(its: list, key: str) -> float:
+    sent = sum(it["sent"] for it in its)
+    return sum(it["probes"][key] for it in its) / sent if sent else math.nan
 
 
 def _median(values: list) -> float:

@@ -83,8 +83,8 @@ public record Profile(String name, String purpose, List<Shape> shapes, Duration 
     /** About ten minutes on 2 cores: the figures that repeat best, in short windows and few rounds. */
     private static List<Shape> quickShapes() {
         return List.of(
-                commonRate().settleSeconds(6).warmup(1, 1).measure(2, 1).rounds(2).build(),
-                Shape.closed("closed-x16", 16).settleSeconds(6).warmup(1, 1).measure(2, 1).build());
+                commonRate().settleSeconds(6).warmup(2, 1).measure(2, 1).rounds(2).build(),
+                Shape.closed("closed-x16", 16).settleSeconds(6).warmup(2, 1).measure(2, 1).build());
     }
 
     /**
@@ -94,32 +94,32 @@ public record Profile(String name, String purpose, List<Shape> shapes, Duration 
      */
     private static List<Shape> standardShapes() {
         return List.of(
-                commonRate().settleSeconds(16).warmup(1, 1).measure(3, 2).rounds(3).build(),
-                Shape.closed("closed-x16", 16).settleSeconds(14).warmup(1, 1).measure(3, 3).rounds(3).build(),
+                commonRate().settleSeconds(16).warmup(2, 1).measure(3, 2).rounds(3).build(),
+                Shape.closed("closed-x16", 16).settleSeconds(14).warmup(2, 1).measure(3, 3).rounds(3).build(),
                 // The ladder from 1k to a knee near 32k takes 7 probes, confirmations 1-3 more, bisection to 5% four.
                 Shape.capacity("capacity-http1").warmup(2, 2).search(0.05, 14, 2).rounds(2).build(),
                 // About 1,000 requests held at 1 s each: thread-per-request clients pay here.
                 Shape.open("delay1s-1000").rate(1_000).delayMs(1_000).inFlight(2_000).settleSeconds(10)
-                        .warmup(1, 1).measure(2, 2).build(),
+                        .warmup(2, 1).measure(2, 2).build(),
                 // 5% faults (503, reset, close, truncated body): counted by cause, not ranked; the mix is deterministic.
-                Shape.open("faults-1000").rate(1_000).stub("", TrialSpec.FAULT_MIX).warmup(1, 1).measure(2, 2).build());
+                Shape.open("faults-1000").rate(1_000).stub("", TrialSpec.FAULT_MIX).warmup(2, 1).measure(2, 2).build());
     }
 
     /** Standard, plus HTTP/2 and TLS, payloads and as many long requests as a client holds, one round each. */
     private static List<Shape> fullShapes() {
         List<Shape> s = new ArrayList<>(standardShapes());
         s.add(Shape.capacity("capacity-h2").protocol("h2").warmup(2, 2).search(0.05, 14, 2).build());
-        s.add(Shape.open("h2c-2000").protocol("h2c").rate(2_000).settleSeconds(16).warmup(1, 1).measure(2, 2).build());
-        s.add(Shape.open("https1-2000").protocol("https1").rate(2_000).settleSeconds(16).warmup(1, 1).measure(2, 2).build());
+        s.add(Shape.open("h2c-2000").protocol("h2c").rate(2_000).settleSeconds(16).warmup(2, 1).measure(2, 2).build());
+        s.add(Shape.open("https1-2000").protocol("https1").rate(2_000).settleSeconds(16).warmup(2, 1).measure(2, 2).build());
         // A new TLS connection per request: the handshake's cost. A full handshake costs JSSE milliseconds of CPU.
         s.add(Shape.open("tls-handshake-100").protocol("https1").rate(100).stub("keepAlive=false", "none")
                 .warmup(1, 2).measure(1, 10).build());
         s.add(Shape.open("delay100ms-10000").rate(10_000).delayMs(100).inFlight(2_000).settleSeconds(16)
-                .warmup(1, 1).measure(2, 2).build());
-        s.add(Shape.open("post1k-2000").rate(2_000).requestBytes(1_024).settleSeconds(16).warmup(1, 1).measure(2, 3).build());
-        s.add(Shape.open("get100k-1000").rate(1_000).responseBytes(100 * 1_024).settleSeconds(16).warmup(1, 1)
+                .warmup(2, 1).measure(2, 2).build());
+        s.add(Shape.open("post1k-2000").rate(2_000).requestBytes(1_024).settleSeconds(16).warmup(2, 1).measure(2, 3).build());
+        s.add(Shape.open("get100k-1000").rate(1_000).responseBytes(100 * 1_024).settleSeconds(16).warmup(2, 1)
                 .measure(2, 3).build());
-        s.add(Shape.open("get1m-200").rate(200).responseBytes(1_024 * 1_024).settleSeconds(16).warmup(1, 1)
+        s.add(Shape.open("get1m-200").rate(200).responseBytes(1_024 * 1_024).settleSeconds(16).warmup(2, 1)
                 .measure(2, 6).build());
         for (int n : new int[] {1_000, 4_000, 15_000}) {
             s.add(Shape.longLived("longlived-" + n, n).build());

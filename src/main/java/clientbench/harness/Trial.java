@@ -45,6 +45,8 @@ public final class Trial implements AutoCloseable {
     private long gcPauseMillisAtMark = -1;
     private long listenRefusedAtStart;
     private KernelCounters.Window kernelWindow = KernelCounters.Window.NONE;
+    /** The last counted window's system calls and context switches per request, as JMH metrics. */
+    private Map<String, Double> kernelPerRequest = Map.of();
     /** How each window's JIT share is read, for the trial's settings. */
     private static final String JIT_SOURCE = switch (JitTime.source()) {
         case "cpu" -> "the compiler threads' CPU time in the window (/proc/self/task), over the window times the JVM's CPUs";
@@ -219,6 +221,11 @@ public final class Trial implements AutoCloseable {
         return endIteration(measured, this::facts);
     }
 
+    /** The system calls and context switches per request of the last window the kernel counted; empty before one. */
+    public Map<String, Double> kernelPerRequest() {
+        return kernelPerRequest;
+    }
+
     /** What the trial itself knows of an iteration beyond its counts: the fault mix's faults among those sent. */
     public Map<String, Object> facts(IterationSnapshot s) {
         return spec.faults().equals("none") ? Map.of() : Map.of("n.faults.injected", spec.faultsIn(s.sent()));
@@ -271,6 +278,10 @@ public final class Trial implements AutoCloseable {
                 : (double) (jitAtClose - jitNanosAtMark) / (closeNanos - jitMarkNanos) / layout.jvmCpus();
         long heap = spec.measureHeap() ? heapAfterGc() - baselineHeapBytes : -1;
         IterationSnapshot s = generator.drain();
+        if (kernel.syscalls() >= 0 && kernel.contextSwitches() >= 0 && s.sent() > 0) {
+            kernelPerRequest = Map.of("syscalls.per.req", (double) kernel.syscalls() / s.sent(),
+                    "cswitches.per.req", (double) kernel.contextSwitches() / s.sent());
+        }
         StubServer.Stats atEnd = stub == null ? null : stub.stats();
         boolean counted = statsAtMark != null && atEnd != null;
         double stubCpuShare = statsAtMark != null && atClose != null && atClose.cpuNanos() >= 0
