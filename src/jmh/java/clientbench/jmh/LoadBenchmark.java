@@ -1,20 +1,97 @@
 package clientbench.jmh;
 
+import clientbench.harness.IterationSnapshot;
+import clientbench.harness.Probes;
+import clientbench.harness.Steadiness;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.infra.Control;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
 /**
  * What every load-shape benchmark shares: one call of {@link #request} schedules one request of the
- * window, and the trial's lifecycle is {@link LoadState}'s. A subclass is one lesson: its class comment,
- * its run settings, its parameters and a {@code @Setup(Level.Trial)} that starts the trial.
+ * window, the warm-up until the fork is steady runs the same loop ({@link #settle}), and the trial's lifecycle is
+ * {@link LoadState}'s. A subclass is one lesson: its class comment, its run settings, its parameters and a
+ * {@code @Setup(Level.Trial)} that starts the trial.
  */
 public abstract class LoadBenchmark extends LoadState {
 
     /** The benchmark method's name, as JMH lists it after the class: {@code OpenLoopBenchmark.request}. */
     public static final String METHOD = "request";
 
+    private Control control;
+    private BooleanSupplier stop;
+
     @Benchmark
     public boolean request(Control control) {
-        return generator.sendNext(() -> control.stopMeasurement);
+        if (control != this.control) { // one stop check per Control, not a new lambda per request
+            this.control = control;
+            this.stop = () -> control.stopMeasurement;
+        }
+        return generator.sendNext(stop);
+    }
+
+    /** A settle window: long enough for a large C2 compilation to end inside it, short enough to stop soon after. */
+    static final long SETTLE_WINDOW_NANOS = TimeUnit.SECONDS.toNanos(2);
+    /** The settle loop's own stop, after its window's end, as JMH's comes after an iteration's time. */
+    static final long SETTLE_STOP_AFTER_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+
+    /** Over this share of a window spent compiling, the client JVM is still warming (thresholds.json). */
+    static final double JIT_WARMING = Probes.JIT_WARMING;
+
+    /**
+     * Before JMH's warm-up: 2 s windows of {@link #request} at {@code rate} until the fork is steady ({@link Steadiness}: the JIT quiet and
+     * latency p50 no longer moving) or {@code maxSeconds} pass; the outcome goes into the trial's record as
+     * {@code warmup}. While a window's JIT compiles over thresholds.json's jitWarmingShare, the next lends the compiler
+     * threads every CPU ({@link clientbench.harness.CpuLayout#lendCpusToCompilers}); such windows are never judged
+     * steady. {@code maxSeconds} 0: no settling, the record says it was not judged.
+     */
+    protected final Steadiness settle(double rate, int maxSeconds) {
+        Steadiness steadiness = new Steadiness(TimeUnit.SECONDS.toNanos(Math.max(0, maxSeconds)));
+        if (!Double.isNaN(rate)) {
+            generator.rate(rate); // NaN: a closed loop, which has no rate
+        }
+        try {
+            boolean compiling = true; // a cold JVM: its first window compiles
+            for (int w = 1; steadiness.goOn(SETTLE_WINDOW_NANOS); w++) {
+                int number = w;
+                boolean lent = compiling;
+                trial.beginIteration(SETTLE_WINDOW_NANOS);
+                if (lent) {
+                    trial.layout().lendCpusToCompilers();
+                }
+                // JMH's own loop, request(control), so that what the measured windows run is what compiled here: a
+                // stop check of another class would deoptimize sendNext and recompile it in JMH's first iterations.
+                long stopAt = System.nanoTime() + SETTLE_WINDOW_NANOS + SETTLE_STOP_AFTER_NANOS;
+                Control control = new Control();
+                while (System.nanoTime() - stopAt < 0) {
+                    request(control);
+                }
+                control.stopMeasurement = true;
+                IterationSnapshot s = trial.endIteration(false, snapshot -> {
+                    Map<String, Object> facts = new LinkedHashMap<>(trial.facts(snapshot));
+                    facts.put("settle", number);
+                    facts.put("settle.compilersOnEveryCpu", lent);
+                    return facts;
+                });
+                double jit = s.probes().jitShare();
+                compiling = jit >= JIT_WARMING;
+                steadiness.add(s.windowNanos(), jit, s.latency().getTotalCount() > 0 ? s.latency().getValueAtPercentile(50) : 0,
+                        !lent);
+            }
+        } catch (RuntimeException | Error e) {
+            stopTrial(); // JMH runs no tear-down after a failed set-up: the stub's JVM would outlive the fork
+            throw e;
+        }
+        Map<String, Object> warmup = steadiness.toJson();
+        if (maxSeconds == 0) {
+            warmup.put("steady", null); // not judged: the record says so rather than calling the fork unsteady
+            warmup.put("why", "not judged: no settling asked for (settleSeconds 0)");
+        }
+        trial.recordWarmup(warmup);
+        return steadiness;
     }
 }

@@ -2,8 +2,6 @@ package clientbench.jmh;
 
 import clientbench.harness.IterationSnapshot;
 import clientbench.harness.LoadGenerator;
-import clientbench.harness.Probes;
-import clientbench.harness.Steadiness;
 import clientbench.harness.Trial;
 import clientbench.harness.TrialSpec;
 import org.openjdk.jmh.annotations.Level;
@@ -18,7 +16,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 
 /**
  * The lifecycle every state shares: {@code @Setup(Level.Trial)} calls {@link #start}; each iteration's window is
@@ -85,66 +82,6 @@ public abstract class LoadState {
             System.err.println("clientbench: no -prof clientbench.jmh.HarnessProfiler: the JSON will lack ok/failures/"
                     + "latency percentiles (the .hlog files still have them). Last iteration: " + s.summary());
         }
-    }
-
-    /** A settle window: long enough for a large C2 compilation to end inside it, short enough to stop soon after. */
-    static final long SETTLE_WINDOW_NANOS = TimeUnit.SECONDS.toNanos(2);
-    /** The settle loop's own stop, after its window's end, as JMH's comes after an iteration's time. */
-    static final long SETTLE_STOP_AFTER_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
-
-    /** Over this share of a window spent compiling, the client JVM is still warming (thresholds.json). */
-    static final double JIT_WARMING = Probes.JIT_WARMING;
-
-    /**
-     * Before JMH's warm-up: 2 s windows at {@code rate} until the fork is steady ({@link Steadiness}: the JIT quiet and
-     * latency p50 no longer moving) or {@code maxSeconds} pass; the outcome goes into the trial's record as
-     * {@code warmup}. While a window's JIT compiles over thresholds.json's jitWarmingShare, the next lends the compiler
-     * threads every CPU ({@link clientbench.harness.CpuLayout#lendCpusToCompilers}); such windows are never judged
-     * steady. {@code maxSeconds} 0: no settling, the record says it was not judged.
-     */
-    protected final Steadiness settle(double rate, int maxSeconds) {
-        Steadiness steadiness = new Steadiness(TimeUnit.SECONDS.toNanos(Math.max(0, maxSeconds)));
-        if (!Double.isNaN(rate)) {
-            generator.rate(rate); // NaN: a closed loop, which has no rate
-        }
-        try {
-            boolean compiling = true; // a cold JVM: its first window compiles
-            for (int w = 1; steadiness.goOn(SETTLE_WINDOW_NANOS); w++) {
-                int number = w;
-                boolean lent = compiling;
-                trial.beginIteration(SETTLE_WINDOW_NANOS);
-                if (lent) {
-                    trial.layout().lendCpusToCompilers();
-                }
-                // Sent as JMH's loop sends (LoadBenchmark.request), so the code the measured windows run is what
-                // compiles here, not in the first measured window.
-                long stopAt = System.nanoTime() + SETTLE_WINDOW_NANOS + SETTLE_STOP_AFTER_NANOS;
-                BooleanSupplier stop = () -> System.nanoTime() - stopAt >= 0;
-                while (!stop.getAsBoolean()) {
-                    trial.sendNext(stop);
-                }
-                IterationSnapshot s = trial.endIteration(false, snapshot -> {
-                    Map<String, Object> facts = new LinkedHashMap<>(trial.facts(snapshot));
-                    facts.put("settle", number);
-                    facts.put("settle.compilersOnEveryCpu", lent);
-                    return facts;
-                });
-                double jit = s.probes().jitShare();
-                compiling = jit >= JIT_WARMING;
-                steadiness.add(s.windowNanos(), jit, s.latency().getTotalCount() > 0 ? s.latency().getValueAtPercentile(50) : 0,
-                        !lent);
-            }
-        } catch (RuntimeException | Error e) {
-            stopTrial(); // JMH runs no tear-down after a failed set-up: the stub's JVM would outlive the fork
-            throw e;
-        }
-        Map<String, Object> warmup = steadiness.toJson();
-        if (maxSeconds == 0) {
-            warmup.put("steady", null); // not judged: the record says so rather than calling the fork unsteady
-            warmup.put("why", "not judged: no settling asked for (settleSeconds 0)");
-        }
-        trial.recordWarmup(warmup);
-        return steadiness;
     }
 
     /** Before each iteration's window: a subclass may set the generator's rate here. */

@@ -7,6 +7,7 @@ import clientbench.api.Outcomes;
 import clientbench.api.Request;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
+import org.openjdk.jmh.annotations.CompilerControl;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -123,7 +124,10 @@ public final class LoadGenerator {
      * Schedules and sends one request: waits for its intended start (open model), then a permit (or drops it), and
      * hands it to the adapter; true when it scheduled one. False at once after {@code stop} is seen, the rest left to
      * {@link #closeWindow}; with the schedule complete, parks and returns false, closing the window at its end.
+     * Never inlined: the warm-up's loop and JMH's then run one compiled copy, not a second large compile after the
+     * fork is steady.
      */
+    @CompilerControl(CompilerControl.Mode.DONT_INLINE)
     public boolean sendNext(BooleanSupplier stop) {
         Epoch e = current("sendNext()");
         if (e.stopSeen) {
