@@ -2,6 +2,7 @@ package clientbench.cli;
 
 import clientbench.harness.JsonFiles;
 import clientbench.harness.StubProcess;
+import clientbench.testkit.Prerequisites;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -25,7 +26,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * README's promises for a comparison run, from real runs of the built jar as {@code ./bench} starts them: smoke's
@@ -113,7 +113,7 @@ class ComparisonRunTest {
 
     @Test
     void aSmokeRunPrintsItsProgressAndSummaryAndLeavesEveryFileReadmeNames() throws Exception {
-        assumeTrue(Files.isExecutable(PYTHON), "the report's venv (./bench test makes it)");
+        Prerequisites.require(Files.isExecutable(PYTHON), "the report's venv (./bench test makes it)");
         Path root = root("smoke");
         Ran r = run(java(root, true, JAR.toString(), Bench.class.getName(), "run", "--profile", "smoke", "--clients", "jdk,apache-vt"));
         assertEquals(0, r.exit(), r.all());
@@ -298,7 +298,7 @@ class ComparisonRunTest {
         assertTrue(Files.readString(dir.resolve("jmh.log")).contains("delayMs"), "details in jmh.log");
 
         // ./bench report on it: report.html, listing the failed run with its reason.
-        assumeTrue(Files.isExecutable(PYTHON), "the report's venv (./bench test makes it)");
+        Prerequisites.require(Files.isExecutable(PYTHON), "the report's venv (./bench test makes it)");
         Ran report = run(java(REPO, true, JAR.toString(), Bench.class.getName(), "report", dir.toString()));
         assertEquals(0, report.exit(), report.all());
         String html = Files.readString(dir.resolve("report.html"));

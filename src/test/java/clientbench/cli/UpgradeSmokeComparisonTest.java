@@ -2,6 +2,7 @@ package clientbench.cli;
 
 import clientbench.api.LibraryVersion;
 import clientbench.harness.JsonFiles;
+import clientbench.testkit.Prerequisites;
 import clientbench.upgrade.ClientBuild;
 import clientbench.upgrade.VersionJarCache;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -18,7 +19,6 @@ import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * {@code ./bench upgrade} end to end: an A/A run of apache at the pom's version, two rounds of one smoke-length shape,
@@ -37,7 +37,7 @@ class UpgradeSmokeComparisonTest {
 
     @Test
     void anAaRunAlternatesTheVersionsAndDecidesEachFiguresRatio() throws Exception {
-        assumeTrue(Files.isExecutable(PYTHON), "the report's venv (./bench test makes it)");
+        Prerequisites.require(Files.isExecutable(PYTHON), "the report's venv (./bench test makes it)");
         assertTrue(Files.isRegularFile(JAR), "runs after mvn package (Failsafe): " + JAR);
         for (String f : List.of("pom.xml", "src", "server-stub", "analysis", "analysis.ipynb")) {
             Files.createSymbolicLink(root.resolve(f), REPO.resolve(f));
