@@ -3,6 +3,7 @@ come from summary.json's verdict read here with json, and from what `decide` pri
 wrote the HTML."""
 import base64
 import dataclasses
+import functools
 import json
 import re
 import shutil
@@ -311,18 +312,25 @@ def test_a_readme_without_the_figure_block_is_refused(tmp_path):
     assert readme.read_text() == "no block here\n"
 
 
-def committed_runs() -> list:
+@functools.cache
+def committed_runs() -> tuple:
     """Every run under results/, oldest first: loaded whole, or as its verdict alone where only that was committed
     (summary.json and env.json). A folder that loads as neither fails here: a broken commit is never passed over."""
     folders = sorted(p for p in (ROOT / "results").iterdir() if p.is_dir())
-    return [cbl.load_run(p) if (p / "results.json").exists() else cbl.load_verdict(p) for p in folders]
+    return tuple(cbl.load_run(p) if (p / "results.json").exists() else cbl.load_verdict(p) for p in folders)
 
 
-def decided_now(run: cbl.Run) -> cbl.Run:
-    """The run without the verdict and ratios stored in its summary.json, so that what reads it decides them anew,
-    by the code as it is now, from the run's data."""
-    summary = {k: v for k, v in run.summary.items() if k not in ("verdict", "upgrade")}
-    return dataclasses.replace(run, summary=summary, _memo={})
+@functools.cache
+def decided_now(name: str) -> cbl.Run:
+    """The committed run with its verdict (an upgrade run: its ratios) decided anew from its data by the code as it is
+    now, in place of what its summary.json stored; a run committed as its verdict alone is as it stands."""
+    run = committed(name)
+    if not run.trials:
+        return run
+    key, decide = ("upgrade", cbu.decide) if run.env.get("upgrade") else ("verdict", cbd.verdict)
+    fresh = dataclasses.replace(run, summary={k: v for k, v in run.summary.items() if k != key}, _memo={})
+    fresh.summary[key] = decide(fresh)
+    return fresh
 
 
 def named_in_readme(block: str) -> list:
@@ -341,7 +349,7 @@ def test_readme_blocks_are_what_the_current_code_decides_from_the_reference_run(
     assert len(names) == 1, f"README's terminal block names one reference run: {names}"
     ref, readme = committed(names[0]), ROOT / "README.md"
     assert ref.trials, f"{ref.name}: only its verdict is committed; the reference run's data must be"
-    v = cbd.read(decided_now(ref))
+    v = cbd.read(decided_now(ref.name))
     assert render.current_block(readme, "figure") == render.figure_block(ref, v, readme), \
         f"README's figure block is not what the code decides now: ./bench report --readme {ref.path.relative_to(ROOT)}"
     assert render.current_block(readme, "terminal") == render.terminal_block(ref, v), \
@@ -351,7 +359,7 @@ def test_readme_blocks_are_what_the_current_code_decides_from_the_reference_run(
 def test_readme_repeatability_block_is_what_the_current_code_counts_from_its_two_runs():
     a, b = (committed(n) for n in named_in_readme("repeatability")[:2])
     # b, the reference run, is decided anew from its data; a was committed as its verdict alone, read as it stands.
-    block = render.repeatability_block(decided_now(b), a if not a.trials else decided_now(a))
+    block = render.repeatability_block(decided_now(b.name), decided_now(a.name))
     assert render.current_block(ROOT / "README.md", "repeatability") == block, \
         f"README's repeatability block is stale: ./bench report --readme {b.path.relative_to(ROOT)} README.md {a.path.relative_to(ROOT)}"
 
@@ -454,5 +462,5 @@ def test_readme_resolution_block_is_what_the_current_code_decides_from_the_commi
     assert len(names) == 1, f"README's resolution block names one A/A run: {names}"
     aa = committed(names[0])
     assert aa.env.get("upgrade") and aa.trials, f"{aa.name}: an upgrade run, its data committed"
-    assert render.current_block(ROOT / "README.md", "resolution") == render.resolution_block(decided_now(aa)), \
+    assert render.current_block(ROOT / "README.md", "resolution") == render.resolution_block(decided_now(aa.name)), \
         f"README's resolution block is not what the code decides now: ./bench report --readme {aa.path.relative_to(ROOT)}"
