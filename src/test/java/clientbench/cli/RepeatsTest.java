@@ -17,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -155,6 +156,26 @@ class RepeatsTest {
         assertEquals(410, Repeats.budgetSeconds(999, Duration.ofMinutes(10), Duration.ofSeconds(100), 400));
         assertEquals(0, Repeats.budgetSeconds(999, Duration.ofMinutes(10), Duration.ofMinutes(9), 500), "never below 0");
         assertEquals(100, Repeats.budgetSeconds(1_000, null, Duration.ofHours(2), 10), "no limit: a tenth of the estimate");
+    }
+
+    @Test
+    void theLimitIsTheUsersWaitTheBuildIncluded() {
+        Instant run = Instant.parse("2026-11-27T10:02:30Z");
+        String saved = System.getProperty(ComparisonRun.COMMAND_STARTED);
+        try {
+            System.clearProperty(ComparisonRun.COMMAND_STARTED);
+            assertEquals(Duration.ofMinutes(10), ComparisonRun.limitLeft(Duration.ofMinutes(10), run), "no launcher: all of it");
+            // The launcher began 2.5 minutes before the run (its build): 7.5 minutes are left for the run.
+            System.setProperty(ComparisonRun.COMMAND_STARTED, Long.toString(run.minusSeconds(150).toEpochMilli()));
+            assertEquals(Duration.ofSeconds(450), ComparisonRun.limitLeft(Duration.ofMinutes(10), run));
+            assertNull(ComparisonRun.limitLeft(null, run), "no limit stays none");
+        } finally {
+            if (saved == null) {
+                System.clearProperty(ComparisonRun.COMMAND_STARTED);
+            } else {
+                System.setProperty(ComparisonRun.COMMAND_STARTED, saved);
+            }
+        }
     }
 
     /** A result that is there: Repeats reads only whether a step has one. */
