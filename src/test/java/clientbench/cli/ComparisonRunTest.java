@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -111,6 +113,7 @@ class ComparisonRunTest {
         return out;
     }
 
+    @Execution(ExecutionMode.CONCURRENT) // the runs assert no figure: two at a time
     @Test
     void aSmokeRunPrintsItsProgressAndSummaryAndLeavesEveryFileReadmeNames() throws Exception {
         Prerequisites.require(Files.isExecutable(PYTHON), "the report's venv (./bench test makes it)");
@@ -239,6 +242,7 @@ class ComparisonRunTest {
         assertTrue(Files.readAllLines(dir.resolve("results.csv")).get(0).contains("tier.cpu"), "and in results.csv");
     }
 
+    @Execution(ExecutionMode.CONCURRENT)
     @Test
     void ctrlCLeavesTheRunIncompleteSayingWhy() throws Exception {
         Path root = root("interrupted");
@@ -276,6 +280,7 @@ class ComparisonRunTest {
         assertTrue(output.contains("bench: interrupted; partial results stay in " + dir + " (marked INCOMPLETE)"), output);
     }
 
+    @Execution(ExecutionMode.CONCURRENT)
     @Test
     void aRunThatFailsIsRecordedWithItsReasonAndTheNextRunGoesOn() throws Exception {
         Path root = root("failed");
@@ -305,6 +310,7 @@ class ComparisonRunTest {
         assertTrue(html.contains("broken/noop") && html.contains("delayMs must be"), "the report lists the failed run and why");
     }
 
+    @Execution(ExecutionMode.CONCURRENT)
     @Test
     void aComparisonWithoutAnyResultStaysIncompleteSayingWhy() throws Exception {
         Path root = root("nothing");
