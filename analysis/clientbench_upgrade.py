@@ -49,8 +49,10 @@ def paired(old: dict, new: dict, higher_is_better: bool, figures: int, confidenc
     alpha = (1 - confidence) / max(1, figures)
     half = stats.t.ppf(1 - alpha / 2, n - 1) * sd / math.sqrt(n)
     out.update(low=math.exp(mean - half), high=math.exp(mean + half), detectable=math.exp(half) - 1)
-    higher = out["low"] > 1 or (half == 0 and mean > 0)
-    lower = out["high"] < 1 or (half == 0 and mean < 0)
+    # No spread over the rounds is no estimate of it, not an exact figure (none of these declares exactness): two
+    # equal ratios of quantized latencies say nothing, so a zero-width interval decides nothing.
+    higher = half > 0 and out["low"] > 1
+    lower = half > 0 and out["high"] < 1
     out["verdict"] = NONE if not (higher or lower) else BETTER if higher == higher_is_better else WORSE
     return out
 

@@ -2,6 +2,8 @@
 come from summary.json's verdict read here with json, and from what `decide` printed, never from the code that
 wrote the HTML."""
 import base64
+import dataclasses
+import functools
 import json
 import re
 import shutil
@@ -310,26 +312,56 @@ def test_a_readme_without_the_figure_block_is_refused(tmp_path):
     assert readme.read_text() == "no block here\n"
 
 
-def committed_runs() -> list:
-    """The runs under results/ that load in this format, oldest first."""
-    runs = []
-    for p in sorted((ROOT / "results").iterdir()):
-        try:
-            runs.append(cbl.load_run(p))
-        except cbl.AnalysisError:
-            continue  # not a run in this format
-    return runs
+@functools.cache
+def committed_runs() -> tuple:
+    """Every run under results/, oldest first: loaded whole, or as its verdict alone where only that was committed
+    (summary.json and env.json). A folder that loads as neither fails here: a broken commit is never passed over."""
+    folders = sorted(p for p in (ROOT / "results").iterdir() if p.is_dir())
+    return tuple(cbl.load_run(p) if (p / "results.json").exists() else cbl.load_verdict(p) for p in folders)
 
 
-def test_readme_blocks_are_what_the_reference_run_generates():
-    refs = [r for r in committed_runs() if r.env.get("profile") == "standard"]
-    if not refs:
-        pytest.skip("no committed standard-profile reference run in this format under results/")
-    ref, readme = refs[-1], ROOT / "README.md"
-    v = cbd.read(ref)
+@functools.cache
+def decided_now(name: str) -> cbl.Run:
+    """The committed run with its verdict (an upgrade run: its ratios) decided anew from its data by the code as it is
+    now, in place of what its summary.json stored; a run committed as its verdict alone is as it stands."""
+    run = committed(name)
+    if not run.trials:
+        return run
+    key, decide = ("upgrade", cbu.decide) if run.env.get("upgrade") else ("verdict", cbd.verdict)
+    fresh = dataclasses.replace(run, summary={k: v for k, v in run.summary.items() if k != key}, _memo={})
+    fresh.summary[key] = decide(fresh)
+    return fresh
+
+
+def named_in_readme(block: str) -> list:
+    """The run names README's block quotes (`20261126-032537-vm`), in its order."""
+    return re.findall(r"`(\d{8}-\d{6}-[\w.-]+)`", render.current_block(ROOT / "README.md", block))
+
+
+def committed(name: str) -> cbl.Run:
+    runs = {r.name: r for r in committed_runs()}
+    assert name in runs, f"README names {name}, which is not committed under results/: {sorted(runs)}"
+    return runs[name]
+
+
+def test_readme_blocks_are_what_the_current_code_decides_from_the_reference_run():
+    names = named_in_readme("terminal")
+    assert len(names) == 1, f"README's terminal block names one reference run: {names}"
+    ref, readme = committed(names[0]), ROOT / "README.md"
+    assert ref.trials, f"{ref.name}: only its verdict is committed; the reference run's data must be"
+    v = cbd.read(decided_now(ref.name))
     assert render.current_block(readme, "figure") == render.figure_block(ref, v, readme), \
-        f"README's figure block is stale: ./bench report --readme {ref.path.relative_to(ROOT)}"
-    assert render.current_block(readme, "terminal") == render.terminal_block(ref, v)
+        f"README's figure block is not what the code decides now: ./bench report --readme {ref.path.relative_to(ROOT)}"
+    assert render.current_block(readme, "terminal") == render.terminal_block(ref, v), \
+        f"README's terminal block is not what the code decides now: ./bench report --readme {ref.path.relative_to(ROOT)}"
+
+
+def test_readme_repeatability_block_is_what_the_current_code_counts_from_its_two_runs():
+    a, b = (committed(n) for n in named_in_readme("repeatability")[:2])
+    # b, the reference run, is decided anew from its data; a was committed as its verdict alone, read as it stands.
+    block = render.repeatability_block(decided_now(b.name), decided_now(a.name))
+    assert render.current_block(ROOT / "README.md", "repeatability") == block, \
+        f"README's repeatability block is stale: ./bench report --readme {b.path.relative_to(ROOT)} README.md {a.path.relative_to(ROOT)}"
 
 
 def test_the_repeatability_block_counts_two_verdicts_pairs_from_the_verdicts_alone(tmp_path):
@@ -339,13 +371,21 @@ def test_the_repeatability_block_counts_two_verdicts_pairs_from_the_verdicts_alo
     other = tmp_path / "results" / "other"
     other.mkdir()
     v = verdict_of(run)
-    figure = next(f for s in v["shapes"] for f in s["figures"] if f["pairs"]["apart"] and (s["shape"], f["figure"])
-                  in set(cbd.columns(v)))
-    for s in v["shapes"]:  # the other run put the first separated pair of one figure the other way round
+    keys = [k for k in cbd.columns(v)]
+    apart = [f for s in v["shapes"] for f in s["figures"] if f["pairs"]["apart"] and (s["shape"], f["figure"]) in keys]
+    assert len(apart) >= 2, "the fixture tells pairs apart in two columns at least"
+    flipped, dropped = (apart[0]["shape"], apart[0]["figure"]), (apart[1]["shape"], apart[1]["figure"])
+    # The other run (a): one pair the other way round in one figure, one pair not told apart and every value 25%
+    # higher in another; the counts below follow from that alone.
+    for s in v["shapes"]:
         for f in s["figures"]:
-            if (s["shape"], f["figure"]) == (figure["shape"], figure["figure"]):
+            if (s["shape"], f["figure"]) == flipped:
                 p = f["pairs"]["apart"][0]
                 f["pairs"]["apart"][0] = {"better": p["worse"], "worse": p["better"]}
+            if (s["shape"], f["figure"]) == dropped:
+                f["pairs"]["apart"] = f["pairs"]["apart"][1:]
+                for c in f["clients"].values():
+                    c["value"] = c["value"] * 1.25
     summary = json.loads((run / "summary.json").read_text())
     summary["verdict"] = v
     (other / "summary.json").write_text(json.dumps(summary))
@@ -353,11 +393,19 @@ def test_the_repeatability_block_counts_two_verdicts_pairs_from_the_verdicts_alo
     r = cli("readme", run, readme, other)
     assert r.returncode == 0, r.stderr
     block = between(readme.read_text(), "repeatability")
-    row = next(line for line in block.splitlines()
-               if line.startswith(f"| {figure['shape']} | {cbd.BY_KEY[figure['figure']].label} |"))
-    cells = [c.strip() for c in row.strip("|").split("|")]
-    assert cells[5] == "1", row  # in opposite order
-    assert all(line.split("|")[6].strip() == "0" for line in block.splitlines()[5:] if line.startswith("| ") and line != row)
+    rows = {tuple(c.strip() for c in line.strip("|").split("|")[:2]): [c.strip() for c in line.strip("|").split("|")[2:]]
+            for line in block.splitlines()[4:] if line.startswith("| ")}
+    b = verdict_of(run)
+    for s in b["shapes"]:
+        for f in s["figures"]:
+            if (s["shape"], f["figure"]) not in keys:
+                continue
+            n, told = len(f["clients"]), len(f["pairs"]["apart"])
+            key = (s["shape"], f["figure"])
+            want = [str(n * (n - 1) // 2), str(told - (key == dropped)), str(told), str(int(key == flipped)),
+                    str(int(key == dropped)), "20%" if key == dropped else "0%"]
+            assert rows.pop((s["shape"], cbd.BY_KEY[f["figure"]].label)) == want, key
+    assert not rows, f"a row for each column of the decision table, no other: {rows}"
     assert "`other` (a) and `run-small` (b)" in block
 
 
@@ -409,9 +457,10 @@ def test_a_real_upgrade_is_no_resolution_and_leaves_readme_alone(tmp_path):
     assert readme.read_text() == before
 
 
-def test_readme_resolution_block_is_what_the_committed_aa_run_generates():
-    aa = [r for r in committed_runs() if r.env.get("upgrade") and cbu.read(r)["old"]["version"] == cbu.read(r)["new"]["version"]]
-    if not aa:
-        pytest.skip("no committed A/A upgrade run under results/")
-    assert render.current_block(ROOT / "README.md", "resolution") == render.resolution_block(aa[-1]), \
-        f"README's resolution block is stale: ./bench report --readme {aa[-1].path.relative_to(ROOT)}"
+def test_readme_resolution_block_is_what_the_current_code_decides_from_the_committed_aa_run():
+    names = named_in_readme("resolution")
+    assert len(names) == 1, f"README's resolution block names one A/A run: {names}"
+    aa = committed(names[0])
+    assert aa.env.get("upgrade") and aa.trials, f"{aa.name}: an upgrade run, its data committed"
+    assert render.current_block(ROOT / "README.md", "resolution") == render.resolution_block(decided_now(aa.name)), \
+        f"README's resolution block is not what the code decides now: ./bench report --readme {aa.path.relative_to(ROOT)}"

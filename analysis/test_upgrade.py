@@ -111,13 +111,20 @@ def _rows(noop: list, old: list, new: list, shape="rate-4000", column="cpu") -> 
 
 
 def test_costs_are_net_of_noop_in_the_same_round(tmp_path):
-    # noop's cost doubles in round 2: net of it, the new version costs 27 us against 30 in every round.
+    # noop's cost doubles in round 2: net of it, the new version costs 27 us (within 0.1) against 30 in every round.
     noop = [10.0, 20.0, 10.0, 11.0]
-    run = _fake_run(_rows(noop, [n + 30 for n in noop], [n + 27 for n in noop]), tmp_path)
+    net = [27.0, 27.1, 26.9, 27.0]
+    run = _fake_run(_rows(noop, [n + 30 for n in noop], [n + x for n, x in zip(noop, net)]), tmp_path)
     u = cbu.decide(run)
     cpu = next(f for f in u["figures"] if f["figure"] == "cpu")
-    assert cpu["old"] == pytest.approx(30) and cpu["new"] == pytest.approx(27)
-    assert cpu["ratio"] == pytest.approx(0.9) and cpu["verdict"] == cbu.BETTER
+    assert cpu["old"] == pytest.approx(30) and cpu["new"] == pytest.approx(27, abs=0.01)
+    assert cpu["ratio"] == pytest.approx(0.9, abs=0.001) and cpu["verdict"] == cbu.BETTER
+
+
+def test_rounds_that_agree_exactly_decide_nothing():
+    # Two equal ratios (quantized latencies do this) estimate no spread: no figure here declares itself exact.
+    p = cbu.paired({1: 100.0, 2: 120.0}, {1: 101.0, 2: 121.2}, higher_is_better=False, figures=1)
+    assert p["ratio"] == pytest.approx(1.01) and p["verdict"] == cbu.NONE
 
 
 def test_the_decision_is_written_once_into_summary_and_results_csv(tmp_path):

@@ -2,8 +2,8 @@
 # CI on a busy machine: runs .ci/run (./bench test) N times, each on a fresh clone of this repository's
 # HEAD, with a CPU hog spinning beside it, and prints how many runs were green. A test that only passes
 # on a quiet machine fails here; CI shares its 2 cores with whatever else runs. A run is green only when it
-# exits 0, every runner (Surefire, Failsafe, pytest) printed its totals with no failure or error, and no
-# runner printed "Flakes:" (a test that passed only when run again).
+# exits 0, every runner (Surefire, Failsafe, pytest) printed its totals with no failure, error or skip (a check
+# that did not run is not a check that passed), and no runner printed "Flakes:" (passed only when run again).
 # HOW TO RUN: scripts/ci-under-load.sh 5     (HOGS=1 spinning processes by default; HOG_CPU=N pins them to CPU N)
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 RUNS="${1:-5}"
@@ -31,7 +31,7 @@ runner_totals() {
     }' "$1"
 }
 
-# Why a run is not green (empty when it is): its exit code, a runner without totals, failures, errors, flakes.
+# Why a run is not green (empty when it is): its exit code, a runner without totals, failures, errors, skips, flakes.
 reasons_red() {  # reasons_red LOG EXIT_CODE TOTALS
   local log="$1" rc="$2" totals="$3" r=() runner
   [ "$rc" -eq 0 ] || r+=("exit $rc")
@@ -40,6 +40,8 @@ reasons_red() {  # reasons_red LOG EXIT_CODE TOTALS
   done
   grep -qE '^(surefire|failsafe): .*(Failures: [1-9]|Errors: [1-9])' <<<"$totals" && r+=("failures or errors")
   grep -qE '^pytest: .*[0-9]+ (failed|errors?)' <<<"$totals" && r+=("pytest failures or errors")
+  grep -qE '^(surefire|failsafe): .*Skipped: [1-9]' <<<"$totals" && r+=("skipped tests")
+  grep -qE '^pytest: .*[0-9]+ (skipped|deselected|xfailed)' <<<"$totals" && r+=("pytest skips")
   { grep -qE '^\[[A-Z]+\] Flakes:' "$log" || grep -qE 'Flakes: [1-9]' <<<"$totals"; } && r+=("flakes (passed only when run again)")
   local joined
   joined="$(printf '%s; ' "${r[@]}")"

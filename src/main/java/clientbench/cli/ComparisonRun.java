@@ -127,7 +127,8 @@ final class ComparisonRun {
                         : ProgressLine.figures(r.files()), left(started, done[0], estimatedTotal)));
             }
             roundRecords = repeatFlaggedRounds(ran, forkJvmArgs, requestFile, jmhLog, run.dir(),
-                    Repeats.budgetSeconds(estimatedTotal, p.timeLimit(), Duration.between(started, Instant.now()), done[0]));
+                    Repeats.budgetSeconds(estimatedTotal, limitLeft(p.timeLimit(), started), Duration.between(started,
+                            Instant.now()), done[0]));
         }
 
         redact(requestFile); // every fork is done with it
@@ -202,6 +203,22 @@ final class ComparisonRun {
 
     private String refusal(Schedule.Step s) {
         return Adapters.refusal(arms == null ? s.client() : arms.arms().adapter(s.client()), s.shape().protocol());
+    }
+
+    /** The system property the launcher sets to when the user's command began, in epoch milliseconds. */
+    static final String COMMAND_STARTED = "clientbench.commandStarted";
+
+    /**
+     * The profile's limit less what the command spent before this run began (the launcher's build, the venv): the
+     * limit is the user's wait, from {@code clientbench.commandStarted} (epoch ms) where the launcher gives it.
+     */
+    static Duration limitLeft(Duration limit, Instant runStarted) {
+        Long commandStarted = Long.getLong(COMMAND_STARTED);
+        if (limit == null || commandStarted == null) {
+            return limit;
+        }
+        Duration before = Duration.between(Instant.ofEpochMilli(commandStarted), runStarted);
+        return before.isNegative() ? limit : limit.minus(before);
     }
 
     private static String left(Instant started, long done, long total) {

@@ -130,8 +130,9 @@ public final class StartupRun {
 
         /**
          * Before the first round, not recorded: one start of noop, so that the first measured start does not alone
-         * read the JDK and the jar from disk; one start with its archive of each client whose archive is missing or
-         * older than the class path (then deleted first: {@link ClientJvm#dropStale}), which writes it as the JVM exits.
+         * read the JDK and the jar from disk; where starts use archives, one start with its archive of each client whose
+         * archive is missing or older than the class path (then deleted first: {@link ClientJvm#dropStale}), which
+         * writes it as the JVM exits.
          */
         List<String> prepare() throws IOException, InterruptedException {
             List<String> done = new ArrayList<>();
@@ -139,8 +140,8 @@ public final class StartupRun {
                     stub.uri().toString(), ioThreads), plan.bound(), current);
             done.add("noop once without its archive, to read the JDK and the class path from disk"
                     + (warm.problem() == null ? "" : " (" + warm.problem() + ")"));
-            if (plan.archiveDir() == null) {
-                return done;
+            if (plan.archiveDir() == null || plan.archiveStarts() == 0) {
+                return done; // none to write: a fork writes its own, of its own classes
             }
             for (String c : plan.clients()) {
                 Path archive = ClientJvm.archive(plan.archiveDir(), c);

@@ -2,10 +2,13 @@ package clientbench.cli;
 
 import clientbench.harness.JsonFiles;
 import clientbench.harness.StubProcess;
+import clientbench.testkit.Prerequisites;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -25,7 +28,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * README's promises for a comparison run, from real runs of the built jar as {@code ./bench} starts them: smoke's
@@ -111,9 +113,10 @@ class ComparisonRunTest {
         return out;
     }
 
+    @Execution(ExecutionMode.CONCURRENT) // the runs assert no figure: two at a time
     @Test
     void aSmokeRunPrintsItsProgressAndSummaryAndLeavesEveryFileReadmeNames() throws Exception {
-        assumeTrue(Files.isExecutable(PYTHON), "the report's venv (./bench test makes it)");
+        Prerequisites.require(Files.isExecutable(PYTHON), "the report's venv (./bench test makes it)");
         Path root = root("smoke");
         Ran r = run(java(root, true, JAR.toString(), Bench.class.getName(), "run", "--profile", "smoke", "--clients", "jdk,apache-vt"));
         assertEquals(0, r.exit(), r.all());
@@ -239,6 +242,7 @@ class ComparisonRunTest {
         assertTrue(Files.readAllLines(dir.resolve("results.csv")).get(0).contains("tier.cpu"), "and in results.csv");
     }
 
+    @Execution(ExecutionMode.CONCURRENT)
     @Test
     void ctrlCLeavesTheRunIncompleteSayingWhy() throws Exception {
         Path root = root("interrupted");
@@ -276,6 +280,7 @@ class ComparisonRunTest {
         assertTrue(output.contains("bench: interrupted; partial results stay in " + dir + " (marked INCOMPLETE)"), output);
     }
 
+    @Execution(ExecutionMode.CONCURRENT)
     @Test
     void aRunThatFailsIsRecordedWithItsReasonAndTheNextRunGoesOn() throws Exception {
         Path root = root("failed");
@@ -298,13 +303,14 @@ class ComparisonRunTest {
         assertTrue(Files.readString(dir.resolve("jmh.log")).contains("delayMs"), "details in jmh.log");
 
         // ./bench report on it: report.html, listing the failed run with its reason.
-        assumeTrue(Files.isExecutable(PYTHON), "the report's venv (./bench test makes it)");
+        Prerequisites.require(Files.isExecutable(PYTHON), "the report's venv (./bench test makes it)");
         Ran report = run(java(REPO, true, JAR.toString(), Bench.class.getName(), "report", dir.toString()));
         assertEquals(0, report.exit(), report.all());
         String html = Files.readString(dir.resolve("report.html"));
         assertTrue(html.contains("broken/noop") && html.contains("delayMs must be"), "the report lists the failed run and why");
     }
 
+    @Execution(ExecutionMode.CONCURRENT)
     @Test
     void aComparisonWithoutAnyResultStaysIncompleteSayingWhy() throws Exception {
         Path root = root("nothing");

@@ -4,6 +4,7 @@ import clientbench.testkit.Prerequisites;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -33,5 +34,26 @@ class JitTimeTest {
         }
         assertTrue(sum != 1, "kept");
         assertTrue(JitTime.nanos() >= before && before >= 0, before + " then " + JitTime.nanos());
+    }
+
+    /**
+     * Checked against the JVM's own account, CompilationMXBean's elapsed compile time: the compilers' CPU time is more
+     * than nothing once it says they compiled, and no more than that wall time (a slack of 10% and 100 ms for ticks).
+     */
+    @Test
+    void theCompilersCpuTimeIsAboveZeroAndWithinTheirElapsedCompileTime() {
+        Prerequisites.require(Files.isDirectory(Path.of("/proc/self/task")), "Linux's /proc/self/task");
+        var jit = ManagementFactory.getCompilationMXBean();
+        Prerequisites.require(jit != null && jit.isCompilationTimeMonitoringSupported(), "CompilationMXBean's time");
+        long sum = 0;
+        for (int i = 0; i < 2_000_000; i++) {
+            sum += Long.toString(i * 31L).hashCode(); // something more to compile
+        }
+        assertTrue(sum != 1, "kept");
+        long cpu = JitTime.nanos();
+        long elapsedMillis = jit.getTotalCompilationTime();
+        assertTrue(elapsedMillis >= 100, "this JVM compiled for " + elapsedMillis + " ms by now");
+        assertTrue(cpu > 0, "compilers' CPU time " + cpu + " ns after " + elapsedMillis + " ms of compiling");
+        assertTrue(cpu <= (elapsedMillis * 1.1 + 100) * 1_000_000, cpu + " ns of CPU in " + elapsedMillis + " ms of compiling");
     }
 }

@@ -2,6 +2,7 @@ package clientbench.harness;
 
 import clientbench.api.Outcome;
 import clientbench.testkit.Iterations;
+import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -43,9 +44,14 @@ class LowerBoundLatencyTest {
         fake.close();
         assertEquals(fake.neverCompleted(), s.expiredAtDrain(), s.summary());
         assertEquals(s.sent(), s.latency().getTotalCount(), s.summary());
-        // The never-completed were all sent before the window's close: each waited at least the 80 ms drain.
-        assertEquals(fake.neverCompleted(), s.latency().getCountBetweenValues(80_000, Long.MAX_VALUE / 2), s.summary());
         assertEquals(fake.completed(Outcome.OK), s.latencyOk().getTotalCount(), s.summary());
+        // The never-completed (latency less latency.ok: each success is in both, at the same value) were all sent
+        // before the window's close: each waited at least the 80 ms drain. A success may wait that long too, on a
+        // host that made the pacer late; that is lag, not what this checks.
+        Histogram never = s.latency().copy();
+        never.subtract(s.latencyOk());
+        assertEquals(fake.neverCompleted(), never.getTotalCount(), s.summary());
+        assertEquals(fake.neverCompleted(), never.getCountBetweenValues(80_000, Long.MAX_VALUE / 2), s.summary());
     }
 
     @Test

@@ -1,7 +1,11 @@
 package clientbench.jmh;
 
+import clientbench.harness.Flag;
 import clientbench.testkit.ForkedRuns;
 import com.fasterxml.jackson.databind.JsonNode;
+import org.HdrHistogram.EncodableHistogram;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramLogReader;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -11,7 +15,12 @@ import org.openjdk.jmh.results.IterationResult;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.options.TimeValue;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 
 import static clientbench.testkit.ForkedRuns.score;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -20,8 +29,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A forked, pinned JMH run at a rate any client sustains drops nothing: each window schedules rate x time, all sent and
- * answered as the stub counts; the score is ok/s. Exact under load: 400 req/s is a few % of the JDK client's capacity,
- * and a send is lost only if the parked pacer waits 200 ms for a CPU; a woken thread gets one in ms even beside a hog.
+ * answered as the stub counts; the score is ok/s. Exact under load: 400 req/s is a few % of the JDK client's capacity.
+ * How late the pacer sent is not bounded here (a loaded host decides it) but flagged where it shows in the latency.
  */
 @Timeout(180)
 class SustainableRateForkTest {
@@ -70,7 +79,34 @@ class SustainableRateForkTest {
                 assertEquals(RATE, i.getPrimaryResult().getScore(), 1e-6, "every iteration's line is ok/s too");
             }
         }
-        assertTrue(score(r, "lag.p99") < 200_000, "no request was late by the grace: lag p99 us " + score(r, "lag.p99"));
+    }
+
+    /**
+     * The pacer's lag is a figure, not a bound: a loaded host may make it late by any amount, and then the window must
+     * carry the lag flag. Each measured window's lag and latency p99 are read from its .hlog, apart from the profiler.
+     */
+    @Test
+    void aWindowWhoseLagIsAVisiblePartOfItsLatencyIsFlaggedAndNoOtherIs() throws Exception {
+        Map<String, List<Histogram>> byTag = new HashMap<>();
+        try (var files = Files.newDirectoryStream(hlogs, "*.hlog")) {
+            for (Path f : files) {
+                HistogramLogReader reader = new HistogramLogReader(f.toFile());
+                for (EncodableHistogram h; (h = reader.nextIntervalHistogram()) != null; ) {
+                    byTag.computeIfAbsent(h.getTag(), k -> new ArrayList<>()).add((Histogram) h);
+                }
+            }
+        }
+        List<IterationResult> measured = new ArrayList<>();
+        r.getBenchmarkResults().forEach(b -> measured.addAll(b.getIterationResults()));
+        assertEquals(ITERATIONS, measured.size());
+        assertEquals(ITERATIONS, byTag.get("lag").size(), "a lag histogram per measured window: " + byTag.keySet());
+        for (int i = 0; i < ITERATIONS; i++) {
+            long lagP99 = byTag.get("lag").get(i).getValueAtPercentile(99);
+            long latencyP99 = byTag.get("latency").get(i).getValueAtPercentile(99);
+            boolean visible = lagP99 > Flag.LAG_FLOOR_MICROS && lagP99 > Flag.LAG_SHARE_OF_LATENCY * latencyP99;
+            assertEquals(visible ? 1 : 0, measured.get(i).getSecondaryResults().get(Flag.LAG.metric()).getScore(), 0.0,
+                    "window " + (i + 1) + ": lag p99 " + lagP99 + " us, latency p99 " + latencyP99 + " us");
+        }
     }
 
     /** One fork, so one trial and one record. */

@@ -8,6 +8,8 @@ import clientbench.testkit.ForkedRuns;
 import clientbench.testkit.Prerequisites;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.openjdk.jmh.results.RunResult;
@@ -44,6 +46,7 @@ class ForkHygieneTest {
     static Path hlogs;
 
     @ParameterizedTest
+    @Execution(ExecutionMode.CONCURRENT) // a fork and a stub of its own per client; 300 req/s
     @MethodSource("clients")
     void theTrialLeavesNoThreadOrSocketAndTheForkExitsPromptly(String client) throws Exception {
         Path dir = Files.createDirectories(hlogs.resolve(client)); // not the working directory: that is the repository

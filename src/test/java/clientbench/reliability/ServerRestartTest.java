@@ -13,6 +13,8 @@ import clientbench.stub.StubOptions;
 import clientbench.stub.StubServer;
 import clientbench.testkit.Iterations;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -41,6 +43,7 @@ class ServerRestartTest {
         return Adapters.names();
     }
 
+    @Execution(ExecutionMode.CONCURRENT) // each client on a stub of its own; 200 req/s
     @ParameterizedTest
     @MethodSource("clients")
     void failuresAreClassifiedAndOkResumesAfterTheServerComesBack(String client) throws Exception {

@@ -3,6 +3,7 @@ package clientbench.startup;
 import clientbench.adapters.Adapters;
 import clientbench.api.LibraryVersion;
 import clientbench.jvm.Jdk;
+import clientbench.testkit.Prerequisites;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,7 +22,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * A client's footprint is what Maven itself lists for a project of that client alone, asked here separately (its
@@ -36,7 +36,7 @@ class FootprintMatchesMavenDependencyListTest {
 
     @Test
     void okhttpsListIsMavensDependencyList() throws Exception {
-        assumeTrue(onPath("mvn"), "Maven on PATH");
+        Prerequisites.require(onPath("mvn"), "Maven on PATH");
         Footprint.Client f = Footprint.of("okhttp", Jdk.current(), root);
         assertNull(f.failure(), f.failure());
 

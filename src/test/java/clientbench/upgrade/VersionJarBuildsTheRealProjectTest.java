@@ -5,6 +5,8 @@ import clientbench.jvm.Jdk;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
@@ -47,6 +49,7 @@ class VersionJarBuildsTheRealProjectTest {
         }
     }
 
+    @Execution(ExecutionMode.CONCURRENT) // each in a root of its own; Maven times nothing
     @Test
     void thePomsVersionBuildsPassesItsContractAndIsThenCached() throws Exception {
         linkProject();
@@ -63,6 +66,7 @@ class VersionJarBuildsTheRealProjectTest {
         assertEquals(1, maven.runs);
     }
 
+    @Execution(ExecutionMode.CONCURRENT)
     @Test
     void okHttp4IsRefusedInOneLineNamingIt() throws Exception {
         linkProject();

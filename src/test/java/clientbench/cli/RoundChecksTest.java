@@ -1,0 +1,105 @@
+package clientbench.cli;
+
+import clientbench.harness.JsonFiles;
+import clientbench.harness.Thresholds;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * A round's facts are read from its trial records' measured windows alone, and it is flagged for steal at the bound
+ * or for noop's CPU per request above the factor times its median over the shape's rounds; every expected value here
+ * is worked out by hand from the windows written.
+ */
+class RoundChecksTest {
+
+    @TempDir
+    Path dir;
+
+    /** One window of a trial record: whether measured, the host's steal share, CPU ns in it, requests sent. */
+    record Window(boolean measured, double steal, long cpuNanos, long sent) {
+        Map<String, Object> json() {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("measured", measured);
+            m.put("probes", Map.of("stealShare", steal));
+            m.put("cpuNanosInWindow", cpuNanos);
+            m.put("sent", sent);
+            return m;
+        }
+    }
+
+    /** A trial record of {@code client} with these windows, as the harness names and writes it. */
+    static Path trial(Path dir, String name, String client, Window... windows) throws IOException {
+        List<Object> its = new ArrayList<>();
+        for (Window w : windows) {
+            its.add(w.json());
+        }
+        Path f = dir.resolve(name + ".trial.json");
+        JsonFiles.writeAtomically(f, Map.of("client", client, "iterations", its));
+        return f;
+    }
+
+    @Test
+    void aRoundsFactsComeFromItsMeasuredWindowsOnly() throws Exception {
+        // Steal over measured windows of every client: 0.02, 0.30, 0.04 -> median 0.04 (the warm-up's 0.90 left out).
+        // noop: 6,000,000 ns over 2,000 requests in its measured windows = 3 us a request (the warm-up's left out).
+        Path jdk = trial(dir, "jdk-1", "jdk", new Window(false, 0.90, 9_000_000, 10), new Window(true, 0.02, 5_000_000, 1_000));
+        Path noop = trial(dir, "noop-1", "noop", new Window(true, 0.30, 2_000_000, 500),
+                new Window(true, 0.04, 4_000_000, 1_500), new Window(false, 0.90, 50_000_000, 1));
+        Path hlog = dir.resolve("noop-1.hlog"); // not a record: passed over
+        RoundChecks.Facts f = RoundChecks.read("rate-4000", 2, List.of(jdk, noop, hlog));
+        assertEquals("rate-4000", f.shape());
+        assertEquals(2, f.round());
+        assertEquals(0.04, f.stealMedian(), 1e-12);
+        assertEquals(3.0, f.noopCpuMicros(), 1e-12);
+        assertEquals(List.of(), f.flags(), "read, not yet flagged");
+    }
+
+    @Test
+    void aRoundWithoutNoopOrStealHasNoFigureForThem() throws Exception {
+        Path jdk = trial(dir, "jdk-1", "jdk", new Window(true, -1, 5_000_000, 1_000));
+        RoundChecks.Facts f = RoundChecks.read("closed-x16", 1, List.of(jdk));
+        assertEquals(Double.NaN, f.stealMedian());
+        assertEquals(Double.NaN, f.noopCpuMicros());
+    }
+
+    @Test
+    void stealAtTheBoundFlagsTheRoundAndJustBelowDoesNot() {
+        double bound = Thresholds.ROUND_STEAL_SHARE;
+        RoundChecks.Facts at = facts("rate-4000", 1, bound, Double.NaN);
+        RoundChecks.Facts below = facts("rate-4000", 2, Math.nextDown(bound), Double.NaN);
+        assertEquals(List.of("steal"), RoundChecks.flag(at, List.of(at, below)).flags());
+        assertEquals(List.of(), RoundChecks.flag(below, List.of(at, below)).flags());
+    }
+
+    @Test
+    void noopSlowerThanTheFactorTimesItsMedianOverTheShapesRoundsFlagsTheRound() {
+        double factor = Thresholds.NOOP_SLOW_FACTOR;
+        // Rounds of rate-4000 at 2, 2 and 2 x factor + 0.1 us: median 2, so the third is over factor x 2.
+        RoundChecks.Facts r1 = facts("rate-4000", 1, 0, 2.0);
+        RoundChecks.Facts r2 = facts("rate-4000", 2, 0, 2.0);
+        RoundChecks.Facts slow = facts("rate-4000", 3, 0, 2.0 * factor + 0.1);
+        RoundChecks.Facts exact = facts("rate-4000", 3, 0, 2.0 * factor);
+        // Another shape's noop, far slower, is not among rate-4000's rounds.
+        RoundChecks.Facts other = facts("closed-x16", 1, 0, 100.0);
+        List<RoundChecks.Facts> all = List.of(r1, r2, slow, other);
+        assertEquals(List.of("noop-slow"), RoundChecks.flag(slow, all).flags());
+        assertEquals(List.of(), RoundChecks.flag(r1, all).flags());
+        assertEquals(List.of(), RoundChecks.flag(exact, List.of(r1, r2, exact, other)).flags(), "at the factor: not over it");
+        assertEquals(List.of(), RoundChecks.flag(other, all).flags(), "one round of its shape: no median to be slow against");
+        RoundChecks.Facts both = facts("rate-4000", 3, 0.5, 2.0 * factor + 0.1);
+        assertEquals(List.of("steal", "noop-slow"), RoundChecks.flag(both, List.of(r1, r2, both)).flags());
+    }
+
+    static RoundChecks.Facts facts(String shape, int round, double steal, double noopCpuMicros) {
+        return new RoundChecks.Facts(shape, round, steal, noopCpuMicros, List.of());
+    }
+}
