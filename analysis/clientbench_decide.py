@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pandas as pd
 
+import clientbench_behaviour as cbb
 import clientbench_load as cbl
 import clientbench_stats as cbs
 
@@ -52,6 +53,10 @@ STARTUP = [
     Figure("heap", "heap after the first request and a full GC", "heap", "afterFirst.heapUsedBytes", "B", False, True,
            ("startup",)),
     Figure("rss", "resident memory after the first request", "RSS", "afterFirst.rssBytes", "B", False, True, ("startup",)),
+    Figure("rss10k", "resident memory after 10,000 requests", "RSS 10k", "afterRequests.rssBytes", "B", False, True,
+           ("startup",)),
+    Figure("heap10k", "heap after 10,000 requests and a full GC", "heap 10k", "afterRequests.heapUsedBytes", "B", False,
+           True, ("startup",)),
     Figure("deps", "the client's own dependencies", "deps", "bytes", "B", False, False, ("startup",)),
 ]
 BY_KEY = {f.key: f for f in FIGURES + STARTUP}
@@ -213,7 +218,8 @@ def verdict(run: cbl.Run) -> dict:
                          "profile": run.env.get("profile"), "firstLook": run.first_look,
                          "confidence": cbl.CONFIDENCE},
             "clients": run.clients, "shapes": shapes,
-            "flaggedRounds": [{"shape": r["shape"], "round": r["round"], "flags": r["flags"]} for r in flagged]}
+            "flaggedRounds": [{"shape": r["shape"], "round": r["round"], "flags": r["flags"]} for r in flagged],
+            "behaviour": cbb.decide(run.path, run.clients)}
 
 
 def write(run: cbl.Run, v: dict):
@@ -237,12 +243,25 @@ def write(run: cbl.Run, v: dict):
                 for f in s["figures"]:
                     c = f["clients"].get(row.get("client"))
                     row[f"tier.{f['figure']}"] = c["letters"] if c else ""
-        fields = [k for k in (rows[0].keys() if rows else []) if not k.startswith("tier.")] + keys
+        rows = [r for r in rows if r.get("shape") != BEHAVIOUR_ROW] + _behaviour_rows(v.get("behaviour"), run.name)
+        fields = [k for k in (rows[0].keys() if rows else []) if not k.startswith(("tier.", "behaviour.", "mark."))] + keys
+        fields += [f"{p}.{a['key']}" for a in (v.get("behaviour") or {}).get("aspects", []) for p in ("behaviour", "mark")]
         out = io.StringIO()
         w = csv.DictWriter(out, fieldnames=fields, lineterminator="\n")
         w.writeheader()
         w.writerows({k: r.get(k, "") for k in fields} for r in rows)
         write_atomically(csv_path, out.getvalue())
+
+
+BEHAVIOUR_ROW = "behaviour"
+
+
+def _behaviour_rows(b: dict | None, run_name: str) -> list:
+    """results.csv's rows of the behaviour table: shape 'behaviour', per aspect its cell and its mark."""
+    if not b:
+        return []
+    return [{"run": run_name, "shape": BEHAVIOUR_ROW, "client": client, **{f"behaviour.{k}": x["text"] for k, x in cells.items()},
+             **{f"mark.{k}": x["mark"] for k, x in cells.items()}} for client, cells in b["clients"].items()]
 
 
 def write_atomically(path: Path, text: str):
@@ -320,7 +339,7 @@ def shape_words(run: cbl.Run, shape: str) -> str:
 
 # The decision table's columns, by shape kind: the figures a team reads first. The rest is in the report.
 COLUMNS = {"open": ["cpu", "alloc", "syscalls", "p99"], "closed": ["throughput"], "capacity": ["knee"],
-           "startup": ["coldStart", "rss", "deps"]}
+           "startup": ["coldStart", "rss", "rss10k", "deps"]}
 MOST_COLUMNS = 9
 
 
@@ -422,6 +441,8 @@ def text(run: cbl.Run, v: dict, width: int = 118) -> str:
         lines += textwrap.wrap("in the report only: " + ", ".join(rest) + " (and every figure's full ranking)", width)
     for r in v.get("flaggedRounds", []):
         lines.append(f"note: {r['shape']} round {r['round']} was flagged ({', '.join(r['flags'])}) and stands")
+    if v.get("behaviour"):
+        lines += ["", cbb.text(v["behaviour"], width).rstrip("\n")]
     return "\n".join(lines) + "\n"
 
 

@@ -44,6 +44,7 @@ thead th { background: #f2f2f2; } tbody tr:nth-child(even) { background: #fafafa
 table.decision { font-size: 13px; } table.decision td { text-align: right; white-space: nowrap; }
 table.decision td[title], table.decision th[title] { cursor: help; }
 table.decision .tier { display: inline-block; min-width: 2.6em; text-align: left; font-weight: 600; }
+table.behaviour td { white-space: nowrap; } table.behaviour td.mark-NO { background: #fde2e1; }
 img { max-width: 100%; height: auto; display: block; margin: 0.4rem 0; }
 pre { background: #f7f7f7; padding: 0.5rem; overflow-x: auto; font-size: 12px; }
 .notes { font-size: 12px; color: #555; margin: 0.2rem 0; } ul.notes { padding-left: 1.2rem; } .anchor-link { display: none; }

@@ -130,6 +130,27 @@ def first_screen_html(run: cbl.Run, v: dict) -> str:
               '<a href="#how-to-read-this">How to read this</a></p>')
 
 
+# ---------------------------------------------------------------- behaviour
+
+def behaviour_html(v: dict) -> str:
+    """The behaviour table as decided (the verdict's `behaviour`): each cell its count or time and its mark, the
+    aspect's words and a cell's why on hover; nothing when the run has no behaviour.json."""
+    b = v.get("behaviour")
+    if not b:
+        return "<p>This run has no behaviour cases (./bench behaviour, or the quick and standard profiles, run them).</p>"
+    head = "".join(f'<th title="{_e(a["label"])}">{_e(a["heading"])}</th>' for a in b["aspects"])
+    body = "".join("<tr><th>" + _e(c) + "</th>" + "".join(
+        f'<td class="mark-{_e(cells[a["key"]]["mark"])}" title="{_e(cells[a["key"]]["why"])}">'
+        f'{_e(cells[a["key"]]["text"])} <b>{_e(cells[a["key"]]["mark"])}</b></td>' for a in b["aspects"]) + "</tr>"
+                   for c, cells in b["clients"].items())
+    return (f'<table class="behaviour"><thead><tr><th>client</th>{head}</tr></thead><tbody>{body}</tbody></table>'
+            f'<p class="notes">Each client as its team ships it (the library\'s own retries and connection checks; the '
+            f'default pool and slow host at the library\'s own limits), {b["wallSeconds"]} s for all. ok: as a team '
+            f'would want it; NO: not; n/a: the client cannot take part; failed: the case did not run (hover for why). '
+            f'The bounds are thresholds.json\'s; what each case provokes and the upstream issue it reproduces: '
+            f'docs/behaviour.md.</p>')
+
+
 # ---------------------------------------------------------------- the details
 
 def rankings_html(run: cbl.Run, s: dict) -> str:

@@ -7,10 +7,17 @@ import java.util.Objects;
 /**
  * The settings every adapter applies identically, so that no client wins by configuration. {@code requestTimeout}
  * bounds the whole exchange, body included; {@code ioThreads} 0 keeps the client's default, and what each live client
- * runs with is read back into its settings; {@code trustAllCertificates} is for the stub, never a real server.
+ * runs with is read back into its settings; {@code trustAllCertificates} is for the stub, never a real server;
+ * {@code tuning}: the suite's pins (every benchmark), or the library's own defaults where a run asks ({@link Tuning}).
  */
 public record AdapterConfig(URI target, Protocol protocol, int maxConnections, Duration connectTimeout,
-                            Duration requestTimeout, int ioThreads, boolean trustAllCertificates) {
+                            Duration requestTimeout, int ioThreads, boolean trustAllCertificates, Tuning tuning) {
+
+    /** With the suite's tuning, as every benchmark runs. */
+    public AdapterConfig(URI target, Protocol protocol, int maxConnections, Duration connectTimeout,
+                         Duration requestTimeout, int ioThreads, boolean trustAllCertificates) {
+        this(target, protocol, maxConnections, connectTimeout, requestTimeout, ioThreads, trustAllCertificates, Tuning.SUITE);
+    }
 
     public static final int DEFAULT_MAX_CONNECTIONS = 64;
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(2);
@@ -21,6 +28,7 @@ public record AdapterConfig(URI target, Protocol protocol, int maxConnections, D
         Objects.requireNonNull(protocol, "protocol");
         Objects.requireNonNull(connectTimeout, "connectTimeout");
         Objects.requireNonNull(requestTimeout, "requestTimeout");
+        Objects.requireNonNull(tuning, "tuning");
         String scheme = target.getScheme();
         if (scheme == null || !(scheme.equals("http") || scheme.equals("https")) || target.getHost() == null) {
             throw new IllegalArgumentException("invalid target URL '" + target + "': need http://host:port or https://host:port");
@@ -64,18 +72,23 @@ public record AdapterConfig(URI target, Protocol protocol, int maxConnections, D
     }
 
     public AdapterConfig withMaxConnections(int n) {
-        return new AdapterConfig(target, protocol, n, connectTimeout, requestTimeout, ioThreads, trustAllCertificates);
+        return new AdapterConfig(target, protocol, n, connectTimeout, requestTimeout, ioThreads, trustAllCertificates, tuning);
     }
 
     public AdapterConfig withRequestTimeout(Duration d) {
-        return new AdapterConfig(target, protocol, maxConnections, connectTimeout, d, ioThreads, trustAllCertificates);
+        return new AdapterConfig(target, protocol, maxConnections, connectTimeout, d, ioThreads, trustAllCertificates, tuning);
     }
 
     public AdapterConfig withIoThreads(int n) {
-        return new AdapterConfig(target, protocol, maxConnections, connectTimeout, requestTimeout, n, trustAllCertificates);
+        return new AdapterConfig(target, protocol, maxConnections, connectTimeout, requestTimeout, n, trustAllCertificates, tuning);
+    }
+
+    public AdapterConfig withTuning(Tuning t) {
+        return new AdapterConfig(target, protocol, maxConnections, connectTimeout, requestTimeout, ioThreads,
+                trustAllCertificates, t);
     }
 
     public AdapterConfig withTarget(URI t) {
-        return new AdapterConfig(t, protocol, maxConnections, connectTimeout, requestTimeout, ioThreads, trustAllCertificates);
+        return new AdapterConfig(t, protocol, maxConnections, connectTimeout, requestTimeout, ioThreads, trustAllCertificates, tuning);
     }
 }

@@ -47,6 +47,7 @@ public final class Bench {
             case "report" -> new Report();
             case "notebook" -> new Notebook();
             case "startup" -> new StartupCommand();
+            case "behaviour" -> new BehaviourCommand();
             case "upgrade" -> new UpgradeCommand();
             case "step" -> new StepCommand(); // not for users: one step of an upgrade, in a JVM on a version's jar
             default -> null;

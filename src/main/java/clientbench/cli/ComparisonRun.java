@@ -1,6 +1,7 @@
 package clientbench.cli;
 
 import clientbench.adapters.Adapters;
+import clientbench.behaviour.BehaviourRun;
 import clientbench.harness.JsonFiles;
 import clientbench.harness.RequestSpec;
 import clientbench.startup.Footprint;
@@ -38,6 +39,8 @@ import java.util.Random;
  * empty run stays incomplete. An upgrade's versions run as two clients, each on its jar ({@link ArmSteps}).
  */
 final class ComparisonRun {
+    /** Client JVMs of the behaviour run at once: its cases mostly wait, so more than the 2 cores fit. */
+    static final int BEHAVIOUR_JVMS = 3;
     private final RunPlan plan;
     private final PrintStream out;
     private final ArmSteps arms;
@@ -82,7 +85,9 @@ final class ComparisonRun {
         boolean startup = p.startup() != null && plan.target() == null; // cold starts need the stub
         int jvms = (int) plan.clients().stream().filter(c -> !Adapters.NOOP.equals(c)).count() + 1;
         long startupSeconds = startup ? p.startup().estimatedSeconds(jvms) : 0;
-        long estimatedTotal = startupSeconds
+        boolean behaviour = p.behaviour() && plan.target() == null; // the cases need the stub
+        long behaviourSeconds = behaviour ? BehaviourRun.estimatedSeconds(jvms - 1, BEHAVIOUR_JVMS) : 0;
+        long estimatedTotal = startupSeconds + behaviourSeconds
                 + steps.stream().filter(s -> refusal(s) == null).mapToLong(s -> s.shape().estimatedSeconds()).sum();
         int rounds = p.shapes().stream().mapToInt(Shape::rounds).max().orElse(1);
         out.printf("bench: profile %s (%s)%n", p.name(), p.purpose());
@@ -106,6 +111,10 @@ final class ComparisonRun {
             if (startup) {
                 coldStarts(p.startup(), run.dir());
                 done[0] += startupSeconds;
+            }
+            if (behaviour) {
+                behaviour(run.dir());
+                done[0] += behaviourSeconds;
             }
             int n = 0;
             for (Schedule.Step step : steps) {
@@ -199,6 +208,14 @@ final class ComparisonRun {
                 Footprint.write(plan.clients(), dir, plan.jdk(), root, log);
             }
         }
+    }
+
+    /** Every client through the behaviour cases, {@link #BEHAVIOUR_JVMS} client JVMs at a time; one line each. */
+    private void behaviour(Path dir) throws IOException, InterruptedException {
+        out.printf("[behaviour] each client through %d cases as shipped (stale connections, deadlines, leaks, reuse,"
+                + " default limits, a slow host, HTTP/2 GOAWAY), %d JVMs at a time%n", BehaviourRun.cases(), BEHAVIOUR_JVMS);
+        Map<String, Object> r = BehaviourRun.run(plan.clients(), plan.jdk(), BEHAVIOUR_JVMS, dir, out);
+        out.printf("[behaviour] done in %s s; %s%n", r.get("wallSeconds"), BehaviourRun.FILE);
     }
 
     private String refusal(Schedule.Step s) {

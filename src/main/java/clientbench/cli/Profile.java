@@ -51,6 +51,14 @@ public record Profile(String name, String purpose, List<Shape> shapes, Duration 
         };
     }
 
+    /** The profiles that run every client through the behaviour cases: counts, so a quick run's answer is final. */
+    private static final java.util.Set<String> BEHAVIOUR = java.util.Set.of("quick", "standard", "full");
+
+    /** Whether the profile runs the behaviour cases (clientbench.behaviour) after the cold starts. */
+    public boolean behaviour() {
+        return BEHAVIOUR.contains(name);
+    }
+
     public static List<String> names() {
         return List.of("quick", "standard", "full", "smoke");
     }

@@ -33,6 +33,8 @@ public final class Thresholds {
     public static final double STEADY_P50_CHANGE = number("steady", "p50Change");
     public static final double ROUND_STEAL_SHARE = number("verdict", "roundStealShare");
     public static final double NOOP_SLOW_FACTOR = number("verdict", "noopSlowFactor");
+    /** How long past its deadline a behaviour case waits for a request's timeout to fire before counting it unfired. */
+    public static final long DEADLINE_LATE_MILLIS = (long) number("behaviour", "deadlineLateMillis");
 
     private Thresholds() {
     }

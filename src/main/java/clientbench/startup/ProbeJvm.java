@@ -1,12 +1,9 @@
 package clientbench.startup;
 
 import clientbench.harness.JsonFiles;
+import clientbench.jvm.OutputLines;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -62,22 +59,22 @@ final class ProbeJvm {
             AtomicReference<String> line = new AtomicReference<>();
             Deque<String> tail = new ArrayDeque<>();
             List<String> cds = Collections.synchronizedList(new ArrayList<>());
-            Thread out = drain(p.getInputStream(), l -> {
+            Thread out = OutputLines.drain(p.getInputStream(), l -> {
                 if (l.startsWith(StartupProbe.LINE_PREFIX)) {
                     line.set(l.substring(StartupProbe.LINE_PREFIX.length()));
                 }
                 if (CDS_LOG.matcher(l).find() && cds.size() < TAIL_LINES) {
                     cds.add(l);
                 }
-            });
-            Thread err = drain(p.getErrorStream(), l -> {
+            }, "probe-output");
+            Thread err = OutputLines.drain(p.getErrorStream(), l -> {
                 synchronized (tail) {
                     tail.addLast(l);
                     if (tail.size() > TAIL_LINES) {
                         tail.removeFirst();
                     }
                 }
-            });
+            }, "probe-output");
             boolean ended = p.waitFor(bound.toMillis(), TimeUnit.MILLISECONDS);
             if (!ended) {
                 p.destroyForcibly(); // SIGKILL to the JVM's own PID: nothing else is touched
@@ -103,20 +100,5 @@ final class ProbeJvm {
                 p.destroyForcibly();
             }
         }
-    }
-
-    private static Thread drain(InputStream in, java.util.function.Consumer<String> lines) {
-        Thread t = new Thread(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
-                for (String l; (l = r.readLine()) != null; ) {
-                    lines.accept(l);
-                }
-            } catch (IOException ignored) {
-                // the JVM ended
-            }
-        }, "probe-output");
-        t.setDaemon(true);
-        t.start();
-        return t;
     }
 }

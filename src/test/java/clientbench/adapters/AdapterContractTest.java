@@ -15,6 +15,7 @@ import clientbench.api.HttpClientAdapter;
 import clientbench.api.Outcome;
 import clientbench.api.Protocol;
 import clientbench.api.Request;
+import clientbench.api.Tuning;
 import clientbench.harness.LoadSpec;
 import clientbench.harness.RequestSpec;
 import clientbench.harness.TrialSpec;
@@ -592,6 +593,28 @@ abstract class AdapterContractTest {
         adapter.send(Request.get(stub.uri(), "/?delayMs=2000", 5), (o, s, c) -> all.countDown()); // starts timers
         assertTrue(all.await(20, TimeUnit.SECONDS), all.getCount() + " requests never reported");
         adapter.close();
+        threads.awaitBackToBaseline(stub::openConnections, CLOSE_DEADLINE);
+        virtualThreads.awaitBackToBaseline(CLOSE_DEADLINE);
+    }
+
+    /**
+     * As teams ship it (the library's retries and connection checks; with LIBRARY_LIMITS its pool limits too): the client
+     * still serves concurrent requests, records the tuning and its retries as the live client has them, and its close
+     * leaves no thread or connection, as with the suite's pins.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(value = Tuning.class, names = {"AS_SHIPPED", "LIBRARY_LIMITS"})
+    void asShippedServesRecordsItsTuningAndClosesClean(Tuning tuning) throws Exception {
+        PlatformThreads threads = PlatformThreads.baseline();
+        VirtualThreadDump virtualThreads = VirtualThreadDump.baseline();
+        HttpClientAdapter adapter = Adapters.create(adapterName(), config().withTuning(tuning));
+        Map<Outcome, Integer> outcomes = sendConcurrently(adapter, stub, 20, "/?delayMs=20&bytes=1000", 1000);
+        Map<String, String> settings = adapter.settings();
+        adapter.close();
+        assertAll(settings.toString(),
+                () -> assertEquals(Map.of(Outcome.OK, 20), outcomes),
+                () -> assertTrue(settings.get("tuning").startsWith(tuning.label() + ":"), settings.get("tuning")),
+                () -> assertNotEquals("off", settings.get("retries"), "retries as the library ships them, said"));
         threads.awaitBackToBaseline(stub::openConnections, CLOSE_DEADLINE);
         virtualThreads.awaitBackToBaseline(CLOSE_DEADLINE);
     }

@@ -142,4 +142,25 @@ class StubPromisesTest {
             assertTrue(cli.await(l -> l.startsWith("stub: unknown command"), 20).contains("'nonsense'"));
         }
     }
+
+    @Test
+    void controlAnswersTallyAndSeenWithWhatItsHabitsDid() throws Exception {
+        ObjectMapper json = new ObjectMapper();
+        try (StubCli cli = new StubCli("--control", "--quiet")) {
+            try (RawHttp c = new RawHttp(cli.port)) {
+                for (String key : new String[] {"x\"1", "x\"1", "y"}) {
+                    assertEquals(200, c.send("GET /?closeEvery=5 HTTP/1.1\r\nHost: x\r\nIdempotency-Key: " + key
+                            + "\r\n\r\n").read().status());
+                }
+            }
+            cli.command("seen x");
+            JsonNode seen = json.readTree(cli.await(l -> l.startsWith("seen "), 20).substring(5));
+            assertEquals(json.readTree("{\"x\\\"1\":2}"), seen, "keys starting with x, quotes escaped");
+            cli.command("tally");
+            JsonNode tally = json.readTree(cli.await(l -> l.startsWith("tally "), 20).substring(6));
+            assertEquals(2, tally.get("keys").asLong(), tally.toString());
+            assertEquals(1, tally.get("peakInFlight").asInt(), tally.toString());
+            assertEquals(0, tally.get("closeEveryCloses").asLong(), tally.toString());
+        }
+    }
 }

@@ -15,6 +15,7 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.codec.http2.Http2StreamChannel;
 import io.netty.util.ReferenceCountUtil;
 
 import java.io.IOException;
@@ -34,11 +35,18 @@ final class StubHandler extends ChannelInboundHandlerAdapter {
 
     private final StubStats stats;
     private final StubResponses responses;
+    private final StubTally tally;
     /** Where HTTP/1.1 bytes go; null on an HTTP/2 stream, which answers with response objects. */
     private final ChannelHandlerContext rawOut;
     private final ArrayDeque<Answer> queue = new ArrayDeque<>();
     private ChannelHandlerContext ctx;
     private boolean upgradable;
+    /** The connection's habits on HTTP/1.1 (null on an HTTP/2 stream). */
+    private Habits habits;
+    /** Requests read and not yet answered; the tally's in-flight count follows it. */
+    private int held;
+    /** The rest of a request that was refused as its head arrived (closed under it, or refused by a GOAWAY). */
+    private boolean ignoring;
 
     // The request being read.
     private StubParams params;
@@ -48,9 +56,11 @@ final class StubHandler extends ChannelInboundHandlerAdapter {
     private boolean hasBody;
     private long requestBytes;
 
-    StubHandler(StubStats stats, StubResponses responses, ChannelHandlerContext rawOut, boolean upgradable) {
+    StubHandler(StubStats stats, StubResponses responses, StubTally tally, ChannelHandlerContext rawOut,
+                boolean upgradable) {
         this.stats = stats;
         this.responses = responses;
+        this.tally = tally;
         this.rawOut = rawOut;
         this.upgradable = upgradable;
     }
@@ -58,6 +68,14 @@ final class StubHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         this.ctx = ctx;
+        this.habits = rawOut == null ? null : new Habits(ctx.channel(), tally);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        tally.released(held); // held with their connection (or stream), never answered
+        held = 0;
+        ctx.fireChannelInactive();
     }
 
     @Override
@@ -71,6 +89,10 @@ final class StubHandler extends ChannelInboundHandlerAdapter {
                 begin(request);
             }
             if (msg instanceof HttpContent content) {
+                if (ignoring) {
+                    ignoring = !(content instanceof LastHttpContent);
+                    return;
+                }
                 requestBytes += content.content().readableBytes();
                 if (content instanceof LastHttpContent) {
                     end();
@@ -117,9 +139,28 @@ final class StubHandler extends ChannelInboundHandlerAdapter {
             params = StubParams.DEFAULT;
             invalid = e.getMessage();
         }
+        if (refusedOnArrival(request)) {
+            ignoring = true;
+            return;
+        }
+        held++;
+        tally.held();
         if (rawOut != null && HttpUtil.is100ContinueExpected(request) && invalid == null) {
             rawOut.write(CONTINUE.duplicate());
         }
+    }
+
+    /**
+     * Whether the connection's habits refuse this request as its head arrives: an HTTP/2 stream past a GOAWAY (not
+     * processed, so not counted as seen), or an idle HTTP/1.1 connection in race mode, closed under it (seen).
+     */
+    private boolean refusedOnArrival(HttpRequest request) {
+        if (rawOut == null && invalid == null && ctx.channel() instanceof Http2StreamChannel stream
+                && Habits.goAway(stream, params, tally)) {
+            return true;
+        }
+        tally.read(request.headers().get(StubTally.KEY_HEADER));
+        return habits != null && !habits.arrived(held);
     }
 
     private void end() {
@@ -127,6 +168,8 @@ final class StubHandler extends ChannelInboundHandlerAdapter {
         long echo = hasBody ? requestBytes : -1;
         if (invalid != null) {
             stats.badRequests.increment();
+        } else if (habits != null && habits.lastAnswer(params)) {
+            keepAlive = false;
         }
         if ((invalid != null || params.delayMs() == 0) && queue.isEmpty()) {
             send(params, invalid, keepAlive, head, echo); // the hot path: nothing to wait for, nothing allocated
@@ -173,6 +216,7 @@ final class StubHandler extends ChannelInboundHandlerAdapter {
             fault(ch, params);
             return;
         }
+        release();
         if (rawOut == null) {
             ctx.write(invalid != null ? responses.http2Text(400, invalid)
                     : responses.http2(params.status(), params.bytes(), requestBytes, params.chunked()));
@@ -183,9 +227,18 @@ final class StubHandler extends ChannelInboundHandlerAdapter {
                 : responses.http1(params.status(), params.bytes(), keepAlive, head, requestBytes);
         if (keepAlive) {
             rawOut.write(bytes);
+            habits.answered(params, held);
         } else {
             queue.clear();
             rawOut.writeAndFlush(bytes).addListener(ChannelFutureListener.CLOSE);
+        }
+    }
+
+    /** One held request is done with: answered, or given up with its connection. */
+    private void release() {
+        if (held > 0) {
+            held--;
+            tally.released(1);
         }
     }
 
@@ -193,12 +246,26 @@ final class StubHandler extends ChannelInboundHandlerAdapter {
      * reset: abortive close, so the client reads a TCP RST (HTTP/2: RST_STREAM only). close: orderly, no answer
      * (HTTP/2: the whole connection, as a dying server). truncate and stall: the head announces the length and half the
      * body follows; truncate then closes (HTTP/2: RST_STREAM), stall sends nothing more and leaves the connection open.
+     * never: no answer, the connection left open. trickle: the head, then the body a byte a second.
      */
     private void fault(Channel ch, StubParams params) {
         StubParams.Fault fault = params.fault();
         stats.faults.increment();
         queue.clear();
         Channel connection = rawOut == null ? ch.parent() : ch;
+        if (fault == StubParams.Fault.NEVER) {
+            return; // held until the client gives up and closes
+        }
+        if (fault == StubParams.Fault.TRICKLE) {
+            int bytes = Math.max(1, params.bytes());
+            if (rawOut == null) {
+                ctx.writeAndFlush(responses.http2TruncatedHead(bytes));
+            } else {
+                rawOut.writeAndFlush(responses.http1Head(200, bytes));
+            }
+            ctx.executor().schedule(() -> trickle(ch, bytes, 0), StubParams.TRICKLE_INTERVAL_MS, TimeUnit.MILLISECONDS);
+            return;
+        }
         if (fault == StubParams.Fault.TRUNCATE || fault == StubParams.Fault.STALL) {
             int bytes = Math.max(2, params.bytes());
             boolean close = fault == StubParams.Fault.TRUNCATE;
@@ -225,6 +292,26 @@ final class StubHandler extends ChannelInboundHandlerAdapter {
             }
         } else {
             connection.close();
+        }
+    }
+
+    /** Sends byte {@code sent} of a trickled body, then schedules the next; the last one ends the answer. */
+    private void trickle(Channel ch, int total, int sent) {
+        if (!ch.isActive()) {
+            return;
+        }
+        ByteBuf one = responses.body(total).slice(sent, 1);
+        boolean last = sent + 1 == total;
+        if (rawOut != null) {
+            rawOut.writeAndFlush(one);
+        } else {
+            ctx.writeAndFlush(last ? new io.netty.handler.codec.http.DefaultLastHttpContent(one)
+                    : new io.netty.handler.codec.http.DefaultHttpContent(one));
+        }
+        if (last) {
+            release();
+        } else {
+            ctx.executor().schedule(() -> trickle(ch, total, sent + 1), StubParams.TRICKLE_INTERVAL_MS, TimeUnit.MILLISECONDS);
         }
     }
 

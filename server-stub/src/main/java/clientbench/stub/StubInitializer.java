@@ -38,14 +38,17 @@ final class StubInitializer extends ChannelInitializer<SocketChannel> {
 
     private final StubStats stats;
     private final StubResponses responses;
+    private final StubTally tally;
     private final SslContext sslContext;
     private final ChannelGroup connections;
     private final long maxStreams;
 
-    StubInitializer(StubStats stats, StubResponses responses, SslContext sslContext, ChannelGroup connections, long maxStreams) {
+    StubInitializer(StubStats stats, StubResponses responses, StubTally tally, SslContext sslContext,
+                    ChannelGroup connections, long maxStreams) {
         this.maxStreams = maxStreams;
         this.stats = stats;
         this.responses = responses;
+        this.tally = tally;
         this.sslContext = sslContext;
         this.connections = connections;
     }
@@ -80,7 +83,7 @@ final class StubInitializer extends ChannelInitializer<SocketChannel> {
                             : null,
                     MAX_UPGRADE_REQUEST_BYTES));
         }
-        p.addLast("stub", new StubHandler(stats, responses, raw, upgradable));
+        p.addLast("stub", new StubHandler(stats, responses, tally, raw, upgradable));
     }
 
     private void http2(ChannelPipeline p) {
@@ -112,7 +115,7 @@ final class StubInitializer extends ChannelInitializer<SocketChannel> {
             protected void initChannel(Http2StreamChannel stream) {
                 stats.streamOpened(stream.parent(), stream);
                 stream.pipeline().addLast(new Http2StreamFrameToHttpObjectCodec(true));
-                stream.pipeline().addLast(new StubHandler(stats, responses, null, false));
+                stream.pipeline().addLast(new StubHandler(stats, responses, tally, null, false));
             }
         });
     }

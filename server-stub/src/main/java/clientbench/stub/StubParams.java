@@ -4,14 +4,23 @@ package clientbench.stub;
  * What a request's query string asks of the stub, parsed by hand: it runs for every request, and one without a query
  * (the common case) must cost nothing. {@code chunked}: Transfer-Encoding chunked (HTTP/2: no Content-Length);
  * {@code keepAlive} false: {@code Connection: close}, a new connection (and handshake) per request; ignored on HTTP/2.
+ * The connection's habits ({@code idleClose}, {@code closeEvery}, {@code goAwayEvery}): see {@link Habits}.
  */
-record StubParams(long delayMs, int bytes, int status, Fault fault, boolean chunked, boolean keepAlive) {
+record StubParams(long delayMs, int bytes, int status, Fault fault, boolean chunked, boolean keepAlive,
+                  IdleClose idleClose, long idleMs, int closeEvery, int goAwayEvery) {
 
     /**
      * RESET: TCP RST (RST_STREAM on HTTP/2). CLOSE: close without answering. TRUNCATE: announce the body, send
-     * half, close. STALL: announce the body, send half, then nothing more, the connection left open.
+     * half, close. STALL: announce the body, send half, then nothing more, the connection left open. NEVER: no
+     * answer at all, the connection left open. TRICKLE: announce the body, then send it a byte a second.
      */
-    enum Fault { NONE, RESET, CLOSE, TRUNCATE, STALL }
+    enum Fault { NONE, RESET, CLOSE, TRUNCATE, STALL, NEVER, TRICKLE }
+
+    /**
+     * How the stub ends an HTTP/1.1 connection idle for {@code idleMs} after this answer: FIN (an orderly close),
+     * RST (an abortive one), or RACE (left open, and closed without an answer as the next request's head arrives).
+     */
+    enum IdleClose { NONE, FIN, RST, RACE }
 
     /** Chunks of a chunked body are at most this long, so that a large body arrives in many chunks. */
     static final int CHUNK_BYTES = 4096;
@@ -19,7 +28,12 @@ record StubParams(long delayMs, int bytes, int status, Fault fault, boolean chun
     static final int DEFAULT_BYTES = 5;
     static final int MAX_BYTES = 64 * 1024 * 1024;
     static final long MAX_DELAY_MS = 3_600_000;
-    static final StubParams DEFAULT = new StubParams(0, DEFAULT_BYTES, 200, Fault.NONE, false, true);
+    /** A trickled body's bytes go out this far apart. */
+    static final long TRICKLE_INTERVAL_MS = 1_000;
+    static final long DEFAULT_IDLE_MS = 200;
+    static final int MAX_EVERY = 1_000_000;
+    static final StubParams DEFAULT = new StubParams(0, DEFAULT_BYTES, 200, Fault.NONE, false, true, IdleClose.NONE,
+            DEFAULT_IDLE_MS, 0, 0);
 
     /** @throws IllegalArgumentException with the reason, which the stub sends back with a 400 */
     static StubParams parse(String uri) {
@@ -33,6 +47,10 @@ record StubParams(long delayMs, int bytes, int status, Fault fault, boolean chun
         Fault fault = Fault.NONE;
         boolean chunked = false;
         boolean keepAlive = true;
+        IdleClose idleClose = IdleClose.NONE;
+        long idleMs = DEFAULT_IDLE_MS;
+        int closeEvery = 0;
+        int goAwayEvery = 0;
         int end = uri.indexOf('#', q);
         String query = uri.substring(q + 1, end < 0 ? uri.length() : end);
         for (String pair : query.split("&")) {
@@ -48,15 +66,26 @@ record StubParams(long delayMs, int bytes, int status, Fault fault, boolean chun
                     case "close" -> Fault.CLOSE;
                     case "truncate" -> Fault.TRUNCATE;
                     case "stall" -> Fault.STALL;
-                    default -> throw new IllegalArgumentException("fault must be reset, close, truncate or stall, was '"
-                            + value + "'");
+                    case "never" -> Fault.NEVER;
+                    case "trickle" -> Fault.TRICKLE;
+                    default -> throw new IllegalArgumentException("fault must be reset, close, truncate, stall, never or"
+                            + " trickle, was '" + value + "'");
                 };
+                case "idleClose" -> idleClose = switch (value) {
+                    case "fin" -> IdleClose.FIN;
+                    case "rst" -> IdleClose.RST;
+                    case "race" -> IdleClose.RACE;
+                    default -> throw new IllegalArgumentException("idleClose must be fin, rst or race, was '" + value + "'");
+                };
+                case "idleMs" -> idleMs = number(name, value, 1, MAX_DELAY_MS);
+                case "closeEvery" -> closeEvery = (int) number(name, value, 1, MAX_EVERY);
+                case "goAwayEvery" -> goAwayEvery = (int) number(name, value, 1, MAX_EVERY);
                 case "chunked" -> chunked = bool(name, value);
                 case "keepAlive" -> keepAlive = bool(name, value);
                 default -> { } // other parameters (cache busters, request ids) are allowed and ignored
             }
         }
-        return new StubParams(delayMs, bytes, status, fault, chunked, keepAlive);
+        return new StubParams(delayMs, bytes, status, fault, chunked, keepAlive, idleClose, idleMs, closeEvery, goAwayEvery);
     }
 
     private static boolean bool(String name, String value) {

@@ -87,8 +87,13 @@ final class StubResponses {
 
     /** The head of a response announcing {@code bytes} of body, and the first half of that body only. */
     ByteBuf http1Truncated(int bytes) {
-        String headers = statusLine(200) + "content-type: " + CONTENT_TYPE + "\r\ncontent-length: " + bytes + "\r\n\r\n";
-        return Unpooled.wrappedBuffer(Unpooled.wrappedBuffer(headers.getBytes(StandardCharsets.US_ASCII)), body(bytes / 2));
+        return Unpooled.wrappedBuffer(http1Head(200, bytes), body(bytes / 2));
+    }
+
+    /** The head alone of a response announcing {@code bytes} of body (Content-Length). */
+    ByteBuf http1Head(int status, int bytes) {
+        String headers = statusLine(status) + "content-type: " + CONTENT_TYPE + "\r\ncontent-length: " + bytes + "\r\n\r\n";
+        return Unpooled.wrappedBuffer(headers.getBytes(StandardCharsets.US_ASCII));
     }
 
     /** A 400 (or other) response whose body is a plain-text reason; built per request, errors are rare. */

@@ -43,6 +43,7 @@ public final class StubServer implements AutoCloseable {
 
     private final StubOptions options;
     private final StubStats stats = new StubStats();
+    private final StubTally tally = new StubTally();
     private final EventLoopGroup group;
     private final Channel serverChannel;
     private final X509Certificate certificate;
@@ -90,7 +91,7 @@ public final class StubServer implements AutoCloseable {
                     .option(ChannelOption.SO_BACKLOG, 4096)
                     .option(ChannelOption.SO_REUSEADDR, true)
                     .childOption(ChannelOption.TCP_NODELAY, true)
-                    .childHandler(new StubInitializer(stats, responses, ssl, connections, options.maxStreams()));
+                    .childHandler(new StubInitializer(stats, responses, tally, ssl, connections, options.maxStreams()));
             this.serverChannel = b.bind(options.host(), options.port()).sync().channel();
         } catch (Exception e) {
             // NIO throws BindException, epoll a NativeIoException: either way the address is not ours.
@@ -163,6 +164,36 @@ public final class StubServer implements AutoCloseable {
     }
 
     /**
+     * What the stub's habits did and saw, since start: connections closed once idle ({@code idleCloses}: FIN or RST;
+     * {@code raceCloses}: as a request's head arrived), answers ending with Connection: close ({@code closeEveryCloses}),
+     * GOAWAYs sent and the streams they refused, requests held now and at most at once (read, not yet answered), and
+     * the distinct idempotency keys kept (beyond {@link StubTally#MAX_KEYS}, {@code untrackedKeys} requests).
+     */
+    public record Tally(long idleCloses, long raceCloses, long closeEveryCloses, long goAways, long refusedStreams,
+                        int inFlight, int peakInFlight, long keys, long untrackedKeys) {
+
+        /** One line of JSON, as {@code --control} prints it after {@code "tally "}. */
+        public String toJson() {
+            return String.format(java.util.Locale.ROOT, "{\"idleCloses\":%d,\"raceCloses\":%d,\"closeEveryCloses\":%d,"
+                    + "\"goAways\":%d,\"refusedStreams\":%d,\"inFlight\":%d,\"peakInFlight\":%d,\"keys\":%d,"
+                    + "\"untrackedKeys\":%d}", idleCloses, raceCloses, closeEveryCloses, goAways, refusedStreams, inFlight,
+                    peakInFlight, keys, untrackedKeys);
+        }
+    }
+
+    public Tally tally() {
+        return tally.snapshot();
+    }
+
+    /**
+     * How many times the stub read the head of each request whose {@code Idempotency-Key} starts with {@code prefix}:
+     * 2 is one logical request sent twice. A stream refused by a GOAWAY is not counted (it was not processed).
+     */
+    public java.util.Map<String, Integer> seen(String prefix) {
+        return tally.seen(prefix);
+    }
+
+    /**
      * Requests answered on HTTP/2 streams: h2c by prior knowledge, h2c by Upgrade (the upgrade request
      * itself included: it is answered on stream 1), and h2 over TLS.
      */
@@ -224,7 +255,8 @@ public final class StubServer implements AutoCloseable {
         @Option(names = "--max-streams", description = "HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS (default: ${DEFAULT-VALUE})")
         int maxStreams = StubOptions.DEFAULT_MAX_STREAMS;
         @Option(names = "--control", description = "read commands from standard input: 'stats' prints 'stats {json}'"
-                + " (counts; peaks since the last mark), 'mark' prints the same, then starts a new window")
+                + " (counts; peaks since the last mark), 'mark' prints the same, then starts a new window; 'tally' prints"
+                + " 'tally {json}' (what its habits did), 'seen PREFIX' 'seen {json}' (times each idempotency key was read)")
         boolean control;
         @Option(names = "--exit-with-parent", description = "stop when the process that started this one ends "
                 + "(benchmarks use it so that no stub outlives a killed run)")
@@ -259,16 +291,31 @@ public final class StubServer implements AutoCloseable {
             return 0;
         }
 
-        /** Answers 'stats' and 'mark' on standard input, one JSON line each, until the input ends. */
+        /** {"key":count,...}; keys are the clients' own header values, escaped as JSON strings. */
+        private static String seenJson(java.util.Map<String, Integer> seen) {
+            StringBuilder b = new StringBuilder("{");
+            seen.forEach((k, n) -> {
+                b.append(b.length() > 1 ? "," : "").append('"');
+                k.chars().forEach(c -> b.append(c == '"' || c == '\\' ? "\\" + (char) c
+                        : c < 0x20 ? String.format("\\u%04x", c) : String.valueOf((char) c)));
+                b.append("\":").append(n);
+            });
+            return b.append('}').toString();
+        }
+
+        /** Answers 'stats', 'mark', 'tally' and 'seen' on standard input, one JSON line each, until the input ends. */
         private static void control(StubServer server) {
             try (java.io.BufferedReader in = new java.io.BufferedReader(
                     new java.io.InputStreamReader(System.in, java.nio.charset.StandardCharsets.UTF_8))) {
                 for (String line; (line = in.readLine()) != null; ) {
-                    switch (line.trim()) {
+                    String command = line.trim();
+                    switch (command.contains(" ") ? command.substring(0, command.indexOf(' ')) : command) {
                         case "stats" -> System.out.println("stats " + server.stats().toJson());
                         case "mark" -> System.out.println("stats " + server.mark().toJson());
+                        case "tally" -> System.out.println("tally " + server.tally().toJson());
+                        case "seen" -> System.out.println("seen " + seenJson(server.seen(command.substring(4).trim())));
                         case "" -> { }
-                        default -> System.out.println("stub: unknown command '" + line.trim() + "' (stats, mark)");
+                        default -> System.out.println("stub: unknown command '" + command + "' (stats, mark, tally, seen)");
                     }
                     System.out.flush();
                 }

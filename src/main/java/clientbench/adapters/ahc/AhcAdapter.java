@@ -47,7 +47,7 @@ public final class AhcAdapter implements HttpClientAdapter {
             eventLoopThreads.add(t);
             return t;
         }));
-        this.settings = AhcClients.settings(config, ((DefaultAsyncHttpClient) client).getEventLoopGroup());
+        this.settings = AhcClients.settings(config, ((DefaultAsyncHttpClient) client).getEventLoopGroup(), client.getConfig());
         boolean http2 = AdapterSettings.http2(config);
         this.permits = http2 ? new AsyncPermits(Http2Ramp.initialLimit(config)) : null;
         this.ramp = new Http2Ramp(() -> permits.grow(AhcClients.H2_STREAMS - Http2Ramp.initialLimit(config)));

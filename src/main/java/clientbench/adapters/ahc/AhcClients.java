@@ -45,15 +45,18 @@ final class AhcClients {
         boolean http2 = AdapterSettings.http2(config);
         // HTTP/2: one connection per host, by design of the client; 1 also keeps a reconnect from opening several.
         int connections = http2 ? 1 : config.maxConnections();
-        DefaultAsyncHttpClientConfig.Builder builder = new DefaultAsyncHttpClientConfig.Builder()
-                .setMaxConnections(connections)
-                .setMaxConnectionsPerHost(connections)
-                .setHttp2Enabled(http2)
+        DefaultAsyncHttpClientConfig.Builder builder = new DefaultAsyncHttpClientConfig.Builder();
+        if (AdapterSettings.adapterLimits(config)) {
+            builder.setMaxConnections(connections).setMaxConnectionsPerHost(connections);
+        }
+        if (!config.tuning().libraryRetries()) {
+            builder.setMaxRequestRetry(0);
+        }
+        builder.setHttp2Enabled(http2)
                 .setHttp2CleartextEnabled(config.protocol() == Protocol.H2C)
                 .setConnectTimeout(config.connectTimeout())
                 .setRequestTimeout(config.requestTimeout())
                 .setReadTimeout(config.requestTimeout())
-                .setMaxRequestRetry(0)
                 .setCookieStore(null)
                 .setEnableAutomaticDecompression(false)
                 .setFollowRedirect(false)
@@ -97,14 +100,19 @@ final class AhcClients {
         }
     }
 
-    /** The settings, with the event loops and transport read back from the live client's group. */
-    static Map<String, String> settings(AdapterConfig config, EventLoopGroup group) {
+    /** The settings, with the event loops, transport, connection limits and retries read back from the live client. */
+    static Map<String, String> settings(AdapterConfig config, EventLoopGroup group, AsyncHttpClientConfig live) {
         boolean http2 = AdapterSettings.http2(config);
         Map<String, String> s = AdapterSettings.common(config, http2
                         ? "one HTTP/2 connection (maxConnections 1); the adapter lets one request through until the first"
                         + " HTTP/2 response, then " + H2_STREAMS + "; more wait in the adapter's queue"
-                        : "maxConnections and maxConnectionsPerHost; no queue: a request finding all busy is rejected at once",
+                        : "maxConnections " + live.getMaxConnections() + ", maxConnectionsPerHost "
+                        + live.getMaxConnectionsPerHost() + " (-1: none; read from the live config); no queue: a request"
+                        + " finding all busy is rejected at once",
                 "requestTimeout (whole exchange; readTimeout set to the same)");
+        s.put("retries", live.getMaxRequestRetry() == 0 ? "off (maxRequestRetry 0)" : "maxRequestRetry "
+                + live.getMaxRequestRetry() + " (the default; read from the live config): how many times a request whose"
+                + " connection closes under it may be sent again");
         boolean epoll = group instanceof IoEventLoopGroup io && io.isIoType(EpollIoHandler.class);
         s.put("ioThreads", group instanceof MultithreadEventExecutorGroup m ? Integer.toString(m.executorCount()) : "-1");
         s.put("ioThreadsKind", "Netty event loops (executorCount of the client's getEventLoopGroup())");

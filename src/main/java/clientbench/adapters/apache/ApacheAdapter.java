@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import org.apache.hc.client5.http.impl.async.CloseableHttpAsyncClient;
+import org.apache.hc.client5.http.impl.nio.PoolingAsyncClientConnectionManager;
 import org.apache.hc.core5.http.ContentType;
 import org.apache.hc.core5.http.nio.support.AsyncRequestBuilder;
 import org.apache.hc.core5.io.CloseMode;
@@ -21,7 +22,7 @@ import org.apache.hc.core5.util.TimeValue;
 
 /**
  * Apache HttpClient 5, async, built by {@link ApacheClients}. Docs: https://hc.apache.org/httpcomponents-client-5.6.x/
- * Off its defaults: pool = maxConnections; FORCE_HTTP_1, or the HTTP/2 client on one connection; no redirects, cookies,
+ * Off its defaults: pool = maxConnections (or its own); FORCE_HTTP_1, or the HTTP/2 client on one connection; no redirects, cookies,
  * retries, compression; a {@link DeadlineTimer} for the whole-exchange timeout it lacks; close() resets what is left.
  */
 public final class ApacheAdapter implements HttpClientAdapter {
@@ -29,6 +30,8 @@ public final class ApacheAdapter implements HttpClientAdapter {
     private final AdapterConfig config;
     private final ApacheClients.ReactorThreads reactorThreads;
     private final CloseableHttpAsyncClient client;
+    /** The HTTP/1.1 pool, for its live limits (null on HTTP/2: one connection per route). */
+    private final PoolingAsyncClientConnectionManager pool;
     private final DeadlineTimer deadlines;
     private final Set<ApacheExchange> inFlight = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
@@ -36,7 +39,8 @@ public final class ApacheAdapter implements HttpClientAdapter {
     public ApacheAdapter(AdapterConfig config) {
         this.config = config;
         this.reactorThreads = new ApacheClients.ReactorThreads(name());
-        this.client = ApacheClients.newAsyncClient(config, reactorThreads);
+        this.pool = AdapterSettings.http2(config) ? null : ApacheClients.asyncPool(config);
+        this.client = ApacheClients.newAsyncClient(config, reactorThreads, pool);
         reactorThreads.built();
         this.deadlines = new DeadlineTimer(name() + "-deadline");
         client.start();
@@ -89,7 +93,7 @@ public final class ApacheAdapter implements HttpClientAdapter {
     public Map<String, String> settings() {
         Map<String, String> s = ApacheClients.settings(config, AdapterSettings.http2(config)
                         ? "one HTTP/2 connection (maxConnections does not apply); streams as the server allows"
-                        : "pool max total = max per route = maxConnections; more wait for a lease",
+                        : ApacheClients.poolLimits(pool),
                 "I/O reactor threads; callbacks on them; one deadline thread of the adapter");
         AdapterSettings.tcpNoDelay(s, ApacheClients.reactorConfig(config).isTcpNoDelay(),
                 "IOReactorConfig.isTcpNoDelay() of the configuration the client was built with");

@@ -17,8 +17,11 @@ import org.apache.hc.client5.http.impl.async.CloseableHttpAsyncClient;
 import org.apache.hc.client5.http.impl.async.HttpAsyncClients;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.classic.HttpClients;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.client5.http.impl.nio.PoolingAsyncClientConnectionManager;
 import org.apache.hc.client5.http.impl.nio.PoolingAsyncClientConnectionManagerBuilder;
+import org.apache.hc.core5.pool.ConnPoolControl;
 import org.apache.hc.client5.http.ssl.ClientTlsStrategyBuilder;
 import org.apache.hc.client5.http.ssl.NoopHostnameVerifier;
 import org.apache.hc.core5.concurrent.FutureCallback;
@@ -45,37 +48,51 @@ final class ApacheClients {
      * beyond SETTINGS_MAX_CONCURRENT_STREAMS queued in the client; the HTTP/1.1 pooling manager would lease a
      * connection per exchange and open one connection per concurrent request.
      */
-    static CloseableHttpAsyncClient newAsyncClient(AdapterConfig config, ThreadFactory reactorThreads) {
+    static CloseableHttpAsyncClient newAsyncClient(AdapterConfig config, ThreadFactory reactorThreads,
+                                                   PoolingAsyncClientConnectionManager pool) {
         IOReactorConfig reactor = reactorConfig(config);
-        ConnectionConfig connect = ConnectionConfig.custom().setConnectTimeout(Timeout.of(config.connectTimeout())).build();
         if (AdapterSettings.http2(config)) {
-            return HttpAsyncClients.customHttp2()
+            var h2 = HttpAsyncClients.customHttp2()
                     .setTlsStrategy(new Http2Only(asyncTls(config)))
-                    .setDefaultConnectionConfig(connect)
+                    .setDefaultConnectionConfig(connectionConfig(config))
                     .setIOReactorConfig(reactor)
                     .setThreadFactory(reactorThreads)
                     .disableRedirectHandling()
-                    .disableCookieManagement()
-                    .disableAutomaticRetries()
-                    .build();
+                    .disableCookieManagement();
+            return (config.tuning().libraryRetries() ? h2 : h2.disableAutomaticRetries()).build();
         }
-        PoolingAsyncClientConnectionManagerBuilder pool = PoolingAsyncClientConnectionManagerBuilder.create()
-                .setMaxConnTotal(config.maxConnections())
-                .setMaxConnPerRoute(config.maxConnections())
-                .setDefaultConnectionConfig(connect)
-                .setDefaultTlsConfig(TlsConfig.custom().setVersionPolicy(HttpVersionPolicy.FORCE_HTTP_1).build());
-        if (config.protocol().tls()) {
-            pool.setTlsStrategy(asyncTls(config));
-        }
-        return HttpAsyncClients.custom()
-                .setConnectionManager(pool.build())
+        var http1 = HttpAsyncClients.custom()
+                .setConnectionManager(pool)
                 .setIOReactorConfig(reactor)
                 .setThreadFactory(reactorThreads)
                 .disableRedirectHandling()
                 .disableCookieManagement()
-                .disableAutomaticRetries()
-                .disableContentCompression()
-                .build();
+                .disableContentCompression();
+        return (config.tuning().libraryRetries() ? http1 : http1.disableAutomaticRetries()).build();
+    }
+
+    /** The async client's HTTP/1.1 pool: the suite's limit on total and per route, or the library's own (25, 5). */
+    static PoolingAsyncClientConnectionManager asyncPool(AdapterConfig config) {
+        PoolingAsyncClientConnectionManagerBuilder pool = PoolingAsyncClientConnectionManagerBuilder.create()
+                .setDefaultConnectionConfig(connectionConfig(config))
+                .setDefaultTlsConfig(TlsConfig.custom().setVersionPolicy(HttpVersionPolicy.FORCE_HTTP_1).build());
+        if (!config.tuning().libraryLimits()) {
+            pool.setMaxConnTotal(config.maxConnections()).setMaxConnPerRoute(config.maxConnections());
+        }
+        if (config.protocol().tls()) {
+            pool.setTlsStrategy(asyncTls(config));
+        }
+        return pool.build();
+    }
+
+    private static ConnectionConfig connectionConfig(AdapterConfig config) {
+        return ConnectionConfig.custom().setConnectTimeout(Timeout.of(config.connectTimeout())).build();
+    }
+
+    /** The pool's limits as the live pool reports them. */
+    static String poolLimits(ConnPoolControl<?> pool) {
+        return "pool max total " + pool.getMaxTotal() + ", max per route " + pool.getDefaultMaxPerRoute()
+                + " (read from the live pool); more wait for a lease";
     }
 
     /** The I/O reactor's configuration: the client's defaults (TCP_NODELAY on among them), I/O threads if given. */
@@ -87,22 +104,26 @@ final class ApacheClients {
         return reactor.build();
     }
 
-    static CloseableHttpClient newClassicClient(AdapterConfig config) {
+    static CloseableHttpClient newClassicClient(AdapterConfig config, PoolingHttpClientConnectionManager pool) {
+        var b = HttpClients.custom()
+                .setConnectionManager(pool)
+                .disableRedirectHandling()
+                .disableCookieManagement()
+                .disableContentCompression();
+        return (config.tuning().libraryRetries() ? b : b.disableAutomaticRetries()).build();
+    }
+
+    /** The classic client's pool: the suite's limit on total and per route, or the library's own (25, 5). */
+    static PoolingHttpClientConnectionManager classicPool(AdapterConfig config) {
         PoolingHttpClientConnectionManagerBuilder pool = PoolingHttpClientConnectionManagerBuilder.create()
-                .setMaxConnTotal(config.maxConnections())
-                .setMaxConnPerRoute(config.maxConnections())
-                .setDefaultConnectionConfig(ConnectionConfig.custom()
-                        .setConnectTimeout(Timeout.of(config.connectTimeout())).build());
+                .setDefaultConnectionConfig(connectionConfig(config));
+        if (!config.tuning().libraryLimits()) {
+            pool.setMaxConnTotal(config.maxConnections()).setMaxConnPerRoute(config.maxConnections());
+        }
         if (config.protocol().tls()) {
             pool.setTlsSocketStrategy(tls(config).buildClassic());
         }
-        return HttpClients.custom()
-                .setConnectionManager(pool.build())
-                .disableRedirectHandling()
-                .disableCookieManagement()
-                .disableAutomaticRetries()
-                .disableContentCompression()
-                .build();
+        return pool.build();
     }
 
     private static TlsStrategy asyncTls(AdapterConfig config) {
@@ -183,7 +204,10 @@ final class ApacheClients {
         AdapterSettings.http2OneConnection(s, config, "Apache's HTTP/2 client keeps one connection per route;"
                 + " streams beyond the server's SETTINGS_MAX_CONCURRENT_STREAMS wait in the client's command queue of"
                 + " that connection, requests that arrive while it connects wait for it");
-        s.put("retries", "off (disableAutomaticRetries; nothing else resends a sent request)");
+        s.put("retries", config.tuning().libraryRetries()
+                ? "the library's default, DefaultHttpRequestRetryStrategy: an idempotent request once more after an I/O"
+                + " error such as NoHttpResponseException; a 429 or 503 once more after Retry-After, else 1 s"
+                : "off (disableAutomaticRetries; nothing else resends a sent request)");
         s.put("threading", threading);
         return s;
     }

@@ -13,6 +13,7 @@ import java.util.Collections;
 import java.util.Map;
 import org.apache.hc.client5.http.classic.methods.HttpUriRequestBase;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.apache.hc.core5.http.ContentType;
 import org.apache.hc.core5.http.io.SocketConfig;
 import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
@@ -27,6 +28,7 @@ public final class ApacheVtAdapter implements HttpClientAdapter {
 
     private final AdapterConfig config;
     private final CloseableHttpClient client;
+    private final PoolingHttpClientConnectionManager pool;
     private final BodyBuffers buffers = new BodyBuffers();
     private final VirtualThreadExchanges exchanges;
 
@@ -34,7 +36,8 @@ public final class ApacheVtAdapter implements HttpClientAdapter {
         AdapterSettings.refuseHttp2(name(), config,
                 "Apache HttpClient 5 classic (blocking) has no HTTP/2 support; only the async client (apache) has");
         this.config = config;
-        this.client = ApacheClients.newClassicClient(config);
+        this.pool = ApacheClients.classicPool(config);
+        this.client = ApacheClients.newClassicClient(config, pool);
         this.exchanges = new VirtualThreadExchanges(name(), config, null, true, ApacheClients::outcomeOf);
     }
 
@@ -70,8 +73,7 @@ public final class ApacheVtAdapter implements HttpClientAdapter {
 
     @Override
     public Map<String, String> settings() {
-        Map<String, String> s = ApacheClients.settings(config,
-                "pool max total = max per route = maxConnections; more wait for a lease",
+        Map<String, String> s = ApacheClients.settings(config, ApacheClients.poolLimits(pool),
                 VirtualThreads.THREADING + "; one deadline thread of the adapter");
         s.put("body", "read in the response handler into a reused 16 KiB buffer");
         AdapterSettings.tcpNoDelay(s, SocketConfig.DEFAULT.isTcpNoDelay(),

@@ -44,7 +44,7 @@ public final class HelidonAdapter implements HttpClientAdapter {
 
     public HelidonAdapter(AdapterConfig config) {
         this.config = config;
-        this.permits = new Semaphore(Http2Ramp.initialLimit(config), true);
+        this.permits = new Semaphore(AdapterSettings.adapterLimits(config) ? Http2Ramp.initialLimit(config) : Integer.MAX_VALUE, true);
         this.ramp = new Http2Ramp(() -> permits.release(Http2Ramp.STREAMS - Http2Ramp.initialLimit(config)));
         this.settings = HelidonClients.settings(config);
         this.client = HelidonClients.create(config, sockets);

@@ -62,6 +62,9 @@ final class HelidonClients {
     private static final int UNKNOWN_LENGTH_BUFFER = 8 * 1024;
     private static final int MAX_BUFFER = 16 * 1024;
 
+    /** The builder's default size of the connection cache (idle connections kept per client). */
+    static final int LIBRARY_CONNECTION_CACHE = 256;
+
     private HelidonClients() {
     }
 
@@ -87,7 +90,7 @@ final class HelidonClients {
                 .keepAlive(true)
                 .sendExpectContinue(false)
                 .shareConnectionCache(false)
-                .connectionCacheSize(config.maxConnections())
+                .connectionCacheSize(config.tuning().libraryLimits() ? LIBRARY_CONNECTION_CACHE : config.maxConnections())
                 .contentEncoding(ContentEncodingContext.builder().contentEncodingsDiscoverServices(false).build());
         if (config.trustAllCertificates() && config.protocol().tls()) {
             builder.tls(Tls.builder().sslContext(TrustAllCertificates.sslContext())
@@ -173,8 +176,11 @@ final class HelidonClients {
         Map<String, String> s = AdapterSettings.common(config, http2
                         ? Http2Ramp.LIMIT + " on a fair semaphore, in their virtual thread (over TLS concurrent first"
                         + " requests each open a connection, and Helidon opens another when the streams are full)"
-                        : "at most maxConnections exchanges at once; more wait on a fair semaphore in their virtual thread",
+                        : AdapterSettings.adapterLimits(config)
+                        ? "at most maxConnections exchanges at once; more wait on a fair semaphore in their virtual thread"
+                        : "none: Helidon has no connection limit, and the adapter adds none (the library's own)",
                 "adapter deadline interrupts the exchange (the client has no whole-exchange timeout); readTimeout the same");
+        s.put("retries", "none: Helidon WebClient does not send a request again (nothing to turn off)");
         s.put("threading", VirtualThreads.THREADING + "; one deadline thread of the adapter");
         s.put("ioThreads", "0");
         s.put("ioThreadsKind", "none: blocking sockets on virtual threads" + (http2 ? ", one reader virtual thread per HTTP/2"

@@ -6,6 +6,7 @@ import clientbench.api.HttpClientAdapter;
 import clientbench.api.Outcome;
 import clientbench.api.Outcomes;
 import clientbench.api.Request;
+import clientbench.adapters.support.AdapterSettings;
 import clientbench.adapters.support.AsyncPermits;
 import clientbench.adapters.support.Http2Ramp;
 import java.net.http.HttpClient;
@@ -36,7 +37,8 @@ public final class JdkAdapter implements HttpClientAdapter {
 
     public JdkAdapter(AdapterConfig config) {
         this.config = config;
-        this.permits = new AsyncPermits(Http2Ramp.initialLimit(config));
+        // The library's own limits: none, so no queue here either.
+        this.permits = new AsyncPermits(AdapterSettings.adapterLimits(config) ? Http2Ramp.initialLimit(config) : Integer.MAX_VALUE);
         this.ramp = new Http2Ramp(() -> permits.grow(Http2Ramp.STREAMS - Http2Ramp.initialLimit(config)));
         this.client = JdkClients.newClient(config);
     }
@@ -110,8 +112,9 @@ public final class JdkAdapter implements HttpClientAdapter {
 
     @Override
     public Map<String, String> settings() {
-        return JdkClients.settings(config, client, JdkClients.connectionLimit(config, "at most maxConnections"
-                        + " exchanges at once; more wait in a queue in the adapter, without blocking the caller"),
+        return JdkClients.settings(config, client, JdkClients.connectionLimit(config, AdapterSettings.adapterLimits(config)
+                        ? "at most maxConnections exchanges at once; more wait in a queue in the adapter, without blocking"
+                        + " the caller" : "none: the client has no limit, and the adapter adds none (the library's own)"),
                 "sendAsync; the client's selector thread and default executor (a cached pool)");
     }
 

@@ -1,5 +1,6 @@
 package clientbench.adapters.jdk;
 
+import clientbench.adapters.support.AdapterSettings;
 import clientbench.adapters.support.Http2Ramp;
 import clientbench.adapters.support.VirtualThreadExchanges;
 import clientbench.adapters.support.VirtualThreadExchanges.Answer;
@@ -28,7 +29,7 @@ public final class JdkVtAdapter implements HttpClientAdapter {
 
     public JdkVtAdapter(AdapterConfig config) {
         this.config = config;
-        Semaphore permits = new Semaphore(Http2Ramp.initialLimit(config), true);
+        Semaphore permits = AdapterSettings.adapterLimits(config) ? new Semaphore(Http2Ramp.initialLimit(config), true) : null;
         this.ramp = new Http2Ramp(() -> permits.release(Http2Ramp.STREAMS - Http2Ramp.initialLimit(config)));
         this.client = JdkClients.newClient(config);
         this.exchanges = new VirtualThreadExchanges(name(), config, permits, false, Outcomes::ofThrowable);
@@ -56,8 +57,9 @@ public final class JdkVtAdapter implements HttpClientAdapter {
 
     @Override
     public Map<String, String> settings() {
-        return JdkClients.settings(config, client, JdkClients.connectionLimit(config,
-                        "at most maxConnections exchanges at once; more wait on a fair semaphore in their virtual thread"),
+        return JdkClients.settings(config, client, JdkClients.connectionLimit(config, AdapterSettings.adapterLimits(config)
+                        ? "at most maxConnections exchanges at once; more wait on a fair semaphore in their virtual thread"
+                        : "none: the client has no limit, and the adapter adds none (the library's own)"),
                 VirtualThreads.THREADING);
     }
 

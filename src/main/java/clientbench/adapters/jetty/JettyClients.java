@@ -49,8 +49,10 @@ final class JettyClients {
                 ? new HttpClientTransportOverHTTP2(new HTTP2Client(connector))
                 : new HttpClientTransportOverHTTP(connector));
         // HTTP/2: one connection, as in every HTTP/2 row; Jetty's multiplexed pool would open up to this many.
-        client.setMaxConnectionsPerDestination(AdapterSettings.http2(config) ? 1 : config.maxConnections());
-        client.setMaxRequestsQueuedPerDestination(MAX_QUEUED);
+        if (AdapterSettings.adapterLimits(config)) { // else the library's: 64 per destination, 1,024 queued
+            client.setMaxConnectionsPerDestination(AdapterSettings.http2(config) ? 1 : config.maxConnections());
+            client.setMaxRequestsQueuedPerDestination(MAX_QUEUED);
+        }
         client.setConnectTimeout(config.connectTimeout().toMillis());
         client.setFollowRedirects(false);
         client.setHttpCookieStore(new HttpCookieStore.Empty());

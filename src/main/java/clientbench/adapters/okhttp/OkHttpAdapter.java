@@ -88,8 +88,9 @@ public final class OkHttpAdapter implements HttpClientAdapter {
 
     @Override
     public Map<String, String> settings() {
-        return owned.settings(config,
-                "Dispatcher maxRequests = maxRequestsPerHost = maxConnections; more wait in the dispatcher's queue",
+        return owned.settings(config, config.tuning().libraryLimits()
+                        ? "the Dispatcher's own maxRequests and maxRequestsPerHost (see dispatcherLimits); more wait in its queue"
+                        : "Dispatcher maxRequests = maxRequestsPerHost = maxConnections; more wait in the dispatcher's queue",
                 "enqueue; the dispatcher's cached pool (okhttp-dispatcher-N)");
     }
 

@@ -30,6 +30,9 @@ import okhttp3.internal.connection.ConnectionListener;
  */
 final class OkHttpClients {
 
+    /** {@code ConnectionPool()}'s idle connections. */
+    static final int LIBRARY_IDLE_CONNECTIONS = 5;
+
     private OkHttpClients() {
     }
 
@@ -52,9 +55,15 @@ final class OkHttpClients {
             return client;
         }
 
-        /** The client's settings, with TCP_NODELAY read from its open sockets. */
+        /** The client's settings, with TCP_NODELAY read from its open sockets and the rest from the live client. */
         Map<String, String> settings(AdapterConfig config, String connectionLimit, String threading) {
-            return sockets.noDelay().addTo(OkHttpClients.settings(config, connectionLimit, threading));
+            Map<String, String> s = new java.util.LinkedHashMap<>(OkHttpClients.settings(config, connectionLimit, threading));
+            s.put("retries", client.retryOnConnectionFailure()
+                    ? "retryOnConnectionFailure true (the default): a call whose connection fails is sent again on another"
+                    : "off (retryOnConnectionFailure false); OkHttp still repeats a 503 with Retry-After: 0 once");
+            s.put("dispatcherLimits", "maxRequests " + client.dispatcher().getMaxRequests() + ", maxRequestsPerHost "
+                    + client.dispatcher().getMaxRequestsPerHost() + " (read from the live dispatcher)");
+            return sockets.noDelay().addTo(Collections.unmodifiableMap(s));
         }
 
         /** The request as OkHttp's users write it, on every send: the URL string is parsed each time. */
@@ -99,18 +108,22 @@ final class OkHttpClients {
         TaskRunner taskRunner = new TaskRunner(taskThreads, TaskRunner.Companion.getLogger());
         OpenSockets sockets = new OpenSockets();
         Dispatcher dispatcher = new Dispatcher(dispatcherThreads);
-        dispatcher.setMaxRequests(Http2Ramp.initialLimit(config));
-        dispatcher.setMaxRequestsPerHost(Http2Ramp.initialLimit(config));
+        if (AdapterSettings.adapterLimits(config)) {
+            dispatcher.setMaxRequests(Http2Ramp.initialLimit(config));
+            dispatcher.setMaxRequestsPerHost(Http2Ramp.initialLimit(config));
+        }
+        // The library's own pool keeps 5 idle connections; the suite's keeps as many as it may open.
+        int idle = config.tuning().libraryLimits() ? LIBRARY_IDLE_CONNECTIONS : config.maxConnections();
         OkHttpClient.Builder builder = new OkHttpClient.Builder()
                 .protocols(protocols(config.protocol()))
                 .dispatcher(dispatcher)
-                .connectionPool(new ConnectionPool(config.maxConnections(), 5, TimeUnit.MINUTES, taskRunner,
+                .connectionPool(new ConnectionPool(idle, 5, TimeUnit.MINUTES, taskRunner,
                         ConnectionListener.Companion.getNONE()))
                 .connectTimeout(config.connectTimeout())
                 .callTimeout(config.requestTimeout())
                 .readTimeout(config.requestTimeout())
                 .writeTimeout(config.requestTimeout())
-                .retryOnConnectionFailure(false)
+                .retryOnConnectionFailure(config.tuning().libraryRetries())
                 .followRedirects(false)
                 .followSslRedirects(false)
                 .socketFactory(sockets);
@@ -166,9 +179,9 @@ final class OkHttpClients {
         AdapterSettings.http2OneConnection(s, config, "OkHttp carries every call to a host on one HTTP/2 connection,"
                 + " opened by the first call alone; " + Http2Ramp.STREAMS + " calls at once (" + Http2Ramp.LIMIT_REASON
                 + "), more wait in the queue; past the server's limit OkHttp would open a second connection");
-        s.put("retries", "off (retryOnConnectionFailure false); OkHttp still repeats a 503 with Retry-After: 0 once");
         s.put("threading", threading);
-        s.put("connectionPool", "up to maxConnections idle, 5 min keep-alive, own TaskRunner");
+        s.put("connectionPool", "up to " + (config.tuning().libraryLimits() ? LIBRARY_IDLE_CONNECTIONS + " (the library's)"
+                : "maxConnections") + " idle, 5 min keep-alive, own TaskRunner");
         s.put("fastFallback", "client default (on)");
         AdapterSettings.ioThreads(s, 0, "none: OkHttp has no I/O threads; it does blocking I/O on the thread that"
                 + " runs the call, see threading");

@@ -1,5 +1,6 @@
 package clientbench.adapters.okhttp;
 
+import clientbench.adapters.support.AdapterSettings;
 import clientbench.adapters.support.Http2Ramp;
 import clientbench.adapters.support.VirtualThreadExchanges;
 import clientbench.adapters.support.VirtualThreadExchanges.Answer;
@@ -32,7 +33,7 @@ public final class OkHttpVtAdapter implements HttpClientAdapter {
 
     public OkHttpVtAdapter(AdapterConfig config) {
         this.config = config;
-        Semaphore permits = new Semaphore(Http2Ramp.initialLimit(config), true);
+        Semaphore permits = AdapterSettings.adapterLimits(config) ? new Semaphore(Http2Ramp.initialLimit(config), true) : null;
         this.ramp = new Http2Ramp(() -> permits.release(Http2Ramp.STREAMS - Http2Ramp.initialLimit(config)));
         // Synchronous calls never use the dispatcher's executor; it is only there to be shut down.
         this.owned = OkHttpClients.create(config, Executors.newSingleThreadExecutor());
@@ -66,8 +67,9 @@ public final class OkHttpVtAdapter implements HttpClientAdapter {
 
     @Override
     public Map<String, String> settings() {
-        return owned.settings(config,
-                "at most maxConnections calls at once; more wait on a fair semaphore in their virtual thread",
+        return owned.settings(config, AdapterSettings.adapterLimits(config)
+                        ? "at most maxConnections calls at once; more wait on a fair semaphore in their virtual thread"
+                        : "none: execute() bypasses the dispatcher, and the adapter adds no limit (the library's own)",
                 VirtualThreads.THREADING);
     }
 

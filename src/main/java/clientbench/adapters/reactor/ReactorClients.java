@@ -48,13 +48,15 @@ final class ReactorClients {
      */
     static ConnectionProvider pool(AdapterConfig config, String name, EventLoopGroup group) {
         ConnectionProvider.Builder pooled = ConnectionProvider.builder(name)
-                .maxConnections(config.maxConnections())
-                .pendingAcquireMaxCount(-1)
-                .pendingAcquireTimeout(config.requestTimeout())
                 .pendingAcquireTimer((task, delay) -> {
                     ScheduledFuture<?> f = group.schedule(task, delay.toNanos(), TimeUnit.NANOSECONDS);
                     return () -> f.cancel(false);
                 });
+        if (!config.tuning().libraryLimits()) { // else the library's: 2 x max(cores, 8), 2 x that pending, 45 s
+            pooled.maxConnections(config.maxConnections())
+                    .pendingAcquireMaxCount(-1)
+                    .pendingAcquireTimeout(config.requestTimeout());
+        }
         if (AdapterSettings.http2(config)) {
             pooled.allocationStrategy(Http2AllocationStrategy.builder().maxConnections(1)
                     .maxConcurrentStreams(Http2Ramp.STREAMS).strictConnectionReuse(true).build());
@@ -115,14 +117,20 @@ final class ReactorClients {
                 + ", engine " + tls.engine().getClass().getName();
     }
 
-    /** The settings, with the event loops and transport read back from the live group. */
-    static Map<String, String> settings(AdapterConfig config, EventLoopGroup colocated) {
+    /** The settings, with the event loops, transport and pool size read back from the live group and pool. */
+    static Map<String, String> settings(AdapterConfig config, EventLoopGroup colocated, ConnectionProvider pool) {
         boolean http2 = AdapterSettings.http2(config);
         Map<String, String> s = AdapterSettings.common(config, http2
                         ? "one HTTP/2 connection (Http2AllocationStrategy maxConnections 1); more requests wait for a stream"
                         + " in its unbounded pending-acquire queue, at most requestTimeout"
-                        : "ConnectionProvider maxConnections; more wait in its unbounded pending-acquire queue, at most requestTimeout",
+                        : config.tuning().libraryLimits()
+                        ? "ConnectionProvider maxConnections " + pool.maxConnections() + " (the library's, read from the live"
+                        + " pool); more wait in its pending-acquire queue, which rejects past 2 x maxConnections, 45 s each"
+                        : "ConnectionProvider maxConnections " + pool.maxConnections() + "; more wait in its unbounded"
+                        + " pending-acquire queue, at most requestTimeout",
                 "Mono.timeout over the whole exchange (acquire, connect, response, body)");
+        s.put("retries", config.tuning().libraryRetries() ? "the library's default: a request whose pooled connection"
+                + " closes before it is sent is sent once more on another" : "off (disableRetry true)");
         EventLoopGroup group = colocated instanceof Supplier<?> inner ? (EventLoopGroup) inner.get() : colocated;
         boolean epoll = group instanceof IoEventLoopGroup io && io.isIoType(EpollIoHandler.class);
         s.put("ioThreads", group instanceof MultithreadEventExecutorGroup m ? Integer.toString(m.executorCount()) : "-1");

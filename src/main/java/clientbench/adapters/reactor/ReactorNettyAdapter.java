@@ -62,13 +62,13 @@ public final class ReactorNettyAdapter implements HttpClientAdapter {
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) config.connectTimeout().toMillis())
                 .compress(false)
                 .followRedirect(false)
-                .disableRetry(true)
+                .disableRetry(!config.tuning().libraryRetries())
                 .doOnChannelInit(observed.then(channels));
         if (config.protocol().tls()) {
             c = c.secure(spec -> spec.sslContext(ReactorClients.spec(config)));
         }
         this.client = c;
-        this.settings = ReactorClients.settings(config, group);
+        this.settings = ReactorClients.settings(config, group, pool);
     }
 
     @Override

@@ -67,6 +67,14 @@ public final class AdapterSettings {
     }
 
     /**
+     * Whether the adapter adds its own in-flight limit to a client that has none (HTTP/1.1: maxConnections; HTTP/2:
+     * {@link Http2Ramp}): always, but on HTTP/1.1 when the run asks for the library's own limits.
+     */
+    public static boolean adapterLimits(AdapterConfig config) {
+        return http2(config) || !config.tuning().libraryLimits();
+    }
+
+    /**
      * Records the I/O threads the live client runs with, read back after start, never the number asked for.
      * @param live the count read from the client; 0 for a client without I/O threads of its own
      * @param kind what they are and how they were read, e.g. "selector threads (ClientConnector.getSelectors)"
@@ -99,7 +107,9 @@ public final class AdapterSettings {
             case H2C -> "HTTP/2 cleartext by prior knowledge (no Upgrade)";
             case H2 -> "HTTP/2 over TLS, ALPN offers h2 only";
         });
-        s.put("maxConnections", Integer.toString(config.maxConnections()));
+        s.put("tuning", config.tuning().label() + ": " + config.tuning().meaning());
+        s.put("maxConnections", config.tuning().libraryLimits() ? "the library's own (see connectionLimit)"
+                : Integer.toString(config.maxConnections()));
         s.put("connectionLimit", connectionLimit);
         s.put("connectTimeoutMs", Long.toString(config.connectTimeout().toMillis()));
         s.put("requestTimeoutMs", Long.toString(config.requestTimeout().toMillis()));
@@ -111,7 +121,7 @@ public final class AdapterSettings {
         s.put("acceptEncoding", clientbench.api.Request.IDENTITY + " (sent explicitly unless the request sets its own; no decompression)");
         s.put("redirects", "off");
         s.put("cookies", "off");
-        s.put("retries", "off");
+        s.put("retries", config.tuning().libraryRetries() ? "the library's default" : "off");
         s.put("trustAllCertificates", Boolean.toString(config.trustAllCertificates() && config.protocol().tls()));
         return s;
     }

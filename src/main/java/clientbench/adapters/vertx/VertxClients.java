@@ -66,8 +66,10 @@ final class VertxClients {
             EventLoopGroup loops = ((VertxInternal) vertx).nettyEventLoopGroup();
             int loopCount = loops instanceof MultithreadEventExecutorGroup m ? m.executorCount() : 1;
             boolean http2 = AdapterSettings.http2(config);
-            // HTTP/2: one connection, so one lane; HTTP/1.1: a lane per loop, each with a share of the connections.
-            int laneCount = http2 ? 1 : Math.min(loopCount, config.maxConnections());
+            // HTTP/2: one connection, so one lane; HTTP/1.1: a lane per loop, each with a share of the connections; with
+            // the library's own limits, one client, as a team builds it, with its default pool.
+            boolean own = AdapterSettings.adapterLimits(config);
+            int laneCount = http2 || !own ? 1 : Math.min(loopCount, config.maxConnections());
             List<Context> contexts = new CopyOnWriteArrayList<>();
             vertx.deployVerticle(() -> context -> {
                 contexts.add(context);
@@ -78,7 +80,7 @@ final class VertxClients {
                 int share = config.maxConnections() / laneCount + (i < config.maxConnections() % laneCount ? 1 : 0);
                 HttpClientAgent client = vertx.httpClientBuilder()
                         .with(http(config))
-                        .with(new PoolOptions().setHttp1MaxSize(share).setHttp2MaxSize(1))
+                        .with(own ? new PoolOptions().setHttp1MaxSize(share).setHttp2MaxSize(1) : new PoolOptions())
                         .withConnectHandler(observed::connected)
                         .build();
                 contexts.get(i).put(CLIENT, client);
@@ -139,9 +141,13 @@ final class VertxClients {
         Map<String, String> s = AdapterSettings.common(config, http2
                         ? "one HTTP/2 connection (http2MaxSize 1); more requests wait for a stream in the pool's unbounded"
                         + " wait queue, at most requestTimeout"
+                        : !AdapterSettings.adapterLimits(config) ? "the library's PoolOptions: http1MaxSize "
+                        + new PoolOptions().getHttp1MaxSize() + " per server, one client; more wait in the pool's wait"
+                        + " queue (maxWaitQueueSize " + new PoolOptions().getMaxWaitQueueSize() + "), at most requestTimeout"
                         : "pool http1MaxSize, maxConnections split over " + laneCount + " client(s), one per event loop;"
                         + " more wait in the pool's unbounded wait queue, at most requestTimeout",
                 "a timer resets the request after requestTimeout (whole exchange); idle timeout the same");
+        s.put("retries", "none: the Vert.x HTTP client does not send a request again (nothing to turn off)");
         int loopCount = loops instanceof MultithreadEventExecutorGroup m ? m.executorCount() : -1;
         boolean epoll = loops instanceof IoEventLoopGroup io && io.isIoType(EpollIoHandler.class);
         s.put("ioThreads", Integer.toString(loopCount));

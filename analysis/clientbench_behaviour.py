@@ -1,0 +1,209 @@
+"""How each client behaves when the server misbehaves, from a run folder's behaviour.json: a cell and a mark per aspect.
+
+Java writes the facts (counts and times per client and case, and each client's settings as it ran them); this module
+words each aspect's cell and marks it as a team would want it, or not, against thresholds.json. Decided once, here;
+clientbench_decide puts the result in summary.json's verdict, and the terminal and report print it.
+
+    python clientbench_behaviour.py RUN        the behaviour table
+"""
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from clientbench_load import THRESHOLDS, AnalysisError, _read_json
+
+FILE = "behaviour.json"
+BOUNDS = THRESHOLDS["behaviour"]
+WANTED, NOT_WANTED, NOT_APPLICABLE, NOT_RUN = "ok", "NO", "n/a", "failed"
+
+
+@dataclass(frozen=True)
+class Aspect:
+    """One column of the behaviour table: its key (API: summary.json, results.csv's behaviour.<key>), heading, the
+    cases it reads, and how a client's figures of those cases become (cell text, wanted)."""
+    key: str
+    heading: str
+    label: str
+    cases: tuple
+    judge: Callable[[dict], tuple]
+
+
+def _sum(counts: dict, *skip) -> int:
+    return sum(n for k, n in (counts or {}).items() if k not in skip)
+
+
+def _ms(x) -> str:
+    return "-" if x is None else f"{x / 1000:.1f}s" if abs(x) >= 1000 else f"{x:.0f}ms"
+
+
+def _stale(f: dict) -> tuple:
+    errors = sum(_sum(f[c][k], "ok") for c in f for k in ("posts", "gets"))
+    twice = sum(f[c]["postSentTwice"] for c in f)
+    text = "POST x2" if twice else f"{errors} failed"
+    return text, errors == 0 and twice == 0
+
+
+def _race(f: dict) -> tuple:
+    c = f["stale-race"]
+    twice, failed = c["postSentTwice"], _sum(c["posts"], "ok")
+    text = "POST x2" if twice else "POST fails" if failed else "POST ok"
+    return text, twice == 0
+
+
+def _deadline(f: dict) -> tuple:
+    late = BOUNDS["deadlineLateMillis"]
+    never = [c.removeprefix("deadline-") for c in f if f[c]["fired"] < f[c]["requests"]
+             or (f[c]["lateMsMax"] or 0) > late]
+    worst = max((f[c]["lateMsMax"] for c in f if f[c]["lateMsMax"] is not None), default=None)
+    text = "never" if never else f"+{_ms(worst)}"
+    return text, not never
+
+
+def _leaks(f: dict) -> tuple:
+    c = f["timeout-leaks"]
+    failed = _sum(c["afterOutcomes"], "ok")
+    dead = c["deadConnectionsLeft"]
+    text = f"{dead} left" + (f",{failed} fail" if failed else "")
+    return text, dead <= BOUNDS["deadConnectionsLeft"] and failed <= BOUNDS["failedAfterTimeouts"]
+
+
+def _reuse(f: dict) -> tuple:
+    c = f["reuse"]
+    failed = _sum(c["failures"])
+    text = f"{c['connectionsPer1000']}/1k" + (f",{failed} fail" if failed else "")
+    return text, c["connectionsPer1000"] <= BOUNDS["connectionsPer1000"] and failed == 0
+
+
+def _pool(f: dict) -> tuple:
+    c = f["default-pool"]
+    refused = _sum(c["reportedEarly"])
+    text = f"{c['heldAtOnce']}/{c['callers']}"
+    return text, c["heldAtOnce"] >= c["callers"]
+
+
+def _slow_host(f: dict) -> tuple:
+    c = f["slow-host"]
+    waited = c["fastAfterASlowAnswer"]
+    text = f"{waited} wait" if waited else _ms(c["fastP99Ms"])
+    return text, waited <= BOUNDS["fastWaitedForSlow"]
+
+
+def _http2(f: dict) -> tuple:
+    c = f["h2-goaway"]
+    failed = _sum(c["failures"])
+    text = f"{failed} fail"
+    return text, failed <= BOUNDS["http2Failures"]
+
+
+ASPECTS = [
+    Aspect("stale", "stale conn", "a kept-alive connection closed by the server once idle (FIN, RST)",
+           ("stale-fin", "stale-rst"), _stale),
+    Aspect("race", "idle race", "the server's idle close racing the client's reuse: a POST closed under it",
+           ("stale-race",), _race),
+    Aspect("deadline", "1s deadline", "a 1 s deadline against no answer, a stalled body, a trickled body",
+           ("deadline-never", "deadline-stall", "deadline-trickle"), _deadline),
+    Aspect("leaks", "1k timeouts", "after 1,000 timeouts: connections left with a dead exchange, then 64 requests",
+           ("timeout-leaks",), _leaks),
+    Aspect("reuse", "reuse", "connections opened per 1,000 requests with error answers and Connection: close",
+           ("reuse",), _reuse),
+    Aspect("pool", "default pool", "64 callers at once at the library's own pool limits: held at once",
+           ("default-pool",), _pool),
+    Aspect("slowHost", "slow host", "a fast host beside a slow one at the library's own limits",
+           ("slow-host",), _slow_host),
+    Aspect("http2", "h2 goaway", "HTTP/2 with a 10-stream limit and a GOAWAY every 1,000 streams",
+           ("h2-goaway",), _http2),
+]
+BY_KEY = {a.key: a for a in ASPECTS}
+
+
+def read(run_dir):
+    """behaviour.json as Java wrote it; None for a run without one."""
+    path = Path(run_dir) / FILE
+    return _read_json(path) if path.is_file() else None
+
+
+def _cell(aspect: Aspect, result: dict | None) -> dict:
+    """One client's cell of one aspect: text, mark and why, from the client's case results."""
+    if result is None or not result.get("ok"):
+        return {"text": "-", "mark": NOT_RUN, "why": (result or {}).get("failure") or "not run"}
+    cases = [result["cases"].get(c) for c in aspect.cases]
+    if any(c is None for c in cases):
+        return {"text": "-", "mark": NOT_RUN, "why": "the case did not run"}
+    if any(c.get("notApplicable") for c in cases):
+        return {"text": "n/a", "mark": NOT_APPLICABLE, "why": next(c["notApplicable"] for c in cases if c.get("notApplicable"))}
+    failed = [c["failure"] for c in cases if c.get("failure")]
+    if failed:
+        return {"text": "-", "mark": NOT_RUN, "why": failed[0]}
+    text, wanted = aspect.judge({k: c["figures"] for k, c in zip(aspect.cases, cases)})
+    return {"text": text, "mark": WANTED if wanted else NOT_WANTED, "why": aspect.label}
+
+
+def decide(run_dir, clients: list | None = None) -> dict | None:
+    """Every client's cell and mark per aspect, as summary.json's verdict holds it; None without behaviour.json."""
+    data = read(run_dir)
+    if data is None:
+        return None
+    clients = [c for c in (clients or data["clients"]) if c in data["clients"]]
+    cells = {c: {a.key: _cell(a, data["clients"][c]) for a in ASPECTS} for c in clients}
+    return {"aspects": [{"key": a.key, "heading": a.heading, "label": a.label, "cases": list(a.cases)} for a in ASPECTS],
+            "bounds": BOUNDS, "wallSeconds": data.get("wallSeconds"), "clients": cells,
+            "wanted": {c: sum(x["mark"] == WANTED for x in cells[c].values()) for c in clients}}
+
+
+def marks(b: dict) -> dict:
+    """client -> aspect -> mark: what two runs must agree on."""
+    return {c: {k: x["mark"] for k, x in cells.items()} for c, cells in b["clients"].items()}
+
+
+def rows(b: dict) -> list:
+    """The table as rows of strings, the heading first: each cell its text and mark ('64 of 64 ok', '5 of 64 NO')."""
+    out = [["client"] + [a["heading"] for a in b["aspects"]]]
+    for client, cells in b["clients"].items():
+        out.append([client] + [_text(cells[a["key"]]) for a in b["aspects"]])
+    return out
+
+
+def _text(cell: dict) -> str:
+    if cell["mark"] in (NOT_APPLICABLE, NOT_RUN):
+        return cell["mark"]
+    return f"{cell['text']} {cell['mark']}"
+
+
+def text(b: dict, width: int = 118) -> str:
+    """The behaviour table for the terminal: left-aligned columns; the widest that fit `width`, the rest named."""
+    table = rows(b)
+    keep = len(table[0])
+    while keep > 2 and _width(table, keep) > width:
+        keep -= 1
+    widths = [max(len(r[i]) for r in table) for i in range(keep)]
+    lines = [f"behaviour as shipped ({b['wallSeconds']} s): ok = as a team would want it, NO = not (docs/behaviour.md)"]
+    lines += ["  ".join(c.ljust(w) for c, w in zip(r[:keep], widths)).rstrip() for r in table]
+    if keep < len(table[0]):
+        lines.append("in the report only: " + ", ".join(table[0][keep:]))
+    return "\n".join(lines) + "\n"
+
+
+def _width(table: list, keep: int) -> int:
+    return sum(max(len(r[i]) for r in table) for i in range(keep)) + 2 * (keep - 1)
+
+
+def main(argv) -> int:
+    if len(argv) != 2:
+        print(__doc__.strip().splitlines()[-1].strip(), file=sys.stderr)
+        return 2
+    try:
+        b = decide(argv[1])
+        if b is None:
+            raise AnalysisError(f"{Path(argv[1]) / FILE}: missing; not a folder of ./bench behaviour")
+        print(text(b), end="")
+    except AnalysisError as e:
+        print(f"behaviour: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

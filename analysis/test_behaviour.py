@@ -1,0 +1,155 @@
+"""The behaviour table: each mark against the facts it rests on, in a copy of a real run's behaviour.json edited where a
+test needs another case; and its place in the verdict, summary.json, results.csv and the terminal."""
+import copy
+import csv
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+import clientbench_behaviour as cbb
+import clientbench_decide as cbd
+import clientbench_load as cbl
+
+HERE = Path(__file__).resolve().parent
+FIXTURE = HERE / "fixtures" / "behaviour-small" / cbb.FILE
+RUN = HERE / "fixtures" / "run-small"
+
+
+@pytest.fixture
+def facts():
+    return json.loads(FIXTURE.read_text(encoding="utf-8"))
+
+
+def decided(tmp_path, data) -> dict:
+    (tmp_path / cbb.FILE).write_text(json.dumps(data), encoding="utf-8")
+    return cbb.decide(tmp_path)
+
+
+def case(data, client, key):
+    return data["clients"][client]["cases"][key]["figures"]
+
+
+def test_a_post_read_twice_is_marked_and_a_failed_post_is_not(tmp_path, facts):
+    clients = list(facts["clients"])
+    for client in clients:
+        case(facts, client, "stale-race")["postSentTwice"] = 0
+    case(facts, clients[0], "stale-race")["postSentTwice"] = 1
+    b = decided(tmp_path, facts)
+    assert b["clients"][clients[0]]["race"] == {"text": "POST x2", "mark": cbb.NOT_WANTED, "why": cbb.BY_KEY["race"].label}
+    for client in clients[1:]:
+        assert b["clients"][client]["race"]["mark"] == cbb.WANTED, "a failed POST is the right answer"
+
+
+def test_a_stale_connection_is_marked_by_any_failure_of_fin_or_rst(tmp_path, facts):
+    client = next(iter(facts["clients"]))
+    for key in ("stale-fin", "stale-rst"):
+        f = case(facts, client, key)
+        f["posts"], f["gets"], f["postSentTwice"] = {"ok": 2}, {"ok": 2}, 0
+    assert decided(tmp_path, facts)["clients"][client]["stale"] == {
+        "text": "0 failed", "mark": cbb.WANTED, "why": cbb.BY_KEY["stale"].label}
+    case(facts, client, "stale-rst")["gets"] = {"ok": 1, "reset": 1}
+    assert decided(tmp_path, facts)["clients"][client]["stale"]["mark"] == cbb.NOT_WANTED
+
+
+def test_a_deadline_that_did_not_fire_or_fired_past_the_bound_is_marked(tmp_path, facts):
+    client = next(iter(facts["clients"]))
+    late = cbb.BOUNDS["deadlineLateMillis"]
+    for key in ("deadline-never", "deadline-stall", "deadline-trickle"):
+        case(facts, client, key).update(fired=10, requests=10, lateMsP50=5.0, lateMsMax=late)
+    cell = decided(tmp_path, facts)["clients"][client]["deadline"]
+    assert cell["mark"] == cbb.WANTED and cell["text"] == f"+{late / 1000:.1f}s", "the bound itself is in"
+    case(facts, client, "deadline-trickle")["lateMsMax"] = late + 1
+    assert decided(tmp_path, facts)["clients"][client]["deadline"] == {
+        "text": "never", "mark": cbb.NOT_WANTED, "why": cbb.BY_KEY["deadline"].label}
+    case(facts, client, "deadline-trickle").update(lateMsMax=None, fired=0)
+    assert decided(tmp_path, facts)["clients"][client]["deadline"]["mark"] == cbb.NOT_WANTED
+
+
+def test_reuse_is_marked_past_its_bound_of_connections_per_thousand(tmp_path, facts):
+    client = next(iter(facts["clients"]))
+    f = case(facts, client, "reuse")
+    f["failures"] = {}
+    f["connectionsPer1000"] = cbb.BOUNDS["connectionsPer1000"]
+    assert decided(tmp_path, facts)["clients"][client]["reuse"]["mark"] == cbb.WANTED
+    f["connectionsPer1000"] += 1
+    assert decided(tmp_path, facts)["clients"][client]["reuse"]["mark"] == cbb.NOT_WANTED
+
+
+def test_leaks_pool_slow_host_and_http2_marks_follow_their_counts(tmp_path, facts):
+    client = next(iter(facts["clients"]))
+    case(facts, client, "timeout-leaks").update(deadConnectionsLeft=1, afterOutcomes={"ok": 64})
+    case(facts, client, "default-pool").update(heldAtOnce=63, callers=64)
+    case(facts, client, "slow-host").update(fastAfterASlowAnswer=1)
+    case(facts, client, "h2-goaway").update(failures={"reset": 1})
+    cells = decided(tmp_path, facts)["clients"][client]
+    assert [cells[k]["mark"] for k in ("leaks", "pool", "slowHost", "http2")] == [cbb.NOT_WANTED] * 4
+    assert [cells[k]["text"] for k in ("leaks", "pool", "slowHost", "http2")] == ["1 left", "63/64", "1 wait", "1 fail"]
+    case(facts, client, "timeout-leaks").update(deadConnectionsLeft=0, afterOutcomes={"ok": 60, "timeout": 4})
+    assert decided(tmp_path, facts)["clients"][client]["leaks"] == {
+        "text": "0 left,4 fail", "mark": cbb.NOT_WANTED, "why": cbb.BY_KEY["leaks"].label}
+
+
+def test_a_client_that_could_not_run_is_failed_in_every_column_with_why(tmp_path, facts):
+    client = next(iter(facts["clients"]))
+    facts["clients"][client] = {"ok": False, "failure": "killed after 120 s, its bound", "pid": 1, "wallMs": 1,
+                                "cases": {}}
+    cells = decided(tmp_path, facts)["clients"][client]
+    assert {c["mark"] for c in cells.values()} == {cbb.NOT_RUN}
+    assert {c["why"] for c in cells.values()} == {"killed after 120 s, its bound"}
+
+
+def test_a_case_the_client_cannot_take_is_not_applicable_and_a_failed_case_is_failed(tmp_path, facts):
+    client = next(iter(facts["clients"]))
+    facts["clients"][client]["cases"]["h2-goaway"] = {"tuning": "as-shipped", "wallMs": 1, "figures": None,
+                                                      "notApplicable": "no HTTP/2", "failure": None, "settings": None}
+    facts["clients"][client]["cases"]["reuse"] = {"tuning": "as-shipped", "wallMs": 1, "figures": None,
+                                                  "notApplicable": None, "failure": "java.lang.Error: x", "settings": None}
+    cells = decided(tmp_path, facts)["clients"][client]
+    assert cells["http2"] == {"text": "n/a", "mark": cbb.NOT_APPLICABLE, "why": "no HTTP/2"}
+    assert cells["reuse"] == {"text": "-", "mark": cbb.NOT_RUN, "why": "java.lang.Error: x"}
+
+
+def test_the_terminal_table_fits_and_names_each_mark(facts, tmp_path):
+    b = decided(tmp_path, facts)
+    lines = cbb.text(b).splitlines()
+    assert max(map(len, lines)) <= 118
+    assert lines[1].split()[0] == "client"
+    assert len(lines) == 2 + len(facts["clients"])
+    for client, row in zip(facts["clients"], lines[2:]):
+        assert row.startswith(client)
+        assert row.count(f" {cbb.WANTED}") + row.count(f" {cbb.NOT_WANTED}") + row.count(cbb.NOT_APPLICABLE) == len(cbb.ASPECTS)
+
+
+def test_the_verdict_summary_results_csv_and_terminal_carry_the_table_once(tmp_path):
+    run_dir = tmp_path / "run"
+    shutil.copytree(RUN, run_dir)
+    shutil.copy(FIXTURE, run_dir / cbb.FILE)
+    for _ in range(2):  # deciding again replaces, never duplicates
+        run = cbl.load_run(run_dir)
+        v = cbd.verdict(run)
+        cbd.write(run, v)
+    summary = json.loads((run_dir / "summary.json").read_text(encoding="utf-8"))
+    assert summary["verdict"]["behaviour"]["clients"].keys() == set(run.clients) & set(json.loads(FIXTURE.read_text())["clients"])
+    rows = [r for r in csv.DictReader((run_dir / "results.csv").open(encoding="utf-8")) if r["shape"] == cbd.BEHAVIOUR_ROW]
+    assert sorted(r["client"] for r in rows) == sorted(summary["verdict"]["behaviour"]["clients"])
+    for r in rows:
+        cells = summary["verdict"]["behaviour"]["clients"][r["client"]]
+        assert {a.key: r[f"mark.{a.key}"] for a in cbb.ASPECTS} == {k: c["mark"] for k, c in cells.items()}
+        assert r["run"] == run.name
+    text = cbd.text(run, summary["verdict"])
+    assert cbb.text(summary["verdict"]["behaviour"]).rstrip() in text
+
+
+def test_marks_of_a_run_without_behaviour_are_none(tmp_path):
+    assert cbb.decide(tmp_path) is None
+    assert cbb.main(["clientbench_behaviour.py", str(tmp_path)]) == 1
+
+
+def test_two_copies_of_a_run_agree_on_every_mark(tmp_path, facts):
+    a = decided(tmp_path, facts)
+    other = tmp_path / "other"
+    other.mkdir()
+    b = decided(other, copy.deepcopy(facts))
+    assert cbb.marks(a) == cbb.marks(b)

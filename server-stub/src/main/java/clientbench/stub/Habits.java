@@ -1,0 +1,133 @@
+package clientbench.stub;
+
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOption;
+import io.netty.handler.codec.http2.Http2Error;
+import io.netty.handler.codec.http2.Http2FrameCodec;
+import io.netty.handler.codec.http2.Http2StreamChannel;
+import io.netty.util.AttributeKey;
+import io.netty.util.concurrent.ScheduledFuture;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The habits of servers that bite clients in production, as the requests' queries ask ({@link StubParams}). One per
+ * HTTP/1.1 connection, on its event loop: closing it once idle (FIN, RST, or as the next request's head arrives) and
+ * ending every Nth answer with {@code Connection: close}. On HTTP/2, {@link #goAway}: a GOAWAY every Nth stream.
+ */
+final class Habits {
+
+    /** After a GOAWAY the connection closes once its streams are done, checked this often, at most this many times. */
+    private static final long DRAIN_CHECK_MS = 10;
+    private static final int DRAIN_CHECKS = 500;
+    private static final AttributeKey<long[]> STREAMS = AttributeKey.valueOf("clientbench.stub.streams");
+
+    private final Channel connection;
+    private final StubTally tally;
+    private long answers;
+    private StubParams.IdleClose idleClose = StubParams.IdleClose.NONE;
+    private long idleMs;
+    private long idleSinceNanos;
+    private ScheduledFuture<?> idleTimer;
+
+    Habits(Channel connection, StubTally tally) {
+        this.connection = connection;
+        this.tally = tally;
+    }
+
+    /**
+     * A request's head arrived, {@code held} others unanswered before it. False when the connection, idle in race mode
+     * since the last answer's {@code idleMs}, is closed instead: the request is read and never answered.
+     */
+    boolean arrived(int held) {
+        if (idleTimer != null) {
+            idleTimer.cancel(false);
+            idleTimer = null;
+        }
+        if (idleClose == StubParams.IdleClose.RACE && held == 0
+                && System.nanoTime() - idleSinceNanos >= TimeUnit.MILLISECONDS.toNanos(idleMs)) {
+            tally.raceCloses.increment();
+            connection.close();
+            return false;
+        }
+        return true;
+    }
+
+    /** Whether the answer to this request, in request order, is the connection's last: every {@code closeEvery}-th. */
+    boolean lastAnswer(StubParams params) {
+        answers++;
+        boolean last = params.closeEvery() > 0 && answers % params.closeEvery() == 0;
+        if (last) {
+            tally.closeEveryCloses.increment();
+        }
+        return last;
+    }
+
+    /** An answer went out on a kept-alive connection, {@code held} requests still unanswered: the idle habit starts at none. */
+    void answered(StubParams params, int held) {
+        idleClose = params.idleClose();
+        idleMs = params.idleMs();
+        if (held > 0) {
+            return;
+        }
+        idleSinceNanos = System.nanoTime();
+        if (idleClose == StubParams.IdleClose.FIN || idleClose == StubParams.IdleClose.RST) {
+            idleTimer = connection.eventLoop().schedule(this::closeIdle, idleMs, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private void closeIdle() {
+        idleTimer = null;
+        if (!connection.isActive()) {
+            return;
+        }
+        tally.idleCloses.increment();
+        if (idleClose == StubParams.IdleClose.RST) {
+            connection.config().setOption(ChannelOption.SO_LINGER, 0);
+        }
+        connection.close();
+    }
+
+    /**
+     * HTTP/2: counts the stream on its connection; at every {@code goAwayEvery}-th, a GOAWAY whose last stream is the
+     * one before it, so this stream (and any later one) is refused, unprocessed: a client may send it again, safely.
+     * The connection closes once its remaining streams are done. True when the stream was refused.
+     */
+    static boolean goAway(Http2StreamChannel stream, StubParams params, StubTally tally) {
+        if (params.goAwayEvery() == 0) {
+            return false;
+        }
+        Channel connection = stream.parent();
+        long[] count = connection.attr(STREAMS).setIfAbsent(new long[1]);
+        count = count == null ? connection.attr(STREAMS).get() : count;
+        if (++count[0] % params.goAwayEvery() != 0) {
+            return false;
+        }
+        ChannelHandlerContext codecCtx = connection.pipeline().context(Http2FrameCodec.class);
+        if (codecCtx == null) {
+            return false;
+        }
+        Http2FrameCodec codec = (Http2FrameCodec) codecCtx.handler();
+        int last = Math.max(0, stream.stream().id() - 2);
+        tally.goAways.increment();
+        tally.refusedStreams.increment();
+        codec.goAway(codecCtx, last, Http2Error.NO_ERROR.code(), Unpooled.EMPTY_BUFFER, codecCtx.newPromise());
+        codecCtx.flush();
+        closeWhenDrained(connection, codec, DRAIN_CHECKS);
+        return true;
+    }
+
+    private static void closeWhenDrained(Channel connection, Http2FrameCodec codec, int checksLeft) {
+        if (!connection.isActive()) {
+            return;
+        }
+        if (codec.connection().numActiveStreams() == 0 || checksLeft == 0) {
+            connection.close();
+            return;
+        }
+        connection.eventLoop().schedule(() -> closeWhenDrained(connection, codec, checksLeft - 1),
+                DRAIN_CHECK_MS, TimeUnit.MILLISECONDS);
+    }
+}

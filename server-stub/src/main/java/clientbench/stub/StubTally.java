@@ -1,0 +1,71 @@
+package clientbench.stub;
+
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * What the stub saw of the clients' misbehaviour, counted where it happened: each request by its {@value #KEY_HEADER}
+ * (the same logical request sent twice counts twice), the connections its habits closed, the streams a GOAWAY refused,
+ * and the requests it held at once. Since start; the keys kept are bounded, the rest only counted.
+ */
+final class StubTally {
+
+    /** The header a client's logical request is named by (the IETF draft's idempotency key). */
+    static final String KEY_HEADER = "idempotency-key";
+    /** Distinct keys kept; beyond, a request with a new key is only counted in {@code untrackedKeys}. */
+    static final int MAX_KEYS = 100_000;
+
+    private final ConcurrentHashMap<String, AtomicInteger> keys = new ConcurrentHashMap<>();
+    private final LongAdder untrackedKeys = new LongAdder();
+    final LongAdder idleCloses = new LongAdder();
+    final LongAdder raceCloses = new LongAdder();
+    final LongAdder closeEveryCloses = new LongAdder();
+    final LongAdder goAways = new LongAdder();
+    final LongAdder refusedStreams = new LongAdder();
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final AtomicInteger peakInFlight = new AtomicInteger();
+
+    /** A request's head was read carrying {@code key} (null: none). */
+    void read(String key) {
+        if (key == null) {
+            return;
+        }
+        AtomicInteger n = keys.get(key);
+        if (n == null && keys.size() >= MAX_KEYS) {
+            untrackedKeys.increment();
+            return;
+        }
+        (n != null ? n : keys.computeIfAbsent(key, k -> new AtomicInteger())).incrementAndGet();
+    }
+
+    /** A request the stub now holds: read, not yet answered or given up. */
+    void held() {
+        peakInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+    }
+
+    /** {@code n} held requests answered, faulted or gone with their connection. */
+    void released(int n) {
+        if (n > 0) {
+            inFlight.addAndGet(-n);
+        }
+    }
+
+    /** The times each key starting with {@code prefix} was seen, by key. */
+    Map<String, Integer> seen(String prefix) {
+        Map<String, Integer> out = new TreeMap<>();
+        keys.forEach((k, n) -> {
+            if (k.startsWith(prefix)) {
+                out.put(k, n.get());
+            }
+        });
+        return out;
+    }
+
+    StubServer.Tally snapshot() {
+        return new StubServer.Tally(idleCloses.sum(), raceCloses.sum(), closeEveryCloses.sum(), goAways.sum(),
+                refusedStreams.sum(), inFlight.get(), peakInFlight.get(), keys.size(), untrackedKeys.sum());
+    }
+}

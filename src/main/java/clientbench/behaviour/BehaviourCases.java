@@ -1,0 +1,16 @@
+package clientbench.behaviour;
+
+import java.util.List;
+
+/** Every case, in the order the tables show them. */
+final class BehaviourCases {
+
+    private BehaviourCases() {
+    }
+
+    static List<BehaviourCase> all() {
+        return List.of(new StaleConnection("fin"), new StaleConnection("rst"), new StaleConnection("race"),
+                new Deadline("never"), new Deadline("stall"), new Deadline("trickle"), new TimeoutLeaks(),
+                new ConnectionReuse(), new DefaultPoolLimits(), new SlowHost(), new Http2GoAway());
+    }
+}

@@ -1,0 +1,144 @@
+package clientbench.behaviour;
+
+import clientbench.api.HttpClientAdapter;
+import clientbench.api.Outcome;
+import clientbench.api.Request;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/** One request's report as a case sees it, and the bounded waits every case is made of. */
+final class Calls {
+
+    private Calls() {
+    }
+
+    /**
+     * The outcome and when it came, from the send; {@code outcome} null: none came within the wait. {@code cause}: the
+     * client's exception in a line, for the record of what it said.
+     */
+    record Done(Outcome outcome, int status, long elapsedNanos, String cause) {
+        double millis() {
+            return elapsedNanos / 1e6;
+        }
+
+        boolean reported() {
+            return outcome != null;
+        }
+    }
+
+    /** A request sent: when, and its first report (a second is the contract test's business). */
+    record Call(long startNanos, CompletableFuture<Done> reported) {
+        /** Its report, or null while there is none. */
+        Done now() {
+            return reported.getNow(null);
+        }
+    }
+
+    static Call send(HttpClientAdapter adapter, Request request) {
+        CompletableFuture<Done> done = new CompletableFuture<>();
+        long start = System.nanoTime();
+        adapter.send(request, (outcome, status, cause) -> done.complete(new Done(outcome, status, System.nanoTime() - start,
+                cause == null ? null : line(cause))));
+        return new Call(start, done);
+    }
+
+    /** Sends and waits at most {@code bound}; an unreported request is a Done with a null outcome. */
+    static Done sendAndWait(HttpClientAdapter adapter, Request request, Duration bound) throws InterruptedException {
+        return await(send(adapter, request), bound);
+    }
+
+    /** Its report within {@code bound}; else a Done with a null outcome and the time since its send, a lower bound. */
+    static Done await(Call call, Duration bound) throws InterruptedException {
+        try {
+            return call.reported().get(bound.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            return new Done(null, 0, System.nanoTime() - call.startNanos(), null);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e.getCause()); // never: the completion only completes it normally
+        }
+    }
+
+    /** Waits for every call until one shared deadline, {@code bound} from now. */
+    static List<Done> awaitAll(List<Call> calls, Duration bound) throws InterruptedException {
+        long deadline = System.nanoTime() + bound.toNanos();
+        List<Done> out = new ArrayList<>();
+        for (Call c : calls) {
+            out.add(await(c, Duration.ofNanos(Math.max(0, deadline - System.nanoTime()))));
+        }
+        return out;
+    }
+
+    /** Outcomes by class ({@code ok}, {@code timeout}, ...; {@code unreported}: none within the wait), in name order. */
+    static Map<String, Integer> classes(List<Done> done) {
+        Map<String, Integer> out = new TreeMap<>();
+        done.forEach(d -> out.merge(d.reported() ? d.outcome().label() : "unreported", 1, Integer::sum));
+        return out;
+    }
+
+    /** Per failure class, what the client said the first time: its exception, cause by cause, in one line. */
+    static Map<String, String> said(List<Done> done) {
+        Map<String, String> out = new TreeMap<>();
+        done.stream().filter(d -> d.reported() && d.cause() != null)
+                .forEach(d -> out.putIfAbsent(d.outcome().label(), d.cause()));
+        return out;
+    }
+
+    /** An exception and its causes in one line, at most {@value #CAUSE_CHARS} characters. */
+    static String line(Throwable t) {
+        StringBuilder b = new StringBuilder();
+        for (Throwable c : clientbench.api.Outcomes.causes(t)) {
+            b.append(b.isEmpty() ? "" : " <- ").append(c);
+        }
+        String s = b.toString().replaceAll("\\s+", " ");
+        return s.length() <= CAUSE_CHARS ? s : s.substring(0, CAUSE_CHARS - 3) + "...";
+    }
+
+    static final int CAUSE_CHARS = 300;
+
+    /** Those that failed otherwise than by the status the case asked for (and every unreported one). */
+    static Map<String, Integer> failures(List<Done> done) {
+        Map<String, Integer> out = classes(done);
+        out.remove(Outcome.OK.label());
+        out.remove(Outcome.STATUS.label());
+        return out;
+    }
+
+    /**
+     * How late each request's timeout fired: its report's time less {@code timeout}, for those reported as timeouts (or
+     * as connect failures: the JDK reports its request timeout so when it fires while connecting).
+     */
+    static List<Double> lateMs(List<Done> done, Duration timeout) {
+        return done.stream().filter(d -> d.outcome() == Outcome.TIMEOUT || d.outcome() == Outcome.CONNECT)
+                .map(d -> d.millis() - timeout.toMillis()).toList();
+    }
+
+    /** The {@code q} quantile (nearest rank) of {@code values}; NaN when there are none. */
+    static double quantile(List<Double> values, double q) {
+        if (values.isEmpty()) {
+            return Double.NaN;
+        }
+        List<Double> sorted = values.stream().sorted().toList();
+        int rank = (int) Math.ceil(q * sorted.size());
+        return sorted.get(Math.min(sorted.size() - 1, Math.max(0, rank - 1)));
+    }
+
+    /** Blocks until {@code condition} holds or {@code bound} passes; whether it held. */
+    static boolean until(java.util.function.BooleanSupplier condition, Duration bound) throws InterruptedException {
+        long deadline = System.nanoTime() + bound.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - deadline > 0) {
+                return false;
+            }
+            Thread.sleep(5);
+        }
+        return true;
+    }
+}

@@ -1,0 +1,78 @@
+package clientbench.behaviour;
+
+import clientbench.api.HttpClientAdapter;
+import clientbench.api.Request;
+import clientbench.api.Tuning;
+import clientbench.stub.StubServer;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@value #REQUESTS} requests one after another, every other answered 500 with a 1 KiB body, every {@value #CLOSE_EVERY}th answer
+ * on a connection with {@code Connection: close}: the connections the client opened (a client that reuses opens one
+ * per {@value #CLOSE_EVERY} requests; one that drops a connection after an error opens far more), and the failures a
+ * caller saw beyond the 500s it asked for.
+ */
+final class ConnectionReuse implements BehaviourCase {
+
+    static final int REQUESTS = 500;
+    static final int CLOSE_EVERY = 10;
+    private static final Duration TIMEOUT = Duration.ofSeconds(5);
+    private static final Duration BOUND = Duration.ofSeconds(30);
+
+    @Override
+    public String key() {
+        return "reuse";
+    }
+
+    @Override
+    public boolean busy() {
+        return true;
+    }
+
+    @Override
+    public Tuning tuning() {
+        return Tuning.AS_SHIPPED;
+    }
+
+    @Override
+    public String provokes() {
+        return REQUESTS + " requests in turn; every other answered 500 with a 1 KiB body; every " + CLOSE_EVERY
+                + "th answer on a connection carries Connection: close";
+    }
+
+    @Override
+    public Map<String, Object> run(CaseContext c) throws Exception {
+        StubServer stub = c.stub();
+        URI uri = stub.uri();
+        HttpClientAdapter adapter = c.adapter(uri, TIMEOUT);
+        Map<String, Integer> warm = c.warmUp(adapter, uri);
+        long acceptedBefore = stub.stats().accepted();
+        long closedBefore = stub.tally().closeEveryCloses();
+        Request error = Request.get(uri, "/?closeEvery=" + CLOSE_EVERY + "&status=500&bytes=1024", -1);
+        Request ok = Request.get(uri, "/?closeEvery=" + CLOSE_EVERY + "&bytes=1024", 1024);
+        List<Calls.Done> done = new ArrayList<>();
+        long deadline = System.nanoTime() + BOUND.toNanos();
+        for (int i = 0; i < REQUESTS && System.nanoTime() - deadline < 0; i++) {
+            done.add(Calls.sendAndWait(adapter, i % 2 == 0 ? error : ok, TIMEOUT.plusSeconds(1)));
+        }
+        Map<String, Object> f = new LinkedHashMap<>();
+        f.put("warmUp", warm);
+        f.put("requests", REQUESTS);
+        f.put("sent", done.size());
+        f.put("outcomes", Calls.classes(done));
+        f.put("failures", Calls.failures(done));
+        f.put("said", Calls.said(done));
+        // The warm-up's connection is counted: the first requests ride on it.
+        long opened = stub.stats().accepted() - acceptedBefore + 1;
+        f.put("connectionsOpened", opened);
+        f.put("connectionsPer1000", opened * 1_000 / Math.max(1, done.size()));
+        f.put("closedByServer", stub.tally().closeEveryCloses() - closedBefore);
+        return f;
+    }
+}

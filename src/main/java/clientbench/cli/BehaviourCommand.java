@@ -1,0 +1,74 @@
+package clientbench.cli;
+
+import clientbench.behaviour.BehaviourRun;
+import clientbench.jvm.Jdk;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code ./bench behaviour}: each client through the behaviour cases alone ({@link BehaviourRun}), into a run folder of
+ * its own; then the table, each cell a count or time and its mark, from {@code analysis/clientbench_behaviour.py}.
+ */
+@Command(name = "behaviour", sortOptions = false, mixinStandardHelpOptions = true, versionProvider = Version.class,
+        description = {"How each client behaves when the server misbehaves, as teams ship it: stale connections,",
+                "deadlines, what 1,000 timeouts leave, connection reuse, default pool limits, a slow host beside a fast",
+                "one, HTTP/2 GOAWAY. Writes results/<yyyyMMdd-HHmmss>-<host>/behaviour.json (docs/behaviour.md)."})
+final class BehaviourCommand implements Callable<Integer>, Bench.Checked {
+
+    @Option(names = "--clients", paramLabel = "A,B", description = "clients to run (default: all)")
+    String clients;
+
+    @Option(names = "--parallel", paramLabel = "N", description = "client JVMs at a time (default: ${DEFAULT-VALUE})")
+    int parallel = ComparisonRun.BEHAVIOUR_JVMS;
+
+    @Option(names = "--jdk", paramLabel = "PATH", description = "the JDK the client JVMs run on (default: the launcher's)")
+    Path jdk;
+
+    private List<String> names;
+    private Jdk resolvedJdk;
+
+    @Override
+    public int check() throws IOException {
+        try {
+            names = clients == null ? Profile.allClients() : Profile.clients(clients);
+            if (parallel < 1) {
+                throw new IllegalArgumentException("--parallel must be 1 or more, was " + parallel);
+            }
+            resolvedJdk = jdk == null ? Jdk.current() : RunCommand.jdkAt(jdk);
+        } catch (IllegalArgumentException e) {
+            System.err.println("bench: " + e.getMessage());
+            new CommandLine(this).usage(System.err);
+            return 2;
+        }
+        return 0;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        int checked = check();
+        if (checked != 0) {
+            return checked;
+        }
+        Path root = Report.root();
+        RunFolder run = RunFolder.create(root.resolve("results"));
+        System.out.println("bench: behaviour of " + String.join(", ", names) + ", " + BehaviourRun.cases() + " cases each, "
+                + parallel + " JVMs at a time, into " + run.dir());
+        try {
+            BehaviourRun.run(names, resolvedJdk, parallel, run.dir(), System.out);
+        } catch (IOException | RuntimeException e) {
+            run.markIncomplete("failed: " + e);
+            System.err.println("bench: behaviour failed (" + e + "); what it wrote stays in " + run.dir());
+            return 1;
+        }
+        run.finish();
+        System.out.println("bench: results in " + run.finalDir());
+        Path module = root.resolve("analysis").resolve("clientbench_behaviour.py");
+        return Report.python(System.out, module, run.finalDir().toAbsolutePath().toString()) ? 0 : 1;
+    }
+}

@@ -1,0 +1,151 @@
+package clientbench.behaviour;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Each case's figures against the counts of a client whose habits are known ({@link KnownClient}): what the case says
+ * the client did (resent, timed out, left open, held, made wait) is what the client itself counted. The scenarios run
+ * side by side, as the cases do in a behaviour run, each on stubs of its own.
+ */
+@Timeout(120)
+class CaseFiguresMatchTheClientsOwnCountsTest {
+
+    /** One case run with one client of known habits: the client as the case built it, and the case's result. */
+    private record Ran(KnownClient client, CaseResult result) {
+        Map<String, Object> figures() {
+            assertNull(result.failure(), "the case failed: " + result.failure());
+            assertNotNull(result.figures(), "no figures: " + result);
+            return result.figures();
+        }
+
+        int figure(String name) {
+            return ((Number) figures().get(name)).intValue();
+        }
+
+        @SuppressWarnings("unchecked")
+        int count(String map, String outcome) {
+            return ((Map<String, Number>) figures().get(map)).getOrDefault(outcome, 0).intValue();
+        }
+    }
+
+    private static final Map<String, Ran> RAN = new LinkedHashMap<>();
+
+    @BeforeAll
+    static void runEveryScenario() throws Exception {
+        Map<String, Object[]> scenarios = new LinkedHashMap<>();
+        KnownClient.Knobs plain = KnownClient.Knobs.plain();
+        scenarios.put("race, resending", new Object[] {new StaleConnection("race"), plain.resending()});
+        scenarios.put("race, sending once", new Object[] {new StaleConnection("race"), plain});
+        scenarios.put("fin, sending once", new Object[] {new StaleConnection("fin"), plain});
+        scenarios.put("stall, deadline over the body", new Object[] {new Deadline("stall"), plain});
+        scenarios.put("stall, deadline to the head", new Object[] {new Deadline("stall"), plain.headersOnlyDeadline()});
+        scenarios.put("timeouts, leaking", new Object[] {new TimeoutLeaks(), plain.limitedTo(64).leaking()});
+        scenarios.put("reuse", new Object[] {new ConnectionReuse(), plain});
+        scenarios.put("pool of 5", new Object[] {new DefaultPoolLimits(), plain.limitedTo(5)});
+        scenarios.put("slow host, one shared limit", new Object[] {new SlowHost(), plain.limitedTo(5)});
+        scenarios.put("slow host, no limit", new Object[] {new SlowHost(), plain});
+        scenarios.put("h2", new Object[] {new Http2GoAway(), plain});
+        Map<String, Future<Ran>> running = new LinkedHashMap<>();
+        try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            scenarios.forEach((name, s) -> running.put(name, threads.submit(() -> run((BehaviourCase) s[0], (KnownClient.Knobs) s[1]))));
+        }
+        for (Map.Entry<String, Future<Ran>> e : running.entrySet()) {
+            RAN.put(e.getKey(), e.getValue().get());
+        }
+    }
+
+    private static Ran run(BehaviourCase theCase, KnownClient.Knobs knobs) {
+        List<KnownClient> built = new ArrayList<>();
+        CaseResult r = BehaviourProbe.one(new CaseContext("known", theCase, 1, (name, config) -> {
+            KnownClient c = new KnownClient(config, knobs);
+            built.add(c);
+            return c;
+        }), theCase);
+        return new Ran(built.isEmpty() ? null : built.get(0), r);
+    }
+
+    @Test
+    void aPostResentOnAFreshConnectionIsCountedAsSentTwice() {
+        Ran r = RAN.get("race, resending");
+        assertAll(r.figures().toString(),
+                () -> assertEquals(StaleConnection.ROUNDS, r.count("posts", "ok"), "every POST ok, once resent"),
+                () -> assertEquals(StaleConnection.ROUNDS, r.figure("postSentTwice")),
+                () -> assertEquals(r.client().resends.get(), r.figure("postSentTwice") + r.figure("getSentTwice"),
+                        "sent twice at the stub = the client's own resends"));
+    }
+
+    @Test
+    void aPostSentOnceFailsAndIsNeverCountedTwice() {
+        for (String scenario : new String[] {"race, sending once", "fin, sending once"}) {
+            Ran r = RAN.get(scenario);
+            assertAll(scenario + ": " + r.figures(),
+                    () -> assertEquals(0, r.client().resends.get()),
+                    () -> assertEquals(0, r.figure("postSentTwice")),
+                    () -> assertEquals(StaleConnection.ROUNDS, r.count("posts", "reset"),
+                            "no stale check and no resend: each POST on a closed connection fails"));
+        }
+    }
+
+    @Test
+    void aDeadlineIsCountedAsFiredOnlyWhenTheClientFiredIt() {
+        Ran body = RAN.get("stall, deadline over the body");
+        Ran head = RAN.get("stall, deadline to the head");
+        assertAll(body.figures() + " / " + head.figures(),
+                () -> assertEquals(Deadline.REQUESTS, body.figure("fired")),
+                () -> assertEquals(body.client().timeouts.get(), body.count("outcomes", "timeout")),
+                () -> assertEquals(0, head.figure("fired"), "a deadline that ends at the head never fires on a body"),
+                () -> assertEquals(Deadline.REQUESTS, head.client().bodiesWithoutDeadline.get() - 1,
+                        "the client read every stalled body without a deadline (and the warm-up's)"));
+    }
+
+    @Test
+    void deadConnectionsAndLostSlotsAreWhatTheClientLeft() {
+        Ran r = RAN.get("timeouts, leaking");
+        assertAll(r.figures().toString(),
+                () -> assertTrue(r.client().leaked.size() > 0, "the client left sockets open"),
+                () -> assertEquals(r.client().leaked.size(), r.figure("deadConnectionsLeft")),
+                () -> assertEquals(TimeoutLeaks.AFTER, r.count("afterOutcomes", "timeout"),
+                        "every slot lost: the ordinary requests wait past their timeout"));
+    }
+
+    @Test
+    void connectionsOpenedAreTheClientsConnects() {
+        Ran r = RAN.get("reuse");
+        assertEquals(r.client().connects.get(), r.figure("connectionsOpened"), r.figures().toString());
+    }
+
+    @Test
+    void heldAtOnceIsTheClientsLimit() {
+        assertEquals(5, RAN.get("pool of 5").figure("heldAtOnce"));
+    }
+
+    @Test
+    void fastRequestsWaitForTheSlowHostOnlyBehindAnotherHostsLimit() {
+        assertEquals(SlowHost.FAST_REQUESTS, RAN.get("slow host, one shared limit").figure("fastAfterASlowAnswer"));
+        assertEquals(0, RAN.get("slow host, no limit").figure("fastAfterASlowAnswer"));
+    }
+
+    @Test
+    void aClientWithoutHttp2IsNotApplicableWithItsReason() {
+        CaseResult r = RAN.get("h2").result();
+        assertNull(r.figures());
+        assertNull(r.failure());
+        assertTrue(r.notApplicable().contains("h2c refused"), r.notApplicable());
+    }
+}

@@ -1,0 +1,236 @@
+package clientbench.stub;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.io.IOException;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Each habit the stub takes on by request provokes what it promises, seen by a bare socket whose behaviour is known
+ * (nothing retried or pooled), and the stub counts it: a test here fails when the stub stops provoking its case.
+ * Timings are lower bounds only (a timer never fires early); a busy machine can only make the stub later.
+ */
+@Timeout(30)
+class StubHabitsTest {
+    @RegisterExtension
+    final StubExtension fresh = new StubExtension();
+
+    @Test
+    void idleFinClosesAnIdleConnectionInOrder() throws Exception {
+        try (RawHttp c = new RawHttp(fresh.port())) {
+            assertEquals(200, c.send(RawHttp.get("/?idleClose=fin&idleMs=100")).read().status());
+            assertEquals(-1, c.readByte(), "an orderly close (FIN) once idle");
+        }
+        assertEquals(1, fresh.server().tally().idleCloses());
+    }
+
+    @Test
+    void idleRstResetsAnIdleConnection() throws Exception {
+        try (RawHttp c = new RawHttp(fresh.port())) {
+            assertEquals(200, c.send(RawHttp.get("/?idleClose=rst&idleMs=100")).read().status());
+            SocketException e = assertThrows(SocketException.class, c::readByte, "an abortive close (RST) once idle");
+            assertTrue(String.valueOf(e.getMessage()).contains("reset"), e.toString());
+        }
+        assertEquals(1, fresh.server().tally().idleCloses());
+    }
+
+    /** A connection in use is not idle: requests back to back within idleMs (2 s, which no busy machine stalls) all pass. */
+    @Test
+    void aConnectionInUseIsNeverClosedAsIdle() throws Exception {
+        try (RawHttp c = new RawHttp(fresh.port())) {
+            for (String mode : new String[] {"fin", "rst", "race", "fin", "race"}) {
+                assertEquals(200, c.send(RawHttp.get("/?idleMs=2000&idleClose=" + mode)).read().status(), mode);
+            }
+        }
+        StubServer.Tally t = fresh.server().tally();
+        assertEquals(0, t.idleCloses() + t.raceCloses(), t.toString());
+    }
+
+    /**
+     * Race: the idle connection stays open, and the next request's head is read and the connection closed under it,
+     * unanswered. Sent again on a fresh connection it is answered; the stub read its key twice: one logical request,
+     * two sends, as a client that resends it would cause.
+     */
+    @Test
+    void raceClosesAnIdleConnectionAsTheNextRequestArrives() throws Exception {
+        StubServer stub = fresh.server();
+        try (RawHttp c = new RawHttp(stub.port())) {
+            assertEquals(200, c.send(RawHttp.get("/?idleClose=race&idleMs=100")).read().status());
+            Thread.sleep(300); // idle for at least idleMs: a sleep is never shorter than asked
+            assertEquals(1, stub.openConnections(), "left open while idle");
+            c.send(post("/?idleClose=race&idleMs=100", "order-7"));
+            int first;
+            try {
+                first = c.readByte();
+            } catch (SocketException reset) {
+                first = -1; // the body was still unread when the stub closed: the kernel answers with a reset
+            }
+            assertEquals(-1, first, "closed without a byte of answer");
+        }
+        try (RawHttp again = new RawHttp(stub.port())) {
+            assertEquals(200, again.send(post("/?idleClose=race&idleMs=100", "order-7")).read().status(), "a fresh connection");
+        }
+        assertEquals(Map.of("order-7", 2), stub.seen("order-"));
+        assertEquals(1, stub.tally().raceCloses());
+    }
+
+    @Test
+    void neverAnswersAndKeepsTheConnectionOpen() throws Exception {
+        StubServer stub = fresh.server();
+        try (RawHttp c = new RawHttp(stub.port())) {
+            c.socket.setSoTimeout(700);
+            c.send(RawHttp.get("/?fault=never"));
+            assertThrows(SocketTimeoutException.class, c::readByte, "no answer");
+            assertEquals(1, stub.openConnections());
+            assertEquals(1, stub.tally().inFlight(), "the request is held");
+        }
+        await(() -> stub.tally().inFlight() == 0 && stub.openConnections() == 0, "released when the client closed");
+    }
+
+    /** The head at once, then the body a byte a second: two bytes take at least one interval after the first. */
+    @Test
+    void trickleSendsTheHeadThenTheBodyAByteASecond() throws Exception {
+        try (RawHttp c = new RawHttp(fresh.port())) {
+            String head = c.send(RawHttp.get("/?fault=trickle&bytes=2")).readHead();
+            long headNanos = System.nanoTime();
+            assertTrue(head.startsWith("HTTP/1.1 200") && head.contains("content-length: 2"), head);
+            assertTrue(c.readByte() >= 0);
+            assertTrue(c.readByte() >= 0);
+            long millis = (System.nanoTime() - headNanos) / 1_000_000;
+            assertTrue(millis >= 1_900, "two trickled bytes in " + millis + " ms, not >= 2 s");
+        }
+        await(() -> fresh.server().tally().inFlight() == 0, "answered in full, the request no longer held");
+    }
+
+    @Test
+    void closeEveryEndsEveryNthAnswerWithConnectionClose() throws Exception {
+        StubServer stub = fresh.server();
+        for (int connection = 0; connection < 2; connection++) {
+            try (RawHttp c = new RawHttp(stub.port())) {
+                for (int i = 1; i <= 3; i++) {
+                    RawHttp.Response r = c.send(RawHttp.get("/?closeEvery=3&status=500&bytes=100")).read();
+                    assertEquals(500, r.status());
+                    assertEquals(100, r.body().length, "an error with a body");
+                    assertEquals(i == 3 ? "close" : null, r.header("connection"), "answer " + i);
+                }
+                assertEquals(-1, c.readByte(), "closed after the third answer");
+            }
+        }
+        assertEquals(2, stub.stats().accepted());
+        assertEquals(2, stub.tally().closeEveryCloses());
+    }
+
+    @Test
+    void idempotencyKeysAreCountedEachTimeARequestIsRead() throws Exception {
+        StubServer stub = fresh.server();
+        try (RawHttp c = new RawHttp(stub.port())) {
+            for (String key : new String[] {"a", "b", "a"}) {
+                assertEquals(200, c.send(post("/", key)).read().status());
+            }
+            assertEquals(200, c.send(RawHttp.get("/")).read().status()); // no key: not counted
+        }
+        assertEquals(Map.of("a", 2, "b", 1), stub.seen(""));
+        assertEquals(2, stub.tally().keys());
+    }
+
+    @Test
+    void peakInFlightCountsTheRequestsHeldAtOnce() throws Exception {
+        StubServer stub = fresh.server();
+        List<RawHttp> open = new ArrayList<>();
+        try {
+            for (int i = 0; i < 3; i++) {
+                open.add(new RawHttp(stub.port()).send(RawHttp.get("/?delayMs=1000")));
+            }
+            await(() -> stub.tally().inFlight() == 3, "three requests held");
+            for (RawHttp c : open) {
+                assertEquals(200, c.read().status());
+            }
+        } finally {
+            for (RawHttp c : open) {
+                c.close();
+            }
+        }
+        assertEquals(3, stub.tally().peakInFlight());
+        assertEquals(0, stub.tally().inFlight());
+    }
+
+    /**
+     * GOAWAY at every third stream: streams 1 and 3 are answered; stream 5 gets a GOAWAY whose last stream is 3, no
+     * answer, and the connection closes. Its key is not counted as read: the server says it did not process it.
+     */
+    @Test
+    void goAwayEveryRefusesTheNthStreamAndClosesTheConnection() throws Exception {
+        StubServer stub = fresh.server();
+        try (RawH2 c = new RawH2(stub.port())) {
+            for (int id : new int[] {1, 3}) {
+                c.get(id, "/?goAwayEvery=3", "k" + id);
+                RawH2.Frame f;
+                do {
+                    f = c.read();
+                } while (!f.endsStream() || f.stream() != id);
+            }
+            c.get(5, "/?goAwayEvery=3", "k5");
+            List<RawH2.Frame> after = c.untilClosed();
+            List<RawH2.Frame> goAways = after.stream().filter(f -> f.type() == RawH2.GOAWAY).toList();
+            assertEquals(1, goAways.size(), "one GOAWAY, then the connection closed: " + after);
+            assertEquals(3, goAways.get(0).firstInt(), "its last stream: the one before the refused stream");
+            assertTrue(after.stream().noneMatch(f -> f.stream() == 5 && f.type() == RawH2.HEADERS), "stream 5 unanswered");
+        }
+        assertEquals(Map.of("k1", 1, "k3", 1), stub.seen("k"));
+        assertEquals(1, stub.tally().goAways());
+        assertEquals(1, stub.tally().refusedStreams());
+    }
+
+    /** With ten streams allowed, an eleventh at once is refused (RST_STREAM REFUSED_STREAM); the ten are answered. */
+    @Test
+    void aStreamPastTheLimitOfTenIsRefused() throws Exception {
+        try (StubServer stub = StubServer.start(new StubOptions("127.0.0.1", 0, 1, false, false, 10));
+             RawH2 c = new RawH2(stub.port())) {
+            for (int i = 0; i < 11; i++) {
+                c.get(1 + 2 * i, "/?delayMs=500", null);
+            }
+            int answered = 0;
+            RawH2.Frame refused = null;
+            while (answered + (refused == null ? 0 : 1) < 11) {
+                RawH2.Frame f = c.read();
+                if (f.type() == RawH2.RST_STREAM) {
+                    assertNull(refused, "a second refusal");
+                    refused = f;
+                } else if (f.endsStream()) {
+                    answered++;
+                }
+            }
+            assertNotNull(refused);
+            assertEquals(21, refused.stream(), "the eleventh stream");
+            assertEquals(RawH2.REFUSED_STREAM, refused.firstInt());
+            assertEquals(10, answered);
+        }
+    }
+
+    private static String post(String path, String key) {
+        return "POST " + path + " HTTP/1.1\r\nHost: localhost\r\nIdempotency-Key: " + key
+                + "\r\nContent-Type: application/octet-stream\r\nContent-Length: 4\r\n\r\nbody";
+    }
+
+    /** Waits for a count the stub updates on its event loop; the deadline is one a passing run never nears. */
+    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + 15_000_000_000L;
+        while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        assertTrue(condition.getAsBoolean(), what);
+    }
+}
