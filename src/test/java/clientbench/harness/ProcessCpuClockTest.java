@@ -33,9 +33,10 @@ class ProcessCpuClockTest {
             long start = JvmCounters.processCpuNanos();
             long mine = threads.getCurrentThreadCpuTime();
             spin(3_000_000);
-            long window = JvmCounters.processCpuNanos() - start;
             long spun = threads.getCurrentThreadCpuTime() - mine;
-            // The thread clock (ns, counted apart) bounds the process's from below: the process ran this thread at least.
+            long window = JvmCounters.processCpuNanos() - start;
+            // The thread clock (ns, counted apart), read inside the process's window, bounds it from below: the
+            // process ran this thread at least.
             assertTrue(window >= spun, "window " + window + " ns < this thread's own " + spun + " ns");
             if (window % TICK_NANOS == 0) {
                 onTicks++;
