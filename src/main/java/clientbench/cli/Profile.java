@@ -88,29 +88,31 @@ public record Profile(String name, String purpose, List<Shape> shapes, Duration 
         return Shape.open("rate-" + COMMON_RATE).rate(COMMON_RATE).inFlight(64);
     }
 
-    /** About ten minutes on 2 cores: the figures that repeat best, in short windows and few rounds. */
+    /**
+     * About ten minutes on 2 cores: the common rate in two rounds of short windows, each fork steady first (a cold one
+     * needs 6-24 s). No closed loop: one round of it could not be ranked, and its time goes to warming up.
+     */
     private static List<Shape> quickShapes() {
-        return List.of(
-                commonRate().settleSeconds(6).warmup(2, 1).measure(2, 1).rounds(2).build(),
-                Shape.closed("closed-x16", 16).settleSeconds(6).warmup(2, 1).measure(2, 1).build());
+        return List.of(commonRate().settleSeconds(20).warmup(2, 1).measure(2, 1).rounds(2).build());
     }
 
     /**
      * About an hour on 2 cores. Three rounds where the ranking rests (common rate, closed loop: per-request costs
      * repeat within a few percent), two of the knee search (its forks vary too much for an hour to narrow). Forks
-     * settle until a 2 s window is under the JIT threshold (a cold fork compiles 12-18 s), then JMH warms up 1 s.
+     * warm up until steady (a cold one needs 6-24 s at the common rate), then JMH warms up 2 x 1 s.
      */
     private static List<Shape> standardShapes() {
         return List.of(
-                commonRate().settleSeconds(16).warmup(2, 1).measure(3, 2).rounds(3).build(),
-                Shape.closed("closed-x16", 16).settleSeconds(14).warmup(2, 1).measure(3, 3).rounds(3).build(),
+                commonRate().settleSeconds(26).warmup(2, 1).measure(3, 2).rounds(3).build(),
+                Shape.closed("closed-x16", 16).settleSeconds(20).warmup(2, 1).measure(3, 2).rounds(3).build(),
                 // The ladder from 1k to a knee near 32k takes 7 probes, confirmations 1-3 more, bisection to 5% four.
                 Shape.capacity("capacity-http1").warmup(2, 2).search(0.05, 14, 2).rounds(2).build(),
                 // About 1,000 requests held at 1 s each: thread-per-request clients pay here.
                 Shape.open("delay1s-1000").rate(1_000).delayMs(1_000).inFlight(2_000).settleSeconds(10)
                         .warmup(2, 1).measure(2, 2).build(),
                 // 5% faults (503, reset, close, truncated body): counted by cause, not ranked; the mix is deterministic.
-                Shape.open("faults-1000").rate(1_000).stub("", TrialSpec.FAULT_MIX).warmup(2, 1).measure(2, 2).build());
+                Shape.open("faults-1000").rate(1_000).stub("", TrialSpec.FAULT_MIX).settleSeconds(16).warmup(2, 1)
+                        .measure(2, 2).build());
     }
 
     /** Standard, plus HTTP/2 and TLS, payloads and as many long requests as a client holds, one round each. */
