@@ -177,3 +177,22 @@ def test_two_runs_count_the_pairs_they_put_in_opposite_order(run_copy, tmp_path)
     assert row["opposite"] == figure["pairs"]["separated"]
     assert all(r["opposite"] == 0 for k, r in rows.items() if k != (figure["shape"], figure["figure"]))
     assert sum(r["opposite"] for r in rows.values()) == figure["pairs"]["separated"]
+
+
+def test_forks_read_whether_their_warm_up_settled_and_their_latency_buckets(tmp_path):
+    run_dir = tmp_path / FIXTURE.name
+    shutil.copytree(FIXTURE, run_dir)
+    trial = next(run_dir.glob("OpenLoopBenchmark.request-okhttp-*.trial.json"))
+    record = json.loads(trial.read_text(encoding="utf-8"))
+    record["warmup"] = {"steady": False, "windows": 8, "seconds": 16.0, "boundSeconds": 16.0,
+                        "why": "p50 still moving"}
+    trial.write_text(json.dumps(record), encoding="utf-8")
+    f = cbl.forks(cbl.load_run(run_dir))
+    marked = f[~f["steady"]]
+    assert len(marked) == 1 and marked.iloc[0]["client"] == "okhttp"
+    assert marked.iloc[0]["shape"] == record["shape"] and marked.iloc[0]["round"] == record.get("round", 1)
+    assert f["steady"].sum() == len(f) - 1
+    # 3 significant digits: the bucket holding v is 1 us wide below 2,048 us and doubles with each power of two above
+    for col in ("p50", "p99"):
+        for v, width in zip(f[col], f[f"{col}.width"]):
+            assert v < 1 or width == 2 ** max(0, int(math.log2(v)) - 10), (col, v, width)
