@@ -23,7 +23,9 @@ import clientbench_stats as cbs
 @dataclass(frozen=True)
 class Figure:
     """One figure the verdict ranks: its key (API: summary.json's verdict, results.csv's tier.<key>), words, the
-    forks' column it reads, its unit, its direction, whether noop's is taken off, and the shapes it ranks in."""
+    forks' column it reads, its unit, its direction, whether noop's is taken off, and the shapes it ranks in.
+    `exact`: a count or a size, the same every round unless something changed (never inferred from a zero spread);
+    `histogram`: read from an HdrHistogram, so known only to its bucket's width."""
     key: str
     label: str
     short: str
@@ -32,6 +34,8 @@ class Figure:
     higher_is_better: bool
     net: bool
     kinds: tuple
+    exact: bool = False
+    histogram: bool = False
 
 
 FIGURES = [
@@ -39,8 +43,8 @@ FIGURES = [
     Figure("alloc", "bytes allocated per request", "bytes/req", "alloc", "B", False, True, ("open", "closed")),
     Figure("syscalls", "system calls per request", "syscalls/req", "syscalls", "", False, True, ("open", "closed")),
     Figure("cswitches", "context switches per request", "switches/req", "cswitches", "", False, True, ("open", "closed")),
-    Figure("p50", "latency p50", "latency p50", "p50", "us", False, False, ("open",)),
-    Figure("p99", "latency p99", "latency p99", "p99", "us", False, False, ("open",)),
+    Figure("p50", "latency p50", "latency p50", "p50", "us", False, False, ("open",), histogram=True),
+    Figure("p99", "latency p99", "latency p99", "p99", "us", False, False, ("open",), histogram=True),
     Figure("throughput", "throughput", "ok/s", "ok/s", "req/s", True, False, ("closed",)),
     Figure("knee", "knee", "knee req/s", "knee", "req/s", True, False, ("capacity",)),
 ]
@@ -48,8 +52,10 @@ FIGURES = [
 STARTUP = [
     Figure("coldStart", "time from JVM start to the first response", "cold start", "startToFirstResponseMs", "ms",
            False, True, ("startup",)),
-    Figure("classes", "classes loaded by the first response", "classes", "classesLoaded", "", False, True, ("startup",)),
-    Figure("threads", "threads after the first request", "threads", "afterFirst.threads", "", False, True, ("startup",)),
+    Figure("classes", "classes loaded by the first response", "classes", "classesLoaded", "", False, True, ("startup",),
+           exact=True),
+    Figure("threads", "threads after the first request", "threads", "afterFirst.threads", "", False, True, ("startup",),
+           exact=True),
     Figure("heap", "heap after the first request and a full GC", "heap", "afterFirst.heapUsedBytes", "B", False, True,
            ("startup",)),
     Figure("rss", "resident memory after the first request", "RSS", "afterFirst.rssBytes", "B", False, True, ("startup",)),
@@ -57,7 +63,7 @@ STARTUP = [
            ("startup",)),
     Figure("heap10k", "heap after 10,000 requests and a full GC", "heap 10k", "afterRequests.heapUsedBytes", "B", False,
            True, ("startup",)),
-    Figure("deps", "the client's own dependencies", "deps", "bytes", "B", False, False, ("startup",)),
+    Figure("deps", "the client's own dependencies", "deps", "bytes", "B", False, False, ("startup",), exact=True),
 ]
 BY_KEY = {f.key: f for f in FIGURES + STARTUP}
 # Marks a figure carries where a fork's windows raised them: the report and terminal explain each once.
@@ -66,21 +72,28 @@ MARKS = {"jit": "the client JVM's JIT compiled for over {jit:.0%} of a measured 
          "lag": "the pacer's lag was a visible part of the latency",
          "stub": "the stub was busy: the server may have been the limit",
          "steal": "the host took 10% or more of the CPU in a window",
-         "unsteady": "a fork's measured windows differ by over 20% in ok/s",
+         "unsteady": "a fork never settled in its warm-up (its JIT or its p50 still moving at the bound): shown, but "
+                     "left out of the round effects and the letters",
+         "uneven": "a fork's measured windows differ by over 20% in ok/s",
          "open": "no rate failed before the search's budget ran out: the knee is at least this",
          "ceiling": "the ceiling of the ladder was kept: the knee is at least this",
          "flagged": "every miss at the bound carried a host or harness flag: the knee may be understated"}
-_FLAG_WORDS = {"generator": "gen", "lag": "lag", "stub": "stub", "steal": "steal", "unsteady": "unsteady"}
+_FLAG_WORDS = {"generator": "gen", "lag": "lag", "stub": "stub", "steal": "steal", "unsteady": "uneven"}
 
 
 # ---------------------------------------------------------------- one figure of one shape
 
 def net_of_noop(f: pd.DataFrame, figure: Figure) -> pd.DataFrame:
     """The fork's figure, net of noop's in the same round (noop's median over rounds where its round is missing);
-    latency beyond the server's delay is the shape's business (see `values`)."""
+    latency beyond the server's delay is the shape's business (see `values`). `width`: the histogram's bucket at the
+    figure (0 where it is not read from one)."""
     col = figure.column
-    out = f[f["client"] != cbl.NOOP][["client", "round", col, "flags", "jit", "knee.status", "windows"]].copy()
-    out = out.rename(columns={col: "value"})
+    out = f[f["client"] != cbl.NOOP].copy()
+    out["value"] = out[col]
+    out["width"] = out[f"{col}.width"] if figure.histogram and f"{col}.width" in out else 0.0
+    if "steady" not in out:
+        out["steady"] = True
+    out = out[["client", "round", "value", "width", "steady", "flags", "jit", "knee.status", "windows"]]
     if figure.net:
         noop = f[f["client"] == cbl.NOOP].set_index("round")[col]
         fallback = noop.median() if len(noop) else math.nan
@@ -98,7 +111,7 @@ def rank(run: cbl.Run, shape: str, figure: Figure) -> dict | None:
     rows = net_of_noop(f, figure)
     if figure.key in ("p50", "p99") and delay_us:
         rows["value"] = rows["value"] - delay_us  # what the client and harness added to the server's delay
-    values, marks, not_ranked, lower = {}, {}, {}, set()
+    values, marks, not_ranked, lower, floor, unsteady = {}, {}, {}, set(), {}, {}
     for client, g in rows.groupby("client", sort=False):
         flags = {_FLAG_WORDS[x] for fl in g["flags"] for x in fl if x in _FLAG_WORDS}
         if (g["jit"] > cbl.JIT_WARMING).any():
@@ -112,20 +125,33 @@ def rank(run: cbl.Run, shape: str, figure: Figure) -> dict | None:
         if figure.key in ("p50", "p99") and any("samples" in fl for fl in g["flags"]):
             not_ranked[client] = "fewer than 1,000 latencies in a window"
             continue
-        kept = {int(r): v for r, v in zip(g["round"], g["value"]) if v == v and v > 0}
-        if not kept:
+        g = g[(g["value"] == g["value"]) & (g["value"] > 0)]
+        if g.empty:
             not_ranked[client] = ("kept no rate" if figure.key == "knee" else
                                   "at or below the harness's own" if figure.net else "not measured")
             continue
-        values[client] = kept
+        if (g["width"] >= g["value"]).any():
+            not_ranked[client] = (f"within one bucket of the latency histogram ({g['width'].max():.0f} us wide there)"
+                                  + (" beyond the server's delay" if delay_us else ""))
+            continue
+        values[client] = {int(r): v for r, v in zip(g["round"], g["value"])}
+        floor[client] = bucket_variance(list(g["value"]), list(g["width"]))
+        unsteady[client] = {int(r) for r, ok in zip(g["round"], g["steady"]) if not ok}
+        if unsteady[client]:
+            flags.add("unsteady")
         marks[client] = sorted(flags)
     if not values:
         return None
-    windows = _windows(run, shape, figure, delay_us) if all(len(v) == 1 for v in values.values()) else None
-    c = cbs.compare(values, figure.higher_is_better, cbl.CONFIDENCE, lower, windows)
+    c = cbs.compare(values, figure.higher_is_better, cbl.CONFIDENCE, lower, figure.exact, floor, unsteady)
     gone, _ = cbl.failures(run)
     not_ranked.update({cl: why for (s, cl), why in gone.items() if s == shape})
     return _figure_dict(shape, figure, c, marks, not_ranked, delay_us, max(len(v) for v in values.values()))
+
+
+def bucket_variance(values: list, widths: list) -> float:
+    """What a histogram's buckets leave unknown in a client's log estimate: each value read is its bucket's top and
+    the true one lies anywhere in it, a uniform error ((log top/bottom)^2 / 12) that no number of rounds averages away."""
+    return sum(math.log(v / (v - w + 1)) ** 2 for v, w in zip(values, widths) if w > 1) / 12 / len(values)
 
 
 def rank_startup(run: cbl.Run, figure: Figure) -> dict | None:
@@ -155,41 +181,33 @@ def rank_startup(run: cbl.Run, figure: Figure) -> dict | None:
             not_ranked[client] = "no start measured" if g.empty else "at or below the harness's own"
     if not values:
         return None
-    c = cbs.compare(values, False, cbl.CONFIDENCE)
+    c = cbs.compare(values, False, cbl.CONFIDENCE, is_exact=figure.exact)
     return _figure_dict("startup", figure, c, {cl: [] for cl in c.order}, not_ranked, 0,
                         max(len(v) for v in values.values()))
 
 
 def _figure_dict(shape: str, figure: Figure, c: cbs.Comparison, marks: dict, not_ranked: dict, delay_us: int,
                  rounds: int) -> dict:
-    """One figure's verdict as summary.json holds it; `rounds`: the most rounds a client was measured in."""
+    """One figure's verdict as summary.json holds it; `rounds`: the most rounds a client was measured in. A client
+    shown without letters has "" and its reason under `unlettered`; `why` says why a figure has no letters at all."""
     return {
         "shape": shape, "figure": figure.key, "label": figure.label, "short": figure.short, "unit": figure.unit,
         "better": "higher" if figure.higher_is_better else "lower", "net": figure.net,
         "beyondDelayMicros": delay_us if figure.key in ("p50", "p99") else 0,
-        "method": c.method, "sd": _round(c.sd), "df": c.df, "rounds": rounds,
+        "method": c.method, "sd": _round(c.sd), "df": _round(c.df), "rounds": rounds,
         "tiers": c.tiers(),
         "clients": {cl: {"value": _round(c.estimate[cl]), "low": _round(c.low[cl]), "high": _round(c.high[cl]),
                          "letters": c.letters[cl], "n": c.rounds[cl], "marks": marks[cl]} for cl in c.order},
         "pairs": {"separated": c.separated, "of": len(c.pairs),
                   "apart": [{"better": x, "worse": y} for x, y, r in c.pairs if r == cbs.BETTER],
-                  "withheld": [{"better": x, "lowerBound": y} for x, y in c.withheld]},
+                  "withheld": [{"better": x, "lowerBound": y} for x, y in c.withheld],
+                  "ratios": [{"x": r.x, "y": r.y, "ratio": _round(r.ratio), "low": _round(r.low),
+                              "high": _round(r.high), "relation": r.relation} for r in c.ratios]},
+        "ownSpread": c.noisy,
+        "unlettered": c.unlettered,
+        "why": c.why,
         "notRanked": not_ranked,
     }
-
-
-def _windows(run: cbl.Run, shape: str, figure: Figure, delay_us: int) -> dict:
-    """Per client, its windows' figure (one round: the windows stand in for rounds), net of noop's fork."""
-    col = {"ok/s": "ok/s"}.get(figure.column, figure.column)
-    if col in ("knee",):
-        return {}
-    w = cbl.windows(run)
-    w = w[(w["shape"] == shape) & w["measured"]]
-    base = w[w["client"] == cbl.NOOP][col].mean() if figure.net else 0.0
-    out = {}
-    for client, g in w[w["client"] != cbl.NOOP].groupby("client"):
-        out[client] = [v - base - (delay_us if figure.key in ("p50", "p99") else 0) for v in g[col] if v == v]
-    return out
 
 
 def _round(x: float):
@@ -434,7 +452,8 @@ def text(run: cbl.Run, v: dict, width: int = 118) -> str:
     lines.append("")
     lines += textwrap.wrap(f"letters: best first; clients sharing a letter are not told apart ({hf['confidence']:.0%} over "
                            "every pair of a figure, rounds compared within rounds); costs net of the harness (noop); "
-                           "* marked (JIT still compiling, a flag, a knee that is a lower bound): see the report", width)
+                           "* marked (JIT still compiling, a flag, a knee that is a lower bound): see the report; each "
+                           "pair's ratio and interval: summary.json (verdict, pairs.ratios)", width)
     shown = {s for s, _ in columns(v, most)}
     rest = [s["shape"] for s in v["shapes"] if s["shape"] not in shown]
     if rest:
@@ -459,7 +478,8 @@ def compare_runs(a: cbl.Run, b: cbl.Run) -> list:
             other = fa.get((s["shape"], f["figure"]))
             if not other:
                 continue
-            both = [c for c in f["clients"] if c in other["clients"]]
+            both = [c for c in f["clients"] if c in other["clients"]
+                    and f["clients"][c]["letters"] and other["clients"][c]["letters"]]  # lettered in both
             rel = {run: {(p["better"], p["worse"]) for p in g["pairs"]["apart"]} for run, g in (("a", other), ("b", f))}
             opposite, one_only, apart = [], 0, {"a": 0, "b": 0}
             for i, x in enumerate(both):

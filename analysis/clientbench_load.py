@@ -225,8 +225,10 @@ def recorded(v) -> float:
 @per_run
 def forks(run: Run) -> pd.DataFrame:
     """One row per fork (shape, client, round), its measured windows together: CPU, allocation, syscalls, context
-    switches per request sent (totals over totals); ok/s; latency p50, p99 from merged histograms; its windows' top JIT
-    share, median steal and every flag; for a knee search the knee, bracket and status as the search recorded them."""
+    switches per request sent (totals over totals); ok/s; latency p50, p99 from merged histograms, each with the width
+    of its histogram bucket; its windows' top JIT share, median steal and every flag; whether its warm-up settled
+    (`steady`: the trial's `warmup.steady`, true where the record predates it); for a knee search the knee, bracket
+    and status as the search recorded them."""
     rows = []
     for t in run.trials:
         its = t.measured
@@ -239,25 +241,36 @@ def forks(run: Run) -> pd.DataFrame:
         h = merged(t.intervals(tag)) if t.intervals(tag) else None
         last = its[-1]
         counted = _counted(t.iterations)
+        p50, p99 = (h.get_value_at_percentile(q) if h and h.get_total_count() else math.nan for q in (50, 99))
         rows.append({
             "shape": t.shape, "client": t.client, "round": t.round, "started": t.started,
             "sent": sent, "ok/s": sum(it["ok"] for it in its) / seconds if seconds else math.nan,
             "cpu": _per(sum(it["cpuNanosInWindow"] for it in its) / 1e3, sent, its, "cpuNanosInWindow"),
             "alloc": _per(sum(it["allocatedBytesInWindow"] for it in its), sent, its, "allocatedBytesInWindow"),
             "syscalls": _kernel(counted, "syscalls"), "cswitches": _kernel(counted, "contextSwitches"),
-            "p50": h.get_value_at_percentile(50) if h and h.get_total_count() else math.nan,
-            "p99": h.get_value_at_percentile(99) if h and h.get_total_count() else math.nan,
+            "p50": p50, "p99": p99, "p50.width": _bucket(h, p50), "p99.width": _bucket(h, p99),
             "jit": max((recorded(it["probes"].get("jitShare")) for it in its), default=math.nan),
             "steal": _median([recorded(it["probes"].get("stealShare")) for it in its]),
             "flags": tuple(sorted({f.removeprefix("flag.") for it in its for f in it.get("flags", [])})),
             "windows": len(its), "kernel": bool(counted),
+            # false only where the warm-up ran to its bound; null (not judged) and older records count as steady
+            "steady": (t.record.get("warmup") or {}).get("steady") is not False,
             "knee": num(last.get("knee")), "knee.high": num(last.get("knee.high")),
             "knee.status": last.get("knee.status", ""),
             "knee.flags": tuple(last.get("knee.flagsAtBound", [])),
         })
     return pd.DataFrame(rows, columns=["shape", "client", "round", "started", "sent", "ok/s", "cpu", "alloc",
-                                       "syscalls", "cswitches", "p50", "p99", "jit", "steal", "flags", "windows",
-                                       "kernel", "knee", "knee.high", "knee.status", "knee.flags"])
+                                       "syscalls", "cswitches", "p50", "p99", "p50.width", "p99.width", "jit", "steal",
+                                       "flags", "windows", "kernel", "steady", "knee", "knee.high", "knee.status",
+                                       "knee.flags"])
+
+
+def _bucket(h, value: float) -> float:
+    """How wide the histogram's bucket holding `value` is: the value read is its top, the true one anywhere in it."""
+    if value != value:
+        return math.nan
+    v = int(value)
+    return float(h.get_highest_equivalent_value(v) - h.get_lowest_equivalent_value(v) + 1)
 
 
 def _per(total: float, sent: int, its: list, key: str) -> float:

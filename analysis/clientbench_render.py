@@ -143,8 +143,8 @@ def repeatability_block(run: cbl.Run, other: cbl.Run) -> str:
 
 
 def resolution_block(run: cbl.Run) -> str:
-    """What an A/A run (one version measured against itself) found, and the smallest change each figure could have
-    shown: what an upgrade's run of that length can see on that machine."""
+    """What an A/A run (one version measured against itself) found, and the change each figure finds four times in
+    five: what an upgrade's run of that length can see on that machine."""
     u = cbu.read(run)
     version = u["old"]["version"]
     if version != u["new"]["version"]:
@@ -160,8 +160,8 @@ def resolution_block(run: cbl.Run) -> str:
     lines = [begin("resolution"),
              f"An A/A run, `./bench upgrade {u['client']} {version} {version}` (`{run.name}`: "
              f"{max((f['rounds'] for f in figures), default=0)} rounds{took} on {hf['cores']} cores of "
-             f"{hf['cpuModel']}, JDK {hf['jdk']}), compared {len(figures)} figures and {said}. The smallest change "
-             f"each figure could have shown is what an upgrade's run of the same length can see on this machine:", "",
+             f"{hf['cpuModel']}, JDK {hf['jdk']}), compared {len(figures)} figures and {said}. The change each "
+             f"figure finds four times in five is what an upgrade's run of the same length can see on this machine:", "",
              "| could detect | " + " | ".join(shapes) + " |", "|---" * (len(shapes) + 1) + "|"]
     cell = {(f["label"], f["shape"]): cbu.detectable(f) for f in figures}
     lines += [f"| {label} | " + " | ".join(cell.get((label, s), "-") for s in shapes) + " |"

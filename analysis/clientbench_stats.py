@@ -1,34 +1,60 @@
 """Pairwise comparison of clients on one figure, and the compact letter display that presents it. Pure numbers.
 
-On the log scale, client effect + round effect + residual takes out what a round did to all; Tukey's HSD tells pairs
-apart (Tukey-Kramer with gaps), a client noisier than typical judged on its own spread. One round: windows stand in.
+On the log scale, client effect + round effect + residual. A round's effect is the median of the clients' deviations
+in it, so no one client moves it. Each pair is judged on its two clients' spreads with its own degrees of freedom
+(Games-Howell): a client whose rounds disagree more than the others' credibly do is judged on its own spread, the
+others on their pooled spread or their own where that is wider. Exact only where the caller declares a figure exact;
+a client needs two rounds for letters.
 """
 from __future__ import annotations
 
+import bisect
+import functools
 import math
 import string
 from dataclasses import dataclass, field
-
-import numpy as np
+from statistics import fmean, median
 
 BETTER, WORSE, TIED = "better", "worse", "not separated"
+MIN_ROUNDS = 2  # a client's letters rest on at least this many JVM starts: windows of one JVM do not repeat
+# A client whose spread exceeds the typical one at this level, over all clients (so a steady client is taken for a
+# noisy one in at most 5% of runs), is judged on its own spread and degrees of freedom, and kept out of the pool.
+NOISY_LEVEL = 0.05
+ONE_ROUND = "measured in one round: the spread between JVM starts is unknown"
+NO_SPREAD = "no spread between rounds, and the figure is not exact: nothing bounds its error"
+
+
+@dataclass(frozen=True)
+class Ratio:
+    """x's figure over y's, with its interval at the comparison's family-wise confidence: "not separated" reads as
+    "within [low, high]"."""
+    x: str
+    y: str
+    ratio: float
+    low: float
+    high: float
+    relation: str
 
 
 @dataclass
 class Comparison:
     """One figure's clients, compared: best first, each with its estimate and interval, its letters, and every
-    pair's relation. `method` says what the spread rests on ("rounds", "windows", or "none")."""
+    pair's relation and ratio. `method`: "rounds", "exact" or "none" (no letters: `why` says why)."""
     order: list
     estimate: dict  # client -> the figure (geometric mean over rounds, what the round effects leave)
     low: dict
     high: dict
-    letters: dict  # client -> "ab"
-    pairs: list  # (x, y, relation of x to y) for x before y in `order`
+    letters: dict  # client -> "ab"; "" for a client shown but not lettered (`unlettered` says why)
+    pairs: list  # (x, y, relation of x to y) for lettered x before y in `order`
     method: str
-    sd: float  # pooled sd of log figure
-    df: int
-    rounds: dict = field(default_factory=dict)  # client -> observations it rests on
+    sd: float  # pooled sd of the log figure
+    df: float
+    rounds: dict = field(default_factory=dict)  # client -> rounds it rests on
     withheld: list = field(default_factory=list)  # (x, y): apart by the numbers, but y's figure is a lower bound
+    ratios: list = field(default_factory=list)  # Ratio per pair of `pairs`, in the same order
+    unlettered: dict = field(default_factory=dict)  # client -> why it is shown without letters
+    noisy: list = field(default_factory=list)  # clients judged on their own spread
+    why: str = ""  # why there are no letters at all
 
     @property
     def separated(self) -> int:
@@ -48,125 +74,220 @@ class Comparison:
         raise KeyError((x, y))
 
 
+@dataclass(frozen=True)
+class _Spread:
+    """What a client's estimate is judged on: the variance of one round's log figure, the source of that estimate
+    ("pool" or the client itself) and its degrees of freedom, and a variance of the estimate that no round removes."""
+    var: float
+    source: str
+    df: float
+    floor: float = 0.0
+
+
 def compare(values: dict, higher_is_better: bool, confidence: float = 0.95, lower_bounds: set = frozenset(),
-            windows: dict | None = None) -> Comparison:
-    """Compares clients on one figure. `values`: client -> {round: value > 0}; `windows`: client -> [window values],
-    used when every client has one round only. `lower_bounds`: clients whose figure is only a lower bound (an open knee
-    search): never found worse (higher is better then), and the pair is listed as withheld."""
+            is_exact: bool = False, floor: dict | None = None, left_out: dict | None = None) -> Comparison:
+    """Compares clients on one figure. `values`: client -> {round: value > 0}. `is_exact`: the figure is declared
+    exact (a count, a size): where no client's value differs between rounds, clients are apart wherever the values
+    differ. `floor`: client -> a variance of its log estimate that no number of rounds removes (a histogram's
+    resolution). `left_out`: client -> rounds shown but kept out of the fit and the letters (a fork that never
+    settled). `lower_bounds`: clients whose figure is only a lower bound (an open knee search): never found worse
+    (higher is better then), and the pair is listed as withheld."""
     logs = {c: {r: math.log(v) for r, v in rs.items() if v > 0} for c, rs in values.items()}
     logs = {c: rs for c, rs in logs.items() if rs}
-    clients = list(logs)
-    if len(clients) == 0:
+    if not logs:
         return Comparison([], {}, {}, {}, {}, [], "none", math.nan, 0)
-    one_round = all(len(rs) <= 1 for rs in logs.values())
-    if one_round and windows:
-        groups = {c: [math.log(v) for v in windows.get(c, []) if v > 0] for c in clients}
-        means, own, n, sd, df = _one_way(groups)
-        method = "windows"
-    else:
-        means, own, n, sd, df = _two_way(logs)
-        method = "rounds"
-    if df and sd < 1e-9:  # no spread at all (a count): exact, not statistics
-        return exact({c: math.exp(means[c]) for c in clients}, higher_is_better)
-    if not df or not sd > 0:
-        method = "none"
+    if is_exact and all(max(rs.values()) == min(rs.values()) for rs in logs.values()):
+        return exact({c: values[c][next(iter(rs))] for c, rs in logs.items()}, higher_is_better)
+    left_out, floor = left_out or {}, floor or {}
+    kept = {c: {r: y for r, y in rs.items() if r not in left_out.get(c, ())} for c, rs in logs.items()}
+    lettered = [c for c in logs if len(kept[c]) >= MIN_ROUNDS]
+    unlettered = {c: _unlettered_why(len(logs[c]), len(logs[c]) - len(kept[c])) for c in logs if c not in lettered}
+    fit = {c: kept[c] for c in lettered}
+    rho, _ = round_effects(fit) if len(lettered) >= 2 else ({}, {})
+    shown = {c: kept[c] if c in lettered else logs[c] for c in logs}
+    means = {c: fmean([y - rho.get(r, 0.0) for r, y in rs.items()]) for c, rs in shown.items()}
+    n = {c: len(rs) for c, rs in shown.items()}
+    spread, pooled_var, pooled_df, noisy = _spreads(shown, rho, means, lettered, floor)
+    why = _no_letters(logs, lettered, pooled_var, floor)
+    if why:
+        unlettered.update(dict.fromkeys(lettered, why))
+        lettered = []
     sign = -1.0 if higher_is_better else 1.0
-    order = sorted(clients, key=lambda c: (sign * means[c], c))
-    from scipy import stats
+    order = sorted(logs, key=lambda c: (sign * means[c], c))
+    ranked = [c for c in order if c in lettered]
+    pairs, withheld, ratios = _pairs(ranked, means, spread, n, confidence, lower_bounds if higher_is_better else set())
+    low, high = {}, {}
+    for c in order:
+        s = spread.get(c)
+        half = _t(confidence, s.df) * math.sqrt(s.var / n[c] + s.floor) if s and s.var + s.floor > 0 else math.inf
+        low[c], high[c] = (math.exp(means[c] - half), math.exp(means[c] + half)) if half < math.inf else (0.0, math.inf)
+    marks = letters(ranked, {(x, y) for x, y, r in pairs if r != TIED})
+    return Comparison(order, {c: math.exp(means[c]) for c in order}, low, high,
+                      {c: marks.get(c, "") for c in order}, pairs, "rounds" if ranked else "none",
+                      math.sqrt(pooled_var) if pooled_var == pooled_var else math.nan, pooled_df, n, withheld, ratios,
+                      {c: unlettered[c] for c in order if c in unlettered}, sorted(noisy & set(ranked)), why)
 
-    typical = _typical_variance(own, df, len(clients)) if method == "rounds" else sd ** 2
-    var = {c: max(typical, own.get(c, 0.0)) if sd == sd else math.nan for c in clients}
 
-    q = stats.studentized_range.ppf(confidence, max(2, len(clients)), df) if method != "none" and len(clients) > 1 else math.inf
-    t = stats.t.ppf(0.5 + confidence / 2, df) if method != "none" else math.inf
-    pairs, withheld = [], []
-    for i, x in enumerate(order):
-        for y in order[i + 1:]:
-            diff = abs(means[x] - means[y])
-            se = math.sqrt(var[x] / n[x] + var[y] / n[y]) if method != "none" else math.inf
-            apart = diff > q / math.sqrt(2) * se
-            if apart and y in lower_bounds and higher_is_better:
+def _no_letters(logs: dict, lettered: list, pooled_var: float, floor: dict) -> str:
+    """Why a figure gets no letters at all ("" where it gets them)."""
+    if len(lettered) < 2:
+        if all(len(rs) <= 1 for rs in logs.values()):
+            return ONE_ROUND
+        return "one client: nothing to compare it with" if len(logs) == 1 else \
+            f"fewer than two clients with {MIN_ROUNDS} steady rounds"
+    if pooled_var == 0 and not any(v > 0 for v in floor.values()):
+        return NO_SPREAD
+    return ""
+
+
+def _pairs(ranked: list, means: dict, spread: dict, n: dict, confidence: float, lower_bounds: set) -> tuple:
+    """(pairs, withheld, ratios) of the lettered clients, best first: each pair at the studentized range's quantile
+    for all of them, on its own standard error and degrees of freedom."""
+    pairs, withheld, ratios = [], [], []
+    for i, x in enumerate(ranked):
+        for y in ranked[i + 1:]:
+            diff = means[x] - means[y]
+            se, df = _pair(spread[x], n[x], spread[y], n[y])
+            half = _q(confidence, len(ranked), df) / math.sqrt(2) * se if se > 0 else math.inf
+            apart = abs(diff) > half
+            bound = y in lower_bounds  # y's true figure may be higher: x/y has no low end
+            if apart and bound:
                 withheld.append((x, y))
                 apart = False
             pairs.append((x, y, BETTER if apart else TIED))
-    est = {c: math.exp(means[c]) for c in clients}
-    half = {c: t * math.sqrt(var[c] / n[c]) if method != "none" else math.inf for c in clients}
-    low = {c: math.exp(means[c] - half[c]) if half[c] < math.inf else 0.0 for c in clients}
-    high = {c: math.exp(means[c] + half[c]) if half[c] < math.inf else math.inf for c in clients}
-    separated = {(x, y) for x, y, r in pairs if r != TIED}
-    return Comparison(order, est, low, high, letters(order, separated), pairs, method, sd, df,
-                      {c: n[c] for c in clients}, withheld)
+            low = math.exp(diff - half) if half < math.inf and not bound else 0.0
+            ratios.append(Ratio(x, y, math.exp(diff), low, math.exp(diff + half), BETTER if apart else TIED))
+    return pairs, withheld, ratios
+
+
+def _unlettered_why(rounds: int, left_out: int) -> str:
+    if rounds <= 1:
+        return ONE_ROUND
+    return f"{left_out} of its {rounds} rounds never settled: fewer than {MIN_ROUNDS} steady rounds"
 
 
 def exact(values: dict, higher_is_better: bool) -> Comparison:
-    """A figure without spread (a count the same every round, a dependency's size): clients are apart wherever
-    their values differ, tied where equal; the interval is the value."""
+    """A figure declared exact (a count, a dependency's size) whose values did not change between rounds: clients
+    are apart wherever their values differ, tied where equal; the interval is the value."""
     sign = -1.0 if higher_is_better else 1.0
     order = sorted(values, key=lambda c: (sign * values[c], c))
     pairs = [(x, y, TIED if values[x] == values[y] else BETTER) for i, x in enumerate(order) for y in order[i + 1:]]
+    ratio = {(x, y): values[x] / values[y] if values[y] else 1.0 if values[x] == values[y] else math.inf
+             for x, y, _ in pairs}
+    ratios = [Ratio(x, y, ratio[x, y], ratio[x, y], ratio[x, y], r) for x, y, r in pairs]
     return Comparison(order, dict(values), dict(values), dict(values),
                       letters(order, {(x, y) for x, y, r in pairs if r != TIED}), pairs, "exact", 0.0, 0,
-                      {c: 1 for c in order})
+                      {c: 1 for c in order}, [], ratios)
 
 
-def _typical_variance(own: dict, df: int, clients: int) -> float:
-    """The median of the clients' own variances, scaled so that its mean is the variance (each has about df /
-    clients degrees of freedom: the median of a chi-square falls below its mean): a pooled spread that one noisy
-    client cannot inflate."""
+
+def round_effects(cells: dict) -> tuple:
+    """(round effects, client effects) of log figure = client + round + residual on the cells present (client ->
+    {round: log value}), fitted robustly: a round's effect is the median over clients of their deviations from their
+    own means (median polish, with means for the clients), so one client's swings cannot move it; centred on zero."""
+    rounds = sorted({r for rs in cells.values() for r in rs})
+    rho = dict.fromkeys(rounds, 0.0)
+    for _ in range(100):  # a complete table settles in two sweeps; gaps take a few more
+        mu = {c: fmean([y - rho[r] for r, y in rs.items()]) for c, rs in cells.items()}
+        new = {r: median([rs[r] - mu[c] for c, rs in cells.items() if r in rs]) for r in rounds}
+        centre = fmean(new.values())
+        new = {r: v - centre for r, v in new.items()}
+        moved = max(abs(new[r] - rho[r]) for r in rounds)
+        rho = new
+        if moved < 1e-12:
+            break
+    return rho, {c: fmean([y - rho[r] for r, y in rs.items()]) for c, rs in cells.items()}
+
+
+def _spreads(shown: dict, rho: dict, means: dict, lettered: list, floor: dict) -> tuple:
+    """Per client, the _Spread it is judged on; the pooled variance and its df; the noisy clients. A lettered client's
+    own variance is its residuals' on its share of the residual df; it is noisy where that exceeds the typical one
+    (the scaled median) at NOISY_LEVEL. The others pool, each judged on the pool or its own where wider."""
+    k = max(1, len(lettered))
+    own, own_df = {}, {}
+    for c, rs in shown.items():
+        resid = [y - rho.get(r, 0.0) - means[c] for r, y in rs.items()]
+        # the fit spends a client's mean and its 1/k share of each round effect; one not in the fit, its mean only
+        dfc = (len(rs) - 1) * ((k - 1) / k if c in lettered else 1.0)
+        if dfc > 0:
+            own[c], own_df[c] = sum(e * e for e in resid) / dfc, dfc
+    in_fit = [c for c in lettered if c in own]
+    typical, typical_df = _typical_variance([own[c] for c in in_fit], [own_df[c] for c in in_fit])
+    noisy = set()
+    if typical > 0:
+        level = NOISY_LEVEL / len(in_fit)
+        noisy = {c for c in in_fit if own[c] > typical * _quantile("f", 1 - level, own_df[c], typical_df)}
+    calm = [c for c in in_fit if c not in noisy]
+    pooled_df = sum(own_df[c] for c in calm)
+    pooled = sum(own[c] * own_df[c] for c in calm) / pooled_df if pooled_df else math.nan
+    spread = {}
+    for c in shown:
+        f = floor.get(c, 0.0)
+        if c in noisy or (c not in lettered and c in own):
+            spread[c] = _Spread(own[c], c, own_df[c], f)
+        elif c in lettered and pooled == pooled:
+            spread[c] = _Spread(max(pooled, own.get(c, 0.0)), "pool", pooled_df, f)
+    return spread, pooled, pooled_df, noisy
+
+
+def _typical_variance(own: list, df: list) -> tuple:
+    """(the median of the clients' own variances scaled so that its mean is the variance, its degrees of freedom): a
+    spread that one noisy client cannot inflate. A median of k variances on nu degrees of freedom each is worth fewer
+    than k nu of them (its large-sample variance, 1 / (4 k f(m)^2), at the chi-square's density f at its median m)."""
+    if not own:
+        return math.nan, 0.0
+    nu = max(fmean(df), 0.5)
+    m = _quantile("chi2", 0.5, nu) / nu  # the median of a variance on nu degrees of freedom, its mean 1
+    density = _density("chi2", nu * m, nu) * nu
+    return median(own) / m, 8 * len(own) * (density * m) ** 2
+
+
+def _pair(sx: _Spread, nx: int, sy: _Spread, ny: int) -> tuple:
+    """(standard error of the difference of two clients' log estimates, its degrees of freedom): Welch-Satterthwaite
+    over the estimates it rests on, the pool counted once; a floor is known, not estimated."""
+    terms = {}
+    for s, n in ((sx, nx), (sy, ny)):
+        terms[s.source] = terms.get(s.source, 0.0) + s.var / n
+    df_of = {sx.source: sx.df, sy.source: sy.df}
+    var = sum(terms.values()) + sx.floor + sy.floor
+    denominator = sum(v * v / df_of[src] for src, v in terms.items() if v > 0)
+    return math.sqrt(var), (var * var / denominator if denominator > 0 else math.inf)
+
+
+# Degrees of freedom are rounded down to this grid before a quantile is looked up: conservative, and few to compute.
+_DF_GRID = (*(x / 4 for x in range(2, 16)), *(x / 2 for x in range(8, 20)), *range(10, 20), *range(20, 30, 2),
+            30, 35, 40, 50, 60, 80, 120, 240, math.inf)
+
+
+def _grid(df: float) -> float | None:
+    i = bisect.bisect_right(_DF_GRID, df)
+    return _DF_GRID[i - 1] if i else None
+
+
+@functools.lru_cache(maxsize=4096)
+def _quantile(distribution: str, p: float, *shape) -> float:
+    """scipy.stats' quantile, remembered: the same few are asked for again and again."""
     from scipy import stats
 
-    values = sorted(own.values())
-    if not values or not df:
-        return math.nan
-    nu = max(df / clients, 0.5)
-    median = values[len(values) // 2] if len(values) % 2 else (values[len(values) // 2 - 1] + values[len(values) // 2]) / 2
-    return median * nu / stats.chi2.median(nu)
+    return float(getattr(stats, distribution).ppf(p, *shape))
 
 
-def _one_way(groups: dict) -> tuple:
-    """(means, own variances, counts, pooled sd, df) of log values grouped by client (windows of one fork)."""
-    means, own, n = {}, {}, {}
-    ss, df = 0.0, 0
-    for c, xs in groups.items():
-        n[c] = max(1, len(xs))
-        means[c] = sum(xs) / len(xs) if xs else math.nan
-        if len(xs) >= 2:
-            r = sum((x - means[c]) ** 2 for x in xs)
-            own[c] = r / (len(xs) - 1)
-            ss += r
-            df += len(xs) - 1
-    return means, own, n, (math.sqrt(ss / df) if df else math.nan), df
+@functools.lru_cache(maxsize=256)
+def _density(distribution: str, x: float, *shape) -> float:
+    from scipy import stats
+
+    return float(getattr(stats, distribution).pdf(x, *shape))
 
 
-def _two_way(logs: dict) -> tuple:
-    """(client effects, own variances, rounds per client, pooled sd, df) of the additive model fitted by least
-    squares on the cells present; round effects sum to zero, so a client's effect is its mean where it ran
-    every round."""
-    clients = list(logs)
-    rounds = sorted({r for rs in logs.values() for r in rs})
-    cells = [(ci, rounds.index(r), v) for ci, c in enumerate(clients) for r, v in logs[c].items()]
-    k, m = len(clients), len(rounds)
-    x = np.zeros((len(cells), k + m - 1))
-    y = np.array([v for _, _, v in cells])
-    for row, (ci, ri, _) in enumerate(cells):
-        x[row, ci] = 1.0
-        if m > 1:  # effects coding: the last round is minus the sum of the others
-            if ri < m - 1:
-                x[row, k + ri] = 1.0
-            else:
-                x[row, k:] = -1.0
-    beta, *_ = np.linalg.lstsq(x, y, rcond=None)
-    resid = y - x @ beta
-    df = len(cells) - k - (m - 1)
-    sd = math.sqrt(float(resid @ resid) / df) if df > 0 else math.nan
-    n = {c: len(logs[c]) for c in clients}
-    own = {}
-    for ci, c in enumerate(clients):
-        rs = [resid[row] for row, (cj, _, _) in enumerate(cells) if cj == ci]
-        dfc = len(rs) * df / len(cells) if df > 0 else 0  # the client's share of the residual df
-        if dfc > 0 and len(rs) >= 2:
-            own[c] = sum(e * e for e in rs) / dfc
-    return {c: float(beta[ci]) for ci, c in enumerate(clients)}, own, n, sd, max(df, 0)
+def _q(confidence: float, k: int, df: float) -> float:
+    """The studentized range's quantile for k clients (Games-Howell's, simultaneous over every pair)."""
+    g = _grid(df)
+    return _quantile("studentized_range", confidence, max(2, k), g) if g is not None else math.inf
+
+
+def _t(confidence: float, df: float) -> float:
+    g = _grid(df)
+    return _quantile("t", 0.5 + confidence / 2, g) if g is not None else math.inf
 
 
 def letters(order: list, separated: set) -> dict:
@@ -199,10 +320,11 @@ def letters(order: list, separated: set) -> dict:
 
 
 def words(cmp: Comparison, label, higher_is_better: bool) -> str:
-    """'ahc (a) < vertx, apache (b) < reactor (bc)': clients best first, those with the same letters together,
-    each group's letters after it; '<' where lower is better, '>' where higher is. `label(client)` names a client."""
+    """'ahc (a) < vertx, apache (b) < reactor (bc)': lettered clients best first, those with the same letters
+    together, each group's letters after it; '<' where lower is better, '>' where higher is. `label(client)` names
+    a client."""
     groups = []
-    for c in cmp.order:
+    for c in (c for c in cmp.order if cmp.letters[c]):
         if groups and groups[-1][0] == cmp.letters[c]:
             groups[-1][1].append(c)
         else:

@@ -1,11 +1,13 @@
 """Should we upgrade? Two versions of one client, measured in one run, compared figure by figure: decided once, here.
 
 Rounds alternate old, noop, new and back, so each round's log ratio new/old is free of what the host did to it. Over the
-rounds: the ratio, a Student t interval simultaneous over the figures (Bonferroni), and better, worse or no difference.
+rounds: the ratio, a Student t interval simultaneous over the figures (Bonferroni), better, worse or no difference, and
+the change the run finds four times in five.
 """
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
 import math
@@ -17,6 +19,7 @@ import clientbench_decide as cbd
 import clientbench_load as cbl
 
 BETTER, WORSE, NONE, FEW = "better", "worse", "no difference detected", "too few rounds"
+POWER = 0.8  # "could detect": the change this run finds four times in five
 PNG = "upgrade.png"
 
 
@@ -32,8 +35,8 @@ def arms(run: cbl.Run) -> dict:
 
 def paired(old: dict, new: dict, higher_is_better: bool, figures: int, confidence: float = cbl.CONFIDENCE) -> dict:
     """The ratio new/old of one figure over the rounds where both are positive (`old`, `new`: round -> value): geometric
-    means, ratio, interval at family-wise `confidence` over `figures` figures, verdict, and `detectable`, the interval's
-    half-width as a ratio (0.05: a change of 5% would have been found)."""
+    means, ratio, interval at family-wise `confidence` over `figures` figures, verdict, and `detectable`: the change (as
+    a ratio less one) this run finds with probability POWER at that confidence, were the rounds' spread as measured."""
     from scipy import stats
 
     rounds = sorted(r for r in old if r in new and old[r] > 0 and new[r] > 0)
@@ -48,13 +51,30 @@ def paired(old: dict, new: dict, higher_is_better: bool, figures: int, confidenc
     sd = math.sqrt(sum((x - mean) ** 2 for x in logs) / (n - 1))
     alpha = (1 - confidence) / max(1, figures)
     half = stats.t.ppf(1 - alpha / 2, n - 1) * sd / math.sqrt(n)
-    out.update(low=math.exp(mean - half), high=math.exp(mean + half), detectable=math.exp(half) - 1)
+    out.update(low=math.exp(mean - half), high=math.exp(mean + half),
+               detectable=math.exp(detectable_log_change(sd, n, alpha)) - 1)
     # No spread over the rounds is no estimate of it, not an exact figure (none of these declares exactness): two
     # equal ratios of quantized latencies say nothing, so a zero-width interval decides nothing.
     higher = half > 0 and out["low"] > 1
     lower = half > 0 and out["high"] < 1
     out["verdict"] = NONE if not (higher or lower) else BETTER if higher == higher_is_better else WORSE
     return out
+
+
+def detectable_log_change(sd: float, rounds: int, alpha: float, power: float = POWER) -> float:
+    """The true mean log ratio that the paired t test at two-sided `alpha` over `rounds` rounds of spread `sd` finds
+    with probability `power`. The interval's half-width is found only about half the time."""
+    return _noncentrality(rounds - 1, alpha, power) * sd / math.sqrt(rounds)
+
+
+@functools.lru_cache(maxsize=256)
+def _noncentrality(df: int, alpha: float, power: float) -> float:
+    """Where the noncentral t on `df` degrees of freedom exceeds the test's bound with probability `power` (the far
+    tail, under alpha / 2, left out)."""
+    from scipy import optimize, stats
+
+    t = stats.t.ppf(1 - alpha / 2, df)
+    return optimize.brentq(lambda nc: stats.nct.sf(t, df, nc) - power, 0.0, 10 * t + 10, xtol=1e-10)
 
 
 def _geomean(values: list) -> float:
@@ -65,7 +85,8 @@ def _geomean(values: list) -> float:
 
 def _rounds(run: cbl.Run, shape: str, figure: cbd.Figure) -> tuple:
     """Per version, round -> its figure in that round (net of noop's in the same round where the figure is net;
-    latency beyond the server's delay), and the marks its forks raised (flags, the JIT, a knee's lower bound)."""
+    latency beyond the server's delay; a fork that never settled left out), and the marks its forks raised (flags,
+    the JIT, a knee's lower bound, `unsteady`)."""
     f = cbl.forks(run)
     f = f[f["shape"] == shape]
     delay_us = int(run.shape_params(shape).get("delayMs") or 0) * 1000 if figure.key in ("p50", "p99") else 0
@@ -73,8 +94,10 @@ def _rounds(run: cbl.Run, shape: str, figure: cbd.Figure) -> tuple:
     values, marks = {}, {}
     for label, g in f[f["client"] != cbl.NOOP].groupby("client", sort=False):
         base = {r: delay_us + (noop.get(r, noop.median()) if figure.net else 0.0) for r in g["round"]}
-        values[label] = {int(r): v - base[r] for r, v in zip(g["round"], g[figure.column]) if v == v}
-        m = {x for fl in g["flags"] for x in fl}
+        steady = g["steady"] if "steady" in g else [True] * len(g)
+        # a fork that never settled is left out, and so is its round's pair
+        values[label] = {int(r): v - base[r] for r, v, ok in zip(g["round"], g[figure.column], steady) if v == v and ok}
+        m = {x for fl in g["flags"] for x in fl} | ({"unsteady"} if not all(steady) else set())
         if (g["jit"] > cbl.JIT_WARMING).any():
             m.add("jit")
         if figure.key == "knee":
@@ -181,14 +204,14 @@ def _interval(f: dict) -> str:
 
 
 def detectable(f: dict) -> str:
-    """The smallest change the figure's run could detect, as a share (or a factor beyond x2)."""
+    """The change the figure's run finds four times in five, as a share (or a factor beyond x2)."""
     d = f["detectable"]
     return "-" if d is None else f"{d:.1%}" if d < 1 else ">x100" if d > 99 else f"x{1 + d:.3g}"
 
 
 def table(u: dict) -> pd.DataFrame:
-    """One row per shape and figure: the two values, the ratio new/old, its interval, the verdict, and the smallest
-    change the run could detect; '*' after a figure whose forks raised a mark. The terminal and the report print it."""
+    """One row per shape and figure: the two values, the ratio new/old, its interval, the verdict, and the change the
+    run finds four times in five; '*' after a figure whose forks raised a mark. The terminal and the report print it."""
     rows = [{"shape": f["shape"], "figure": f["label"] + ("*" if f["marks"] else ""),
              "old": cbd.fmt(f["old"], f["unit"]), "new": cbd.fmt(f["new"], f["unit"]), "new/old": _ratio(f),
              "95% interval": _interval(f), "verdict": f["verdict"], "could detect": detectable(f),
@@ -219,8 +242,8 @@ def text(run: cbl.Run, u: dict, width: int = 118) -> str:
     lines += textwrap.wrap(
         f"new/old from the rounds paired (old and new in each round, their order alternating); intervals "
         f"{u['confidence']:.0%} for all {u['figuresTogether']} figures together, so an A/A run finds no difference "
-        f"with {u['confidence']:.0%} probability; costs net of noop; * marked (JIT compiling, a flag, a knee's lower "
-        f"bound): see summary.json", width)
+        f"with {u['confidence']:.0%} probability; could detect: the change found four times in five; costs net of noop; "
+        f"* marked (JIT compiling, a flag, a knee's lower bound, a fork that never settled): see summary.json", width)
     tail = [""] + lines[4:] + [f"figure of the ratios: {run.path / PNG}"]
     room = 40 - 4 - len(tail)  # the table's rows beyond that are in summary.json and the report
     if len(rows) > room:

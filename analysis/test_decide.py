@@ -58,7 +58,10 @@ def test_costs_are_net_of_noop_in_the_same_round(tmp_path):
     f = cbd.rank(run, "rate-4000", cbd.BY_KEY["cpu"])
     assert f["tiers"] == [["lean"], ["heavy"]]
     assert f["clients"]["lean"]["value"] == pytest.approx(30.6, rel=0.02)
-    assert f["pairs"] == {"separated": 1, "of": 1, "apart": [{"better": "lean", "worse": "heavy"}], "withheld": []}
+    assert {k: v for k, v in f["pairs"].items() if k != "ratios"} == {
+        "separated": 1, "of": 1, "apart": [{"better": "lean", "worse": "heavy"}], "withheld": []}
+    (ratio,) = f["pairs"]["ratios"]
+    assert ratio["ratio"] == pytest.approx(30.6 / 89.0, rel=0.02) and ratio["high"] < 1
 
 
 def test_a_late_pacer_marks_latency_but_not_what_a_request_costs(tmp_path):
@@ -106,9 +109,10 @@ def test_every_ranked_figure_of_the_fixture_is_consistent_with_its_pairs(run_cop
     assert v["shapes"], "the fixture ranks something"
     for s in v["shapes"]:
         for f in s["figures"]:
-            clients = list(f["clients"])
+            clients = [c for c in f["clients"] if f["clients"][c]["letters"]]
+            assert sorted(set(f["clients"]) - set(clients)) == sorted(f["unlettered"])
             n = len(clients)
-            assert f["pairs"]["of"] == n * (n - 1) // 2
+            assert f["pairs"]["of"] == n * (n - 1) // 2 == len(f["pairs"]["ratios"])
             assert sorted({c for t in f["tiers"] for c in t}) == sorted(clients)
             apart = {frozenset((p["better"], p["worse"])) for p in f["pairs"]["apart"]}
             assert len(apart) == f["pairs"]["separated"]
@@ -177,3 +181,92 @@ def test_two_runs_count_the_pairs_they_put_in_opposite_order(run_copy, tmp_path)
     assert row["opposite"] == figure["pairs"]["separated"]
     assert all(r["opposite"] == 0 for k, r in rows.items() if k != (figure["shape"], figure["figure"]))
     assert sum(r["opposite"] for r in rows.values()) == figure["pairs"]["separated"]
+
+
+def _p50_rows(clients: dict, rounds=(1, 2, 3), shape="rate-4000", **extra) -> list:
+    """One fork per client and round: p50 = the client's base x the round's host factor x a small wobble of its own;
+    `extra`: client -> {round: {column: value}} over that."""
+    host = {1: 1.3, 2: 1.0, 3: 1.05}
+    rows = []
+    for i, (c, base) in enumerate(clients.items()):
+        for r in rounds:
+            row = {"shape": shape, "client": c, "round": r, "p50": base * host[r] * (1 + 0.01 * ((i + r) % 3 - 1)),
+                   "p50.width": 1.0, "steady": True}
+            rows.append({**row, **extra.get(c, {}).get(r, {})})
+    return rows
+
+
+def test_a_fork_that_never_settled_is_shown_but_kept_out_of_the_round_effects_and_the_letters(tmp_path):
+    base = {"a": 150.0, "b": 180.0, "c": 220.0, "d": 260.0, "late": 300.0, "cold": 170.0}
+    extra = {"late": {1: {"p50": 3000.0, "steady": False}},  # ten times its steady rounds, never settled
+             "cold": {1: {"steady": False}, 2: {"steady": False}}}
+    run = _fake_run(_forks(_p50_rows(base, **extra)), [OPEN], list(base), tmp_path)
+    f = cbd.rank(run, "rate-4000", cbd.BY_KEY["p50"])
+    late, cold = f["clients"]["late"], f["clients"]["cold"]
+    assert "unsteady" in late["marks"] and late["n"] == 2 and late["letters"]
+    assert late["value"] / f["clients"]["a"]["value"] == pytest.approx(2.0, rel=0.03), "its steady rounds' figure"
+    assert cold["letters"] == "" and "never settled" in f["unlettered"]["cold"] and "unsteady" in cold["marks"]
+    assert f["sd"] < 0.03, "the unsettled fork's 10x is in no one's residual"
+    assert f["pairs"]["separated"] == f["pairs"]["of"] == 10, "a-b-c-d-late 15-20% apart on a 1% spread"
+    assert "unsteady" in cbd.MARKS
+
+
+def test_forks_read_whether_their_warm_up_settled_and_their_latency_buckets(tmp_path):
+    run_dir = tmp_path / FIXTURE.name
+    shutil.copytree(FIXTURE, run_dir)
+    trial = next(run_dir.glob("OpenLoopBenchmark.request-okhttp-*.trial.json"))
+    record = json.loads(trial.read_text(encoding="utf-8"))
+    record["warmup"] = {"steady": False, "windows": 8, "seconds": 16.0, "boundSeconds": 16.0,
+                        "why": "p50 still moving"}
+    trial.write_text(json.dumps(record), encoding="utf-8")
+    f = cbl.forks(cbl.load_run(run_dir))
+    marked = f[~f["steady"]]
+    assert len(marked) == 1 and marked.iloc[0]["client"] == "okhttp"
+    assert marked.iloc[0]["shape"] == record["shape"] and marked.iloc[0]["round"] == record.get("round", 1)
+    assert f["steady"].sum() == len(f) - 1
+    # 3 significant digits: the bucket holding v is 1 us wide below 2,048 us and doubles with each power of two above
+    for col in ("p50", "p99"):
+        for v, width in zip(f[col], f[f"{col}.width"]):
+            assert v < 1 or width == 2 ** max(0, int(math.log2(v)) - 10), (col, v, width)
+
+
+def test_a_shape_of_one_round_is_shown_without_letters_and_says_why(tmp_path):
+    base = {"a": 150.0, "b": 300.0, "c": 600.0}
+    run = _fake_run(_forks(_p50_rows(base, rounds=(1,))), [{**OPEN, "rounds": 1}], list(base), tmp_path)
+    f = cbd.rank(run, "rate-4000", cbd.BY_KEY["p50"])
+    assert f["method"] == "none" and f["tiers"] == [] and f["pairs"]["of"] == 0
+    assert {c["letters"] for c in f["clients"].values()} == {""}
+    assert f["clients"]["c"]["value"] == pytest.approx(600 * 1.3, rel=0.02) and f["clients"]["c"]["high"] is None
+    assert "one round" in f["why"] and set(f["unlettered"]) == set(base)
+
+
+def test_a_latency_within_one_bucket_beyond_the_delay_is_not_ranked(tmp_path):
+    # At 1 s the histogram's bucket is 512 us wide: 1,000,447 us is 447 us beyond the delay, within its bucket.
+    shape = {**OPEN, "name": "delay1s-1000", "params": {"rate": "1000", "delayMs": "1000", "protocol": "http1"}}
+    rows = [{"shape": "delay1s-1000", "client": c, "round": r, "p50": p50, "p50.width": 512.0, "steady": True}
+            for c, p50 in (("a", 1_000_447.0), ("b", 1_000_447.0), ("slow", 1_001_983.0)) for r in (1, 2, 3)]
+    run = _fake_run(_forks(rows), [shape], ["a", "b", "slow"], tmp_path)
+    f = cbd.rank(run, "delay1s-1000", cbd.BY_KEY["p50"])
+    assert set(f["notRanked"]) == {"a", "b"} and "within one bucket" in f["notRanked"]["a"]
+    assert f["clients"]["slow"]["value"] == pytest.approx(1983) and f["pairs"]["apart"] == []
+
+
+def test_each_pair_has_its_ratio_and_interval_in_summary_json(tmp_path):
+    base = {"a": 150.0, "b": 151.0, "c": 300.0, "d": 310.0}
+    run = _fake_run(_forks(_p50_rows(base)), [OPEN], list(base), tmp_path)
+    v = json.loads(json.dumps(cbd.verdict(run), allow_nan=False))
+    f = v["shapes"][0]["figures"][0]
+    order = list(f["clients"])
+    assert [(r["x"], r["y"]) for r in f["pairs"]["ratios"]] == [(x, y) for i, x in enumerate(order)
+                                                                 for y in order[i + 1:]]
+    apart = {(p["better"], p["worse"]) for p in f["pairs"]["apart"]}
+    for r in f["pairs"]["ratios"]:
+        assert set(r) == {"x", "y", "ratio", "low", "high", "relation"}
+        assert r["ratio"] == pytest.approx(f["clients"][r["x"]]["value"] / f["clients"][r["y"]]["value"], rel=1e-3)
+        assert r["low"] <= r["ratio"] <= r["high"]
+        assert (r["relation"] == "better") == ((r["x"], r["y"]) in apart) == (r["high"] < 1)
+        assert r["relation"] in ("better", "not separated")
+    near = next(r for r in f["pairs"]["ratios"] if (r["x"], r["y"]) == ("a", "b"))
+    assert near["relation"] == "not separated" and near["high"] < 1.2, "within a few percent, not merely 'tied'"
+    far = next(r for r in f["pairs"]["ratios"] if (r["x"], r["y"]) == ("a", "c"))
+    assert far["relation"] == "better" and far["low"] < 0.5 < far["high"]

@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from clientbench_stats import BETTER, TIED, compare, letters, words
+from clientbench_stats import BETTER, NO_SPREAD, ONE_ROUND, TIED, compare, letters, round_effects, words
 
 
 def rounds(*xs):
@@ -88,17 +88,21 @@ def test_a_lower_bound_is_never_found_worse():
     assert c.relation("open", "slow") == BETTER, "better than another is still known"
 
 
-def test_one_round_compares_on_the_windows_and_says_so():
-    c = compare({"a": {1: 10.0}, "b": {1: 20.0}}, higher_is_better=False,
-                windows={"a": [10.0, 10.1, 9.9], "b": [20.0, 20.3, 19.8]})
-    assert c.method == "windows"
-    assert c.relation("a", "b") == BETTER
-
-
-def test_one_round_without_windows_separates_nothing():
+def test_one_round_is_shown_without_letters_and_says_why():
+    # Windows of one JVM do not stand in for JVM starts: their separations did not repeat.
     c = compare({"a": {1: 10.0}, "b": {1: 20.0}}, higher_is_better=False)
-    assert c.method == "none"
-    assert c.separated == 0 and c.high["a"] == math.inf
+    assert c.method == "none" and c.pairs == [] and c.ratios == []
+    assert c.letters == {"a": "", "b": ""} and c.tiers() == []
+    assert c.estimate == pytest.approx({"a": 10.0, "b": 20.0})
+    assert c.why == ONE_ROUND and c.unlettered == {"a": ONE_ROUND, "b": ONE_ROUND}
+
+
+def test_a_client_with_one_round_among_others_with_three_is_shown_unlettered():
+    c = compare({"a": rounds(10, 10.2, 9.9), "b": rounds(20, 20.1, 19.8), "late": {3: 15.0}}, higher_is_better=False)
+    assert c.letters["late"] == "" and c.unlettered == {"late": ONE_ROUND}
+    assert c.relation("a", "b") == BETTER
+    assert [(x, y) for x, y, _ in c.pairs] == [("a", "b")]
+    assert c.high["late"] == math.inf
 
 
 def test_values_that_are_not_positive_are_left_out():
@@ -122,9 +126,86 @@ def test_tiers_hold_every_client_best_first(n):
     assert c.tiers()[0][0] == "c00"
 
 
-def test_a_figure_without_spread_is_told_apart_wherever_the_values_differ():
+def test_a_figure_declared_exact_without_spread_is_told_apart_wherever_the_values_differ():
     c = compare({"a": rounds(1411, 1411, 1411), "b": rounds(1293, 1293, 1293), "c": rounds(1293, 1293, 1293)},
-                higher_is_better=False)
+                higher_is_better=False, is_exact=True)
     assert c.method == "exact"
     assert c.relation("b", "a") == BETTER and c.relation("b", "c") == TIED
     assert c.letters["b"] == c.letters["c"] != c.letters["a"]
+
+
+def test_a_zero_spread_is_not_taken_for_exactness():
+    # Every round's p50 in the same histogram bucket is no evidence that two clients differ by exactly that much.
+    values = {"a": rounds(447, 447, 447), "b": rounds(959, 959, 959), "c": rounds(447, 447, 447)}
+    c = compare(values, higher_is_better=False)
+    assert c.method == "none" and c.separated == 0 and c.why == NO_SPREAD
+    assert set(c.letters.values()) == {""}
+    assert c.estimate["b"] == pytest.approx(959)
+
+
+def test_a_declared_exact_figure_that_moved_between_rounds_is_compared_on_its_spread():
+    c = compare({"a": rounds(10, 11, 10), "b": rounds(12, 12, 13), "c": rounds(30, 30, 30)}, higher_is_better=False,
+                is_exact=True)
+    assert c.method == "rounds" and c.sd > 0
+    assert c.low["a"] < c.estimate["a"] < c.high["a"]
+    assert c.relation("a", "c") == BETTER
+
+
+def test_a_floor_keeps_neighbouring_buckets_from_being_told_apart_however_often_they_repeat():
+    # Latency beyond a 100 ms delay, read from a histogram whose bucket is 64 us wide there: 200, 264 and 328 us
+    # are neighbouring buckets' tops, the same in every round. The true values lie anywhere in their buckets.
+    width = 64
+    values = {"a": 200, "b": 264, "c": 328}
+    floor = {c: math.log(v / (v - width + 1)) ** 2 / 12 for c, v in values.items()}
+    c = compare({cl: rounds(*[v] * 4) for cl, v in values.items()}, False, floor=floor)
+    assert c.method == "rounds"
+    assert c.relation("a", "b") == TIED and c.relation("b", "c") == TIED
+    assert c.relation("a", "c") == BETTER, "two buckets apart, the order is known"
+    assert c.high["a"] / c.low["a"] > 200 / (200 - width + 1), "no narrower than its bucket"
+
+
+def test_round_effects_are_fitted_so_one_client_cannot_move_them():
+    # Five clients feel each round alike; a sixth swings 1.7x in round 2 alone. The median of the deviations is the
+    # five's; least squares would have moved every round by a sixth of the swing.
+    spell = {1: 0.0, 2: 0.3, 3: -0.1}
+    cells = {f"c{i}": {r: i * 0.1 + e for r, e in spell.items()} for i in range(5)}
+    cells["swing"] = {r: 1.0 + e + (math.log(1.7) if r == 2 else 0.0) for r, e in spell.items()}
+    rho, mu = round_effects(cells)
+    centre = sum(spell.values()) / 3
+    for r, e in spell.items():
+        assert rho[r] == pytest.approx(e - centre, abs=1e-12)
+    assert mu["c3"] == pytest.approx(0.3 + centre)
+
+
+def test_a_swinging_client_widens_its_own_pairs_only():
+    rnd = random.Random(17)
+    host = [rnd.gauss(0, 0.2) for _ in range(3)]
+    values = {f"c{i:02d}": rounds(*(100 * 1.12 ** i * math.exp(h + rnd.gauss(0, 0.02)) for h in host))
+              for i in range(10)}
+    values["swing"] = rounds(*(100 * math.exp(h) * f for h, f in zip(host, (1.0, 1.7, 1.0))))
+    c = compare(values, higher_is_better=False)
+    assert c.noisy == ["swing"]
+    assert c.sd < 0.04, "the steady clients' spread, not the swing's"
+    steady = [x for x in values if x != "swing"]
+    apart = sum(c.relation(x, y) != TIED for i, x in enumerate(steady) for y in steady[i + 1:])
+    assert apart >= 40, f"12% steps on a 2% spread: most of the 45 steady pairs apart, {apart}"
+    assert all(c.relation("swing", x) == TIED for x in steady[:5])
+
+
+def test_each_pair_has_one_ratio_with_its_interval_at_the_letters_confidence():
+    rnd = random.Random(23)
+    values = {f"c{i}": rounds(*(50 * 1.25 ** i * math.exp(rnd.gauss(0, 0.05)) for _ in range(3))) for i in range(5)}
+    c = compare(values, higher_is_better=False)
+    assert [(r.x, r.y) for r in c.ratios] == [(x, y) for x, y, _ in c.pairs]
+    for r, (x, y, relation) in zip(c.ratios, c.pairs):
+        assert r.ratio == pytest.approx(c.estimate[x] / c.estimate[y])
+        assert r.low < r.ratio < r.high
+        assert r.relation == relation
+        assert (relation == BETTER) == (r.high < 1), "apart exactly where the interval leaves out 1"
+
+
+def test_a_lower_bound_has_no_low_end_in_its_ratio():
+    c = compare({"fast": rounds(30000, 31000, 32000), "open": rounds(4000, 4000, 4010)}, higher_is_better=True,
+                lower_bounds={"open"})
+    (r,) = c.ratios
+    assert (r.x, r.y, r.low) == ("fast", "open", 0.0) and r.relation == TIED and r.high > r.ratio

@@ -25,7 +25,8 @@ def _fake_run(rows: list, tmp_path, shapes=(OPEN,)) -> cbl.Run:
     results.csv on disk for `write`."""
     base = {"started": 0, "sent": 8000, "ok/s": math.nan, "cpu": math.nan, "alloc": math.nan, "syscalls": math.nan,
             "cswitches": math.nan, "p50": math.nan, "p99": math.nan, "jit": 0.0, "steal": 0.0, "flags": (),
-            "windows": 3, "kernel": True, "knee": math.nan, "knee.high": math.nan, "knee.status": "", "knee.flags": ()}
+            "windows": 3, "kernel": True, "steady": True, "knee": math.nan, "knee.high": math.nan, "knee.status": "",
+            "knee.flags": ()}
     env = {"clients": [OLD, NEW], "shapes": list(shapes), "machine": {"cpuModel": "Test CPU", "cpuCount": 2},
            "launcherJdk": {"version": "25"}, "profile": "upgrade", "purpose": "an upgrade", "rounds": [], "runs": [],
            "settings": {"requestTimeout": "PT5S"},
@@ -92,8 +93,31 @@ def test_the_interval_is_student_t_on_the_paired_log_ratios_over_the_family():
     p = cbu.paired(old, new, False, 5)
     assert p["ratio"] == pytest.approx(math.exp(statistics.mean(logs)))
     assert p["low"] == pytest.approx(math.exp(statistics.mean(logs) - half))
-    assert p["detectable"] == pytest.approx(math.exp(half) - 1)
     assert p["old"] == pytest.approx(statistics.geometric_mean(old.values()))
+    # could detect: the change whose paired t statistic clears the bound four times in five, by scipy's noncentral t
+    t = stats.t.ppf(1 - 0.05 / 2 / 5, 3)
+    noncentrality = math.log(1 + p["detectable"]) * 2 / statistics.stdev(logs)
+    assert stats.nct.sf(t, 3, noncentrality) == pytest.approx(0.8, abs=1e-6)
+    assert p["detectable"] > math.exp(half) - 1
+
+
+def test_a_change_of_what_could_be_detected_is_found_four_times_in_five_and_the_half_width_not():
+    # 2,000 upgrades of 8 rounds whose new version truly changes the figure by `could detect` (at the true spread):
+    # found with probability 0.8 (binomial sd 0.9%; bounds 3 sd). A change of the interval's half-width: about half.
+    rng = random.Random(80)
+    rounds, sd, figures, runs = 8, 0.03, 11, 2000
+    alpha = 0.05 / figures
+    change = cbu.detectable_log_change(sd, rounds, alpha)
+    half = stats.t.ppf(1 - alpha / 2, rounds - 1) * sd / math.sqrt(rounds)
+    found = {change: 0, half: 0}
+    for _ in range(runs):
+        for true in found:
+            host = [rng.gauss(0, 0.2) for _ in range(rounds)]
+            old = {r + 1: 30 * math.exp(h) for r, h in enumerate(host)}
+            new = {r: v * math.exp(true + rng.gauss(0, sd)) for r, v in old.items()}
+            found[true] += cbu.paired(old, new, False, figures)["verdict"] != cbu.NONE
+    assert 0.773 <= found[change] / runs <= 0.827, found[change] / runs
+    assert found[half] / runs <= 0.6, found[half] / runs
 
 
 def test_one_round_gives_a_ratio_without_an_interval():
@@ -125,6 +149,16 @@ def test_rounds_that_agree_exactly_decide_nothing():
     # Two equal ratios (quantized latencies do this) estimate no spread: no figure here declares itself exact.
     p = cbu.paired({1: 100.0, 2: 120.0}, {1: 101.0, 2: 121.2}, higher_is_better=False, figures=1)
     assert p["ratio"] == pytest.approx(1.01) and p["verdict"] == cbu.NONE
+
+
+def test_a_fork_that_never_settled_is_left_out_with_its_round_and_marks_the_figure(tmp_path):
+    # Round 2's new fork never settled and read 3x its cost: left out, the other rounds say 27 against 30.
+    noop = [10.0, 10.0, 10.0, 10.0]
+    rows = _rows(noop, [40.0] * 4, [37.0, 100.0, 37.0, 37.0])
+    rows[5]["steady"] = False  # round 2's new version
+    assert rows[5]["client"] == NEW and rows[5]["round"] == 2
+    cpu = next(f for f in cbu.decide(_fake_run(rows, tmp_path))["figures"] if f["figure"] == "cpu")
+    assert cpu["rounds"] == 3 and cpu["ratio"] == pytest.approx(0.9) and "unsteady" in cpu["marks"]
 
 
 def test_the_decision_is_written_once_into_summary_and_results_csv(tmp_path):

@@ -30,8 +30,11 @@ final class UpgradeCommand implements Callable<Integer>, Bench.Checked {
     /** The default: the figures that repeat within a few percent, settled as the standard profile settles them. */
     static final String DEFAULT_PROFILE = "standard";
     static final List<String> DEFAULT_SHAPES = List.of("rate-" + Profile.COMMON_RATE, "closed-x16");
-    /** 7 rounds of the default shapes take about 24 minutes on 2 cores (each fork 30-35 s), builds and report aside. */
-    static final int DEFAULT_ROUNDS = 7;
+    /**
+     * Even, so as many rounds run the old version first as the new (Schedule.alternating). 8 rounds of the default
+     * shapes take about 15 minutes on 2 cores (about 110 s a round), builds and report aside.
+     */
+    static final int DEFAULT_ROUNDS = 8;
 
     @Parameters(index = "0", paramLabel = "CLIENT", description = "the client, e.g. apache, jetty, reactor (not jdk)")
     String client;

@@ -2,7 +2,9 @@ package clientbench.cli;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -29,6 +31,22 @@ class UpgradeRoundsAlternateTest {
                 "3 capacity-http1 apache@5.4.4", "3 capacity-http1 apache@5.6.5",
                 "4 rate-4000 apache@5.6.5", "4 rate-4000 noop", "4 rate-4000 apache@5.4.4",
                 "4 capacity-http1 apache@5.6.5", "4 capacity-http1 apache@5.4.4"), got);
+    }
+
+    @Test
+    void theDefaultRoundsRunEachVersionFirstEquallyOften() {
+        // A drift within a round (the host warming, a cache filling) then costs old and new alike over the run.
+        Profile p = UpgradeCommand.profile(Profile.named(UpgradeCommand.DEFAULT_PROFILE), UpgradeCommand.DEFAULT_SHAPES,
+                UpgradeCommand.DEFAULT_ROUNDS);
+        Map<String, String> first = new LinkedHashMap<>(); // round and shape -> the version that ran first
+        for (Schedule.Step s : Schedule.alternating(p.shapes(), "old", "new")) {
+            if (!s.client().equals("noop")) {
+                first.putIfAbsent(s.round() + " " + s.shape().name(), s.client());
+            }
+        }
+        long oldFirst = first.values().stream().filter("old"::equals).count();
+        assertEquals(UpgradeCommand.DEFAULT_ROUNDS * UpgradeCommand.DEFAULT_SHAPES.size(), first.size());
+        assertEquals(first.size() - oldFirst, oldFirst, "old first in " + oldFirst + " of " + first.size());
     }
 
     @Test
