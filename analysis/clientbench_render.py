@@ -29,7 +29,7 @@ def end(block: str) -> str:
     return f"<!-- clientbench:{block} end -->"
 
 
-EXCERPT_LINES = 30
+EXCERPT_LINES = 40
 
 CSS = """
 body { font: 14px/1.4 system-ui, -apple-system, "Segoe UI", sans-serif; color: #222; margin: 0; }
@@ -44,6 +44,9 @@ thead th { background: #f2f2f2; } tbody tr:nth-child(even) { background: #fafafa
 table.decision { font-size: 13px; } table.decision td { text-align: right; white-space: nowrap; }
 table.decision td[title], table.decision th[title] { cursor: help; }
 table.decision .tier { display: inline-block; min-width: 2.6em; text-align: left; font-weight: 600; }
+table.decision .ci { display: block; font-size: 11px; line-height: 1.15; color: #666; }
+table.decision td.slo, table.decision td.failed { text-align: left; } table.decision td.bad { color: #a00; font-weight: 600; }
+p.load { margin: 0.3rem 0; font-size: 13px; }
 img { max-width: 100%; height: auto; display: block; margin: 0.4rem 0; }
 pre { background: #f7f7f7; padding: 0.5rem; overflow-x: auto; font-size: 12px; }
 .notes { font-size: 12px; color: #555; margin: 0.2rem 0; } ul.notes { padding-left: 1.2rem; } .anchor-link { display: none; }

@@ -10,6 +10,7 @@ import json
 
 import pandas as pd
 
+import clientbench_conditions as cond
 import clientbench_decide as cbd
 import clientbench_figures as figs
 import clientbench_load as cbl
@@ -61,26 +62,31 @@ def _best(name: str, f: dict) -> str:
 
 
 def cell(f: dict, client: str) -> tuple:
-    """(text, details) of one client's figure: '14us a' as the terminal prints it ('*' where marked), its interval
-    and marks on hover."""
+    """(text, interval, details) of one client's figure: '66us* a' as the terminal prints it, its 95% interval shown
+    under it ('58us-75us'; 'exact' for a figure without spread), and on hover what it rests on and its marks."""
     c = f["clients"].get(client)
     if c is None:
-        return "-", f"not ranked: {f['notRanked'].get(client, 'not measured')}"
+        return "-", "", f"not ranked: {f['notRanked'].get(client, 'not measured')}"
     unit = f["unit"]
-    interval = (f"95% interval {cbd.fmt(c['low'], unit)} to {cbd.fmt(c['high'], unit)}" if c["low"] and c["high"]
-                else "no interval")
+    if f["method"] == "exact":
+        interval = "exact"
+    elif c["low"] and c["high"]:
+        interval = f"{cbd.bare(c['low'], unit)}\u2013{cbd.bare(c['high'], unit)}"
+    else:
+        interval = "no interval"
     marks = f"; marked: {', '.join(c['marks'])}" if c["marks"] else ""
-    return (f"{cbd.bare(c['value'], unit)}{'*' if c['marks'] else ''} {c['letters']}",
-            f"{interval}, from {c['n']} {'rounds' if f['method'] == 'rounds' else 'values'}{marks}")
+    return (cbd.cell_text(f, client), interval,
+            f"95% interval {interval}, from {c['n']} {'rounds' if f['method'] == 'rounds' else 'values'}{marks}")
 
 
 def decision_table(run: cbl.Run, v: dict) -> tuple:
-    """(columns, sentences): per key figure its name, the verdict's figure and each client's cell; a column with
-    the same cell for every client becomes a sentence, and so do the shapes that ranked nothing."""
+    """(columns, outcomes, sentences): per key figure its name, the verdict's figure and each client's cell; the SLO
+    and failed requests at the run's rate (cbd.outcome_columns); a column with the same cell for every client
+    becomes a sentence, and so do the shapes that ranked nothing."""
     columns, sentences = [], []
     for name, f in key_figures(run, v):
         cells = {c: cell(f, c) for c in v["clients"]}
-        texts = {t for t, _ in cells.values()}
+        texts = {t for t, _, _ in cells.values()}
         if len(texts) == 1 and len(v["clients"]) > 1:
             text = texts.pop()
             sentences.append(f"{f['label']} at {f['shape']}: " + (
@@ -91,24 +97,34 @@ def decision_table(run: cbl.Run, v: dict) -> tuple:
     nothing = [s for s in cbl.shapes_of(run, "open", "closed", "capacity") if s not in ranked]
     if nothing:
         sentences.append(f"Nothing ranked at {', '.join(nothing)}: see below.")
-    return columns, sentences
+    return columns, cbd.outcome_columns(run, v), sentences
 
 
 def decision_table_html(run: cbl.Run, v: dict) -> str:
-    columns, sentences = decision_table(run, v)
+    columns, outcomes, sentences = decision_table(run, v)
     head = "".join(f'<th title="{_e(_column_details(f))}">{_e(name)}</th>' for name, f, _ in columns)
-    body = "".join("<tr><th>" + _e(c) + "</th>" + "".join(_cell_html(*cells[c]) for _, _, cells in columns) + "</tr>"
+    head += "".join(f'<th class="outcome">{_e(name)}</th>' for name in outcomes)
+    body = "".join("<tr><th>" + _e(c) + "</th>" + "".join(_cell_html(*cells[c]) for _, _, cells in columns)
+                   + "".join(_outcome_html(name, cells[c]) for name, cells in outcomes.items()) + "</tr>"
                    for c in v["clients"])
     told = "".join(f"<td>{f['pairs']['separated']}/{f['pairs']['of']}</td>" for _, f, _ in columns)
+    told += "<td></td>" * len(outcomes)
     said = "".join(f"<li>{_e(s)}</li>" for s in sentences)
     return (f'<table class="decision"><thead><tr><th>client</th>{head}</tr></thead><tbody>{body}</tbody>'
             f'<tfoot><tr><th>told apart</th>{told}</tr></tfoot></table>'
             + (f'<ul class="notes">{said}</ul>' if said else ""))
 
 
-def _cell_html(text: str, details: str) -> str:
+def _cell_html(text: str, interval: str, details: str) -> str:
     value, _, tier = text.rpartition(" ")  # the letters in a column of their own width, so the values line up
-    return f'<td title="{_e(details)}">{_e(value)} <span class="tier">{_e(tier)}</span></td>'
+    shown = f'<span class="ci">{_e(interval)}</span>' if interval else ""
+    return f'<td title="{_e(details)}">{_e(value or text)} <span class="tier">{_e(tier if value else "")}</span>{shown}</td>'
+
+
+def _outcome_html(name: str, text: str) -> str:
+    kind = "slo" if name.startswith("SLO") else "failed"
+    state = " bad" if text.startswith(("missed", "not kept")) or (kind == "failed" and text not in ("0", "-")) else ""
+    return f'<td class="{kind}{state}">{_e(text)}</td>'
 
 
 def _column_details(f: dict) -> str:
@@ -117,17 +133,30 @@ def _column_details(f: dict) -> str:
 
 
 def first_screen_html(run: cbl.Run, v: dict) -> str:
-    """The title, the verdict in at most six lines and the decision table; the figure follows it."""
+    """The title, the verdict in at most six lines, the load the columns come from, and the decision table with the SLO
+    and the failed requests at the run's rate; what every client's figure carries is said once below it."""
     lines = verdict_lines(run, v)
     banner = '<p class="banner">' + _e(lines[0]) + "</p>" if v["holdsFor"]["firstLook"] else f"<p>{_e(lines[0])}</p>"
+    notes = []
+    shape = cbd.rate_shape(v)
+    if shape:
+        missed = [c for c in v["clients"] for o in [cond.outcome(run, shape, c)] if o and o["slo"] == "missed"]
+        notes.append(f"SLO {cbd.where(run.shape_params(shape))}: {cond.slo_words(run)}, judged in the run on every "
+                     f"round's requests together" + (f"; missed by {', '.join(missed)}." if missed else
+                                                      "; every client kept it."))
+    once = cbd.said_once(run, v)
+    if once:
+        notes.append("On every client, so said once and not starred: " + "; ".join(once) + ".")
     flagged = v.get("flaggedRounds", [])
-    note = (f"{len(flagged)} round{'s' if len(flagged) != 1 else ''} flagged by the host and kept: "
-            + ", ".join(f"{r['shape']} round {r['round']} ({', '.join(r['flags'])})" for r in flagged) + ". ") if flagged else ""
+    if flagged:
+        notes.append(f"{len(flagged)} round{'s' if len(flagged) != 1 else ''} flagged by the host and kept: "
+                     + ", ".join(f"{r['shape']} round {r['round']} ({', '.join(r['flags'])})" for r in flagged) + ".")
+    notes.append("Letters: clients sharing one are not told apart; under each figure its 95% interval; * a mark only "
+                 "that client carries (hover a cell for its rounds and marks, a heading for its figure).")
     return (f"<h1>Which HTTP client? Run {_e(run.name)}</h1>{banner}<ol class=\"verdict\">"
-            + "".join(f"<li>{_e(x)}</li>" for x in lines[1:]) + "</ol>" + decision_table_html(run, v)
-            + f'<p class="notes">{_e(note)}Letters: clients sharing one are not told apart; * a validity flag marks '
-              'the figure (hover a cell for its interval and marks, a heading for its figure). '
-              '<a href="#how-to-read-this">How to read this</a></p>')
+            + "".join(f"<li>{_e(x)}</li>" for x in lines[1:]) + "</ol>"
+            + f'<p class="load"><b>Load</b>: {_e(cbd.load_line(run, v))}.</p>' + decision_table_html(run, v)
+            + f'<p class="notes">{" ".join(_e(n) for n in notes)} <a href="#how-to-read-this">How to read this</a></p>')
 
 
 # ---------------------------------------------------------------- the details

@@ -28,7 +28,7 @@ def _fake_run(forks: pd.DataFrame, shapes: list, clients: list, tmp_path: Path) 
     env = {"clients": clients, "shapes": shapes, "machine": {"cpuModel": "Test CPU", "cpuCount": 2},
            "launcherJdk": {"version": "25"}, "profile": "standard", "purpose": "for decisions", "rounds": [],
            "runs": [], "settings": {"requestTimeout": "PT5S"}}
-    run = cbl.Run("fake", tmp_path, env, {"definitions": {}, "runs": [], "capacity": []}, [])
+    run = cbl.Run("fake", tmp_path, env, {"definitions": {"slo": cbl.THRESHOLDS["slo"]}, "runs": [], "capacity": []}, [])
     run._memo[("forks",)] = forks
     return run
 

@@ -4,7 +4,7 @@ import ast
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-LAYERS = ["load", "stats", "startup", "decide", "upgrade", "figures", "tables", "render", "compact", "cli"]
+LAYERS = ["load", "stats", "startup", "conditions", "decide", "upgrade", "figures", "tables", "render", "compact", "cli"]
 
 
 def imports(path: Path) -> set:
