@@ -1,12 +1,11 @@
 """The verdict: every figure of every shape compared between clients, decided once, here.
 
-Pairwise over the rounds (clientbench_stats), as ranked tiers into summary.json and results.csv, which the terminal
-and report print without deciding again. A flagged figure is ranked with its mark; a lower bound is never found worse.
+Pairwise over the rounds (clientbench_stats), as ranked tiers into summary.json (clientbench_estimates puts them in
+results.csv), which the terminal and report print without deciding again. A flagged figure is ranked with its mark; a
+lower bound is never found worse.
 """
 from __future__ import annotations
 
-import csv
-import io
 import math
 import os
 import textwrap
@@ -218,32 +217,12 @@ def verdict(run: cbl.Run) -> dict:
 
 
 def write(run: cbl.Run, v: dict):
-    """The verdict into summary.json (`verdict`) and results.csv (`tier.<figure>` per row), each file whole."""
+    """The verdict into summary.json (`verdict`), the file whole; results.csv's columns are clientbench_estimates'."""
     import json
 
     summary = dict(run.summary)
     summary["verdict"] = v
     write_atomically(run.path / "summary.json", json.dumps(summary, indent=2, allow_nan=False) + "\n")
-    csv_path = run.path / "results.csv"
-    if csv_path.is_file():
-        rows = list(csv.DictReader(io.StringIO(csv_path.read_text(encoding="utf-8"))))
-        keys = [f"tier.{f['figure']}" for s in v["shapes"] for f in s["figures"]]
-        keys = list(dict.fromkeys(keys))
-        for row in rows:
-            for k in keys:
-                row[k] = ""
-            for s in v["shapes"]:
-                if s["shape"] != row.get("shape"):
-                    continue
-                for f in s["figures"]:
-                    c = f["clients"].get(row.get("client"))
-                    row[f"tier.{f['figure']}"] = c["letters"] if c else ""
-        fields = [k for k in (rows[0].keys() if rows else []) if not k.startswith("tier.")] + keys
-        out = io.StringIO()
-        w = csv.DictWriter(out, fieldnames=fields, lineterminator="\n")
-        w.writeheader()
-        w.writerows({k: r.get(k, "") for k in fields} for r in rows)
-        write_atomically(csv_path, out.getvalue())
 
 
 def write_atomically(path: Path, text: str):

@@ -16,6 +16,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 import clientbench_decide as cbd  # noqa: E402
+import clientbench_estimates as est  # noqa: E402
 import clientbench_load as cbl  # noqa: E402
 
 BASE_COLOURS = {"ahc": "#CC6677", "apache": "#332288", "jetty": "#DDCC77", "okhttp": "#117733", "jdk": "#88CCEE",
@@ -154,14 +155,12 @@ def _log_axis(ax, unit: str):
     _unit_axis(ax, unit)
 
 
-def _plot_spectrum(ax, h, client: str, shift_us: float = 0.0):
-    s = cbl.spectrum(h)
-    if s.empty:
+def _plot_spectrum(ax, points: dict, client: str):
+    """One client's spectrum: {percentile: microseconds}, the largest value at the right end."""
+    if not points:
         return
-    x = [1 / (1 - p / 100) if p < 100 else 1e5 for p in s["percentile"]]
-    # noop never reaches the server: its latency has no delay in it to take off.
-    shift_us = 0.0 if client == cbl.NOOP else shift_us
-    ax.plot(x, np.maximum(s["us"].to_numpy(dtype=float) - shift_us, 1.0), marker=".", label=client, **style(client))
+    x = [1 / (1 - p / 100) if p < 100 else 1e5 for p in points]
+    ax.plot(x, np.maximum(np.array(list(points.values()), dtype=float), 1.0), marker=".", label=client, **style(client))
     ax.set(xscale="log", yscale="log", xlabel="percentile")
     ax.set_xticks(*PERCENTILE_TICKS)
     ax.minorticks_off()
@@ -256,15 +255,19 @@ def main_figure(run: cbl.Run, v: dict):
 # ---------------------------------------------------------------- latency
 
 def spectra_panel(ax, run: cbl.Run, shape: str):
-    """Latency from the intended start (service time in a closed loop), every round merged; beyond the delay."""
+    """Latency from the intended start (service time in a closed loop) beyond the server's delay, each percentile
+    estimated over the rounds as the verdict estimates its figures (clientbench_estimates), so its p50 and p99 are
+    the table's."""
     delay_ms = int(run.shape_params(shape).get("delayMs") or 0)
     tag = "service" if cbl.kind(run, shape) == "closed" else "latency"
+    spectra = est.percentiles(run, shape, tag)
     # A closed loop's noop answers at once: its service time is not on the clients' scale.
     for client in run.clients + ([] if tag == "service" else [cbl.NOOP]):
-        if run.trials_of(shape, client):
-            _plot_spectrum(ax, cbl.shape_histogram(run, shape, client, tag), client, delay_ms * 1000)
+        _plot_spectrum(ax, spectra.get(client, {}), client)
     what = "service time" if tag == "service" else "latency"
-    ax.set_title(f"{shape}: {what}" + (f" beyond the {delay_ms} ms delay" if delay_ms else "") + ", rounds merged")
+    rounds = run.shape(shape).get("rounds", 1)
+    ax.set_title(f"{shape}: {what}" + (f" beyond the {delay_ms} ms delay" if delay_ms else "")
+                 + (f",\nestimated over {rounds} rounds" if rounds > 1 else ",\nestimated over its windows"))
 
 
 def spectra(run: cbl.Run, shapes: list):

@@ -1,10 +1,10 @@
-"""The analysis modules import downward only: load -> stats -> startup -> decide -> upgrade -> figures -> tables -> render
--> cli."""
+"""The analysis modules import downward only: load -> stats -> startup -> conditions -> decide -> estimates -> upgrade ->
+figures -> tables -> render -> cli."""
 import ast
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-LAYERS = ["load", "stats", "startup", "conditions", "decide", "upgrade", "figures", "tables", "render", "compact", "cli"]
+LAYERS = ["load", "stats", "startup", "conditions", "decide", "estimates", "upgrade", "figures", "tables", "render", "compact", "cli"]
 
 
 def imports(path: Path) -> set:
