@@ -129,11 +129,14 @@ def rank_startup(run: cbl.Run, figure: Figure) -> dict | None:
     import clientbench_startup as cbst
 
     if figure.key == "deps":
-        sizes = {c: f["bytes"] for c, f in cbst.footprint(run.path).items() if c in run.clients and not f.get("failure")}
+        listed = {c: f for c, f in cbst.footprint(run.path).items() if c in run.clients}
+        sizes = {c: f["bytes"] for c, f in listed.items() if not f.get("failure")}
         if not sizes:
             return None
         c = cbs.exact(sizes, False)
-        return _figure_dict("startup", figure, c, {cl: [] for cl in c.order}, {}, 0, 1)
+        unlisted = {cl: f"not listed: {f['failure'].split(': Maven failed')[0]} (footprint/{cl}.txt)"
+                    for cl, f in listed.items() if f.get("failure")}
+        return _figure_dict("startup", figure, c, {cl: [] for cl in c.order}, unlisted, 0, 1)
     starts = cbst.starts(run.path)
     starts = starts[starts["ok"].astype(bool) & ~starts["cds"].astype(bool)]
     if starts.empty or figure.column not in starts:
@@ -419,6 +422,20 @@ def load_line(run: cbl.Run, v: dict, most: int = MOST_COLUMNS) -> str:
     return (f"each: {each}; " if len(timed) > 1 else "") + "; ".join(said) + ("" if len(timed) > 1 else f"; {each}")
 
 
+def slo_line(run: cbl.Run, v: dict) -> str:
+    """'SLO @4k: p99 <= 10 ms ..., judged in the run on every round's requests together; missed p99: jdk, jdk-vt':
+    the SLO's bounds and, by what the run judged, the clients that did not keep it."""
+    shape = rate_shape(v)
+    cells = outcome_columns(run, v)[f"SLO {where(run.shape_params(shape))}"]
+    groups = {}
+    for c, text in cells.items():
+        if text not in ("kept", "-"):
+            groups.setdefault(text, []).append(c)
+    return (f"SLO {where(run.shape_params(shape))}: {cond.slo_words(run)}, judged in the run on every round's requests "
+            "together; " + ("; ".join(f"{text}: {', '.join(cs)}" for text, cs in groups.items()) if groups else
+                            "every client kept it"))
+
+
 def said_once(run: cbl.Run, v: dict, most: int = MOST_COLUMNS) -> list:
     """Per mark every client carries in some column: 'lag at p99 @4k, knee req/s (the pacer's lag was a visible part
     of the latency)', said once for those columns instead of a star on each of their cells."""
@@ -431,6 +448,46 @@ def said_once(run: cbl.Run, v: dict, most: int = MOST_COLUMNS) -> list:
             where_marked.setdefault(m, []).append(column_name(shapes, shape, key))
     return [f"{m} at {', '.join(at)}" + (f" ({MARKS[m].format(jit=cbl.JIT_WARMING).split(':')[0]})" if m in MARKS else "")
             for m, at in where_marked.items()]
+
+
+# What a column says beyond its figure's label, where the label alone would not tell; and how a unit is shown.
+MEANING = {"p50": "latency p50 from the intended start, beyond the server's delay",
+           "p99": "latency p99 from the intended start, beyond the server's delay",
+           "throughput": "requests that ended ok per second", "knee": "the highest offered rate that kept the SLO",
+           "syscalls": "system calls per request, counted by the kernel",
+           "cswitches": "context switches per request, counted by the kernel"}
+UNIT_WORDS = {"us": "in us or ms", "ms": "in ms", "B": "in B, KiB or MiB", "req/s": "in req/s", "": "a count"}
+
+
+def reading_guide(run: cbl.Run, v: dict) -> list:
+    """(column, meaning) for every column of the decision table as the report shows it (the terminal shows those
+    that fit its width), then the SLO and failed columns: the one list README's "How to read" and the report's are
+    generated from."""
+    figs = {(s["shape"], f["figure"]): f for s in v["shapes"] for f in s["figures"]}
+    cols = columns(v)
+    shapes = {s: run.shape_params(s) for s, _ in cols}
+    out = []
+    for shape, key in cols:
+        f, figure = figs[(shape, key)], BY_KEY[key]
+        net = ", net of the harness alone (noop)" if figure.net and figure.kinds != ("startup",) else \
+            ", net of noop's in the same round" if figure.net else ""
+        out.append((column_name(shapes, shape, key), f"{MEANING.get(key, figure.label)}{net}, "
+                                                     f"{UNIT_WORDS.get(f['unit'], f['unit'])}; {f['better']} is better"))
+    shape = rate_shape(v)
+    if shape:
+        at = where(run.shape_params(shape))
+        out.append((f"SLO {at}", "kept, or missed and which bound, as the run judged it at that rate over every "
+                                 f"round's requests together: {cond.slo_words(run)}"))
+        out.append((f"failed {at}", "the measured requests there that did not end ok, with their share of those sent, "
+                                    "and those the pacer could not send (unsent)"))
+    return out
+
+
+def marks_shown(v: dict) -> list:
+    """(mark, words) of every mark the decision table's figures carry, in MARKS' order."""
+    figs = {(s["shape"], f["figure"]): f for s in v["shapes"] for f in s["figures"]}
+    used = {m for key in columns(v) for c in figs[key]["clients"].values() for m in c["marks"]}
+    return [(m, words.format(jit=cbl.JIT_WARMING)) for m, words in MARKS.items() if m in used]
 
 
 def best(v: dict, run: cbl.Run, most: int = MOST_COLUMNS) -> list:
@@ -470,13 +527,8 @@ def text(run: cbl.Run, v: dict, width: int = 118) -> str:
         lines += [""] + textwrap.wrap("load: " + load_line(run, v, most), width, subsequent_indent="  ")
         lines += grid(t.reset_index())
     lines.append("")
-    shape = rate_shape(v)
-    if shape:
-        missed = [f"{c} ({', '.join(o['missed'])})" for c in v["clients"]
-                  for o in [cond.outcome(run, shape, c)] if o and o["slo"] == "missed"]
-        lines += textwrap.wrap(f"SLO {where(run.shape_params(shape))}: {cond.slo_words(run)}, judged in the run on every "
-                               "round's requests together; " + (f"missed by {', '.join(missed)}" if missed else
-                                                                "no client missed it"), width)
+    if rate_shape(v):
+        lines += textwrap.wrap(slo_line(run, v), width)
     once = said_once(run, v, most)
     if once:
         lines += textwrap.wrap("on every client, so said once and not starred: " + "; ".join(once), width)

@@ -6,7 +6,6 @@ below it read the run (clientbench_load); the notebook displays these, and clien
 from __future__ import annotations
 
 import html
-import json
 
 import pandas as pd
 
@@ -66,7 +65,8 @@ def cell(f: dict, client: str) -> tuple:
     under it ('58us-75us'; 'exact' for a figure without spread), and on hover what it rests on and its marks."""
     c = f["clients"].get(client)
     if c is None:
-        return "-", "", f"not ranked: {f['notRanked'].get(client, 'not measured')}"
+        why = f["notRanked"].get(client, "not measured")
+        return "-", why.split(":")[0].split(" (")[0], f"not ranked: {why}"
     unit = f["unit"]
     if f["method"] == "exact":
         interval = "exact"
@@ -138,12 +138,8 @@ def first_screen_html(run: cbl.Run, v: dict) -> str:
     lines = verdict_lines(run, v)
     banner = '<p class="banner">' + _e(lines[0]) + "</p>" if v["holdsFor"]["firstLook"] else f"<p>{_e(lines[0])}</p>"
     notes = []
-    shape = cbd.rate_shape(v)
-    if shape:
-        missed = [c for c in v["clients"] for o in [cond.outcome(run, shape, c)] if o and o["slo"] == "missed"]
-        notes.append(f"SLO {cbd.where(run.shape_params(shape))}: {cond.slo_words(run)}, judged in the run on every "
-                     f"round's requests together" + (f"; missed by {', '.join(missed)}." if missed else
-                                                      "; every client kept it."))
+    if cbd.rate_shape(v):
+        notes.append(cbd.slo_line(run, v) + ".")
     once = cbd.said_once(run, v)
     if once:
         notes.append("On every client, so said once and not starred: " + "; ".join(once) + ".")
@@ -168,7 +164,15 @@ def rankings_html(run: cbl.Run, s: dict) -> str:
     return f"<h3>{_e(cbd.shape_words(run, s['shape']) if s['shape'] in run.shapes else s['shape'])}</h3><ul>{items}</ul>"
 
 
+FAILURE_WORDS = {"status": "a non-2xx status", "timeout": "the client's timeout", "connect": "no connection",
+                 "reset": "the connection reset or closed", "rejected": "the client refused it (pool or queue full)",
+                 "other": "anything else (a body of the wrong length)",
+                 "unsent": "the pacer could not send it in time", "expired": "still out at the drain deadline"}
+
+
 def failures_html(run: cbl.Run, shapes: list) -> str:
+    """Per shape and client the measured requests sent and those that did not end ok, by class; the caption names
+    the columns the table has (a class no request fell in is left out, and said so)."""
     rows = []
     for shape in shapes:
         for client in run.clients:
@@ -176,11 +180,22 @@ def failures_html(run: cbl.Run, shapes: list) -> str:
                 counts = cbl.failures_by_class(run, shape, client)
                 rows.append({"shape": shape, "client": client, **{k: counts[k] for k in ["sent"] + figs.FAILURE_KINDS}})
     t = pd.DataFrame(rows)
-    return _table(t[[c for c in t.columns if c in ("shape", "client", "sent") or t[c].any()]])
+    shown = [k for k in figs.FAILURE_KINDS if t[k].any()]
+    none = [k for k in figs.FAILURE_KINDS if k not in shown]
+    caption = ("Measured requests that did not end ok, by class: "
+               + "; ".join(f"<b>{k}</b>, {_e(FAILURE_WORDS.get(k, k))}" for k in shown) + "."
+               + (f" None was {', '.join(none)}." if none else ""))
+    return f'<p class="caption">{caption}</p>' + _table(t[["shape", "client", "sent", *shown]])
 
 
 def long_lived_html(run: cbl.Run) -> str:
-    return _table(cbl.long_lived(run).round(2))
+    t = cbl.long_lived(run)
+    t = pd.DataFrame({"shape": t["shape"], "client": t["client"], "requests asked": t["asked"],
+                      "held when the window closed": t["held"],
+                      "heap per request held": [cbd.fmt(x, "B") for x in t["heap/req"]],
+                      "threads per request held": t["threads/req"].round(3), "ms to hold them": t["open.ms"].round(0),
+                      "failed": t["failures"], "the client's JVM": t["failed"].replace("", "ran")})
+    return _table(t)
 
 
 def two_runs_html(a: cbl.Run, b: cbl.Run) -> str:
@@ -195,19 +210,25 @@ def environment_html(run: cbl.Run) -> str:
                          f"{m.get('os')} {m.get('kernel')} ({m.get('arch')}), taskset {m.get('taskset')}"),
              ("JDK", f"{jdk.get('version')} ({jdk.get('vendor')}), {jdk.get('vm')}"),
              ("client JVM flags", " ".join(a for a in env.get("forkJvmArgs", []) if not a.startswith("-Dclientbench.hlog"))),
-             ("target", env.get("target")), ("request", json.dumps(env["request"]) if "request" in env else "-"),
-             ("timeouts", ", ".join(f"{k} {v}" for k, v in env.get("settings", {}).items())),
+             ("target", env.get("target")), ("request", _request_words(env.get("request"))),
+             ("timeouts", ", ".join(f"{k.removesuffix('Timeout')} {cbl._iso_seconds(v):g} s"
+                                    for k, v in env.get("settings", {}).items())),
              ("started, finished", f"{env.get('started')}, {env.get('finished')}")]
     facts += [("skipped", s) for s in env.get("skipped", [])] + [("failed", s) for s in env.get("failed", [])]
-    shapes = pd.DataFrame([{"shape": s["name"], "benchmark": s["benchmark"].split(".")[-2], "rounds": s.get("rounds", 1),
-                            "params": ", ".join(f"{k}={v}" for k, v in sorted(s["params"].items())),
-                            **(s.get("timings") or {})} for s in env.get("shapes", [])])
+    shapes = pd.DataFrame([{"shape": s["name"], "load": cond.load_words(run, s["name"], cbl.kind(run, s["name"])),
+                            "warm-up, measured": _timings(s.get("timings") or {}),
+                            "to run it alone": f"./bench jmh {s['benchmark'].split('.')[-2]} "
+                                               + " ".join(f"-p {k}={v}" for k, v in sorted(s["params"].items()) if v)}
+                           for s in env.get("shapes", [])])
     rounds = pd.DataFrame([{"shape": r["shape"], "round": r["round"], "order": ", ".join(r.get("order", [])),
-                            "steal (median)": r.get("stealMedian"), "noop CPU/req": cbd.fmt(r.get("noopCpuMicrosPerRequest"), "us"),
-                            "flags": ", ".join(r.get("flags", [])), "repeat": json.dumps(r["repeat"]) if r.get("repeat") else ""}
-                           for r in cbl.rounds(run)])
-    keys = ["library", "protocol", "httpVersion", "maxConnections", "ioThreads", "ioThreadsKind", "transport", "threading"]
-    settings = pd.DataFrame([{"client": c, **{k: s.get(k, "-") for k in keys}}
+                            "host's steal (median)": _share(r.get("stealMedian")),
+                            "noop's CPU per request": cbd.fmt(r.get("noopCpuMicrosPerRequest"), "us"),
+                            "flagged": "; ".join(ROUND_FLAGS.get(f, f) for f in r.get("flags", [])),
+                            "run again": _repeat_words(r.get("repeat"))} for r in cbl.rounds(run)])
+    keys = {"library": "library", "protocol": "protocol", "httpVersion": "HTTP version",
+            "maxConnections": "connections at most", "ioThreads": "I/O threads", "ioThreadsKind": "what the I/O threads are",
+            "transport": "transport", "threading": "where callbacks run"}
+    settings = pd.DataFrame([{"client": c, **{name: s.get(k, "-") for k, name in keys.items()}}
                              for c, s in env.get("clientSettings", {}).items()])
     return ("<h3>Run</h3>" + _table(pd.DataFrame(facts, columns=["", "value"])) + "<h3>Shapes</h3>" + _table(shapes)
             + "<h3>Rounds</h3>" + _table(rounds)
@@ -215,28 +236,60 @@ def environment_html(run: cbl.Run) -> str:
             + _table(settings))
 
 
+# A round's flags (env.json's rounds), as the reader says them.
+ROUND_FLAGS = {"steal": "the host took CPU from the run (steal)",
+               "noop-slow": "noop, the harness alone, spent more CPU per request than usual (noop-slow)"}
+
+
+def _request_words(request) -> str:
+    """env.json's request (what each request was, what counted as ok) as a sentence, not its JSON."""
+    if not request:
+        return "-"
+    return "; ".join(str(x) for x in request.values()) if isinstance(request, dict) else str(request)
+
+
+def _repeat_words(repeat) -> str:
+    """A flagged round's repeat in words: why it was or was not run again, and which run stands."""
+    if not repeat:
+        return ""
+    return f"{repeat.get('why', '')}" + ("; the repeat stands" if repeat.get("stands") else "")
+
+
+def _timings(t: dict) -> str:
+    """'1 x 1 s, then 3 x 2 s': JMH's iterations of warm-up and of measurement."""
+    if not t:
+        return "-"
+    return (f"{t.get('warmupIterations', 0)} x {t.get('warmupSeconds', 0)} s, then "
+            f"{t.get('measurementIterations', 0)} x {t.get('measurementSeconds', 0)} s")
+
+
+def _share(x) -> str:
+    return "-" if x is None or x != x else f"{x:.0%}"
+
+
 def how_to_read_html(run: cbl.Run, v: dict) -> str:
-    """The definitions: the letters, the intervals, the marks, the SLO and summary.json's own words."""
+    """The columns, the estimate, the letters, the intervals and the marks: README's "How to read" from the same
+    list (clientbench_decide.reading_guide), and every mark's words."""
     hf = v["holdsFor"]
+    columns = "".join(f"<li><b>{_e(name)}</b>: {_e(meaning)}.</li>" for name, meaning in cbd.reading_guide(run, v))
     marks = "".join(f"<li><b>{_e(k)}</b>: {_e(t.format(jit=cbl.JIT_WARMING))}</li>" for k, t in cbd.MARKS.items())
-    d = run.summary["definitions"]
-    defs = [("SLO", ", ".join(f"{k} {x}" for k, x in d["slo"].items()))]
-    defs += [(k, x) for k, x in d.items() if isinstance(x, str)] + list(d.get("flags", {}).items())
-    defs += [(f"threshold: {k}", x) for k, x in d.get("thresholds", {}).get("why", {}).items()]
     return (f'<h2 id="how-to-read-this">How to read this</h2><ul>'
+            f"<li><b>Columns</b> of the decision table, each one figure at one load (the line <i>Load</i> above it):"
+            f"<ul>{columns}</ul></li>"
             "<li><b>Rounds</b>: every shape runs in rounds of one fork per client and noop (the harness alone), a new "
-            "order each round, so a slow spell of the host costs every client alike. A figure is each fork's measured "
-            "windows together; costs (CPU, bytes, system calls, context switches per request) are net of noop's in the "
-            "same round; latency with a server delay is what the client and harness added beyond it.</li>"
+            "order each round, so a slow spell of the host costs every client alike.</li>"
+            "<li><b>One estimate per figure</b>: per fork the figure over its measured windows (a percentile from its "
+            "merged histograms, a cost over its requests, net of noop's fork in the same round), and over the rounds "
+            "the client's effect with the rounds' taken out; the table, the figures and results.csv all show it.</li>"
             f"<li><b>Letters</b>: a compact letter display. Each pair of clients is compared on each figure at "
-            f"{hf['confidence']:.0%} over every pair of that figure (Tukey's HSD on the log figure, round effects taken "
-            "out); clients sharing a letter are not told apart, and 'a' holds the best. A figure from one round is "
-            "compared on its windows: a first look.</li>"
-            "<li><b>Intervals</b>: each client's 95% interval of the figure over its rounds, on hover in the table and "
-            "as bars in the figures.</li>"
-            f"<li><b>Marks</b> (* after a figure): a validity flag raised in a window of the figure. The figure is "
-            f"ranked with its mark; a knee that is only a lower bound is never found worse.<ul>{marks}</ul></li></ul>"
-            "<h3>Definitions (summary.json)</h3>" + _table(pd.DataFrame(defs, columns=["term", "meaning"])))
+            f"{hf['confidence']:.0%} over every pair of that figure (round effects taken out); clients sharing a letter "
+            "are not told apart, and 'a' holds the best. A figure from one round is compared on its windows: a first "
+            "look.</li>"
+            "<li><b>Intervals</b>: each client's 95% interval of the figure, under its value in the table and as bars in "
+            "the figures.</li>"
+            "<li><b>Marks</b>: a validity flag raised in a window of the figure. A mark every client of a column carries "
+            "is said once under the table; * marks one that only some clients carry. The figure is ranked with its "
+            f"mark; a knee that is only a lower bound is never found worse.<ul>{marks}</ul></li></ul>")
 
 
 def upgrade_html(run: cbl.Run, u: dict) -> str:
