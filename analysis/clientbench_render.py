@@ -17,7 +17,7 @@ import clientbench_upgrade as cbu
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK = ROOT / "analysis.ipynb"
-BLOCKS = {"figure": "from the run's data", "terminal": "from the run's verdict",
+BLOCKS = {"figure": "from the run's data", "terminal": "from the run's verdict", "howtoread": "from the run's verdict",
           "repeatability": "from two runs' verdicts", "resolution": "from an A/A upgrade run"}
 
 
@@ -127,6 +127,24 @@ def terminal_block(run: cbl.Run, v: dict, max_lines: int = EXCERPT_LINES) -> str
             f"({said}):\n\n```text\n" + "\n".join(kept) + f"\n```\n{end('terminal')}")
 
 
+def how_to_read_block(run: cbl.Run, v: dict) -> str:
+    """How to read the verdict: each column of the decision table, the SLO and failed columns, the letters and the
+    marks this run shows, from the list the report's "How to read this" comes from (clientbench_decide)."""
+    hf = v["holdsFor"]
+    lines = [begin("howtoread"), "Each column is one figure at one load, as the line `load:` above the table says: "
+             f"{cbd.load_line(run, v)}. The terminal shows the columns that fit its width, the report all of them:", ""]
+    lines += [f"- `{name}`: {meaning}." for name, meaning in cbd.reading_guide(run, v)]
+    lines += ["", "Each value is the estimate the verdict ranks, the same in the table, `results.csv` and the report's "
+              "figures ([one estimate per figure](docs/verdict.md#one-estimate-per-figure)); the report shows its 95% "
+              "interval under it. Letters are tiers: `a` is best; two clients that share a letter are not told apart by "
+              f"the data; clients with no letter in common are, with {hf['confidence']:.0%} confidence after correcting "
+              "for the number of pairs. A mark every client carries in a column is said once under the table; `*` "
+              "marks what only some clients carry, what should change your trust in that figure"
+              + (":" if cbd.marks_shown(v) else "."), ""]
+    lines += [f"- `{m}`: {words}." for m, words in cbd.marks_shown(v)]
+    return "\n".join(lines + [end("howtoread")])
+
+
 def repeatability_block(run: cbl.Run, other: cbl.Run) -> str:
     """How two runs of one machine agreed, figure by figure of the decision table: the pairs each told apart, those
     they put in opposite order, those one told apart and the other did not, and the median change of a figure."""
@@ -202,11 +220,14 @@ def replace_blocks(text: str, figure: str, terminal: str, readme: Path) -> str:
 
 
 def write_readme(run: cbl.Run, readme: Path, against: cbl.Run | None = None):
-    """RUN/main.png, and README's generated blocks rewritten from RUN's verdict (the rest of README untouched); with
-    `against`, a second run of the same profile and machine, the repeatability block too."""
+    """RUN/main.png, and README's generated blocks rewritten from RUN's verdict (the rest of README untouched; the
+    how-to-read block where README has one); with `against`, a second run of the same profile and machine, the
+    repeatability block too."""
     v = cbd.read(run)
     new = replace_blocks(readme.read_text(encoding="utf-8"), figure_block(run, v, readme), terminal_block(run, v),
                          readme)
+    if _pattern("howtoread").search(new):
+        new = _pattern("howtoread").sub(lambda _: how_to_read_block(run, v), new, count=1)
     if against is not None:
         if not _pattern("repeatability").search(new):
             raise cbl.AnalysisError(f"{readme}: no repeatability block to replace (a line starting "

@@ -385,6 +385,21 @@ def test_readme_blocks_are_what_the_reference_run_generates():
     assert render.current_block(readme, "figure") == render.figure_block(ref, v, readme), \
         f"README's figure block is stale: ./bench report --readme {ref.path.relative_to(ROOT)}"
     assert render.current_block(readme, "terminal") == render.terminal_block(ref, v)
+    assert render.current_block(readme, "howtoread") == render.how_to_read_block(ref, v)
+
+
+def test_how_to_read_names_every_column_of_the_table_and_every_mark_it_shows(decided, tmp_path):
+    run, readme = blocks_readme(tmp_path)
+    readme.write_text(readme.read_text() + f"\n{render.begin('howtoread')}\nold\n{render.end('howtoread')}\n")
+    assert cli("decide", run).returncode == 0
+    assert cli("readme", run, readme).returncode == 0
+    block = between(readme.read_text(), "howtoread")
+    v = verdict_of(run)
+    header = first_screen(tables.first_screen_html(cbl.load_run(run), v)).rows[0][1:]
+    assert [line.split("`")[1] for line in block.splitlines() if line.startswith("- `")][:len(header)] == header
+    shown = {m for f in columns(v) for c in f["clients"].values() for m in c["marks"]}
+    assert shown and all(f"- `{m}`: " in block for m in shown)
+    assert "\nold\n" not in block
 
 
 def test_the_repeatability_block_counts_two_verdicts_pairs_from_the_verdicts_alone(tmp_path):
