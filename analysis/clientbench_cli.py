@@ -44,12 +44,16 @@ def main(argv) -> int:
                   f"{len(run.summary['capacity'])} knee searches, {len(run.trials)} forks")
         elif command == "decide":
             import clientbench_decide as cbd
+            import clientbench_estimates as est
             v = cbd.verdict(run)
             cbd.write(run, v)
+            est.write_csv(run, v)
             print(cbd.text(run, v), end="")
         elif command == "upgrade":
+            import clientbench_estimates as est
             import clientbench_upgrade as cbu
             u = cbu.decide(run)
+            est.write_csv(run, None)
             cbu.write(run, u)
             cbu.figure(run, u)
             print(cbu.text(run, u), end="")

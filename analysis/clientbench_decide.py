@@ -1,12 +1,11 @@
 """The verdict: every figure of every shape compared between clients, decided once, here.
 
-Pairwise over the rounds (clientbench_stats), as ranked tiers into summary.json and results.csv, which the terminal
-and report print without deciding again. A flagged figure is ranked with its mark; a lower bound is never found worse.
+Pairwise over the rounds (clientbench_stats), as ranked tiers into summary.json (clientbench_estimates puts them in
+results.csv), which the terminal and report print without deciding again. A flagged figure is ranked with its mark; a
+lower bound is never found worse.
 """
 from __future__ import annotations
 
-import csv
-import io
 import math
 import os
 import textwrap
@@ -16,6 +15,7 @@ from pathlib import Path
 import pandas as pd
 
 import clientbench_behaviour as cbb
+import clientbench_conditions as cond
 import clientbench_load as cbl
 import clientbench_stats as cbs
 
@@ -160,11 +160,14 @@ def rank_startup(run: cbl.Run, figure: Figure) -> dict | None:
     import clientbench_startup as cbst
 
     if figure.key == "deps":
-        sizes = {c: f["bytes"] for c, f in cbst.footprint(run.path).items() if c in run.clients and not f.get("failure")}
+        listed = {c: f for c, f in cbst.footprint(run.path).items() if c in run.clients}
+        sizes = {c: f["bytes"] for c, f in listed.items() if not f.get("failure")}
         if not sizes:
             return None
         c = cbs.exact(sizes, False)
-        return _figure_dict("startup", figure, c, {cl: [] for cl in c.order}, {}, 0, 1)
+        unlisted = {cl: f"not listed: {f['failure'].split(': Maven failed')[0]} (footprint/{cl}.txt)"
+                    for cl, f in listed.items() if f.get("failure")}
+        return _figure_dict("startup", figure, c, {cl: [] for cl in c.order}, unlisted, 0, 1)
     starts = cbst.starts(run.path)
     starts = starts[starts["ok"].astype(bool) & ~starts["cds"].astype(bool)]
     if starts.empty or figure.column not in starts:
@@ -241,40 +244,18 @@ def verdict(run: cbl.Run) -> dict:
 
 
 def write(run: cbl.Run, v: dict):
-    """The verdict into summary.json (`verdict`) and results.csv (`tier.<figure>` per row), each file whole."""
+    """The verdict into summary.json (`verdict`), the file whole; results.csv's columns are clientbench_estimates'."""
     import json
 
     summary = dict(run.summary)
     summary["verdict"] = v
     write_atomically(run.path / "summary.json", json.dumps(summary, indent=2, allow_nan=False) + "\n")
-    csv_path = run.path / "results.csv"
-    if csv_path.is_file():
-        rows = list(csv.DictReader(io.StringIO(csv_path.read_text(encoding="utf-8"))))
-        keys = [f"tier.{f['figure']}" for s in v["shapes"] for f in s["figures"]]
-        keys = list(dict.fromkeys(keys))
-        for row in rows:
-            for k in keys:
-                row[k] = ""
-            for s in v["shapes"]:
-                if s["shape"] != row.get("shape"):
-                    continue
-                for f in s["figures"]:
-                    c = f["clients"].get(row.get("client"))
-                    row[f"tier.{f['figure']}"] = c["letters"] if c else ""
-        rows = [r for r in rows if r.get("shape") != BEHAVIOUR_ROW] + _behaviour_rows(v.get("behaviour"), run.name)
-        fields = [k for k in (rows[0].keys() if rows else []) if not k.startswith(("tier.", "behaviour.", "mark."))] + keys
-        fields += [f"{p}.{a['key']}" for a in (v.get("behaviour") or {}).get("aspects", []) for p in ("behaviour", "mark")]
-        out = io.StringIO()
-        w = csv.DictWriter(out, fieldnames=fields, lineterminator="\n")
-        w.writeheader()
-        w.writerows({k: r.get(k, "") for k in fields} for r in rows)
-        write_atomically(csv_path, out.getvalue())
 
 
 BEHAVIOUR_ROW = "behaviour"
 
 
-def _behaviour_rows(b: dict | None, run_name: str) -> list:
+def behaviour_rows(b: dict | None, run_name: str) -> list:
     """results.csv's rows of the behaviour table: shape 'behaviour', per aspect its cell and its mark."""
     if not b:
         return []
@@ -296,6 +277,7 @@ def read(run: cbl.Run) -> dict:
 # ---------------------------------------------------------------- words
 
 def fmt(value, unit: str) -> str:
+    """A value with its unit, as words say it: '66 us', '1.8 ms', '3.2 KiB', '56.3 MiB', '58,100 req/s'."""
     if value is None or value != value:
         return "-"
     if math.isinf(value):
@@ -307,15 +289,22 @@ def fmt(value, unit: str) -> str:
         return (f"{value / 1048576:.1f} MiB" if abs(value) >= 1048576 else f"{value / 1024:.1f} KiB"
                 if abs(value) >= 1024 else f"{value:.0f} B")
     if unit == "req/s":
-        return f"{value:,.0f}/s"
+        return f"{three_digits(value)} req/s"
     if unit == "ms":
-        return f"{value:,.0f} ms"
-    return f"{value:.3g}" if value < 100 else f"{value:,.0f}"
+        return f"{value:,.0f} ms" if value < 10_000 else f"{value / 1000:.1f} s"
+    return three_digits(value)
+
+
+def three_digits(value: float) -> str:
+    """Three significant digits, thousands separated, never a k or M: '4.95', '20.8', '58,100'."""
+    if value == 0 or abs(value) < 100:
+        return f"{value:.3g}"
+    return f"{round(value, 2 - int(math.floor(math.log10(abs(value))))):,.0f}"
 
 
 def figure_words(f: dict, number=None) -> str:
     """'ahc 14 us (a) < vertx 20 us, apache 21 us (b) < ...': best first, clients with the same letters together,
-    '*' after a figure with a mark; from the structured verdict. `number` formats a value (default: with its unit)."""
+    '*' after a figure with a mark of its own (`starred`); from the structured verdict. `number` formats a value (default: with its unit)."""
     number = number or (lambda x: fmt(x, f["unit"]))
     groups = []
     for cl in _order(f):
@@ -325,7 +314,7 @@ def figure_words(f: dict, number=None) -> str:
         else:
             groups.append((c["letters"], [cl]))
     sep = " > " if f["better"] == "higher" else " < "
-    label = lambda cl: f"{cl} {number(f['clients'][cl]['value'])}" + ("*" if f["clients"][cl]["marks"] else "")  # noqa: E731
+    label = lambda cl: f"{cl} {number(f['clients'][cl]['value'])}" + ("*" if starred(f, cl) else "")  # noqa: E731
     return sep.join(f"{', '.join(label(cl) for cl in cs)} ({ls})" for ls, cs in groups)
 
 
@@ -335,14 +324,33 @@ def _order(f: dict) -> list:
 
 
 def bare(value, unit: str) -> str:
-    """A value without its unit, 2-3 digits: the terminal names the unit once per figure."""
+    """A table cell's value: a time or a size with its unit and no space ('66us', '1.8ms', '3.2KiB', '56.3MiB'); a
+    rate or a count in three digits ('58,100', '4.95'), its column naming the unit (req/s) or the count."""
     if value is None or value != value:
         return "-"
-    if unit == "B":
-        return f"{value / 1048576:.1f}M" if value >= 1048576 else f"{value / 1024:.1f}K" if value >= 1024 else f"{value:.0f}"
-    if unit in ("us", "ms"):
+    if unit in ("us", "ms", "B"):
         return fmt(value, unit).replace(" ", "")
-    return f"{value:.3g}" if value < 1000 else f"{value / 1000:.3g}k" if value < 1e6 else f"{value / 1e6:.3g}M"
+    return three_digits(value)
+
+
+def routine_marks(f: dict) -> set:
+    """The marks every ranked client of a figure carries: a condition of the shape (the pacer's lag on every latency),
+    said once beside the table, not starred on each cell; they cannot favour one client over another."""
+    marks = [set(c["marks"]) for c in f["clients"].values()]
+    return set.intersection(*marks) if len(marks) > 1 else set()
+
+
+def starred(f: dict, client: str) -> bool:
+    """Whether a client's figure carries a mark the others do not: what should change a reader's trust in it."""
+    return bool(set(f["clients"][client]["marks"]) - routine_marks(f))
+
+
+def cell_text(f: dict, client: str) -> str:
+    """One cell of the decision table: '66us* a', '*' where `starred`; '-' where not ranked."""
+    c = f["clients"].get(client)
+    if c is None:
+        return "-"
+    return f"{bare(c['value'], f['unit'])}{'*' if starred(f, client) else ''} {c['letters']}"
 
 
 def shape_words(run: cbl.Run, shape: str) -> str:
@@ -379,39 +387,142 @@ def columns(v: dict, most: int = MOST_COLUMNS) -> list:
     return out
 
 
+def where(params: dict) -> str:
+    """'@4k' (4,000 req/s), '@500', 'x16' (16 callers in a closed loop), '' (a knee search): a shape, short."""
+    p = params
+    if "rate" in p:
+        rate = float(p["rate"])
+        return f"@{rate / 1000:g}k" if rate >= 1000 else f"@{rate:g}"
+    return f"x{p['concurrency']}" if "concurrency" in p and "startRate" not in p else ""
+
+
 def column_name(run_shapes: dict, shape: str, key: str) -> str:
-    """'CPU/req @4k', 'ok/s x16', 'knee': short, the shape said by its rate or loops."""
-    p = run_shapes.get(shape, {})
-    where = (f"@{int(float(p['rate'])) // 1000}k" if "rate" in p and float(p["rate"]) >= 1000 else
-             f"@{p['rate']}" if "rate" in p else f"x{p['concurrency']}" if "concurrency" in p and "startRate" not in p
-             else "")
+    """'CPU/req @4k', 'ok req/s x16', 'knee req/s': short, the shape said by its rate or loops, a rate's unit named."""
     short = {"cpu": "CPU/req", "alloc": "bytes/req", "syscalls": "syscalls", "p50": "p50", "p99": "p99",
-             "throughput": "ok/s", "knee": "knee", "cswitches": "switches"}.get(key) or BY_KEY[key].short
-    return f"{short} {where}".strip()
+             "throughput": "ok req/s", "knee": "knee req/s", "cswitches": "switches"}.get(key) or BY_KEY[key].short
+    return f"{short} {where(run_shapes.get(shape, {}))}".strip()
+
+
+def rate_shape(v: dict) -> str | None:
+    """The run's rate: the fixed-rate shape of the decision table (the common rate), where the SLO is shown."""
+    kinds = {s["shape"]: s["kind"] for s in v["shapes"]}
+    return next((shape for shape, _ in columns(v) if kinds.get(shape) == "open"), None)
+
+
+def outcome_columns(run: cbl.Run, v: dict) -> dict:
+    """{'SLO @4k': {client: 'kept'}, 'failed @4k': {client: '0'}}: at the run's rate, the SLO as the run judged it
+    and the measured requests that failed; empty for a run without a fixed rate."""
+    shape = rate_shape(v)
+    if shape is None:
+        return {}
+    at = where(run.shape_params(shape))
+    got = {c: cond.outcome(run, shape, c) for c in v["clients"]}
+    return {f"SLO {at}": {c: cond.slo_cell(o) for c, o in got.items()},
+            f"failed {at}": {c: cond.failed_cell(o) for c, o in got.items()}}
 
 
 def table(run: cbl.Run, v: dict, most: int = MOST_COLUMNS) -> pd.DataFrame:
     """The decision table: one row per client (as the run listed them), one column per key figure, each cell
-    its value and tier letters ('14us a', '*' where marked, '-' where not ranked); the last row counts the pairs
-    each figure told apart. The terminal and the report both print this."""
+    its value and tier letters ('14us a', `cell_text`), then the SLO and the failed requests at the run's rate; the
+    last row counts the pairs each figure told apart. The terminal and the report both print this."""
     figs = {(s["shape"], f["figure"]): f for s in v["shapes"] for f in s["figures"]}
     cols = columns(v, most)
     shapes = {s: run.shape_params(s) for s, _ in cols}
+    outcomes = outcome_columns(run, v)
     rows = []
     for client in v["clients"]:
         row = {"client": client}
         for shape, key in cols:
-            f = figs[(shape, key)]
-            c = f["clients"].get(client)
-            row[column_name(shapes, shape, key)] = (f"{bare(c['value'], f['unit'])}{'*' if c['marks'] else ''} "
-                                                    f"{c['letters']}" if c else "-")
-        rows.append(row)
+            row[column_name(shapes, shape, key)] = cell_text(figs[(shape, key)], client)
+        rows.append(row | {name: cells[client] for name, cells in outcomes.items()})
     told = {"client": "told apart"}
     for shape, key in cols:
         f = figs[(shape, key)]
         told[column_name(shapes, shape, key)] = f"{f['pairs']['separated']}/{f['pairs']['of']}"
-    rows.append(told)
+    rows.append(told | {name: "" for name in outcomes})
     return pd.DataFrame(rows).set_index("client")
+
+
+def load_line(run: cbl.Run, v: dict, most: int = MOST_COLUMNS) -> str:
+    """What load the columns come from, in words, each shape once and what they share said first: 'each: GET of
+    5-byte bodies, ...; @4k = 4,000 req/s, 3 rounds; x16 = 16 callers back to back (a closed loop), 3 rounds'."""
+    kinds = {s["shape"]: s["kind"] for s in v["shapes"]}
+    shapes = list(dict.fromkeys(s for s, _ in columns(v, most)))
+    parts = {s: cond.load_parts(run, s, kinds[s]) for s in shapes}
+    timed = [parts[s] for s in shapes if kinds[s] != "startup"]
+    shared = {k: x for k, x in timed[0].items() if k != "what" and all(p.get(k) == x for p in timed)} if timed else {}
+    said = [f"{where(run.shape_params(s)) or {'capacity': 'knee', 'startup': 'start-up'}.get(kinds[s], s)} = "
+            + ", ".join(x for k, x in parts[s].items() if k not in shared) for s in shapes]
+    each = ", ".join([*shared.values(), cond.target_words(run)])
+    return (f"each: {each}; " if len(timed) > 1 else "") + "; ".join(said) + ("" if len(timed) > 1 else f"; {each}")
+
+
+def slo_line(run: cbl.Run, v: dict) -> str:
+    """'SLO @4k: p99 <= 10 ms ..., judged in the run on every round's requests together; missed p99: jdk, jdk-vt':
+    the SLO's bounds and, by what the run judged, the clients that did not keep it."""
+    shape = rate_shape(v)
+    cells = outcome_columns(run, v)[f"SLO {where(run.shape_params(shape))}"]
+    groups = {}
+    for c, text in cells.items():
+        if text not in ("kept", "-"):
+            groups.setdefault(text, []).append(c)
+    return (f"SLO {where(run.shape_params(shape))}: {cond.slo_words(run)}, judged in the run on every round's requests "
+            "together; " + ("; ".join(f"{text}: {', '.join(cs)}" for text, cs in groups.items()) if groups else
+                            "every client kept it"))
+
+
+def said_once(run: cbl.Run, v: dict, most: int = MOST_COLUMNS) -> list:
+    """Per mark every client carries in some column: 'lag at p99 @4k, knee req/s (the pacer's lag was a visible part
+    of the latency)', said once for those columns instead of a star on each of their cells."""
+    figs = {(s["shape"], f["figure"]): f for s in v["shapes"] for f in s["figures"]}
+    cols = columns(v, most)
+    shapes = {s: run.shape_params(s) for s, _ in cols}
+    where_marked = {}
+    for shape, key in cols:
+        for m in sorted(routine_marks(figs[(shape, key)])):
+            where_marked.setdefault(m, []).append(column_name(shapes, shape, key))
+    return [f"{m} at {', '.join(at)}" + (f" ({MARKS[m].format(jit=cbl.JIT_WARMING).split(':')[0]})" if m in MARKS else "")
+            for m, at in where_marked.items()]
+
+
+# What a column says beyond its figure's label, where the label alone would not tell; and how a unit is shown.
+MEANING = {"p50": "latency p50 from the intended start, beyond the server's delay",
+           "p99": "latency p99 from the intended start, beyond the server's delay",
+           "throughput": "requests that ended ok per second", "knee": "the highest offered rate that kept the SLO",
+           "syscalls": "system calls per request, counted by the kernel",
+           "cswitches": "context switches per request, counted by the kernel"}
+UNIT_WORDS = {"us": "in us or ms", "ms": "in ms", "B": "in B, KiB or MiB", "req/s": "in req/s", "": "a count"}
+
+
+def reading_guide(run: cbl.Run, v: dict) -> list:
+    """(column, meaning) for every column of the decision table as the report shows it (the terminal shows those
+    that fit its width), then the SLO and failed columns: the one list README's "How to read" and the report's are
+    generated from."""
+    figs = {(s["shape"], f["figure"]): f for s in v["shapes"] for f in s["figures"]}
+    cols = columns(v)
+    shapes = {s: run.shape_params(s) for s, _ in cols}
+    out = []
+    for shape, key in cols:
+        f, figure = figs[(shape, key)], BY_KEY[key]
+        net = ", net of the harness alone (noop)" if figure.net and figure.kinds != ("startup",) else \
+            ", net of noop's in the same round" if figure.net else ""
+        out.append((column_name(shapes, shape, key), f"{MEANING.get(key, figure.label)}{net}, "
+                                                     f"{UNIT_WORDS.get(f['unit'], f['unit'])}; {f['better']} is better"))
+    shape = rate_shape(v)
+    if shape:
+        at = where(run.shape_params(shape))
+        out.append((f"SLO {at}", "kept, or missed and which bound, as the run judged it at that rate over every "
+                                 f"round's requests together: {cond.slo_words(run)}"))
+        out.append((f"failed {at}", "the measured requests there that did not end ok, with their share of those sent, "
+                                    "and those the pacer could not send (unsent)"))
+    return out
+
+
+def marks_shown(v: dict) -> list:
+    """(mark, words) of every mark the decision table's figures carry, in MARKS' order."""
+    figs = {(s["shape"], f["figure"]): f for s in v["shapes"] for f in s["figures"]}
+    used = {m for key in columns(v) for c in figs[key]["clients"].values() for m in c["marks"]}
+    return [(m, words.format(jit=cbl.JIT_WARMING)) for m, words in MARKS.items() if m in used]
 
 
 def best(v: dict, run: cbl.Run, most: int = MOST_COLUMNS) -> list:
@@ -436,8 +547,9 @@ def grid(t: pd.DataFrame) -> list:
 
 
 def text(run: cbl.Run, v: dict, width: int = 118) -> str:
-    """The terminal's verdict, in about 30 lines: what it holds for, the best per key figure, the decision table
-    (letters: clients sharing one are not told apart), the shapes it leaves to the report."""
+    """The terminal's verdict, in about 35 lines: what it holds for, the best per key figure, the load the columns
+    come from, the decision table with the SLO and the failed requests at the run's rate, what every client's figure
+    carries (said once), the shapes it leaves to the report."""
     hf = v["holdsFor"]
     lines = [f"verdict ({hf['cores']} cores of {hf['cpuModel']}, JDK {hf['jdk']}, profile {hf['profile']})"
              + (": A FIRST LOOK, NOT FOR DECISIONS" if hf["firstLook"] else "")]
@@ -447,13 +559,19 @@ def text(run: cbl.Run, v: dict, width: int = 118) -> str:
     lines += textwrap.wrap("best (tier a): " + "; ".join(best(v, run, most)), width, subsequent_indent="  ")
     t = table(run, v, most)
     if not t.empty:
-        lines.append("")
+        lines += [""] + textwrap.wrap("load: " + load_line(run, v, most), width, subsequent_indent="  ")
         lines += grid(t.reset_index())
     lines.append("")
+    if rate_shape(v):
+        lines += textwrap.wrap(slo_line(run, v), width)
+    once = said_once(run, v, most)
+    if once:
+        lines += textwrap.wrap("on every client, so said once and not starred: " + "; ".join(once), width)
     lines += textwrap.wrap(f"letters: best first; clients sharing a letter are not told apart ({hf['confidence']:.0%} over "
                            "every pair of a figure, rounds compared within rounds); costs net of the harness (noop); "
-                           "* marked (JIT still compiling, a flag, a knee that is a lower bound): see the report; each "
-                           "pair's ratio and interval: summary.json (verdict, pairs.ratios)", width)
+                           "* a mark only some clients carry (JIT still compiling, a flag, a knee that is a lower "
+                           "bound): see the report; each pair's ratio and interval: summary.json (verdict, "
+                           "pairs.ratios)", width)
     shown = {s for s, _ in columns(v, most)}
     rest = [s["shape"] for s in v["shapes"] if s["shape"] not in shown]
     if rest:

@@ -16,6 +16,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 import clientbench_decide as cbd  # noqa: E402
+import clientbench_estimates as est  # noqa: E402
 import clientbench_load as cbl  # noqa: E402
 
 BASE_COLOURS = {"ahc": "#CC6677", "apache": "#332288", "jetty": "#DDCC77", "okhttp": "#117733", "jdk": "#88CCEE",
@@ -52,15 +53,50 @@ def png(fig, dpi: int = DPI) -> bytes:
     return out.getvalue()
 
 
+def text_boxes(fig, dpi: int = DPI) -> dict:
+    """Where the figure's texts land in its PNG (`png` at `dpi`): {"width", "height", "texts": [[x0, y0, x1, y1,
+    text, angle, w, h], ...]} in pixels from the top left, for every text drawn (tick labels, titles, axis labels,
+    letters, legends): its upright box, and for a slanted text its angle (degrees, anticlockwise) and unturned size,
+    the box's centre being its own. Matplotlib's layout, so a test can see labels overlap without reading pixels."""
+    from matplotlib.text import Text
+
+    fig.set_dpi(dpi)
+    renderer = fig.canvas.get_renderer()
+    fig.draw(renderer)
+    pad = plt.rcParams["savefig.pad_inches"]
+    tight = fig.get_tightbbox(renderer)
+    left, top = (tight.x0 - pad) * dpi, (tight.y1 + pad) * dpi
+    ticks = {id(t) for ax in fig.axes for axis in (ax.xaxis, ax.yaxis)
+             for tick in axis.get_major_ticks() + axis.get_minor_ticks() for t in (tick.label1, tick.label2)}
+    drawn = [label for ax in fig.axes if ax.get_visible() for axis in (ax.xaxis, ax.yaxis)
+             for tick in axis._update_ticks() for label in (tick.label1, tick.label2)]  # only the ticks drawn
+    texts = drawn + [t for t in fig.findobj(Text) if id(t) not in ticks and (t.axes is None or t.axes.get_visible())]
+    boxes = []
+    for t in texts:
+        if t.get_visible() and t.get_text().strip():
+            b, angle = t.get_window_extent(renderer), t.get_rotation()
+            t.set_rotation(0)
+            upright = t.get_window_extent(renderer)
+            t.set_rotation(angle)
+            boxes.append([round(b.x0 - left, 1), round(top - b.y1, 1), round(b.x1 - left, 1), round(top - b.y0, 1),
+                          t.get_text()[:40], round(angle, 1), round(upright.width, 1), round(upright.height, 1)])
+    return {"width": round((tight.width + 2 * pad) * dpi), "height": round((tight.height + 2 * pad) * dpi),
+            "texts": boxes}
+
+
 def show(fig):
-    """Embeds the figure in the notebook's output (and so in the report), its label as the alternative text."""
+    """Embeds the figure in the notebook's output (and so in the report), its label as the alternative text and where
+    its texts land (`text_boxes`) in a data attribute."""
     import base64
     import html
+    import json
 
     from IPython.display import HTML, display
 
     alt = html.escape(fig.get_label() or "figure", quote=True)
-    display(HTML(f'<img alt="{alt}" src="data:image/png;base64,{base64.b64encode(png(fig)).decode("ascii")}">'))
+    layout = html.escape(json.dumps(text_boxes(fig), separators=(",", ":")), quote=True)
+    display(HTML(f'<img alt="{alt}" data-texts="{layout}" '
+                 f'src="data:image/png;base64,{base64.b64encode(png(fig)).decode("ascii")}">'))
 
 
 # ---------------------------------------------------------------- what the verdict holds
@@ -119,14 +155,12 @@ def _log_axis(ax, unit: str):
     _unit_axis(ax, unit)
 
 
-def _plot_spectrum(ax, h, client: str, shift_us: float = 0.0):
-    s = cbl.spectrum(h)
-    if s.empty:
+def _plot_spectrum(ax, points: dict, client: str):
+    """One client's spectrum: {percentile: microseconds}, the largest value at the right end."""
+    if not points:
         return
-    x = [1 / (1 - p / 100) if p < 100 else 1e5 for p in s["percentile"]]
-    # noop never reaches the server: its latency has no delay in it to take off.
-    shift_us = 0.0 if client == cbl.NOOP else shift_us
-    ax.plot(x, np.maximum(s["us"].to_numpy(dtype=float) - shift_us, 1.0), marker=".", label=client, **style(client))
+    x = [1 / (1 - p / 100) if p < 100 else 1e5 for p in points]
+    ax.plot(x, np.maximum(np.array(list(points.values()), dtype=float), 1.0), marker=".", label=client, **style(client))
     ax.set(xscale="log", yscale="log", xlabel="percentile")
     ax.set_xticks(*PERCENTILE_TICKS)
     ax.minorticks_off()
@@ -149,7 +183,7 @@ def rounds_panel(ax, run: cbl.Run, f: dict):
             ax.plot([x, x], [c["low"], c["high"]], color="black", linewidth=1.2)
         ax.plot(x, c["value"], marker="_", markersize=14, color="black", linestyle="none")
     many = len(order) > 4  # long names slant; the letters sit above each client's column, clear of its name
-    ax.set_xticks(range(len(order)), [f"{cl}{'*' if f['clients'][cl]['marks'] else ''}" for cl in order],
+    ax.set_xticks(range(len(order)), [f"{cl}{'*' if cbd.starred(f, cl) else ''}" for cl in order],
                   rotation=40 if many else 0, ha="right" if many else "center", rotation_mode="anchor")
     for x, client in enumerate(order):
         c = f["clients"][client]
@@ -158,6 +192,9 @@ def rounds_panel(ax, run: cbl.Run, f: dict):
         ax.annotate(c["letters"], at, xycoords=coords, xytext=(0, 3), textcoords="offset points", ha="center",
                     va="bottom", fontsize=7)
     ax.set_xlim(-0.6, len(order) - 0.4)
+    ax.set_yscale("log")
+    low, high = ax.get_ylim()
+    ax.set_ylim(low, high * (high / low) ** 0.15)  # room above the top column for its letters, under the title
     _log_axis(ax, f["unit"])
     gone = f"; not ranked: {', '.join(f['notRanked'])}" if f["notRanked"] else ""
     ax.set_title(f"{f['label']}{' net of noop' if f['net'] else ''}\n{f['better']} is better; "
@@ -218,15 +255,19 @@ def main_figure(run: cbl.Run, v: dict):
 # ---------------------------------------------------------------- latency
 
 def spectra_panel(ax, run: cbl.Run, shape: str):
-    """Latency from the intended start (service time in a closed loop), every round merged; beyond the delay."""
+    """Latency from the intended start (service time in a closed loop) beyond the server's delay, each percentile
+    estimated over the rounds as the verdict estimates its figures (clientbench_estimates), so its p50 and p99 are
+    the table's."""
     delay_ms = int(run.shape_params(shape).get("delayMs") or 0)
     tag = "service" if cbl.kind(run, shape) == "closed" else "latency"
+    spectra = est.percentiles(run, shape, tag)
     # A closed loop's noop answers at once: its service time is not on the clients' scale.
     for client in run.clients + ([] if tag == "service" else [cbl.NOOP]):
-        if run.trials_of(shape, client):
-            _plot_spectrum(ax, cbl.shape_histogram(run, shape, client, tag), client, delay_ms * 1000)
+        _plot_spectrum(ax, spectra.get(client, {}), client)
     what = "service time" if tag == "service" else "latency"
-    ax.set_title(f"{shape}: {what}" + (f" beyond the {delay_ms} ms delay" if delay_ms else "") + ", rounds merged")
+    rounds = run.shape(shape).get("rounds", 1)
+    ax.set_title(f"{shape}: {what}" + (f" beyond the {delay_ms} ms delay" if delay_ms else "")
+                 + (f",\nestimated over {rounds} rounds" if rounds > 1 else ",\nestimated over its windows"))
 
 
 def spectra(run: cbl.Run, shapes: list):
@@ -298,26 +339,31 @@ FAILURE_KINDS = cbl.FAILURE_CLASSES + ["unsent", "expired"]
 
 
 def failing_shapes(run: cbl.Run) -> list:
-    """The shapes where a measured request failed, went unsent or expired."""
-    return [s for s in run.shapes if any(cbl.failures_by_class(run, s, c)[k] for c in run.clients for k in FAILURE_KINDS)]
+    """The shapes where a measured request failed, went unsent or expired; a knee search's are its probes past the
+    knee, failing by design, and stay in the knee search."""
+    return [s for s in run.shapes if cbl.kind(run, s) != "capacity"
+            and any(cbl.failures_by_class(run, s, c)[k] for c in run.clients for k in FAILURE_KINDS)]
 
 
 def failures(run: cbl.Run, shapes: list):
     """Per shape and client, the measured requests that did not end ok, by class, with the unsent and the
-    expired (still out at the drain deadline)."""
+    expired (still out at the drain deadline): a bar per client, the names read across, one panel per shape."""
     hatches = ["", "//", "\\\\", "xx", "..", "oo", "--", "++"]
-    fig, axes = plt.subplots(1, len(shapes), figsize=(3.0 * len(shapes), 2.8), squeeze=False)
+    clients = [c for c in run.clients if any(run.trials_of(s, c) for s in shapes)]
+    fig, axes = plt.subplots(1, len(shapes), figsize=(3.4 * len(shapes) + 1, 0.8 + 0.22 * len(clients)), sharey=True,
+                             squeeze=False)
     for ax, shape in zip(axes[0], shapes):
-        clients = [c for c in run.clients if run.trials_of(shape, c)]
         counts = {c: cbl.failures_by_class(run, shape, c) for c in clients}
-        bottom = np.zeros(len(clients))
+        left = np.zeros(len(clients))
         for kind, hatch in zip(FAILURE_KINDS, hatches):
             v = np.array([counts[c][kind] for c in clients], dtype=float)
             if v.sum() > 0:
-                ax.bar(clients, v, bottom=bottom, label=kind, hatch=hatch, color="white", edgecolor="#333333")
-                bottom += v
-        ax.set(title=f"{shape} (of {sum(counts[c]['sent'] for c in clients)} sent)", ylabel="requests")
-        ax.tick_params(axis="x", labelrotation=30)
+                ax.barh(range(len(clients)), v, left=left, label=kind, hatch=hatch, color="white", edgecolor="#333333")
+                left += v
+        ax.set_yticks(range(len(clients)), clients)
+        ax.invert_yaxis()
+        ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(4, integer=True))
+        ax.set(title=f"{shape}\n(of {sum(counts[c]['sent'] for c in clients):,} sent)", xlabel="requests")
     _legend_outside(fig, axes)
     fig.set_label("requests that failed, by class, went unsent or expired, per shape and client")
     fig.tight_layout()

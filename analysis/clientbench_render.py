@@ -17,7 +17,7 @@ import clientbench_upgrade as cbu
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK = ROOT / "analysis.ipynb"
-BLOCKS = {"figure": "from the run's data", "terminal": "from the run's verdict",
+BLOCKS = {"figure": "from the run's data", "terminal": "from the run's verdict", "howtoread": "from the run's verdict",
           "repeatability": "from two runs' verdicts", "resolution": "from an A/A upgrade run"}
 
 
@@ -29,7 +29,7 @@ def end(block: str) -> str:
     return f"<!-- clientbench:{block} end -->"
 
 
-EXCERPT_LINES = 30
+EXCERPT_LINES = 40
 
 CSS = """
 body { font: 14px/1.4 system-ui, -apple-system, "Segoe UI", sans-serif; color: #222; margin: 0; }
@@ -45,6 +45,9 @@ table.decision { font-size: 13px; } table.decision td { text-align: right; white
 table.decision td[title], table.decision th[title] { cursor: help; }
 table.decision .tier { display: inline-block; min-width: 2.6em; text-align: left; font-weight: 600; }
 table.behaviour td { white-space: nowrap; } table.behaviour td.mark-NO { background: #fde2e1; }
+table.decision .ci { display: block; font-size: 11px; line-height: 1.15; color: #666; }
+table.decision td.slo, table.decision td.failed { text-align: left; } table.decision td.bad { color: #a00; font-weight: 600; }
+p.load { margin: 0.3rem 0; font-size: 13px; }
 img { max-width: 100%; height: auto; display: block; margin: 0.4rem 0; }
 pre { background: #f7f7f7; padding: 0.5rem; overflow-x: auto; font-size: 12px; }
 .notes { font-size: 12px; color: #555; margin: 0.2rem 0; } ul.notes { padding-left: 1.2rem; } .anchor-link { display: none; }
@@ -125,6 +128,26 @@ def terminal_block(run: cbl.Run, v: dict, max_lines: int = EXCERPT_LINES) -> str
             f"({said}):\n\n```text\n" + "\n".join(kept) + f"\n```\n{end('terminal')}")
 
 
+def how_to_read_block(run: cbl.Run, v: dict) -> str:
+    """How to read the verdict: each column of the decision table, the SLO and failed columns, the letters and the
+    marks this run shows, from the list the report's "How to read this" comes from (clientbench_decide)."""
+    hf = v["holdsFor"]
+    lines = [begin("howtoread"), "Each column is one figure at one load, as the line `load:` above the table says: "
+             f"{cbd.load_line(run, v)}. The terminal shows the columns that fit its width, the report all of them:", ""]
+    lines += [f"- `{name}`: {meaning}." for name, meaning in cbd.reading_guide(run, v)]
+    lines += ["", "Each value is the estimate the verdict ranks, the same in the table, `results.csv` and the report's "
+              "figures ([one estimate per figure](docs/verdict.md#one-estimate-per-figure)); the report shows its 95% "
+              "interval under it. Letters are tiers: `a` is best; two clients that share a letter are not told apart by "
+              f"the data; clients with no letter in common are, with {hf['confidence']:.0%} confidence after correcting "
+              "for the number of pairs (Games-Howell on the log of the figure: round effects as medians, each pair on "
+              "its own two spreads); a client measured in one round, or whose forks never settled, gets no letters. "
+              "A mark every client carries in a column is said once under the table; `*` "
+              "marks what only some clients carry, what should change your trust in that figure"
+              + (":" if cbd.marks_shown(v) else "."), ""]
+    lines += [f"- `{m}`: {words}." for m, words in cbd.marks_shown(v)]
+    return "\n".join(lines + [end("howtoread")])
+
+
 def repeatability_block(run: cbl.Run, other: cbl.Run) -> str:
     """How two runs of one machine agreed, figure by figure of the decision table: the pairs each told apart, those
     they put in opposite order, those one told apart and the other did not, and the median change of a figure."""
@@ -200,11 +223,14 @@ def replace_blocks(text: str, figure: str, terminal: str, readme: Path) -> str:
 
 
 def write_readme(run: cbl.Run, readme: Path, against: cbl.Run | None = None):
-    """RUN/main.png, and README's generated blocks rewritten from RUN's verdict (the rest of README untouched); with
-    `against`, a second run of the same profile and machine, the repeatability block too."""
+    """RUN/main.png, and README's generated blocks rewritten from RUN's verdict (the rest of README untouched; the
+    how-to-read block where README has one); with `against`, a second run of the same profile and machine, the
+    repeatability block too."""
     v = cbd.read(run)
     new = replace_blocks(readme.read_text(encoding="utf-8"), figure_block(run, v, readme), terminal_block(run, v),
                          readme)
+    if _pattern("howtoread").search(new):
+        new = _pattern("howtoread").sub(lambda _: how_to_read_block(run, v), new, count=1)
     if against is not None:
         if not _pattern("repeatability").search(new):
             raise cbl.AnalysisError(f"{readme}: no repeatability block to replace (a line starting "

@@ -6,10 +6,10 @@ below it read the run (clientbench_load); the notebook displays these, and clien
 from __future__ import annotations
 
 import html
-import json
 
 import pandas as pd
 
+import clientbench_conditions as cond
 import clientbench_decide as cbd
 import clientbench_figures as figs
 import clientbench_load as cbl
@@ -61,26 +61,32 @@ def _best(name: str, f: dict) -> str:
 
 
 def cell(f: dict, client: str) -> tuple:
-    """(text, details) of one client's figure: '14us a' as the terminal prints it ('*' where marked), its interval
-    and marks on hover."""
+    """(text, interval, details) of one client's figure: '66us* a' as the terminal prints it, its 95% interval shown
+    under it ('58us-75us'; 'exact' for a figure without spread), and on hover what it rests on and its marks."""
     c = f["clients"].get(client)
     if c is None:
-        return "-", f"not ranked: {f['notRanked'].get(client, 'not measured')}"
+        why = f["notRanked"].get(client, "not measured")
+        return "-", why.split(":")[0].split(" (")[0], f"not ranked: {why}"
     unit = f["unit"]
-    interval = (f"95% interval {cbd.fmt(c['low'], unit)} to {cbd.fmt(c['high'], unit)}" if c["low"] and c["high"]
-                else "no interval")
+    if f["method"] == "exact":
+        interval = "exact"
+    elif c["low"] and c["high"]:
+        interval = f"{cbd.bare(c['low'], unit)}\u2013{cbd.bare(c['high'], unit)}"
+    else:
+        interval = "no interval"
     marks = f"; marked: {', '.join(c['marks'])}" if c["marks"] else ""
-    return (f"{cbd.bare(c['value'], unit)}{'*' if c['marks'] else ''} {c['letters']}",
-            f"{interval}, from {c['n']} {'rounds' if f['method'] == 'rounds' else 'values'}{marks}")
+    return (cbd.cell_text(f, client), interval,
+            f"95% interval {interval}, from {c['n']} {'rounds' if f['method'] == 'rounds' else 'values'}{marks}")
 
 
 def decision_table(run: cbl.Run, v: dict) -> tuple:
-    """(columns, sentences): per key figure its name, the verdict's figure and each client's cell; a column with
-    the same cell for every client becomes a sentence, and so do the shapes that ranked nothing."""
+    """(columns, outcomes, sentences): per key figure its name, the verdict's figure and each client's cell; the SLO
+    and failed requests at the run's rate (cbd.outcome_columns); a column with the same cell for every client
+    becomes a sentence, and so do the shapes that ranked nothing."""
     columns, sentences = [], []
     for name, f in key_figures(run, v):
         cells = {c: cell(f, c) for c in v["clients"]}
-        texts = {t for t, _ in cells.values()}
+        texts = {t for t, _, _ in cells.values()}
         if len(texts) == 1 and len(v["clients"]) > 1:
             text = texts.pop()
             sentences.append(f"{f['label']} at {f['shape']}: " + (
@@ -91,24 +97,34 @@ def decision_table(run: cbl.Run, v: dict) -> tuple:
     nothing = [s for s in cbl.shapes_of(run, "open", "closed", "capacity") if s not in ranked]
     if nothing:
         sentences.append(f"Nothing ranked at {', '.join(nothing)}: see below.")
-    return columns, sentences
+    return columns, cbd.outcome_columns(run, v), sentences
 
 
 def decision_table_html(run: cbl.Run, v: dict) -> str:
-    columns, sentences = decision_table(run, v)
+    columns, outcomes, sentences = decision_table(run, v)
     head = "".join(f'<th title="{_e(_column_details(f))}">{_e(name)}</th>' for name, f, _ in columns)
-    body = "".join("<tr><th>" + _e(c) + "</th>" + "".join(_cell_html(*cells[c]) for _, _, cells in columns) + "</tr>"
+    head += "".join(f'<th class="outcome">{_e(name)}</th>' for name in outcomes)
+    body = "".join("<tr><th>" + _e(c) + "</th>" + "".join(_cell_html(*cells[c]) for _, _, cells in columns)
+                   + "".join(_outcome_html(name, cells[c]) for name, cells in outcomes.items()) + "</tr>"
                    for c in v["clients"])
     told = "".join(f"<td>{f['pairs']['separated']}/{f['pairs']['of']}</td>" for _, f, _ in columns)
+    told += "<td></td>" * len(outcomes)
     said = "".join(f"<li>{_e(s)}</li>" for s in sentences)
     return (f'<table class="decision"><thead><tr><th>client</th>{head}</tr></thead><tbody>{body}</tbody>'
             f'<tfoot><tr><th>told apart</th>{told}</tr></tfoot></table>'
             + (f'<ul class="notes">{said}</ul>' if said else ""))
 
 
-def _cell_html(text: str, details: str) -> str:
+def _cell_html(text: str, interval: str, details: str) -> str:
     value, _, tier = text.rpartition(" ")  # the letters in a column of their own width, so the values line up
-    return f'<td title="{_e(details)}">{_e(value)} <span class="tier">{_e(tier)}</span></td>'
+    shown = f'<span class="ci">{_e(interval)}</span>' if interval else ""
+    return f'<td title="{_e(details)}">{_e(value or text)} <span class="tier">{_e(tier if value else "")}</span>{shown}</td>'
+
+
+def _outcome_html(name: str, text: str) -> str:
+    kind = "slo" if name.startswith("SLO") else "failed"
+    state = " bad" if text.startswith(("missed", "not kept")) or (kind == "failed" and text not in ("0", "-")) else ""
+    return f'<td class="{kind}{state}">{_e(text)}</td>'
 
 
 def _column_details(f: dict) -> str:
@@ -117,17 +133,26 @@ def _column_details(f: dict) -> str:
 
 
 def first_screen_html(run: cbl.Run, v: dict) -> str:
-    """The title, the verdict in at most six lines and the decision table; the figure follows it."""
+    """The title, the verdict in at most six lines, the load the columns come from, and the decision table with the SLO
+    and the failed requests at the run's rate; what every client's figure carries is said once below it."""
     lines = verdict_lines(run, v)
     banner = '<p class="banner">' + _e(lines[0]) + "</p>" if v["holdsFor"]["firstLook"] else f"<p>{_e(lines[0])}</p>"
+    notes = []
+    if cbd.rate_shape(v):
+        notes.append(cbd.slo_line(run, v) + ".")
+    once = cbd.said_once(run, v)
+    if once:
+        notes.append("On every client, so said once and not starred: " + "; ".join(once) + ".")
     flagged = v.get("flaggedRounds", [])
-    note = (f"{len(flagged)} round{'s' if len(flagged) != 1 else ''} flagged by the host and kept: "
-            + ", ".join(f"{r['shape']} round {r['round']} ({', '.join(r['flags'])})" for r in flagged) + ". ") if flagged else ""
+    if flagged:
+        notes.append(f"{len(flagged)} round{'s' if len(flagged) != 1 else ''} flagged by the host and kept: "
+                     + ", ".join(f"{r['shape']} round {r['round']} ({', '.join(r['flags'])})" for r in flagged) + ".")
+    notes.append("Letters: clients sharing one are not told apart; under each figure its 95% interval; * a mark only "
+                 "that client carries (hover a cell for its rounds and marks, a heading for its figure).")
     return (f"<h1>Which HTTP client? Run {_e(run.name)}</h1>{banner}<ol class=\"verdict\">"
-            + "".join(f"<li>{_e(x)}</li>" for x in lines[1:]) + "</ol>" + decision_table_html(run, v)
-            + f'<p class="notes">{_e(note)}Letters: clients sharing one are not told apart; * a validity flag marks '
-              'the figure (hover a cell for its interval and marks, a heading for its figure). '
-              '<a href="#how-to-read-this">How to read this</a></p>')
+            + "".join(f"<li>{_e(x)}</li>" for x in lines[1:]) + "</ol>"
+            + f'<p class="load"><b>Load</b>: {_e(cbd.load_line(run, v))}.</p>' + decision_table_html(run, v)
+            + f'<p class="notes">{" ".join(_e(n) for n in notes)} <a href="#how-to-read-this">How to read this</a></p>')
 
 
 # ---------------------------------------------------------------- behaviour
@@ -160,7 +185,15 @@ def rankings_html(run: cbl.Run, s: dict) -> str:
     return f"<h3>{_e(cbd.shape_words(run, s['shape']) if s['shape'] in run.shapes else s['shape'])}</h3><ul>{items}</ul>"
 
 
+FAILURE_WORDS = {"status": "a non-2xx status", "timeout": "the client's timeout", "connect": "no connection",
+                 "reset": "the connection reset or closed", "rejected": "the client refused it (pool or queue full)",
+                 "other": "anything else (a body of the wrong length)",
+                 "unsent": "the pacer could not send it in time", "expired": "still out at the drain deadline"}
+
+
 def failures_html(run: cbl.Run, shapes: list) -> str:
+    """Per shape and client the measured requests sent and those that did not end ok, by class; the caption names
+    the columns the table has (a class no request fell in is left out, and said so)."""
     rows = []
     for shape in shapes:
         for client in run.clients:
@@ -168,11 +201,22 @@ def failures_html(run: cbl.Run, shapes: list) -> str:
                 counts = cbl.failures_by_class(run, shape, client)
                 rows.append({"shape": shape, "client": client, **{k: counts[k] for k in ["sent"] + figs.FAILURE_KINDS}})
     t = pd.DataFrame(rows)
-    return _table(t[[c for c in t.columns if c in ("shape", "client", "sent") or t[c].any()]])
+    shown = [k for k in figs.FAILURE_KINDS if t[k].any()]
+    none = [k for k in figs.FAILURE_KINDS if k not in shown]
+    caption = ("Measured requests that did not end ok, by class: "
+               + "; ".join(f"<b>{k}</b>, {_e(FAILURE_WORDS.get(k, k))}" for k in shown) + "."
+               + (f" None was {', '.join(none)}." if none else ""))
+    return f'<p class="caption">{caption}</p>' + _table(t[["shape", "client", "sent", *shown]])
 
 
 def long_lived_html(run: cbl.Run) -> str:
-    return _table(cbl.long_lived(run).round(2))
+    t = cbl.long_lived(run)
+    t = pd.DataFrame({"shape": t["shape"], "client": t["client"], "requests asked": t["asked"],
+                      "held when the window closed": t["held"],
+                      "heap per request held": [cbd.fmt(x, "B") for x in t["heap/req"]],
+                      "threads per request held": t["threads/req"].round(3), "ms to hold them": t["open.ms"].round(0),
+                      "failed": t["failures"], "the client's JVM": t["failed"].replace("", "ran")})
+    return _table(t)
 
 
 def two_runs_html(a: cbl.Run, b: cbl.Run) -> str:
@@ -187,19 +231,25 @@ def environment_html(run: cbl.Run) -> str:
                          f"{m.get('os')} {m.get('kernel')} ({m.get('arch')}), taskset {m.get('taskset')}"),
              ("JDK", f"{jdk.get('version')} ({jdk.get('vendor')}), {jdk.get('vm')}"),
              ("client JVM flags", " ".join(a for a in env.get("forkJvmArgs", []) if not a.startswith("-Dclientbench.hlog"))),
-             ("target", env.get("target")), ("request", json.dumps(env["request"]) if "request" in env else "-"),
-             ("timeouts", ", ".join(f"{k} {v}" for k, v in env.get("settings", {}).items())),
+             ("target", env.get("target")), ("request", _request_words(env.get("request"))),
+             ("timeouts", ", ".join(f"{k.removesuffix('Timeout')} {cbl._iso_seconds(v):g} s"
+                                    for k, v in env.get("settings", {}).items())),
              ("started, finished", f"{env.get('started')}, {env.get('finished')}")]
     facts += [("skipped", s) for s in env.get("skipped", [])] + [("failed", s) for s in env.get("failed", [])]
-    shapes = pd.DataFrame([{"shape": s["name"], "benchmark": s["benchmark"].split(".")[-2], "rounds": s.get("rounds", 1),
-                            "params": ", ".join(f"{k}={v}" for k, v in sorted(s["params"].items())),
-                            **(s.get("timings") or {})} for s in env.get("shapes", [])])
+    shapes = pd.DataFrame([{"shape": s["name"], "load": cond.load_words(run, s["name"], cbl.kind(run, s["name"])),
+                            "warm-up, measured": _timings(s.get("timings") or {}),
+                            "to run it alone": f"./bench jmh {s['benchmark'].split('.')[-2]} "
+                                               + " ".join(f"-p {k}={v}" for k, v in sorted(s["params"].items()) if v)}
+                           for s in env.get("shapes", [])])
     rounds = pd.DataFrame([{"shape": r["shape"], "round": r["round"], "order": ", ".join(r.get("order", [])),
-                            "steal (median)": r.get("stealMedian"), "noop CPU/req": cbd.fmt(r.get("noopCpuMicrosPerRequest"), "us"),
-                            "flags": ", ".join(r.get("flags", [])), "repeat": json.dumps(r["repeat"]) if r.get("repeat") else ""}
-                           for r in cbl.rounds(run)])
-    keys = ["library", "protocol", "httpVersion", "maxConnections", "ioThreads", "ioThreadsKind", "transport", "threading"]
-    settings = pd.DataFrame([{"client": c, **{k: s.get(k, "-") for k in keys}}
+                            "host's steal (median)": _share(r.get("stealMedian")),
+                            "noop's CPU per request": cbd.fmt(r.get("noopCpuMicrosPerRequest"), "us"),
+                            "flagged": "; ".join(ROUND_FLAGS.get(f, f) for f in r.get("flags", [])),
+                            "run again": _repeat_words(r.get("repeat"))} for r in cbl.rounds(run)])
+    keys = {"library": "library", "protocol": "protocol", "httpVersion": "HTTP version",
+            "maxConnections": "connections at most", "ioThreads": "I/O threads", "ioThreadsKind": "what the I/O threads are",
+            "transport": "transport", "threading": "where callbacks run"}
+    settings = pd.DataFrame([{"client": c, **{name: s.get(k, "-") for k, name in keys.items()}}
                              for c, s in env.get("clientSettings", {}).items()])
     return ("<h3>Run</h3>" + _table(pd.DataFrame(facts, columns=["", "value"])) + "<h3>Shapes</h3>" + _table(shapes)
             + "<h3>Rounds</h3>" + _table(rounds)
@@ -207,28 +257,60 @@ def environment_html(run: cbl.Run) -> str:
             + _table(settings))
 
 
+# A round's flags (env.json's rounds), as the reader says them.
+ROUND_FLAGS = {"steal": "the host took CPU from the run (steal)",
+               "noop-slow": "noop, the harness alone, spent more CPU per request than usual (noop-slow)"}
+
+
+def _request_words(request) -> str:
+    """env.json's request (what each request was, what counted as ok) as a sentence, not its JSON."""
+    if not request:
+        return "-"
+    return "; ".join(str(x) for x in request.values()) if isinstance(request, dict) else str(request)
+
+
+def _repeat_words(repeat) -> str:
+    """A flagged round's repeat in words: why it was or was not run again, and which run stands."""
+    if not repeat:
+        return ""
+    return f"{repeat.get('why', '')}" + ("; the repeat stands" if repeat.get("stands") else "")
+
+
+def _timings(t: dict) -> str:
+    """'1 x 1 s, then 3 x 2 s': JMH's iterations of warm-up and of measurement."""
+    if not t:
+        return "-"
+    return (f"{t.get('warmupIterations', 0)} x {t.get('warmupSeconds', 0)} s, then "
+            f"{t.get('measurementIterations', 0)} x {t.get('measurementSeconds', 0)} s")
+
+
+def _share(x) -> str:
+    return "-" if x is None or x != x else f"{x:.0%}"
+
+
 def how_to_read_html(run: cbl.Run, v: dict) -> str:
-    """The definitions: the letters, the intervals, the marks, the SLO and summary.json's own words."""
+    """The columns, the estimate, the letters, the intervals and the marks: README's "How to read" from the same
+    list (clientbench_decide.reading_guide), and every mark's words."""
     hf = v["holdsFor"]
+    columns = "".join(f"<li><b>{_e(name)}</b>: {_e(meaning)}.</li>" for name, meaning in cbd.reading_guide(run, v))
     marks = "".join(f"<li><b>{_e(k)}</b>: {_e(t.format(jit=cbl.JIT_WARMING))}</li>" for k, t in cbd.MARKS.items())
-    d = run.summary["definitions"]
-    defs = [("SLO", ", ".join(f"{k} {x}" for k, x in d["slo"].items()))]
-    defs += [(k, x) for k, x in d.items() if isinstance(x, str)] + list(d.get("flags", {}).items())
-    defs += [(f"threshold: {k}", x) for k, x in d.get("thresholds", {}).get("why", {}).items()]
     return (f'<h2 id="how-to-read-this">How to read this</h2><ul>'
+            f"<li><b>Columns</b> of the decision table, each one figure at one load (the line <i>Load</i> above it):"
+            f"<ul>{columns}</ul></li>"
             "<li><b>Rounds</b>: every shape runs in rounds of one fork per client and noop (the harness alone), a new "
-            "order each round, so a slow spell of the host costs every client alike. A figure is each fork's measured "
-            "windows together; costs (CPU, bytes, system calls, context switches per request) are net of noop's in the "
-            "same round; latency with a server delay is what the client and harness added beyond it.</li>"
+            "order each round, so a slow spell of the host costs every client alike.</li>"
+            "<li><b>One estimate per figure</b>: per fork the figure over its measured windows (a percentile from its "
+            "merged histograms, a cost over its requests, net of noop's fork in the same round), and over the rounds "
+            "the client's effect with the rounds' taken out; the table, the figures and results.csv all show it.</li>"
             f"<li><b>Letters</b>: a compact letter display. Each pair of clients is compared on each figure at "
             f"{hf['confidence']:.0%} over every pair of that figure (Games-Howell on the log figure, round effects "
             "taken out as medians, each pair on its own two spreads); clients sharing a letter are not told apart, and "
             "'a' holds the best. A client measured in one round gets no letters.</li>"
-            "<li><b>Intervals</b>: each client's 95% interval of the figure over its rounds, on hover in the table and "
-            "as bars in the figures.</li>"
-            f"<li><b>Marks</b> (* after a figure): a validity flag raised in a window of the figure. The figure is "
-            f"ranked with its mark; a knee that is only a lower bound is never found worse.<ul>{marks}</ul></li></ul>"
-            "<h3>Definitions (summary.json)</h3>" + _table(pd.DataFrame(defs, columns=["term", "meaning"])))
+            "<li><b>Intervals</b>: each client's 95% interval of the figure, under its value in the table and as bars in "
+            "the figures.</li>"
+            "<li><b>Marks</b>: a validity flag raised in a window of the figure. A mark every client of a column carries "
+            "is said once under the table; * marks one that only some clients carry. The figure is ranked with its "
+            f"mark; a knee that is only a lower bound is never found worse.<ul>{marks}</ul></li></ul>")
 
 
 def upgrade_html(run: cbl.Run, u: dict) -> str:

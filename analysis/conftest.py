@@ -1,4 +1,5 @@
-"""A decided copy of analysis/fixtures/run-small for the report's tests: `decide` writes into the folder it reads."""
+"""A decided copy of analysis/fixtures/run-small for the report's tests (`decide` writes into the folder it reads), and
+its report rendered once."""
 import shutil
 import subprocess
 import sys
@@ -23,3 +24,14 @@ def decided(tmp_path_factory):
     r = cli("decide", run)
     assert r.returncode == 0, r.stderr
     return run, r.stdout
+
+
+@pytest.fixture(scope="session")
+def report_file(decided):
+    """The decided fixture's report.html, rendered once for the report's tests and the browser's."""
+    import clientbench_render as render
+
+    run, _ = decided
+    out = run / "report.html"
+    render.render([run], out)
+    return out

@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 
 import clientbench_decide as cbd
+import clientbench_estimates as est
 import clientbench_load as cbl
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "run-small"
@@ -28,7 +29,7 @@ def _fake_run(forks: pd.DataFrame, shapes: list, clients: list, tmp_path: Path) 
     env = {"clients": clients, "shapes": shapes, "machine": {"cpuModel": "Test CPU", "cpuCount": 2},
            "launcherJdk": {"version": "25"}, "profile": "standard", "purpose": "for decisions", "rounds": [],
            "runs": [], "settings": {"requestTimeout": "PT5S"}}
-    run = cbl.Run("fake", tmp_path, env, {"definitions": {}, "runs": [], "capacity": []}, [])
+    run = cbl.Run("fake", tmp_path, env, {"definitions": {"slo": cbl.THRESHOLDS["slo"]}, "runs": [], "capacity": []}, [])
     run._memo[("forks",)] = forks
     return run
 
@@ -128,6 +129,7 @@ def test_the_verdict_is_written_once_into_summary_and_results_csv(run_copy):
     before = (run_copy.path / "results.csv").read_text(encoding="utf-8")
     v = cbd.verdict(run_copy)
     cbd.write(run_copy, v)
+    est.write_csv(run_copy, v)
     summary = json.loads((run_copy.path / "summary.json").read_text(encoding="utf-8"))
     assert summary["verdict"] == json.loads(json.dumps(v))
     assert summary["runs"] == run_copy.summary["runs"], "the facts are kept"
@@ -137,7 +139,7 @@ def test_the_verdict_is_written_once_into_summary_and_results_csv(run_copy):
     f = v["shapes"][0]["figures"][0]
     row = next(r for r in rows if r["shape"] == v["shapes"][0]["shape"] and r["client"] == f["tiers"][0][0])
     assert row[f"tier.{f['figure']}"] == f["clients"][f["tiers"][0][0]]["letters"]
-    cbd.write(cbl.load_run(run_copy.path), v)  # again: the tier columns are replaced, not added twice
+    est.write_csv(cbl.load_run(run_copy.path), v)  # again: the analysis's columns are replaced, not added twice
     header = (run_copy.path / "results.csv").read_text(encoding="utf-8").splitlines()[0].split(",")
     assert len(header) == len(set(header))
     assert not list(run_copy.path.glob("*.tmp"))

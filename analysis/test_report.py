@@ -36,8 +36,10 @@ def columns(v: dict) -> list:
 
 
 def cell_text(f: dict, client: str) -> str:
+    """A cell as the verdict says it: a star only for a mark that not every ranked client carries."""
     c = f["clients"].get(client)
-    return f"{cbd.bare(c['value'], f['unit'])}{'*' if c['marks'] else ''} {c['letters']}" if c else "-"
+    everyone = set.intersection(*(set(x["marks"]) for x in f["clients"].values()))
+    return f"{cbd.bare(c['value'], f['unit'])}{'*' if set(c['marks']) - everyone else ''} {c['letters']}" if c else "-"
 
 
 def terminal_table(printed: str) -> list:
@@ -49,11 +51,13 @@ def terminal_table(printed: str) -> list:
 
 
 class Page(HTMLParser):
-    """The text before the first image, and the decision table's rows (lists of cell texts)."""
+    """The text before the first image, the decision table's rows (lists of cell texts) and the intervals shown under
+    its cells (per row, the cell's index and text)."""
 
     def __init__(self):
         super().__init__()
-        self.text, self.rows, self.in_table, self.done, self.cell = [], [], False, False, None
+        self.text, self.rows, self.intervals, self.in_table, self.done, self.cell = [], [], [], False, False, None
+        self.interval = None
 
     def handle_starttag(self, tag, attrs):
         if tag == "img":
@@ -62,14 +66,18 @@ class Page(HTMLParser):
             self.in_table = True
         if self.in_table and tag == "tr":
             self.rows.append([])
+            self.intervals.append({})
         if self.in_table and tag in ("td", "th"):
             self.cell = []
-        if tag == "br" and self.cell is not None:
-            self.cell.append(" ")
+        if self.cell is not None and tag == "span" and ("class", "ci") in attrs:
+            self.interval = []
 
     def handle_endtag(self, tag):
         if tag == "table":
             self.in_table = False
+        if self.interval is not None and tag == "span":
+            self.intervals[-1][len(self.rows[-1])] = "".join(self.interval)
+            self.interval = None
         if self.in_table and tag in ("td", "th") and self.cell is not None:
             self.rows[-1].append(" ".join("".join(self.cell).split()))
             self.cell = None
@@ -77,7 +85,9 @@ class Page(HTMLParser):
     def handle_data(self, data):
         if not self.done:
             self.text.append(data)
-        if self.cell is not None:
+        if self.interval is not None:
+            self.interval.append(data)
+        elif self.cell is not None:
             self.cell.append(data)
 
 
@@ -87,12 +97,18 @@ def first_screen(html_text: str) -> Page:
     return p
 
 
+def terminal_columns_in(report_rows: list, printed_rows: list) -> list:
+    """The report's table cut to the columns the terminal printed (it drops what does not fit its width)."""
+    header = report_rows[0]
+    assert all(name in header for name in printed_rows[0]), (printed_rows[0], header)
+    keep = [header.index(name) for name in printed_rows[0]]
+    cut = [[row[i] if i < len(row) else "" for i in keep] for row in report_rows]
+    return [row[:max([i + 1 for i, x in enumerate(row) if x], default=0)] for row in cut]  # the terminal's rstrip
+
+
 @pytest.fixture(scope="module")
-def report(decided):
-    run, _ = decided
-    out = run / "report.html"
-    render.render([run], out)
-    return out.read_text()
+def report(report_file):
+    return report_file.read_text()
 
 
 # ---------------------------------------------------------------- the first screen
@@ -110,7 +126,7 @@ def test_the_first_screen_says_what_the_verdict_holds_for_in_at_most_six_lines(d
 def test_each_told_apart_line_names_the_clients_sharing_the_best_letter(decided, report):
     v = verdict_of(decided[0])
     items = re.findall(r"<li>(.*?)</li>", re.findall(r'<ol class="verdict">(.*?)</ol>', report, re.S)[0])
-    names = terminal_table(decided[1])[0][1:]
+    names = first_screen(report).rows[0][1:]
     for name, f in zip(names, columns(v)):
         best = [c for c in f["clients"] if "a" in f["clients"][c]["letters"]]
         said = [x for x in items if x.startswith(name + ": ")]
@@ -125,10 +141,42 @@ def test_each_told_apart_line_names_the_clients_sharing_the_best_letter(decided,
 def test_the_table_is_the_terminals_with_a_row_per_client_and_a_cell_per_key_figure(decided, report):
     v = verdict_of(decided[0])
     rows = first_screen(report).rows
-    assert rows == terminal_table(decided[1])  # the same columns, names, cells and pairs told apart
+    printed = terminal_table(decided[1])
+    assert terminal_columns_in(rows, printed) == printed  # the terminal's columns: the same names, cells, pairs apart
+    assert printed[0][-2:] == rows[0][-2:] == ["SLO @4k", "failed @4k"]
     assert [r[0] for r in rows[1:-1]] == v["clients"] and "noop" not in [r[0] for r in rows]
     for row in rows[1:-1]:
-        assert row[1:] == [cell_text(f, row[0]) for f in columns(v)]
+        assert row[1:-2] == [cell_text(f, row[0]) for f in columns(v)]
+
+
+def test_the_slo_and_the_failed_requests_at_the_runs_rate_are_the_runs_own(decided, tmp_path):
+    run = tmp_path / "judged"
+    shutil.copytree(decided[0], run)
+    summary = json.loads((run / "summary.json").read_text())
+    judged = {"jdk": {"kept": False, "missed": ["latencyP99Millis", "okShare"], "flags": ["gen"], "clients": True},
+              "okhttp": {"kept": True, "missed": [], "flags": [], "clients": False},
+              "vertx": {"kept": False, "missed": ["latencyP99Millis"], "flags": ["steal"], "clients": False}}
+    for r in summary["runs"]:
+        if r["shape"] == "rate-4000" and r["client"] in judged:
+            r["slo"] = judged[r["client"]]
+            r["failures"] = {"jdk": 12.0, "okhttp": 0.0, "vertx": 30.0}[r["client"]]
+            r["unsent"] = {"jdk": 0.0, "okhttp": 0.0, "vertx": 40.0}[r["client"]]
+    (run / "summary.json").write_text(json.dumps(summary))
+    sent = {r["client"]: r["sent"] for r in summary["runs"] if r["shape"] == "rate-4000"}
+    rows = {r[0]: r[-2:] for r in first_screen(tables.first_screen_html(cbl.load_run(run), verdict_of(run))).rows[1:-1]}
+    assert rows["jdk"] == ["missed p99, ok share", f"12 ({12 / sent['jdk']:.1%})"]
+    assert rows["okhttp"] == ["kept", "0"]
+    assert rows["vertx"] == ["not judged", f"30 ({30 / sent['vertx']:.1%}) +40 unsent"]
+    printed = cbd.text(cbl.load_run(run), verdict_of(run))
+    assert "; missed p99, ok share: jdk; not judged: vertx" in printed.replace("\n", " ")
+
+
+def test_a_run_that_recorded_only_whether_it_kept_the_slo_says_that(decided, report):
+    summary = json.loads((decided[0] / "summary.json").read_text())
+    kept = {r["client"]: r["sustained"] for r in summary["runs"] if r["shape"] == "rate-4000" and "slo" not in r
+            and r["client"] != "noop"}
+    rows = {r[0]: r[-2] for r in first_screen(report).rows[1:-1]}
+    assert kept and all(rows[c] == ("kept" if k else "not kept") for c, k in kept.items())
 
 
 def test_the_table_comes_before_any_figure_and_a_figure_follows_it(report):
@@ -153,17 +201,23 @@ def test_a_column_the_same_for_every_client_becomes_a_sentence(decided, tmp_path
     v = verdict_of(run)
     html_text = tables.first_screen_html(cbl.load_run(run), v)
     header = first_screen(html_text).rows[0]
-    assert header == [h for h in terminal_table(decided[1])[0] if h != "p99 @4k"]
+    assert "p99 @4k" not in header and "p99 @4k" in first_screen(tables.first_screen_html(cbl.load_run(decided[0]),
+                                                                                       verdict_of(decided[0]))).rows[0]
     assert f"latency p99 at rate-4000: {cbd.bare(2000.0, 'us')} a for every client." in html_text
 
 
-def test_hovering_a_cell_gives_its_interval_rounds_and_marks(decided, report):
+def test_each_cell_shows_its_interval_under_it_and_its_rounds_and_marks_on_hover(decided, report):
     v = verdict_of(decided[0])
     f = columns(v)[1]
+    assert f["figure"] == "alloc"  # bytes: the interval in KiB, worked out here
+    page = first_screen(report)
+    for row, shown in zip(page.rows[1:-1], page.intervals[1:-1]):
+        c = f["clients"][row[0]]
+        assert shown[2] == f"{c['low'] / 1024:.1f}KiB\u2013{c['high'] / 1024:.1f}KiB", (row[0], shown)
     client = next(iter(f["clients"]))
     c = f["clients"][client]
     titles = re.findall(r'<td title="([^"]*)">', report)
-    want = f"95% interval {cbd.fmt(c['low'], f['unit'])} to {cbd.fmt(c['high'], f['unit'])}, from {c['n']} rounds"
+    want = f"95% interval {c['low'] / 1024:.1f}KiB\u2013{c['high'] / 1024:.1f}KiB, from {c['n']} rounds"
     assert any(t.startswith(want) and all(m in t for m in c["marks"]) for t in titles), titles[:8]
 
 
@@ -174,7 +228,8 @@ def test_figures_before_the_first_request_take_their_columns(decided, tmp_path):
         shutil.copy(FIXTURE.parent / "startup-small" / name, run / name)
     r = cli("decide", run)
     assert r.returncode == 0, r.stderr
-    assert first_screen(tables.first_screen_html(cbl.load_run(run), verdict_of(run))).rows == terminal_table(r.stdout)
+    rows = first_screen(tables.first_screen_html(cbl.load_run(run), verdict_of(run))).rows
+    assert "cold start" in rows[0] and terminal_columns_in(rows, terminal_table(r.stdout)) == terminal_table(r.stdout)
 
 
 # ---------------------------------------------------------------- the rest of the report
@@ -184,7 +239,7 @@ def test_the_report_has_no_code_and_is_self_contained_and_small(report):
         assert code not in report
     assert "<script" not in report and 'src="http' not in report and "<link" not in report
     assert len(report.encode()) < 600_000
-    images = re.findall(r'<img alt="([^"]+)" src="data:image/png;base64,([^"]+)"', report)
+    images = re.findall(r'<img alt="([^"]+)" [^>]*src="data:image/png;base64,([^"]+)"', report)
     assert len(images) >= 6 and all(base64.b64decode(b)[:4] == b"\x89PNG" for _, b in images)
 
 
@@ -354,6 +409,8 @@ def test_readme_blocks_are_what_the_current_code_decides_from_the_reference_run(
         f"README's figure block is not what the code decides now: ./bench report --readme {ref.path.relative_to(ROOT)}"
     assert render.current_block(readme, "terminal") == render.terminal_block(ref, v), \
         f"README's terminal block is not what the code decides now: ./bench report --readme {ref.path.relative_to(ROOT)}"
+    assert render.current_block(readme, "howtoread") == render.how_to_read_block(ref, v), \
+        f"README's how-to-read block is not what the code decides now: ./bench report --readme {ref.path.relative_to(ROOT)}"
 
 
 def test_readme_repeatability_block_is_what_the_current_code_counts_from_its_two_runs():
@@ -362,6 +419,20 @@ def test_readme_repeatability_block_is_what_the_current_code_counts_from_its_two
     block = render.repeatability_block(decided_now(b.name), decided_now(a.name))
     assert render.current_block(ROOT / "README.md", "repeatability") == block, \
         f"README's repeatability block is stale: ./bench report --readme {b.path.relative_to(ROOT)} README.md {a.path.relative_to(ROOT)}"
+
+
+def test_how_to_read_names_every_column_of_the_table_and_every_mark_it_shows(decided, tmp_path):
+    run, readme = blocks_readme(tmp_path)
+    readme.write_text(readme.read_text() + f"\n{render.begin('howtoread')}\nold\n{render.end('howtoread')}\n")
+    assert cli("decide", run).returncode == 0
+    assert cli("readme", run, readme).returncode == 0
+    block = between(readme.read_text(), "howtoread")
+    v = verdict_of(run)
+    header = first_screen(tables.first_screen_html(cbl.load_run(run), v)).rows[0][1:]
+    assert [line.split("`")[1] for line in block.splitlines() if line.startswith("- `")][:len(header)] == header
+    shown = {m for f in columns(v) for c in f["clients"].values() for m in c["marks"]}
+    assert shown and all(f"- `{m}`: " in block for m in shown)
+    assert "\nold\n" not in block
 
 
 def test_the_repeatability_block_counts_two_verdicts_pairs_from_the_verdicts_alone(tmp_path):

@@ -20,9 +20,9 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * results.csv: one row per (shape, client) with the figures a spreadsheet wants, beside results.json;
- * docs/files.md lists the columns with their units, and the analysis adds each ranked figure's tier letters.
- * An empty cell is a figure the run did not produce (no histogram, no GC profiler).
+ * results.csv: one row per (shape, client), beside results.json: what ran and the exact counts. Its figures (rates,
+ * percentiles, costs) are the analysis's columns, each by the one estimator the verdict uses (docs/verdict.md), so no
+ * figure here differs from the report's; docs/files.md lists every column with its unit.
  */
 final class ResultsCsv {
     static final String FILE = "results.csv";
@@ -66,9 +66,6 @@ final class ResultsCsv {
         }
         c.put("connections.limit", r -> r.param("connections"));
         c.put("forks", r -> r.result().getParams().getForks());
-        c.put("ok", r -> r.score("ok"));
-        c.put("err:ok", r -> Scores.error(r.result(), "ok"));
-        c.put("sent", r -> r.score("sent"));
         for (String n : List.of("n.scheduled", "n.sent", "n.ok")) {
             c.put(n, r -> r.score(n));
         }
@@ -79,11 +76,7 @@ final class ResultsCsv {
         }
         c.put("n.dropped", r -> r.score("n.dropped"));
         c.put("latency.metric", Row::latencyMetric);
-        for (String p : List.of("p50", "p90", "p99", "p999", "max")) {
-            c.put("lat." + p, r -> r.score(r.latencyMetric() + "." + p));
-        }
-        for (String m : List.of("service.p50", "service.p99", "lag.p99", "cpu.per.req", "gc.alloc.rate.norm",
-                "syscalls.per.req", "cswitches.per.req", "threads.max", "connections", "inflight.end", "heap.per.inflight")) {
+        for (String m : List.of("threads.max", "connections", "inflight.end", "heap.per.inflight")) {
             c.put(m, r -> r.score(m));
         }
         return c;

@@ -36,10 +36,4 @@ final class Scores {
         Result<?> res = it.getSecondaryResults().get(label);
         return res == null ? Double.NaN : res.getScore();
     }
-
-    /** The secondary metric {@code label}'s 99.9% error (JMH's); NaN with a single iteration. */
-    static double error(RunResult r, String label) {
-        Result<?> res = secondary(r).get(label);
-        return res == null ? Double.NaN : res.getScoreError();
-    }
 }

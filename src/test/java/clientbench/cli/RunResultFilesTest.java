@@ -24,6 +24,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -66,6 +67,9 @@ class RunResultFilesTest {
         assertEquals(String.join(",", ResultsCsv.COLUMNS.keySet()), lines.get(0));
         assertEquals(1 + results.size(), lines.size(), lines.toString());
         List<String> header = Arrays.asList(lines.get(0).split(","));
+        for (String figure : List.of("ok", "lat.p99", "cpu.per.req", "gc.alloc.rate.norm")) {
+            assertFalse(header.contains(figure), figure + ": a figure is the analysis's column, by its one estimator");
+        }
         for (int i = 0; i < results.size(); i++) {
             List<String> row = Arrays.asList(lines.get(1 + i).split(",", -1));
             assertEquals(header.size(), row.size(), lines.get(1 + i));
@@ -76,9 +80,7 @@ class RunResultFilesTest {
             assertEquals(r.getParams().getParam("rate"), row.get(header.indexOf("rate")));
             assertEquals((long) Scores.of(r, "n.sent"), Long.parseLong(row.get(header.indexOf("n.sent"))));
             assertTrue(Scores.of(r, "n.sent") > 0, "the harness sent requests");
-            assertEquals(Scores.of(r, "latency.p99"), Double.parseDouble(row.get(header.indexOf("lat.p99"))), 0.001);
             assertEquals("latency", row.get(header.indexOf("latency.metric")));
-            assertEquals("", row.get(header.indexOf("gc.alloc.rate.norm")), "no GC profiler here: an empty cell, not 0");
         }
         assertTrue(Files.isRegularFile(run.resolve("results.json")));
     }
