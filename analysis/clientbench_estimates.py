@@ -2,8 +2,8 @@
 
 Per fork (one a round) the figure over its measured windows: a latency percentile from the fork's merged histogram,
 beyond the server's delay; a cost as its totals over its requests, gross or net of noop's fork in the same round. Over
-the rounds, the estimate clientbench_stats.compare makes of it, round effects taken out (for a client in every round,
-the geometric mean of its rounds; with one round, of its windows). The decision table, the spectra and results.csv all
+the rounds, the estimate clientbench_stats.compare makes of it, round effects taken out (with one round, the fork's
+own figure). The decision table, the spectra and results.csv all
 show this; summary.json's runs[] keep Java's facts over every round's requests together, which the SLO judged.
 """
 from __future__ import annotations
@@ -29,7 +29,7 @@ def percentiles(run: cbl.Run, shape: str, tag: str, points: tuple = tuple(cbl.SP
     as the verdict estimates a figure: per fork from its merged histogram, beyond the server's delay (noop, which never
     reaches the server, as measured), then over the rounds by clientbench_stats.compare. Noop is estimated alone."""
     delay_us = int(run.shape_params(shape).get("delayMs") or 0) * 1000 if tag != "lag" else 0
-    rounds, windows = {}, {}
+    rounds = {}
     for t in run.trials:
         hs = t.intervals(tag) if t.shape == shape else []
         merged = cbl.merged(hs) if hs else None
@@ -38,9 +38,6 @@ def percentiles(run: cbl.Run, shape: str, tag: str, points: tuple = tuple(cbl.SP
         shift = 0 if t.client == cbl.NOOP else delay_us
         for p in points:
             rounds.setdefault(t.client, {}).setdefault(p, {})[t.round] = value_at(merged, p) - shift
-            if not t.record.get("hlogMerged"):  # a compacted run keeps no window's histogram
-                windows.setdefault(t.client, {}).setdefault(p, []).extend(
-                    value_at(h, p) - shift for h in hs if h.get_total_count())
     out = {}
     for group in ([c for c in rounds if c != cbl.NOOP], [c for c in rounds if c == cbl.NOOP]):
         for p in points:
@@ -48,8 +45,7 @@ def percentiles(run: cbl.Run, shape: str, tag: str, points: tuple = tuple(cbl.SP
             values = {c: x for c, x in values.items() if x}
             if not values:
                 continue
-            w = {c: windows.get(c, {}).get(p, []) for c in values}
-            est = cbs.compare(values, False, cbl.CONFIDENCE, windows=w if all(w.values()) else None).estimate
+            est = cbs.compare(values, False, cbl.CONFIDENCE).estimate
             for c, x in est.items():
                 out.setdefault(c, {})[p] = x
     return out

@@ -10,6 +10,7 @@ import pytest
 
 import clientbench_behaviour as cbb
 import clientbench_decide as cbd
+import clientbench_estimates as est
 import clientbench_load as cbl
 
 HERE = Path(__file__).resolve().parent
@@ -130,6 +131,7 @@ def test_the_verdict_summary_results_csv_and_terminal_carry_the_table_once(tmp_p
         run = cbl.load_run(run_dir)
         v = cbd.verdict(run)
         cbd.write(run, v)
+        est.write_csv(run, v)
     summary = json.loads((run_dir / "summary.json").read_text(encoding="utf-8"))
     assert summary["verdict"]["behaviour"]["clients"].keys() == set(run.clients) & set(json.loads(FIXTURE.read_text())["clients"])
     rows = [r for r in csv.DictReader((run_dir / "results.csv").open(encoding="utf-8")) if r["shape"] == cbd.BEHAVIOUR_ROW]
