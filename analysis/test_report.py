@@ -418,7 +418,7 @@ def test_readme_repeatability_block_is_what_the_current_code_counts_from_its_two
     # b, the reference run, is decided anew from its data; a was committed as its verdict alone, read as it stands.
     block = render.repeatability_block(decided_now(b.name), decided_now(a.name))
     assert render.current_block(ROOT / "README.md", "repeatability") == block, \
-        f"README's repeatability block is stale: ./bench report --readme {b.path.relative_to(ROOT)} README.md {a.path.relative_to(ROOT)}"
+        f"README's repeatability block is stale: ./bench report --readme --compare {a.path.relative_to(ROOT)} {b.path.relative_to(ROOT)}"
 
 
 def test_how_to_read_names_every_column_of_the_table_and_every_mark_it_shows(decided, tmp_path):

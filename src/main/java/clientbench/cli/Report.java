@@ -20,13 +20,15 @@ import java.util.stream.Stream;
 /**
  * {@code ./bench report [run dir]}: runs analysis.ipynb headless into a self-contained report.html and ends with the
  * decision table; {@code --compare A B} says whether two runs agree, into {@code B/compare-<A>.html}; {@code --readme}
- * writes main.png and README.md's figure (from an A/A upgrade run: its resolution block). The launcher passes its
- * venv's Python ({@code -Dclientbench.python}).
+ * writes main.png and README.md's generated blocks (from an A/A upgrade run: its resolution block; with {@code --compare
+ * A B}: B's blocks and the repeatability block of the two). The launcher passes its venv's Python
+ * ({@code -Dclientbench.python}).
  */
 @Command(name = "report", description = {"Renders analysis.ipynb into <run dir>/report.html (default: the newest run).",
         "With --compare A B: whether the runs agree, and both side by side, into B/compare-<A>.html.",
         "With --readme: also <run dir>/main.png and README.md's generated blocks, from that run;",
-        "from an A/A upgrade run (./bench upgrade CLIENT V V), README.md's resolution block."})
+        "from an A/A upgrade run (./bench upgrade CLIENT V V), README.md's resolution block;",
+        "with --readme --compare A B: B's report and blocks, and the repeatability block of A and B."})
 final class Report implements Callable<Integer>, Bench.Checked {
 
     @Parameters(arity = "0..1", paramLabel = "RUN_DIR", description = "a folder under results/")
@@ -35,7 +37,7 @@ final class Report implements Callable<Integer>, Bench.Checked {
     @Option(names = "--compare", arity = "2", paramLabel = "RUN_DIR", description = "two run folders: the earlier, then the later")
     List<Path> compare;
 
-    @Option(names = "--readme", description = "also write <run dir>/main.png and README.md's generated blocks from the run (an A/A run: the resolution block)")
+    @Option(names = "--readme", description = "also write <run dir>/main.png and README.md's generated blocks from the run (an A/A run: the resolution block; with --compare A B: B's, and how A and B agree)")
     boolean readme;
 
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "this text")
@@ -48,10 +50,6 @@ final class Report implements Callable<Integer>, Bench.Checked {
     public int check() throws IOException {
         if (compare != null && runDir != null) {
             System.err.println("bench: give one run folder, or --compare A B, not both");
-            return 2;
-        }
-        if (compare != null && readme) {
-            System.err.println("bench: --readme takes one run folder, not --compare A B");
             return 2;
         }
         List<Path> given = compare != null ? compare : runDir != null ? List.of(runDir) : List.of();
@@ -106,6 +104,15 @@ final class Report implements Callable<Integer>, Bench.Checked {
         }
         Path a = runs.get(0);
         Path b = runs.get(1);
+        if (readme) {
+            // B is the reference: its own report and README's blocks from it, then how A and B agree.
+            String verdict = decide(b);
+            if (verdict == null || !render(b, System.out) || !analysis(System.out, "readme",
+                    b.toAbsolutePath().toString(), root().resolve("README.md").toString(), a.toAbsolutePath().toString())) {
+                return 1;
+            }
+            System.out.print(verdict);
+        }
         if (!analysis(System.out, "compare", a.toAbsolutePath().toString(), b.toAbsolutePath().toString())) {
             return 1;
         }
