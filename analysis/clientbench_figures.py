@@ -18,6 +18,7 @@ import pandas as pd  # noqa: E402
 import clientbench_decide as cbd  # noqa: E402
 import clientbench_estimates as est  # noqa: E402
 import clientbench_load as cbl  # noqa: E402
+import clientbench_stats as cbs  # noqa: E402
 
 BASE_COLOURS = {"ahc": "#CC6677", "apache": "#332288", "jetty": "#DDCC77", "okhttp": "#117733", "jdk": "#88CCEE",
                 "reactor": "#882255", "vertx": "#44AA99", "helidon": "#999933"}
@@ -185,20 +186,29 @@ def rounds_panel(ax, run: cbl.Run, f: dict):
     many = len(order) > 4  # long names slant; the letters sit above each client's column, clear of its name
     ax.set_xticks(range(len(order)), [f"{cl}{'*' if cbd.starred(f, cl) else ''}" for cl in order],
                   rotation=40 if many else 0, ha="right" if many else "center", rotation_mode="anchor")
+    longest = max((len(f["clients"][cl]["letters"]) for cl in order), default=0)
+    upright = many and longest > 2  # long letters side by side would run into their neighbours' letters
     for x, client in enumerate(order):
         c = f["clients"][client]
         tops = [v for v in (c["high"], c["value"], *values[values["client"] == client]["value"]) if v and v > 0]
         at, coords = ((x, max(tops)), "data") if tops else ((x, 0.02), ("data", "axes fraction"))
         ax.annotate(c["letters"], at, xycoords=coords, xytext=(0, 3), textcoords="offset points", ha="center",
-                    va="bottom", fontsize=7)
+                    va="bottom", fontsize=7, rotation=90 if upright else 0)
     ax.set_xlim(-0.6, len(order) - 0.4)
     ax.set_yscale("log")
     low, high = ax.get_ylim()
-    ax.set_ylim(low, high * (high / low) ** 0.15)  # room above the top column for its letters, under the title
+    room = 0.08 * longest if upright else 0.15  # above the top column for its letters, under the title
+    ax.set_ylim(low, high * (high / low) ** room)
     _log_axis(ax, f["unit"])
-    gone = f"; not ranked: {', '.join(f['notRanked'])}" if f["notRanked"] else ""
-    ax.set_title(f"{f['label']}{' net of noop' if f['net'] else ''}\n{f['better']} is better; "
-                 f"{f['pairs']['separated']} of {f['pairs']['of']} pairs apart{gone}")
+    ax.set_title(f"{f['label']}{' net of noop' if f['net'] else ''}\n{panel_caption(f)}")
+
+
+def panel_caption(f: dict) -> str:
+    """A ranked figure's second title line, short enough to sit over its own panel."""
+    gone = f"; {len(f['notRanked'])} not ranked" if f["notRanked"] else ""
+    if f["why"] and not f["pairs"]["of"]:
+        return f"{f['better']} is better; no letters{': one round' if f['why'] == cbs.ONE_ROUND else ''}{gone}"
+    return f"{f['better']} is better; {f['pairs']['separated']} of {f['pairs']['of']} pairs apart{gone}"
 
 
 def _marker(round_number) -> str:
