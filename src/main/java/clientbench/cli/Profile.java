@@ -36,8 +36,8 @@ public record Profile(String name, String purpose, List<Shape> shapes, Duration 
 
     public static Profile named(String name) {
         return switch (name) {
-            case "quick" -> new Profile("quick", "a first look, not for decisions: two rounds at the common rate, one"
-                    + " closed loop, no knee search", quickShapes(), Duration.ofMinutes(10), new Startup(2, 0, 1, true));
+            case "quick" -> new Profile("quick", "a first look, not for decisions: two rounds at the common rate, no"
+                    + " closed loop or knee search", quickShapes(), Duration.ofMinutes(10), new Startup(2, 0, 1, true));
             case "standard" -> new Profile("standard", "for decisions: three rounds at the common rate and of the closed"
                     + " loop, two of the knee search", standardShapes(), Duration.ofMinutes(60), new Startup(10, 2, 2, true));
             case "full" -> new Profile("full", "standard plus HTTP/2, TLS, payloads and long-lived concurrency",

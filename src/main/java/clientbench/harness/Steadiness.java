@@ -69,7 +69,9 @@ public final class Steadiness {
                     100 * lastJit, 100 * jitShare);
         } else if (!(change <= p50Change)) {
             why = change == change ? String.format("latency p50 moved %.0f%% between the last two warm-up windows"
-                    + " (steady: at most %.0f%%)", 100 * change, 100 * p50Change) : "no latency to judge";
+                    + " (steady: at most %.0f%%)", 100 * change, 100 * p50Change)
+                    : p50Micros > 0 && lastP50 != lastP50 ? "one warm-up window since the compilers gave back their"
+                    + " lent CPUs: too few to see the latency settle" : "no latency to judge";
         } else {
             steady = true;
             why = String.format("the JIT under %.0f%% of two windows in a row, latency p50 within %.0f%% between them",

@@ -47,6 +47,17 @@ class SteadinessTest {
     }
 
     @Test
+    void aBoundReachedOneWindowAfterTheLentCpusSaysSo() {
+        Steadiness s = new Steadiness(0.03, 0.15, 6 * 1_000_000_000L);
+        s.add(WINDOW, 0.4, 900, false);
+        s.add(WINDOW, 0.02, 700, false);
+        s.add(WINDOW, 0.0, 300, true);
+        assertFalse(s.goOn(WINDOW));
+        String why = (String) s.toJson().get("why");
+        assertTrue(why.contains("one warm-up window since the compilers gave back their lent CPUs"), why);
+    }
+
+    @Test
     void aLatencyThatKeepsMovingIsUnsteadyThoughTheJitIsQuiet() {
         Steadiness s = new Steadiness(0.03, 0.15, 10 * 1_000_000_000L);
         double[] p50 = {1_000, 300, 2_000, 250, 1_500};
