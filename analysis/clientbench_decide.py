@@ -145,7 +145,21 @@ def rank(run: cbl.Run, shape: str, figure: Figure) -> dict | None:
     c = cbs.compare(values, figure.higher_is_better, cbl.CONFIDENCE, lower, figure.exact, floor, unsteady)
     gone, _ = cbl.failures(run)
     not_ranked.update({cl: why for (s, cl), why in gone.items() if s == shape})
-    return _figure_dict(shape, figure, c, marks, not_ranked, delay_us, max(len(v) for v in values.values()))
+    out = _figure_dict(shape, figure, c, marks, not_ranked, delay_us, max(len(v) for v in values.values()))
+    if figure.key in ("p50", "p99"):
+        out["harnessFloor"] = harness_floor(f, figure)
+    return out
+
+
+def harness_floor(f: pd.DataFrame, figure: Figure) -> dict | None:
+    """noop's latency figure in the shape, as measured (noop never waits for the server) and estimated as a client's
+    is: what the harness alone adds, the floor every client's latency stands on. None where noop was not measured."""
+    noop = f[f["client"] == cbl.NOOP]
+    kept = {int(r): x for r, x in zip(noop["round"], noop[figure.column]) if x == x and x > 0}
+    if not kept:
+        return None
+    c = cbs.compare({cbl.NOOP: kept}, figure.higher_is_better, cbl.CONFIDENCE)
+    return {"value": _round(c.estimate[cbl.NOOP]), "rounds": len(kept)}
 
 
 def bucket_variance(values: list, widths: list) -> float:
@@ -471,6 +485,17 @@ def slo_line(run: cbl.Run, v: dict) -> str:
                             "every client kept it"))
 
 
+def floor_line(run: cbl.Run, v: dict) -> str:
+    """'harness floor @4k (noop, no client): latency p50 24 us, p99 61 us; every client's latency includes it', at the
+    run's rate ("" where noop's latency was not measured there)."""
+    shape = rate_shape(v)
+    s = next((s for s in v["shapes"] if s["shape"] == shape), None)
+    floors = [(f["figure"], f.get("harnessFloor")) for f in (s["figures"] if s else []) if f["figure"] in ("p50", "p99")]
+    said = [f"{key} {fmt(fl['value'], 'us')}" for key, fl in floors if fl]
+    return (f"harness floor {where(run.shape_params(shape))} (noop, no client): latency {', '.join(said)}; every "
+            "client's latency includes it") if said else ""
+
+
 def said_once(run: cbl.Run, v: dict, most: int = MOST_COLUMNS) -> list:
     """Per mark every client carries in some column: 'lag at p99 @4k, knee req/s (the pacer's lag was a visible part
     of the latency)', said once for those columns instead of a star on each of their cells."""
@@ -564,6 +589,7 @@ def text(run: cbl.Run, v: dict, width: int = 118) -> str:
     lines.append("")
     if rate_shape(v):
         lines += textwrap.wrap(slo_line(run, v), width)
+        lines += textwrap.wrap(floor_line(run, v), width)
     once = said_once(run, v, most)
     if once:
         lines += textwrap.wrap("on every client, so said once and not starred: " + "; ".join(once), width)

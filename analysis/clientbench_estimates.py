@@ -115,10 +115,9 @@ def _each(run: cbl.Run, shape: str, figure: cbd.Figure) -> dict:
     ranked = cbd.rank(run, shape, figure)
     out = {c: x["value"] for c, x in ((ranked or {}).get("clients") or {}).items()}
     f = cbl.forks(run)
-    noop = f[(f["shape"] == shape) & (f["client"] == cbl.NOOP)]
-    kept = {int(r): x for r, x in zip(noop["round"], noop[figure.column]) if x == x and x > 0}
-    if kept:
-        out[cbl.NOOP] = cbs.compare({cbl.NOOP: kept}, figure.higher_is_better, cbl.CONFIDENCE).estimate[cbl.NOOP]
+    floor = cbd.harness_floor(f[f["shape"] == shape], figure)
+    if floor:
+        out[cbl.NOOP] = floor["value"]
     return out
 
 

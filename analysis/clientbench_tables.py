@@ -140,6 +140,9 @@ def first_screen_html(run: cbl.Run, v: dict) -> str:
     notes = []
     if cbd.rate_shape(v):
         notes.append(cbd.slo_line(run, v) + ".")
+        floor = cbd.floor_line(run, v)
+        if floor:
+            notes.append(floor[0].upper() + floor[1:] + ".")
     once = cbd.said_once(run, v)
     if once:
         notes.append("On every client, so said once and not starred: " + "; ".join(once) + ".")

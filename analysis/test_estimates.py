@@ -100,3 +100,14 @@ def test_no_figure_is_in_results_csv_twice_nor_under_an_old_name(run):
             "tier.cpu"} <= set(header)
     counts = [r for r in rows(run).values() if r["shape"] == SHAPE]
     assert all(int(r["n.sent"]) > 0 for r in counts), "Java's counts are kept"
+
+
+@pytest.mark.parametrize("shape, rounds", [(SHAPE, 2), ("delay100ms-500", 1)])
+def test_the_harness_floor_is_noops_latency_from_its_own_histograms(run, shape, rounds):
+    """noop never waits for the server: its latency is the harness's, the server's delay not taken off."""
+    v = verdict(run)
+    p99 = next(f for s in v["shapes"] if s["shape"] == shape for f in s["figures"] if f["figure"] == "p99")
+    noop = [fork_p99(run, t) for t in forks(run, shape, "noop")]
+    assert len(noop) == rounds == p99["harnessFloor"]["rounds"]
+    assert p99["harnessFloor"]["value"] == pytest.approx(geomean(noop), rel=1e-3)
+    assert "noop" not in p99["clients"]
