@@ -279,7 +279,7 @@ def _per(total: float, sent: int, its: list, key: str) -> float:
 
 def _counted(iterations: list) -> list:
     """The windows the kernel counted system calls and context switches in: the fork's JMH warm-up (counting costs CPU
-    per system call, so measured windows are not counted); a run recorded before that counted its measured windows."""
+    per system call, so measured windows are not counted); a record whose measured windows hold counts is read from them."""
     counted = [it for it in iterations if not it.get("settle") and
                all(it["probes"].get(k, -1) >= 0 for k in ("syscalls", "contextSwitches"))]
     measured = [it for it in counted if it["measured"]]

@@ -5,7 +5,6 @@ import clientbench.api.AdapterConfig;
 import clientbench.api.HttpClientAdapter;
 import clientbench.api.Protocol;
 import clientbench.api.Request;
-import clientbench.api.Tuning;
 import clientbench.stub.StubOptions;
 import clientbench.stub.StubServer;
 

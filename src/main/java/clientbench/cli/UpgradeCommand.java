@@ -32,7 +32,7 @@ final class UpgradeCommand implements Callable<Integer>, Bench.Checked {
     static final List<String> DEFAULT_SHAPES = List.of("rate-" + Profile.COMMON_RATE, "closed-x16");
     /**
      * Even, so as many rounds run the old version first as the new (Schedule.alternating). 8 rounds of the default
-     * shapes take about 15 minutes on 2 cores (about 110 s a round), builds and report aside.
+     * shapes take about 20 minutes on 2 cores (six forks a round, about 25 s each), builds and report aside.
      */
     static final int DEFAULT_ROUNDS = 8;
 

@@ -17,8 +17,8 @@ final class Pacer {
     /** Park at most this long at a time, so that a stop request is seen promptly. */
     static final long MAX_PARK_NANOS = 1_000_000;
     /**
-     * The pacer thread's timer slack: how late past a park's end the kernel may wake it. Linux's default, 50 us, was
-     * most of the harness's own latency at 4,000 req/s; 1 ns asks to be woken as soon as the timer fires.
+     * The pacer thread's timer slack: how late past a park's end the kernel may wake it. Linux's default, 50 us, would
+     * be most of the harness's own latency at 4,000 req/s; 1 ns asks to be woken as soon as the timer fires.
      */
     static final long TIMER_SLACK_NANOS = 1;
 
