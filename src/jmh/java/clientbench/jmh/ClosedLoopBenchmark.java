@@ -64,7 +64,7 @@ public class ClosedLoopBenchmark extends LoadBenchmark {
     public String request;
 
     /**
-     * Up to this many seconds before the warm-up iterations, in 2 s windows until the fork is steady: its JIT quiet and
+     * Up to this many seconds before the warm-up iterations, in 1 s windows until the fork is steady: its JIT quiet and
      * its latency p50 no longer moving ({@link LoadBenchmark#settle}); the trial's record says whether it was, and why.
      * Cold forks compile for 10-30 s on 2 cores: a fixed warm-up either wastes time or ends too soon. 0: none.
      */

@@ -34,8 +34,8 @@ public abstract class LoadBenchmark extends LoadState {
         return generator.sendNext(stop);
     }
 
-    /** A settle window: long enough for a large C2 compilation to end inside it, short enough to stop soon after. */
-    static final long SETTLE_WINDOW_NANOS = TimeUnit.SECONDS.toNanos(2);
+    /** A settle window: two quiet ones in a row make a fork steady, so it is measured within 1-2 s of being so. */
+    static final long SETTLE_WINDOW_NANOS = TimeUnit.SECONDS.toNanos(1);
     /** The settle loop's own stop, after its window's end, as JMH's comes after an iteration's time. */
     static final long SETTLE_STOP_AFTER_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
@@ -43,7 +43,7 @@ public abstract class LoadBenchmark extends LoadState {
     static final double JIT_WARMING = Probes.JIT_WARMING;
 
     /**
-     * Before JMH's warm-up: 2 s windows of {@link #request} at {@code rate} until the fork is steady ({@link Steadiness}: the JIT quiet and
+     * Before JMH's warm-up: 1 s windows of {@link #request} at {@code rate} until the fork is steady ({@link Steadiness}: the JIT quiet and
      * latency p50 no longer moving) or {@code maxSeconds} pass; the outcome goes into the trial's record as
      * {@code warmup}. While a window's JIT compiles over thresholds.json's jitWarmingShare, the next lends the compiler
      * threads every CPU ({@link clientbench.harness.CpuLayout#lendCpusToCompilers}); such windows are never judged
