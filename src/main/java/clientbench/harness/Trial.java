@@ -201,6 +201,14 @@ public final class Trial implements AutoCloseable {
         generator.beginIteration(windowNanos);
     }
 
+    /** From here on the compilers run on CPU the client leaves idle ({@link CompilersYield}); the record says how many. */
+    public void compilersYield() {
+        String how = CompilersYield.now();
+        if (record != null) {
+            record.layout("compilersAfterWarmup", how);
+        }
+    }
+
     /** The trial record's {@code warmup}: whether the fork was steady before it was measured, and why (Steadiness). */
     public void recordWarmup(Map<String, Object> warmup) {
         if (record != null) {
