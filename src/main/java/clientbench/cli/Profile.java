@@ -93,7 +93,7 @@ public record Profile(String name, String purpose, List<Shape> shapes, Duration 
      * one needs 4-13 s). No closed loop: one round of it could not be ranked, and its time goes to warming up.
      */
     private static List<Shape> quickShapes() {
-        return List.of(commonRate().settleSeconds(20).warmup(2, 1).measure(2, 1).rounds(2).build());
+        return List.of(commonRate().settleSeconds(20).warmup(1, 1).measure(2, 1).rounds(2).build());
     }
 
     /**
