@@ -201,9 +201,12 @@ public final class Trial implements AutoCloseable {
         generator.beginIteration(windowNanos);
     }
 
-    /** From here on the compilers run on CPU the client leaves idle ({@link CompilersYield}); the record says how many. */
-    public void compilersYield() {
-        String how = CompilersYield.now();
+    /**
+     * A steady fork's compilers from here on run on CPU the client leaves idle ({@link CompilersYield}); an unsteady
+     * fork's are left as the JVM set them. The record says which, and how many threads.
+     */
+    public void compilersYield(boolean steady) {
+        String how = steady ? CompilersYield.now() : "as the JVM set them: the fork was not steady";
         if (record != null) {
             record.layout("compilersAfterWarmup", how);
         }
