@@ -7,15 +7,15 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Once a fork is warm: its JIT compiler threads run only on CPU the client leaves idle (Linux's SCHED_IDLE, asked with
- * {@code chrt}). A compilation that comes in a measured window then waits for the client instead of the pacer waiting
- * behind it; threads the JIT starts later inherit the policy from the compiler thread that starts them.
+ * Once a fork is steady: its JIT compiler threads run only on CPU the client leaves idle (Linux's SCHED_IDLE, asked
+ * with {@code chrt}). A compilation that comes in a measured window then waits for the client instead of the pacer
+ * waiting behind it; threads the JIT starts later inherit the policy from the compiler thread that starts them.
  */
 public final class CompilersYield {
 
     /** Linux's SCHED_IDLE, as {@code /proc/TID/stat} reports a thread's policy. */
     static final int SCHED_IDLE = 5;
-    /** The policy's index after the bracketed name in {@code /proc/TID/stat}: field 41 (man 5 proc), the third is 0. */
+    /** The policy's index in {@code /proc/TID/stat} after the bracketed name: field 41 (man 5 proc), field 3 at 0. */
     private static final int POLICY_AFTER_NAME = 41 - 3;
 
     private CompilersYield() {
