@@ -3,7 +3,6 @@ package clientbench.harness;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -59,17 +58,6 @@ public final class CompilersYield {
     }
 
     private static void chrt(long tid) {
-        List<String> cmd = new ArrayList<>(List.of("chrt", "--idle", "-p", "0", Long.toString(tid)));
-        try {
-            int code = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                    .start().waitFor();
-            if (code != 0) {
-                System.err.println("clientbench: " + String.join(" ", cmd) + " exited with " + code);
-            }
-        } catch (IOException e) {
-            System.err.println("clientbench: could not run " + String.join(" ", cmd) + ": " + e.getMessage());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        CpuLayout.runQuietly(List.of("chrt", "--idle", "-p", "0", Long.toString(tid)));
     }
 }
