@@ -47,7 +47,7 @@ public abstract class LoadBenchmark extends LoadState {
      * latency p50 no longer moving) or {@code maxSeconds} pass; the outcome goes into the trial's record as
      * {@code warmup}. While a window's JIT compiles over thresholds.json's jitWarmingShare, the next lends the compiler
      * threads every CPU ({@link clientbench.harness.CpuLayout#lendCpusToCompilers}); such windows are never judged
-     * steady. A steady fork's compilers then yield the client's CPU ({@link clientbench.harness.CompilersYield}).
+     * steady. A steady fork's compilers then move to the stub's CPUs ({@link clientbench.harness.CompilersAside}).
      * {@code maxSeconds} 0: no settling, the record says it was not judged.
      */
     protected final Steadiness settle(double rate, int maxSeconds) {
@@ -83,9 +83,9 @@ public abstract class LoadBenchmark extends LoadState {
                 steadiness.add(s.windowNanos(), jit, s.latency().getTotalCount() > 0 ? s.latency().getValueAtPercentile(50) : 0,
                         !lent);
             }
-            // Steady: a late compilation waits for the client, never the pacer for it. A fork still compiling keeps
-            // them as they were: starved compilers stalled a cold JDK client for 2 s at 800 req/s.
-            trial.compilersYield(steadiness.steady());
+            // Steady: a late compilation runs beside the stub, never delaying the pacer. A fork still compiling keeps
+            // them with the client: their work would slow the stub every client shares.
+            trial.compilersAside(steadiness.steady());
         } catch (RuntimeException | Error e) {
             stopTrial(); // JMH runs no tear-down after a failed set-up: the stub's JVM would outlive the fork
             throw e;

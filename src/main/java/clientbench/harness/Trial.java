@@ -40,6 +40,7 @@ public final class Trial implements AutoCloseable {
     private StubServer.Stats statsAtMark;
     private long markNanos;
     private long jitNanosAtMark = -1;
+    private boolean compilersAside; // a steady fork's: its compiler threads run on the stub's CPUs
     private long jitMarkNanos;
     private HostSteal.Ticks stealAtMark;
     private long gcPauseMillisAtMark = -1;
@@ -181,6 +182,9 @@ public final class Trial implements AutoCloseable {
      */
     public void beginIteration(long windowNanos, boolean kernelCounts) {
         layout.pinClientAndPacer();
+        if (compilersAside) {
+            CompilersAside.to(layout.stubCpus()); // the pinning above took them back to the client's CPUs
+        }
         long slack = Pacer.askSmallTimerSlack(); // at each iteration: JMH may move its loop to another thread
         if (record != null) {
             record.layout("pacerTimerSlackNanos", slack >= 0 ? slack : "the default (" + Libc.unavailable() + ")");
@@ -202,11 +206,14 @@ public final class Trial implements AutoCloseable {
     }
 
     /**
-     * A steady fork's compilers from here on run on CPU the client leaves idle ({@link CompilersYield}); an unsteady
-     * fork's are left as the JVM set them. The record says which, and how many threads.
+     * A steady fork's compilers from here on run on the stub's CPUs at every iteration ({@link CompilersAside}); an
+     * unsteady fork's stay with the client, as their work would slow the stub. The record says which, and how many.
      */
-    public void compilersYield(boolean steady) {
-        String how = steady ? CompilersYield.now() : "as the JVM set them: the fork was not steady";
+    public void compilersAside(boolean steady) {
+        compilersAside = steady && layout.pinned();
+        String how = compilersAside ? CompilersAside.to(layout.stubCpus())
+                : !layout.pinned() ? "as the JVM set them: nothing is pinned"
+                : "with the client: the fork was not steady";
         if (record != null) {
             record.layout("compilersAfterWarmup", how);
         }

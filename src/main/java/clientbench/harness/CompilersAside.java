@@ -1,0 +1,67 @@
+package clientbench.harness;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Once a fork is steady: its JIT compiler threads run on the stub's CPUs, not the client's. A compilation that comes
+ * in a measured window then neither delays the pacer's sends nor starves: at a lower priority on the client's CPU
+ * (SCHED_IDLE) whole forks stalled for 0.05-0.5 s, the CPU busy, as if a thread spun waiting for a starved compiler.
+ */
+public final class CompilersAside {
+
+    private CompilersAside() {
+    }
+
+    /**
+     * Moves each compiler thread to {@code cpus}; returns where the threads run after, read back from /proc
+     * ({@link #describe}). Threads the JIT starts later inherit the CPUs of the compiler thread that starts them.
+     */
+    public static String to(List<Integer> cpus) {
+        String list = CpuLayout.format(cpus);
+        for (long tid : JitTime.compilerThreadIds()) {
+            CpuLayout.runQuietly(List.of(StubProcess.taskset(), "-p", "-c", list, Long.toString(tid)));
+        }
+        return describe(cpus);
+    }
+
+    /** "2 of 2 compiler threads on CPUs 1", read from /proc; "no compiler thread seen" where /proc tells none. */
+    public static String describe(List<Integer> cpus) {
+        List<Long> ids = JitTime.compilerThreadIds();
+        if (ids.isEmpty()) {
+            return "no compiler thread seen";
+        }
+        Set<Integer> wanted = new TreeSet<>(cpus);
+        int there = 0;
+        for (long tid : ids) {
+            if (wanted.equals(allowedCpus(Path.of("/proc/self/task", Long.toString(tid), "status")))) {
+                there++;
+            }
+        }
+        return there + " of " + ids.size() + " compiler threads on CPUs " + CpuLayout.format(cpus);
+    }
+
+    /** A thread's {@code Cpus_allowed_list} in its /proc status ("0-2,5"); empty where it cannot be read. */
+    static Set<Integer> allowedCpus(Path status) {
+        Set<Integer> cpus = new TreeSet<>();
+        try {
+            for (String line : Files.readAllLines(status)) {
+                if (line.startsWith("Cpus_allowed_list:")) {
+                    for (String part : line.substring(line.indexOf(':') + 1).trim().split(",")) {
+                        String[] ends = part.split("-");
+                        for (int c = Integer.parseInt(ends[0]); c <= Integer.parseInt(ends[ends.length - 1]); c++) {
+                            cpus.add(c);
+                        }
+                    }
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return Set.of();
+        }
+        return cpus;
+    }
+}
