@@ -99,19 +99,19 @@ public record Profile(String name, String purpose, List<Shape> shapes, Duration 
     /**
      * An hour's budget on 2 cores. Three rounds where the ranking rests (common rate, closed loop: per-request costs
      * repeat within a few percent), two of the knee search (its forks vary too much for an hour to narrow). Forks
-     * warm up until steady (a cold one needs 4-13 s at the common rate), then JMH warms up 2 x 1 s.
+     * warm up until steady (a cold one needs 4-13 s at the common rate), then JMH warms up 1 s: its loop already ran.
      */
     private static List<Shape> standardShapes() {
         return List.of(
-                commonRate().settleSeconds(26).warmup(2, 1).measure(3, 2).rounds(3).build(),
-                Shape.closed("closed-x16", 16).settleSeconds(20).warmup(2, 1).measure(3, 2).rounds(3).build(),
+                commonRate().settleSeconds(26).warmup(1, 1).measure(3, 2).rounds(3).build(),
+                Shape.closed("closed-x16", 16).settleSeconds(20).warmup(1, 1).measure(3, 2).rounds(3).build(),
                 // The ladder from 1k to a knee near 32k takes 7 probes, confirmations 1-3 more, bisection to 5% four.
                 Shape.capacity("capacity-http1").warmup(2, 2).search(0.05, 14, 2).rounds(2).build(),
                 // About 1,000 requests held at 1 s each: thread-per-request clients pay here.
                 Shape.open("delay1s-1000").rate(1_000).delayMs(1_000).inFlight(2_000).settleSeconds(10)
-                        .warmup(2, 1).measure(2, 2).build(),
+                        .warmup(1, 1).measure(2, 2).build(),
                 // 5% faults (503, reset, close, truncated body): counted by cause, not ranked; the mix is deterministic.
-                Shape.open("faults-1000").rate(1_000).stub("", TrialSpec.FAULT_MIX).settleSeconds(16).warmup(2, 1)
+                Shape.open("faults-1000").rate(1_000).stub("", TrialSpec.FAULT_MIX).settleSeconds(10).warmup(1, 1)
                         .measure(2, 2).build());
     }
 
