@@ -84,7 +84,7 @@ public abstract class LoadBenchmark extends LoadState {
                         !lent);
             }
             // Steady: a late compilation runs beside the stub, never delaying the pacer. A fork still compiling keeps
-            // them with the client: their work would slow the stub every client shares.
+            // them with the client: that much work would slow its stub.
             trial.compilersAside(steadiness.steady());
         } catch (RuntimeException | Error e) {
             stopTrial(); // JMH runs no tear-down after a failed set-up: the stub's JVM would outlive the fork

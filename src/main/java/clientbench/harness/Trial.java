@@ -207,7 +207,7 @@ public final class Trial implements AutoCloseable {
 
     /**
      * A steady fork's compilers from here on run on the stub's CPUs at every iteration ({@link CompilersAside}); an
-     * unsteady fork's stay with the client, as their work would slow the stub. The record says which, and how many.
+     * unsteady fork's stay with the client, as that much work would slow its stub. The record says which, and how many.
      */
     public void compilersAside(boolean steady) {
         compilersAside = steady && layout.pinned();
