@@ -22,10 +22,7 @@ public final class CompilersAside {
      * ({@link #describe}). Threads the JIT starts later inherit the CPUs of the compiler thread that starts them.
      */
     public static String to(List<Integer> cpus) {
-        String list = CpuLayout.format(cpus);
-        for (long tid : JitTime.compilerThreadIds()) {
-            CpuLayout.runQuietly(List.of(StubProcess.taskset(), "-p", "-c", list, Long.toString(tid)));
-        }
+        CpuLayout.compilersTo(cpus);
         return describe(cpus);
     }
 

@@ -122,8 +122,13 @@ public record CpuLayout(boolean pinned, List<Integer> stubCpus, List<Integer> cl
         java.util.TreeSet<Integer> all = new java.util.TreeSet<>(clientCpus);
         all.addAll(pacerCpus);
         all.addAll(stubCpus);
+        compilersTo(List.copyOf(all));
+    }
+
+    /** Pins each of this JVM's JIT compiler threads to {@code cpus}; threads it starts later inherit them. */
+    static void compilersTo(List<Integer> cpus) {
         for (long tid : JitTime.compilerThreadIds()) {
-            taskset("-p", "-c", format(List.copyOf(all)), Long.toString(tid));
+            taskset("-p", "-c", format(cpus), Long.toString(tid));
         }
     }
 
@@ -141,11 +146,6 @@ public record CpuLayout(boolean pinned, List<Integer> stubCpus, List<Integer> cl
         List<String> cmd = new ArrayList<>();
         cmd.add(StubProcess.taskset());
         cmd.addAll(List.of(args));
-        runQuietly(cmd);
-    }
-
-    /** Runs a tool that sets a thread's CPUs or policy, its output discarded; a failure is said on stderr, not thrown. */
-    static void runQuietly(List<String> cmd) {
         try {
             int code = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD)
                     .start().waitFor();
@@ -153,7 +153,7 @@ public record CpuLayout(boolean pinned, List<Integer> stubCpus, List<Integer> cl
                 System.err.println("clientbench: " + String.join(" ", cmd) + " exited with " + code);
             }
         } catch (IOException e) {
-            System.err.println("clientbench: could not run " + String.join(" ", cmd) + ": " + e.getMessage());
+            System.err.println("clientbench: could not pin (" + String.join(" ", cmd) + "): " + e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -183,7 +183,7 @@ public final class Trial implements AutoCloseable {
     public void beginIteration(long windowNanos, boolean kernelCounts) {
         layout.pinClientAndPacer();
         if (compilersAside) {
-            CompilersAside.to(layout.stubCpus()); // the pinning above took them back to the client's CPUs
+            CpuLayout.compilersTo(layout.stubCpus()); // the pinning above took them back to the client's CPUs
         }
         long slack = Pacer.askSmallTimerSlack(); // at each iteration: JMH may move its loop to another thread
         if (record != null) {
