@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
 
 /**
  * Counts this machine's established TCP connections to one address and port from the kernel's tables (/proc/net/tcp,
@@ -74,19 +75,31 @@ final class TcpConnections {
 
     /** Established connections to the target now; -1 where the tables cannot be read (not Linux). */
     long established() {
-        long n = 0;
+        Set<String> connections = new HashSet<>();
         boolean read = false;
         for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
             try (var lines = Files.lines(Path.of(table))) {
                 read = true;
-                // Each line: "sl local_address rem_address st ...": f[2] is "HEXADDR:HEXPORT", f[3] the state.
-                n += lines.skip(1).map(l -> l.trim().split("\\s+"))
-                        .filter(f -> f.length > 3 && ESTABLISHED.equals(f[3]) && remotes.contains(f[2])).count();
+                connections.addAll(connections(lines.skip(1)));
             } catch (IOException | RuntimeException ignored) {
                 // this table is missing or unreadable; the other may do
             }
         }
-        return read ? n : -1;
+        return read ? connections.size() : -1;
+    }
+
+    /**
+     * The established connections to the target among a table's rows, each as "local remote". The kernel prints a
+     * table a page at a time, finding its place in the hash again for each page: rows can repeat when sockets open or
+     * close meanwhile (one socket three times in one read), so count connections, never rows.
+     */
+    Set<String> connections(Stream<String> rows) {
+        Set<String> out = new HashSet<>();
+        // Each row: "sl local_address rem_address st ...": f[1], f[2] are "HEXADDR:HEXPORT", f[3] the state.
+        rows.map(l -> l.trim().split("\\s+"))
+                .filter(f -> f.length > 3 && ESTABLISHED.equals(f[3]) && remotes.contains(f[2]))
+                .forEach(f -> out.add(f[1] + " " + f[2]));
+        return out;
     }
 
     /**
