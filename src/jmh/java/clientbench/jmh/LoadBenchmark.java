@@ -55,6 +55,9 @@ public abstract class LoadBenchmark extends LoadState {
         if (!Double.isNaN(rate)) {
             generator.rate(rate); // NaN: a closed loop, which has no rate
         }
+        if (turn != null) {
+            turn.await("settle"); // in an interleaved set, each fork warms up alone
+        }
         try {
             boolean compiling = true; // a cold JVM: its first window compiles
             for (int w = 1; steadiness.goOn(SETTLE_WINDOW_NANOS); w++) {
@@ -64,19 +67,9 @@ public abstract class LoadBenchmark extends LoadState {
                 if (lent) {
                     trial.layout().lendCpusToCompilers();
                 }
-                // JMH's own loop, request(control), so that what the measured windows run is what compiled here: a
-                // stop check of another class would deoptimize sendNext and recompile it in JMH's first iterations.
-                long stopAt = System.nanoTime() + SETTLE_WINDOW_NANOS + SETTLE_STOP_AFTER_NANOS;
-                Control control = new Control();
-                while (System.nanoTime() - stopAt < 0) {
-                    request(control);
-                }
-                control.stopMeasurement = true;
-                IterationSnapshot s = trial.endIteration(false, snapshot -> {
-                    Map<String, Object> facts = new LinkedHashMap<>(trial.facts(snapshot));
+                IterationSnapshot s = unmeasuredWindow(SETTLE_WINDOW_NANOS, facts -> {
                     facts.put("settle", number);
                     facts.put("settle.compilersOnEveryCpu", lent);
-                    return facts;
                 });
                 double jit = s.probes().jitShare();
                 compiling = jit >= JIT_WARMING;
@@ -96,6 +89,37 @@ public abstract class LoadBenchmark extends LoadState {
             warmup.put("why", "not judged: no settling asked for (settleSeconds 0)");
         }
         trial.recordWarmup(warmup);
+        if (turn != null) {
+            turn.done();
+        }
         return steadiness;
+    }
+
+    /** An interleaved turn's first window, unmeasured, at the measured load; the kernel counts its system calls. */
+    static final long RESUME_WINDOW_NANOS = TimeUnit.MILLISECONDS.toNanos(Long.getLong("clientbench.resumeMillis", 1_000));
+
+    @Override
+    protected final void resume() {
+        trial.beginIteration(RESUME_WINDOW_NANOS, true);
+        unmeasuredWindow(RESUME_WINDOW_NANOS, facts -> facts.put("resume", true));
+    }
+
+    /**
+     * Runs an unmeasured window of {@code nanos} after {@code trial.beginIteration}, with JMH's own loop, request(control),
+     * so that what the measured windows run is what compiled here: a stop check of another class would deoptimize
+     * sendNext and recompile it in JMH's first iterations.
+     */
+    private IterationSnapshot unmeasuredWindow(long nanos, java.util.function.Consumer<Map<String, Object>> more) {
+        long stopAt = System.nanoTime() + nanos + SETTLE_STOP_AFTER_NANOS;
+        Control control = new Control();
+        while (System.nanoTime() - stopAt < 0) {
+            request(control);
+        }
+        control.stopMeasurement = true;
+        return trial.endIteration(false, snapshot -> {
+            Map<String, Object> facts = new LinkedHashMap<>(trial.facts(snapshot));
+            more.accept(facts);
+            return facts;
+        });
     }
 }

@@ -3,6 +3,7 @@ package clientbench.jmh;
 import clientbench.harness.IterationSnapshot;
 import clientbench.harness.LoadGenerator;
 import clientbench.harness.Trial;
+import clientbench.harness.Turn;
 import clientbench.harness.TrialSpec;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Setup;
@@ -11,6 +12,7 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.IterationParams;
 import org.openjdk.jmh.runner.IterationType;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -27,6 +29,9 @@ public abstract class LoadState {
 
     protected Trial trial;
     protected LoadGenerator generator;
+    /** In an interleaved set, the turn this fork holds to send; null when it runs alone. */
+    protected Turn turn;
+    private int block;
     private boolean measured;
     private boolean lastMeasured;
     private int measuredSoFar;
@@ -49,8 +54,18 @@ public abstract class LoadState {
         if (!variant.isBlank()) {
             about.put("client", variant); // one version of the client in an upgrade's run; params.client is the adapter
         }
+        boolean interleaved = !System.getProperty(Turn.PROPERTY, "").isBlank();
+        if (interleaved) {
+            about.put("interleaved", true); // its measured windows alternate with the set's other clients', by block
+        }
         trial = Trial.start(spec.create(hlog), Boolean.parseBoolean(System.getProperty("clientbench.pin", "true")), about);
         generator = trial.generator();
+        try {
+            turn = Turn.fromProperty(variant.isBlank() ? jmhParams.getOrDefault("client", "") : variant, trial.stubPid());
+        } catch (IOException | RuntimeException e) {
+            stopTrial(); // JMH runs no tear-down after a failed set-up: the stub's JVM would outlive the fork
+            throw e;
+        }
     }
 
     @Setup(Level.Iteration)
@@ -59,6 +74,16 @@ public abstract class LoadState {
         lastMeasured = measured && ++measuredSoFar == iteration.getCount();
         boolean lastWarmup = !measured && ++warmupsSoFar == iteration.getCount();
         beforeIteration(measured);
+        if (turn != null) {
+            if (!measured) {
+                throw new IllegalStateException("an interleaved fork warms up in its settle turn: run it with -wi 0");
+            }
+            // The turn's first window is unmeasured, at the same load: the client resumes (connections, caches) and
+            // the kernel counts its system calls there, never in the measured window.
+            block = turn.await("window");
+            resume();
+            lastWarmup = false;
+        }
         // The kernel counts in JMH's last warm-up iteration, never in a measured window: counting costs the client
         // ~0.45 us of CPU per system call (apache at 4,000 req/s: 89 us of CPU per request counted, 79 us not),
         // which CPU per request would then charge twice to the clients that make the most system calls.
@@ -74,14 +99,25 @@ public abstract class LoadState {
                 facts.putAll(trial.kernelPerRequest()); // the warm-up's counts, as JMH metrics of the measured windows
             }
             facts.putAll(afterIteration(snapshot, measured, lastMeasured));
+            if (turn != null) {
+                facts.put("block", block);
+            }
             return facts;
         });
+        if (turn != null) {
+            turn.done();
+        }
         HarnessProfiler.publish(s, facts, oncePerFork());
         if (!HarnessProfiler.active && !warned) {
             warned = true;
             System.err.println("clientbench: no -prof clientbench.jmh.HarnessProfiler: the JSON will lack ok/failures/"
                     + "latency percentiles (the .hlog files still have them). Last iteration: " + s.summary());
         }
+    }
+
+    /** In an interleaved set, the unmeasured window that opens each turn, at the measured load. */
+    protected void resume() {
+        throw new IllegalStateException(getClass().getSimpleName() + " runs alone, never in an interleaved set");
     }
 
     /** Before each iteration's window: a subclass may set the generator's rate here. */
@@ -104,6 +140,14 @@ public abstract class LoadState {
 
     @TearDown(Level.Trial)
     public void stopTrial() {
+        if (turn != null) {
+            try {
+                turn.close();
+            } catch (IOException ignored) {
+                // the conductor is gone: nothing waits for this fork
+            }
+            turn = null;
+        }
         if (trial != null) {
             trial.close();
             trial = null;

@@ -103,6 +103,7 @@ final class ComparisonRun {
             out.println("bench: upgrade " + arms.arms().words() + ": old, noop, new in odd rounds, new, noop, old in even");
         }
         List<Ran> ran = new ArrayList<>();
+        List<Map<String, Object>> sets = new ArrayList<>(); // each interleaved set's orders, and the forks that left it
         List<String> skipped = new ArrayList<>();
         List<Map<String, Object>> roundRecords;
         try (PrintStream jmhLog = new PrintStream(new FileOutputStream(run.dir().resolve("jmh.log").toFile()), true,
@@ -117,7 +118,37 @@ final class ComparisonRun {
                 done[0] += behaviourSeconds;
             }
             int n = 0;
-            for (Schedule.Step step : steps) {
+            Random setOrders = new Random(plan.seed() + 2); // the sets' block orders, drawn apart from the rounds'
+            for (int i = 0; i < steps.size(); i++) {
+                Schedule.Step step = steps.get(i);
+                if (arms == null && step.shape().interleaved()) {
+                    int end = i;
+                    while (end < steps.size() && steps.get(end).shape() == step.shape() && steps.get(end).round() == step.round()) {
+                        end++;
+                    }
+                    List<Schedule.Step> set = steps.subList(i, end).stream().filter(s -> refusal(s) == null).toList();
+                    List<Ran> setRan = set.isEmpty() ? List.of()
+                            : InterleavedSet.run(plan, set, forkJvmArgs, requestFile, jmhLog, run.dir(), out, setOrders, sets);
+                    done[0] += set.size() * step.shape().estimatedSeconds();
+                    ran.addAll(setRan);
+                    // Then a line for each of its runs, as a run alone prints it.
+                    for (Schedule.Step s : steps.subList(i, end)) {
+                        String start = ProgressLine.start(++n, steps.size(), s);
+                        Ran r = setRan.stream().filter(x -> x.step() == s).findFirst().orElse(null);
+                        if (r == null) {
+                            if (s.round() == 1) { // said once, for every round of the shape
+                                skipped.add(s.shape().name() + "/" + s.client() + ": " + refusal(s));
+                                out.println(ProgressLine.end(start, "skipped: it refuses " + s.shape().protocol()
+                                        + " (env.json says why)", left(started, done[0], estimatedTotal)));
+                            }
+                        } else {
+                            out.println(ProgressLine.end(start, r.result() == null ? "FAILED: " + r.failure()
+                                    : ProgressLine.figures(r.files()), left(started, done[0], estimatedTotal)));
+                        }
+                    }
+                    i = end - 1;
+                    continue;
+                }
                 n++;
                 String start = ProgressLine.start(n, steps.size(), step);
                 String refusal = refusal(step);
@@ -159,6 +190,9 @@ final class ComparisonRun {
         Map<String, Object> env = EnvJson.of(plan, started, runs, failed, skipped, roundRecords, forkJvmArgs, run.dir());
         if (arms != null) {
             env.put("upgrade", arms.arms().toJson());
+        }
+        if (!sets.isEmpty()) {
+            env.put("sets", sets);
         }
         JsonFiles.writeAtomically(run.dir().resolve("env.json"), env);
         if (!failed.isEmpty()) {
@@ -287,7 +321,10 @@ final class ComparisonRun {
             facts.add(RoundChecks.read(s.shape().name(), s.round(), Repeats.files(round)));
         }
         List<RoundChecks.Facts> judged = facts.stream().map(f -> RoundChecks.flag(f, facts)).toList();
-        List<RoundChecks.Facts> flagged = judged.stream().filter(f -> !f.flags().isEmpty()).toList();
+        // An interleaved set is not run again: its blocks already share each spell of the host among its clients.
+        List<RoundChecks.Facts> flagged = judged.stream().filter(f -> !f.flags().isEmpty())
+                .filter(f -> plan.profile().shapes().stream().noneMatch(x -> x.name().equals(f.shape()) && x.interleaved()))
+                .toList();
         Random random = new Random(plan.seed() + 1); // the repeats' orders, drawn apart from the rounds'
         List<Repeats.Repeat> repeats = arms != null ? List.of() : Repeats.run(flagged, judged, ran, budgetSeconds, (shape, round) -> {
             Shape sh = plan.profile().shapes().stream().filter(x -> x.name().equals(shape)).findFirst().orElseThrow();

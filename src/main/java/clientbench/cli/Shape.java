@@ -19,13 +19,30 @@ import java.util.Map;
  * {@code baseline}, once in a new order ({@link Schedule}). {@code name} is API: it ends up in result files.
  */
 public record Shape(String name, String benchmark, Map<String, String> params, Timings timings, int rounds,
-                    boolean baseline) {
+                    boolean baseline, int blocks) {
 
     public Shape {
         if (rounds < 1) {
             throw new IllegalArgumentException(name + ": rounds must be >= 1, was " + rounds);
         }
+        if (blocks < 0 || blocks > 0 && (timings == null || timings.warmupIterations() != 0
+                || timings.measurementIterations() != blocks)) {
+            throw new IllegalArgumentException(name + ": an interleaved shape measures one window a block and warms up"
+                    + " in its settle turn, was " + blocks + " blocks with " + timings);
+        }
         params = Map.copyOf(params);
+    }
+
+    public Shape(String name, String benchmark, Map<String, String> params, Timings timings, int rounds, boolean baseline) {
+        this(name, benchmark, params, timings, rounds, baseline, 0);
+    }
+
+    /**
+     * Whether its rounds are interleaved sets ({@link InterleavedSet}): every client's fork alive at once, one
+     * measured window each per block, in a new order each block; {@link #blocks} windows a fork.
+     */
+    public boolean interleaved() {
+        return blocks > 0;
     }
 
     /**
@@ -83,9 +100,12 @@ public record Shape(String name, String benchmark, Map<String, String> params, T
 
     /** Seconds one fork of it takes, for the time-left estimate: a typical warm-up, at most the shape's bound. */
     int estimatedSeconds() {
-        return timings == null ? LONG_LIVED_SECONDS : timings.estimatedSeconds()
+        return timings == null ? LONG_LIVED_SECONDS : timings.estimatedSeconds() + blocks * RESUME_SECONDS
                 + Math.min(TYPICAL_SETTLE_SECONDS, Integer.parseInt(params.getOrDefault("settleSeconds", "0")));
     }
+
+    /** The unmeasured window that opens each interleaved turn (clientbench.resumeMillis in the fork). */
+    static final int RESUME_SECONDS = 1;
 
     /** An open-model shape: requests due at a fixed rate whatever the client does. */
     static Builder open(String name) {
@@ -121,6 +141,7 @@ public record Shape(String name, String benchmark, Map<String, String> params, T
         private final Map<String, String> params = new LinkedHashMap<>();
         private Timings timings = new Timings(1, 1, 2, 2);
         private int rounds = 1;
+        private int blocks;
         private boolean baseline = true;
         private boolean ownTimings;
 
@@ -198,6 +219,14 @@ public record Shape(String name, String benchmark, Map<String, String> params, T
             return this;
         }
 
+        /** Rounds as interleaved sets of {@code n} blocks, each a measured window of {@code seconds} per client. */
+        Builder interleaved(int n, int seconds) {
+            ownTimings = false;
+            blocks = n;
+            timings = new Timings(0, 1, n, seconds);
+            return this;
+        }
+
         /** No {@code noop} beside it (a shape whose baseline another shape measures, or that nets nothing). */
         Builder noBaseline() {
             baseline = false;
@@ -205,7 +234,7 @@ public record Shape(String name, String benchmark, Map<String, String> params, T
         }
 
         Shape build() {
-            return new Shape(name, benchmark, params, ownTimings ? null : timings, rounds, baseline);
+            return new Shape(name, benchmark, params, ownTimings ? null : timings, rounds, baseline, blocks);
         }
     }
 }

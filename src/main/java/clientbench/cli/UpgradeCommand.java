@@ -144,6 +144,6 @@ final class UpgradeCommand implements Callable<Integer>, Bench.Checked {
     }
 
     static Shape withRounds(Shape s, int rounds) {
-        return new Shape(s.name(), s.benchmark(), s.params(), s.timings(), rounds, s.baseline());
+        return new Shape(s.name(), s.benchmark(), s.params(), s.timings(), rounds, s.baseline(), s.blocks());
     }
 }

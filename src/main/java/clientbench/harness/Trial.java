@@ -154,6 +154,11 @@ public final class Trial implements AutoCloseable {
         return layout;
     }
 
+    /** The stub's process id, or -1 when the trial has no stub of its own (an external target). */
+    public long stubPid() {
+        return stub == null ? -1 : stub.pid();
+    }
+
     public HttpClientAdapter adapter() {
         return adapter;
     }

@@ -1,0 +1,112 @@
+package clientbench.cli;
+
+import clientbench.harness.Turn;
+import clientbench.interleave.Conductor;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.format.OutputFormatFactory;
+import org.openjdk.jmh.runner.options.VerboseMode;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * One round of an interleaved shape: every client's fork (and noop's) alive at once, each warmed up alone, then
+ * the shape's blocks, each giving every fork one measured window in a new order ({@link Conductor}). Each fork is one
+ * JMH run whose measured iterations are its windows; the set is the round its results carry.
+ */
+final class InterleavedSet {
+
+    private InterleavedSet() {
+    }
+
+    /** The steps of one set (one shape, one round); returns each step as it ran and the set's record. */
+    static List<ComparisonRun.Ran> run(RunPlan plan, List<Schedule.Step> steps, List<String> forkJvmArgs, Path requestFile,
+                                       PrintStream jmhLog, Path dir, PrintStream out, Random random,
+                                       List<Map<String, Object>> records) throws IOException, InterruptedException {
+        Shape shape = steps.get(0).shape();
+        int round = steps.get(0).round();
+        List<Path> before = ComparisonRun.trialFiles(dir);
+        Map<String, ByteArrayOutputStream> logs = new LinkedHashMap<>();
+        Map<String, Future<Collection<RunResult>>> runs = new LinkedHashMap<>();
+        Map<String, Object> record;
+        ExecutorService pool = Executors.newFixedThreadPool(steps.size(), r -> {
+            Thread t = new Thread(r, "clientbench-set-run");
+            t.setDaemon(true);
+            return t;
+        });
+        try (AutoCloseable lock = JmhRuns.lock(); Conductor conductor = new Conductor(true)) {
+            List<String> args = new ArrayList<>(forkJvmArgs);
+            args.add("-D" + Turn.PROPERTY + "=" + conductor.address());
+            for (Schedule.Step step : steps) {
+                ByteArrayOutputStream log = new ByteArrayOutputStream();
+                logs.put(step.client(), log);
+                Runner runner = new Runner(RunOptions.of(plan, shape, step.client(), round, args, requestFile),
+                        OutputFormatFactory.createFormatInstance(new PrintStream(log, true, StandardCharsets.UTF_8),
+                                VerboseMode.NORMAL));
+                runs.put(step.client(), pool.submit(() -> JmhRuns.runLocked(runner)));
+            }
+            out.printf("[set %d/%d %s] %d JVMs, %d blocks%n", round, shape.rounds(), shape.name(), steps.size(),
+                    shape.blocks());
+            record = conductor.conduct(steps.stream().map(Schedule.Step::client).toList(), shape.blocks(), random,
+                    client -> runs.get(client).isDone(), what -> out.printf("[set %d/%d %s] %s%n", round, shape.rounds(),
+                            shape.name(), what));
+        } catch (RunnerException e) {
+            throw new IOException(e.getMessage(), e);
+        } catch (Exception e) {
+            if (e instanceof InterruptedException ie) {
+                throw ie;
+            }
+            throw e instanceof IOException io ? io : new IOException(e);
+        } finally {
+            pool.shutdown();
+        }
+        List<Path> files = new ArrayList<>(ComparisonRun.trialFiles(dir));
+        files.removeAll(before);
+        List<ComparisonRun.Ran> ran = new ArrayList<>();
+        for (Schedule.Step step : steps) {
+            Collection<RunResult> r;
+            String failure = "";
+            try {
+                r = runs.get(step.client()).get();
+            } catch (ExecutionException e) {
+                r = List.of();
+                failure = String.valueOf(e.getCause());
+            }
+            jmhLog.write(logs.get(step.client()).toByteArray());
+            String log = logs.get(step.client()).toString(StandardCharsets.UTF_8) + failure;
+            List<Path> own = files.stream().filter(f -> ownedBy(f, step.client())).toList();
+            ran.add(r.isEmpty() ? new ComparisonRun.Ran(step, null, own, FailureReason.of(log))
+                    : new ComparisonRun.Ran(step, r.iterator().next(), own, ""));
+        }
+        record.put("shape", shape.name());
+        record.put("set", round);
+        records.add(record);
+        return ran;
+    }
+
+    /** Whether a trial file (record or log) is this client's fork's: its record names the client. */
+    private static boolean ownedBy(Path file, String client) {
+        String name = file.getFileName().toString();
+        Path record = name.endsWith(".hlog") ? clientbench.harness.Trial.recordFile(file) : file;
+        try {
+            return client.equals(clientbench.harness.JsonFiles.MAPPER.readTree(record.toFile()).path("client").asText());
+        } catch (IOException e) {
+            return false;
+        }
+    }
+}
