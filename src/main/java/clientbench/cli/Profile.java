@@ -36,7 +36,7 @@ public record Profile(String name, String purpose, List<Shape> shapes, Duration 
 
     public static Profile named(String name) {
         return switch (name) {
-            case "quick" -> new Profile("quick", "a first look, not for decisions: two rounds at the common rate, no"
+            case "quick" -> new Profile("quick", "a first look, not for decisions: two interleaved sets at the common rate, no"
                     + " closed loop or knee search", quickShapes(), Duration.ofMinutes(10), new Startup(2, 0, 1, true));
             case "standard" -> new Profile("standard", "for decisions: three rounds at the common rate and of the closed"
                     + " loop, two of the knee search", standardShapes(), Duration.ofMinutes(60), new Startup(10, 2, 2, true));
@@ -89,11 +89,11 @@ public record Profile(String name, String purpose, List<Shape> shapes, Duration 
     }
 
     /**
-     * A ten-minute budget on 2 cores: the common rate in two rounds of short windows, each fork steady first (a cold
-     * one needs 4-13 s). No closed loop: one round of it could not be ranked, and its time goes to warming up.
+     * A ten-minute budget on 2 cores: the common rate in two interleaved sets, every fork steady first (a cold one
+     * needs 4-13 s), then four blocks of 1 s windows passed among them. No closed loop: its time goes to warming up.
      */
     private static List<Shape> quickShapes() {
-        return List.of(commonRate().settleSeconds(20).warmup(1, 1).measure(2, 1).rounds(2).build());
+        return List.of(commonRate().settleSeconds(20).interleaved(4, 1).rounds(2).build());
     }
 
     /**
@@ -162,7 +162,7 @@ public record Profile(String name, String purpose, List<Shape> shapes, Duration 
      * h2c, so a client without HTTP/2 shows as skipped. With two clients it takes well under a minute.
      */
     private static List<Shape> smokeShapes() {
-        return List.of(Shape.open("immediate-1000").settleSeconds(0).warmup(0, 1).measure(1, 1).rounds(2).build(),
+        return List.of(Shape.open("immediate-1000").settleSeconds(0).interleaved(2, 1).rounds(2).build(),
                 Shape.open("h2c-1000").protocol("h2c").settleSeconds(0).warmup(0, 1).measure(1, 1).build());
     }
 }

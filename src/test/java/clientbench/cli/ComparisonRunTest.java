@@ -137,7 +137,15 @@ class ComparisonRunTest {
         // First the cold starts, one line before and one after (startup.log has a line per start).
         assertTrue(out.get(line++).startsWith("[startup] 1 starts of each client and noop"), r.all());
         assertTrue(out.get(line++).matches("\\[startup] 3 starts done; startup.json"), r.all());
-        for (; line < out.size() && progress.matcher(out.get(line)).matches(); line++) {
+        // An interleaved set says what it does while its forks run ("[set 1/2 immediate-1000] block 1/2"), then a line
+        // for each of its runs.
+        Pattern setLine = Pattern.compile("\\[set (\\d)/2 immediate-1000] .+");
+        List<String> setLines = new ArrayList<>();
+        for (; line < out.size() && (progress.matcher(out.get(line)).matches() || setLine.matcher(out.get(line)).matches()); line++) {
+            if (setLine.matcher(out.get(line)).matches()) {
+                setLines.add(out.get(line));
+                continue;
+            }
             Matcher m = progress.matcher(out.get(line));
             assertTrue(m.matches());
             assertTrue(out.get(line).length() <= ProgressLine.WIDTH, "at most 120 characters: " + out.get(line));
@@ -149,6 +157,10 @@ class ComparisonRunTest {
             }
             ran.add(m.group(4) + "/" + m.group(5) + "/r" + m.group(2));
         }
+        assertEquals(List.of("[set 1/2 immediate-1000] 3 JVMs, 2 blocks", "[set 1/2 immediate-1000] block 1/2",
+                "[set 1/2 immediate-1000] block 2/2"), setLines.subList(0, 6).stream()
+                .filter(l -> !l.contains("warming up")).toList(), r.all());
+        assertEquals(12, setLines.size(), "two sets: a start, three warm-ups, two blocks each: " + setLines);
         // Round 1 of both shapes, then round 2 of the shape that has one; each round every client and noop once.
         assertEquals(9, ran.size(), "one line a run, the skipped one among them:\n" + r.all());
         Set<String> round1 = Set.of("immediate-1000/jdk/r1", "immediate-1000/apache-vt/r1", "immediate-1000/noop/r1");
@@ -193,7 +205,17 @@ class ComparisonRunTest {
         for (JsonNode s : env.path("shapes")) {
             JsonNode t = s.path("timings");
             assertEquals(0, t.path("warmupIterations").asInt(), s.toString());
-            assertEquals(1, t.path("measurementIterations").asInt(), s.toString());
+            assertEquals(s.path("name").asText().equals("immediate-1000") ? 2 : 1, t.path("measurementIterations").asInt(),
+                    s.toString());
+        }
+        // Each set's record: its forks' warm-up order and each block's order, every fork once, none left early.
+        JsonNode sets = env.path("sets");
+        assertEquals(2, sets.size(), sets.toString());
+        for (JsonNode set : sets) {
+            assertEquals(Set.of("jdk", "apache-vt", "noop"), new HashSet<>(texts(set.path("warmupOrder"))), set.toString());
+            assertEquals(2, set.path("blockOrders").size(), set.toString());
+            set.path("blockOrders").forEach(o -> assertEquals(Set.of("jdk", "apache-vt", "noop"), new HashSet<>(texts(o))));
+            assertEquals(List.of(), texts(set.path("left")), set.toString());
         }
         JsonNode rounds = env.path("rounds");
         assertEquals(3, rounds.size(), "immediate-1000 twice, h2c-1000 once: " + rounds);
@@ -216,8 +238,9 @@ class ComparisonRunTest {
             assertFalse(s.path("harness.cpus").asText().isBlank(), "the CPU layout, " + client + ": " + s);
         }
 
-        // Each trial's record: what ran, on what, in which round, and its one measured iteration.
+        // Each trial's record: what ran, on what, in which round, and its measured iterations.
         Set<String> trials = new HashSet<>();
+        List<long[]> windows = new ArrayList<>();
         for (String f : names(dir, ".trial.json")) {
             JsonNode t = JsonFiles.MAPPER.readTree(dir.resolve(f).toFile());
             String client = t.path("client").asText();
@@ -230,9 +253,29 @@ class ComparisonRunTest {
             assertFalse(t.path("settings").path("library").asText().isBlank(), f);
             assertTrue(t.path("layout").isObject() && !t.path("layout").isEmpty(), f);
             JsonNode iterations = t.path("iterations");
-            assertEquals(1, iterations.size(), f + ": no warm-up, one measured iteration");
-            assertTrue(iterations.get(0).path("measured").asBoolean(), f);
-            assertEquals(1000, iterations.get(0).path("scheduled").asLong(), f);
+            if (shape.equals("h2c-1000")) {
+                assertEquals(1, iterations.size(), f + ": no warm-up, one measured iteration");
+                assertTrue(iterations.get(0).path("measured").asBoolean(), f);
+                assertEquals(1000, iterations.get(0).path("scheduled").asLong(), f);
+                continue;
+            }
+            // An interleaved fork: each turn an unmeasured window at the same rate, then its measured one, blocks 1, 2.
+            assertTrue(t.path("interleaved").asBoolean(), f);
+            assertEquals(4, iterations.size(), f + ": a resume window before each of the two measured ones");
+            for (int i = 0; i < 4; i++) {
+                JsonNode it = iterations.get(i);
+                assertEquals(i % 2 == 1, it.path("measured").asBoolean(), f + " iteration " + i);
+                assertEquals(i % 2 == 1 ? i / 2 + 1 : 0, it.path("block").asInt(0), f + " iteration " + i);
+                assertEquals(1000, it.path("scheduled").asLong(), f + " iteration " + i);
+                windows.add(new long[] {it.path("windowStartEpochMillis").asLong(),
+                        it.path("windowStartEpochMillis").asLong() + it.path("windowNanos").asLong() / 1_000_000});
+            }
+        }
+        // The set's forks took turns: no two windows of them, measured or not, overlap in time.
+        windows.sort(java.util.Comparator.comparingLong(w -> w[0]));
+        for (int i = 1; i < windows.size(); i++) {
+            assertTrue(windows.get(i)[0] >= windows.get(i - 1)[1], "windows overlap: " + windows.get(i - 1)[0] + "-"
+                    + windows.get(i - 1)[1] + " and " + windows.get(i)[0]);
         }
         assertEquals(Set.of("immediate-1000/jdk/r1", "immediate-1000/apache-vt/r1", "immediate-1000/noop/r1",
                 "immediate-1000/jdk/r2", "immediate-1000/apache-vt/r2", "immediate-1000/noop/r2", "h2c-1000/jdk/r1",
