@@ -265,7 +265,7 @@ public final class Trial implements AutoCloseable {
             if (record != null) {
                 record.settings(adapter.settings());
                 record.settings(Map.of("kernelCounters", KernelCounters.describe(), "jitShare", JIT_SOURCE,
-                        "cpuClock", JvmCounters.CPU_CLOCK));
+                        "cpuClock", JvmCounters.describeCpuClock()));
                 record.add(s, measured, concluded);
             }
             return s;

@@ -88,6 +88,8 @@ final class TrialRecord {
         it.put("inFlightPeak", s.inFlightPeak());
         it.put("inFlightPeakAfterNanos", s.inFlightPeakAfterNanos());
         it.put("cpuNanosInWindow", s.cpuNanosInWindow());
+        // How this window's CPU time was taken ("ns", "ticks", "failed", "none"): the verdict ranks only "ns".
+        it.put("cpuClock", s.windowNanos() > 0 ? JvmCounters.windowClock(s.cpuNanosInWindow()) : "not read");
         it.put("pacerCpuNanosInWindow", s.pacerCpuNanosInWindow());
         it.put("allocatedBytesInWindow", s.allocatedBytesInWindow());
         it.put("bodyBytesMin", s.bodyBytesMin());
