@@ -40,6 +40,7 @@ public final class Trial implements AutoCloseable {
     private StubServer.Stats statsAtMark;
     private long markNanos;
     private long jitNanosAtMark = -1;
+    private String jitSourceOfWindow = "not read"; // how the last closed window's JIT share was taken
     private boolean compilersAside; // a steady fork's: its compiler threads run on the stub's CPUs
     private long jitMarkNanos;
     private HostSteal.Ticks stealAtMark;
@@ -266,7 +267,9 @@ public final class Trial implements AutoCloseable {
                 record.settings(adapter.settings());
                 record.settings(Map.of("kernelCounters", KernelCounters.describe(), "jitShare", JIT_SOURCE,
                         "cpuClock", JvmCounters.describeCpuClock()));
-                record.add(s, measured, concluded);
+                Map<String, Object> withSource = new LinkedHashMap<>(concluded);
+                withSource.put("jitSource", jitSourceOfWindow); // "cpu", "elapsed", "failed" or "none"
+                record.add(s, measured, withSource);
             }
             return s;
         } catch (RuntimeException e) {
@@ -290,6 +293,7 @@ public final class Trial implements AutoCloseable {
         }
         long threads = ManagementFactory.getThreadMXBean().getThreadCount();
         long jitAtClose = JitTime.nanos();
+        jitSourceOfWindow = JitTime.windowSource(jitNanosAtMark, jitAtClose);
         double stealShare = HostSteal.share(stealAtMark, HostSteal.now());
         long gcPauseMillis = JvmCounters.delta(gcPauseMillisAtMark, JvmCounters.gcPauseMillis());
         double jitShare = jitAtClose < 0 || jitNanosAtMark < 0 || closeNanos <= jitMarkNanos ? -1
