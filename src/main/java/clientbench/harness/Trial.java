@@ -47,6 +47,9 @@ public final class Trial implements AutoCloseable {
     private long gcPauseMillisAtMark = -1;
     private long listenRefusedAtStart;
     private KernelCounters.Window kernelWindow = KernelCounters.Window.NONE;
+    private boolean kernelCounting; // the kernel counts the window now open
+    /** Which window the kernel's counts come from, as the trial's settings say it. */
+    private String kernelCounted = "no window yet";
     /** The last counted window's system calls and context switches per request, as JMH metrics. */
     private Map<String, Double> kernelPerRequest = Map.of();
     /** How each window's JIT share is read, for the trial's settings. */
@@ -203,6 +206,7 @@ public final class Trial implements AutoCloseable {
         stealAtMark = HostSteal.now();
         gcPauseMillisAtMark = JvmCounters.gcPauseMillis();
         kernelWindow = kernelCounts ? KernelCounters.start() : KernelCounters.Window.NONE;
+        kernelCounting = kernelCounts;
         generator.beginIteration(windowNanos);
     }
 
@@ -265,7 +269,11 @@ public final class Trial implements AutoCloseable {
             Map<String, ?> concluded = facts.apply(s);
             if (record != null) {
                 record.settings(adapter.settings());
-                record.settings(Map.of("kernelCounters", KernelCounters.describe(), "jitShare", JIT_SOURCE,
+                if (kernelCounting) {
+                    kernelCounted = "the last window counted: iteration " + record.iterationCount()
+                            + (measured ? ", a measured window" : ", a warm-up window");
+                }
+                record.settings(Map.of("kernelCounters", KernelCounters.describe(kernelCounted), "jitShare", JIT_SOURCE,
                         "cpuClock", JvmCounters.describeCpuClock()));
                 Map<String, Object> withSource = new LinkedHashMap<>(concluded);
                 withSource.put("jitSource", jitSourceOfWindow); // "cpu", "elapsed", "failed" or "none"

@@ -63,6 +63,11 @@ final class TrialRecord {
         write();
     }
 
+    /** How many iterations are recorded: the index the next one gets. */
+    int iterationCount() {
+        return iterations.size();
+    }
+
     void add(IterationSnapshot s, boolean measured, Map<String, ?> facts) {
         Map<String, Object> it = new LinkedHashMap<>();
         it.put("index", iterations.size());
