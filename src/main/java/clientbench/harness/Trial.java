@@ -105,7 +105,7 @@ public final class Trial implements AutoCloseable {
             }
             // Before the client starts: a body file that cannot be read fails the trial here, not at each send.
             List<Request> requests = spec.requests(target);
-            layout.pinClient(); // before the client starts its threads: they inherit the client's CPUs
+            String pinFailure = layout.pinClient(); // before the client starts its threads: they inherit its CPUs
             int ioThreads = spec.ioThreads() > 0 ? spec.ioThreads() : layout.ioThreads();
             AdapterConfig config = new AdapterConfig(target, spec.protocol(), spec.connections(),
                     TrialSpec.CONNECT_TIMEOUT, spec.requestTimeout(), ioThreads, spec.trustAllCertificates());
@@ -116,7 +116,7 @@ public final class Trial implements AutoCloseable {
             settings.put("request", spec.describeRequest(target));
             settings.put("stub", stub == null ? "external or none" : "own JVM, pid " + stub.pid()
                     + (stub.cpu() == null ? ", not pinned" : ", pinned to CPU " + stub.cpu()));
-            settings.put("harness.cpus", layout.describe());
+            settings.put("harness.cpus", layout.describe() + (pinFailure == null ? "" : "; pinning failed: " + pinFailure));
             settings.put("harness.ioThreads", ioThreads + (spec.ioThreads() > 0 ? " (given)" : " (one per client CPU)"));
             settings.putAll(adapter.settings());
             HlogFile hlog = null;
@@ -124,6 +124,10 @@ public final class Trial implements AutoCloseable {
             if (spec.hlog() != null) {
                 hlog = new HlogFile(spec.hlog(), "clientbench " + spec);
                 record = new TrialRecord(spec.hlog(), spec.client(), about, settings, layout);
+                if (pinFailure != null) {
+                    record.layout("pinned", false);
+                    record.layout("pinFailure", pinFailure);
+                }
             }
             LoadGenerator generator = new LoadGenerator(adapter, requests, spec.load().withPacing(layout.pacing()));
             TcpConnections tcp = Adapters.NOOP.equals(spec.client()) ? null : TcpConnections.to(target);
@@ -185,13 +189,14 @@ public final class Trial implements AutoCloseable {
      * switches from here to the window's close ({@link KernelCounters}; a measured window's figures).
      */
     public void beginIteration(long windowNanos, boolean kernelCounts) {
-        layout.pinClientAndPacer();
+        Map<String, Object> pinning = layout.pinClientAndPacer(); // what did not go as planned: never reset
         if (compilersAside) {
             CpuLayout.compilersTo(layout.stubCpus()); // the pinning above took them back to the client's CPUs
         }
         long slack = Pacer.askSmallTimerSlack(); // at each iteration: JMH may move its loop to another thread
         if (record != null) {
-            record.layout("pacerTimerSlackNanos", slack >= 0 ? slack : "the default (" + Libc.unavailable() + ")");
+            pinning.forEach(record::layout);
+            record.layout("pacerTimerSlackNanos", Pacer.timerSlackFact(slack, Libc.unavailable()));
         }
         // Marks for the iteration's deltas: nothing is in flight between the previous drain and the first send.
         if (stub != null) {
