@@ -78,16 +78,17 @@ MARKS = {"jit": "the client JVM's JIT compiled for over {jit:.0%} of a measured 
          "open": "no rate failed before the search's budget ran out: the knee is at least this",
          "ceiling": "the ceiling of the ladder was kept: the knee is at least this",
          "flagged": "every miss at the bound carried a host or harness flag: the knee may be understated",
-         "clock": "the record does not say which clock its CPU time was read on (ranked as if the ns clock)"}
+         "clock": "the record does not say which clock its CPU time was read on (ranked as if the ns clock)",
+         "noop": "a round without noop: netted against noop's median over the shape's other rounds"}
 _FLAG_WORDS = {"generator": "gen", "lag": "lag", "stub": "stub", "steal": "steal", "unsteady": "uneven"}
 
 
 # ---------------------------------------------------------------- one figure of one shape
 
 def net_of_noop(f: pd.DataFrame, figure: Figure) -> pd.DataFrame:
-    """The fork's figure, net of noop's in the same round (noop's median over rounds where its round is missing);
-    latency beyond the server's delay is the shape's business (see `values`). `width`: the histogram's bucket at the
-    figure (0 where it is not read from one)."""
+    """The fork's figure, net of noop's in the same round (noop's median over rounds where its round is missing: then
+    `noop.elsewhere`); latency beyond the server's delay is the shape's business (see `values`). `width`: the
+    histogram's bucket at the figure (0 where it is not read from one)."""
     col = figure.column
     out = f[f["client"] != cbl.NOOP].copy()
     out["value"] = out[col]
@@ -97,10 +98,12 @@ def net_of_noop(f: pd.DataFrame, figure: Figure) -> pd.DataFrame:
     if "cpu.clock" not in out:
         out["cpu.clock"] = "unknown"
     out = out[["client", "round", "value", "width", "steady", "flags", "jit", "knee.status", "windows", "cpu.clock"]]
+    out["noop.elsewhere"] = False
     if figure.net:
         noop = f[f["client"] == cbl.NOOP].set_index("round")[col]
         fallback = noop.median() if len(noop) else math.nan
         out["value"] = [v - noop.get(r, fallback) for v, r in zip(out["value"], out["round"])]
+        out["noop.elsewhere"] = [r not in noop.index for r in out["round"]]
     return out
 
 
@@ -147,6 +150,8 @@ def rank(run: cbl.Run, shape: str, figure: Figure) -> dict | None:
             flags.add("jit")
         if figure.column == "cpu" and (g["cpu.clock"] == "unknown").any():
             flags.add("clock")
+        if g["noop.elsewhere"].any():
+            flags.add("noop")
         if figure.net:
             flags.discard("lag")  # a late pacer delays sends; it changes latency, not what a request costs
         if figure.key == "knee":

@@ -106,6 +106,8 @@ def _rounds(run: cbl.Run, shape: str, figure: cbd.Figure) -> tuple:
             m.add("jit")
         if figure.column == "cpu" and "cpu.clock" in g and (g["cpu.clock"] == "unknown").any():
             m.add("clock")
+        if figure.net and any(r not in noop.index for r in g["round"]):
+            m.add("noop")  # netted against noop's median over the other rounds
         if figure.key == "knee":
             m.update(s for s in g["knee.status"] if s in ("open", "ceiling", "flagged"))
         marks[label] = m

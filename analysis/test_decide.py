@@ -329,3 +329,25 @@ def test_a_window_whose_cpu_read_failed_keeps_its_fork_out_of_the_cpu_ranking(ru
     f = cbd.rank(run, "closed-x4", cbd.BY_KEY["cpu"])
     assert f["notRanked"].get("okhttp") == "a CPU read failed in a measured window: its CPU is unknown"
     assert "okhttp" not in f["clients"]
+
+
+def test_a_round_without_noop_is_netted_against_noops_median_and_marked(tmp_path):
+    # noop ran in rounds 1 and 3 only (10 and 14 us: median 12); round 2's clients are netted against 12 and marked.
+    rows = []
+    for r in (1, 2, 3):
+        if r != 2:
+            rows.append({"shape": "rate-4000", "client": "noop", "round": r, "cpu": 10.0 + 2 * (r - 1)})
+        rows.append({"shape": "rate-4000", "client": "lean", "round": r, "cpu": 50.0 + r})
+        rows.append({"shape": "rate-4000", "client": "heavy", "round": r, "cpu": 120.0 + r})
+    f = _forks(rows)
+    net = cbd.net_of_noop(f, cbd.BY_KEY["cpu"]).set_index(["client", "round"])
+    assert net.loc[("lean", 2), "value"] == pytest.approx(52.0 - 12.0)
+    assert net.loc[("lean", 1), "value"] == pytest.approx(51.0 - 10.0)
+    assert list(net["noop.elsewhere"]) == [r == 2 for r in net.index.get_level_values("round")]
+    run = _fake_run(f, [OPEN], ["lean", "heavy"], tmp_path)
+    cpu = cbd.rank(run, "rate-4000", cbd.BY_KEY["cpu"])
+    assert cpu["clients"]["lean"]["marks"] == ["noop"] and cpu["clients"]["heavy"]["marks"] == ["noop"]
+    # latency is not net of noop's: no such mark
+    f = f.assign(p50=f["cpu"] * 10, **{"p50.width": 1.0})
+    p50 = cbd.rank(_fake_run(f, [OPEN], ["lean", "heavy"], tmp_path), "rate-4000", cbd.BY_KEY["p50"])
+    assert p50["clients"]["lean"]["marks"] == []

@@ -216,3 +216,12 @@ def test_a_table_longer_than_the_terminal_is_cut_before_the_verdict(tmp_path):
     assert len(lines) == 40
     assert any(line.startswith("... ") and "more figures in summary.json" in line for line in lines)
     assert lines[-1].startswith("figure of the ratios:") and any(line.startswith("verdict:") for line in lines)
+
+
+def test_a_round_without_noop_marks_the_net_figure(tmp_path):
+    rows = [x for x in _rows([10.0] * 4, [40.0] * 4, [37.0] * 4) if not (x["client"] == "noop" and x["round"] == 3)]
+    cpu = next(f for f in cbu.decide(_fake_run(rows, tmp_path))["figures"] if f["figure"] == "cpu")
+    assert "noop" in cpu["marks"] and cpu["ratio"] == pytest.approx(0.9)
+    cpu = next(f for f in cbu.decide(_fake_run(_rows([10.0] * 4, [40.0] * 4, [37.0] * 4), tmp_path))["figures"]
+               if f["figure"] == "cpu")
+    assert "noop" not in cpu["marks"]
