@@ -77,27 +77,55 @@ MARKS = {"jit": "the client JVM's JIT compiled for over {jit:.0%} of a measured 
          "uneven": "a fork's measured windows differ by over 20% in ok/s",
          "open": "no rate failed before the search's budget ran out: the knee is at least this",
          "ceiling": "the ceiling of the ladder was kept: the knee is at least this",
-         "flagged": "every miss at the bound carried a host or harness flag: the knee may be understated"}
+         "flagged": "every miss at the bound carried a host or harness flag: the knee may be understated",
+         "clock": "the record does not say which clock its CPU time was read on (ranked as if the ns clock)",
+         "noop": "a round without noop: netted against noop's median over the shape's other rounds"}
 _FLAG_WORDS = {"generator": "gen", "lag": "lag", "stub": "stub", "steal": "steal", "unsteady": "uneven"}
 
 
 # ---------------------------------------------------------------- one figure of one shape
 
 def net_of_noop(f: pd.DataFrame, figure: Figure) -> pd.DataFrame:
-    """The fork's figure, net of noop's in the same round (noop's median over rounds where its round is missing);
-    latency beyond the server's delay is the shape's business (see `values`). `width`: the histogram's bucket at the
-    figure (0 where it is not read from one)."""
+    """The fork's figure, net of noop's in the same round (noop's median over rounds where its round is missing: then
+    `noop.elsewhere`); latency beyond the server's delay is the shape's business (see `values`). `width`: the
+    histogram's bucket at the figure (0 where it is not read from one)."""
     col = figure.column
     out = f[f["client"] != cbl.NOOP].copy()
     out["value"] = out[col]
     out["width"] = out[f"{col}.width"] if figure.histogram and f"{col}.width" in out else 0.0
     if "steady" not in out:
         out["steady"] = True
-    out = out[["client", "round", "value", "width", "steady", "flags", "jit", "knee.status", "windows"]]
+    if "cpu.clock" not in out:
+        out["cpu.clock"] = "unknown"
+    out = out[["client", "round", "value", "width", "steady", "flags", "jit", "knee.status", "windows", "cpu.clock"]]
+    out["noop.elsewhere"] = False
     if figure.net:
         noop = f[f["client"] == cbl.NOOP].set_index("round")[col]
         fallback = noop.median() if len(noop) else math.nan
         out["value"] = [v - noop.get(r, fallback) for v, r in zip(out["value"], out["round"])]
+        out["noop.elsewhere"] = [r not in noop.index for r in out["round"]]
+    return out
+
+
+# A CPU figure is ranked only where the ns clock took it: a tick is 10 ms, and a failed read leaves it unknown.
+CLOCK_REFUSED = {"ticks": "CPU read on the JVM's 10 ms ticks, not the ns clock",
+                 "failed": "a CPU read failed in a measured window: its CPU is unknown",
+                 "none": "no CPU clock in the client JVM", "not read": "a measured window read no CPU clock"}
+
+
+def clock_refusals(f: pd.DataFrame, figure: Figure) -> dict:
+    """client -> why its CPU figure is not ranked: one of its forks, or one of noop's (taken off every client's), had
+    its CPU read on ticks or not at all (`cpu.clock`). Empty for every other figure."""
+    if figure.column != "cpu" or "cpu.clock" not in f:
+        return {}
+    noop = [c for c in f.loc[f["client"] == cbl.NOOP, "cpu.clock"] if c in CLOCK_REFUSED]
+    out = {}
+    for client, g in f[f["client"] != cbl.NOOP].groupby("client", sort=False):
+        own = [c for c in g["cpu.clock"] if c in CLOCK_REFUSED]
+        if own:
+            out[client] = CLOCK_REFUSED[own[0]]
+        elif noop:
+            out[client] = f"noop's, taken off it: {CLOCK_REFUSED[noop[0]]}"
     return out
 
 
@@ -112,10 +140,18 @@ def rank(run: cbl.Run, shape: str, figure: Figure) -> dict | None:
     if figure.key in ("p50", "p99") and delay_us:
         rows["value"] = rows["value"] - delay_us  # what the client and harness added to the server's delay
     values, marks, not_ranked, lower, floor, unsteady = {}, {}, {}, set(), {}, {}
+    refused = clock_refusals(f, figure)
     for client, g in rows.groupby("client", sort=False):
+        if client in refused:
+            not_ranked[client] = refused[client]
+            continue
         flags = {_FLAG_WORDS[x] for fl in g["flags"] for x in fl if x in _FLAG_WORDS}
         if (g["jit"] > cbl.JIT_WARMING).any():
             flags.add("jit")
+        if figure.column == "cpu" and (g["cpu.clock"] == "unknown").any():
+            flags.add("clock")
+        if g["noop.elsewhere"].any():
+            flags.add("noop")
         if figure.net:
             flags.discard("lag")  # a late pacer delays sends; it changes latency, not what a request costs
         if figure.key == "knee":

@@ -225,10 +225,10 @@ def recorded(v) -> float:
 @per_run
 def forks(run: Run) -> pd.DataFrame:
     """One row per fork (shape, client, round), its measured windows together: CPU, allocation, syscalls, context
-    switches per request sent (totals over totals); ok/s; latency p50, p99 from merged histograms, each with the width
-    of its histogram bucket; its windows' top JIT share, median steal and every flag; whether its warm-up settled
-    (`steady`: the trial's `warmup.steady`, true where the record predates it); for a knee search the knee, bracket
-    and status as the search recorded them."""
+    switches per request sent (totals over totals) and how the CPU was taken (`cpu.clock`, its worst window's); ok/s;
+    latency p50, p99 from merged histograms, each with the width of its histogram bucket; its windows' top JIT share,
+    median steal and every flag; whether its warm-up settled (`steady`: the trial's `warmup.steady`, true where the
+    record predates it); for a knee search the knee, bracket and status as the search recorded them."""
     rows = []
     for t in run.trials:
         its = t.measured
@@ -246,6 +246,7 @@ def forks(run: Run) -> pd.DataFrame:
             "shape": t.shape, "client": t.client, "round": t.round, "started": t.started,
             "sent": sent, "ok/s": sum(it["ok"] for it in its) / seconds if seconds else math.nan,
             "cpu": _per(sum(it["cpuNanosInWindow"] for it in its) / 1e3, sent, its, "cpuNanosInWindow"),
+            "cpu.clock": _cpu_clock(t.record, its),
             "alloc": _per(sum(it["allocatedBytesInWindow"] for it in its), sent, its, "allocatedBytesInWindow"),
             "syscalls": _kernel(counted, "syscalls"), "cswitches": _kernel(counted, "contextSwitches"),
             "p50": p50, "p99": p99, "p50.width": _bucket(h, p50), "p99.width": _bucket(h, p99),
@@ -259,7 +260,7 @@ def forks(run: Run) -> pd.DataFrame:
             "knee.status": last.get("knee.status", ""),
             "knee.flags": tuple(last.get("knee.flagsAtBound", [])),
         })
-    return pd.DataFrame(rows, columns=["shape", "client", "round", "started", "sent", "ok/s", "cpu", "alloc",
+    return pd.DataFrame(rows, columns=["shape", "client", "round", "started", "sent", "ok/s", "cpu", "cpu.clock", "alloc",
                                        "syscalls", "cswitches", "p50", "p99", "p50.width", "p99.width", "jit", "steal",
                                        "flags", "windows", "kernel", "steady", "knee", "knee.high", "knee.status",
                                        "knee.flags"])
@@ -275,6 +276,20 @@ def _bucket(h, value: float) -> float:
 
 def _per(total: float, sent: int, its: list, key: str) -> float:
     return total / sent if sent and all(it[key] >= 0 for it in its) else math.nan
+
+
+# A fork's clock is its worst window's: one failed or tick-read window taints the fork's CPU per request.
+CPU_CLOCKS_WORST_FIRST = ("failed", "none", "not read", "ticks", "unknown", "ns")
+
+
+def _cpu_clock(record: dict, its: list) -> str:
+    """How a fork's CPU time was taken over `its` windows: each window's `cpuClock`, the worst of them; a record older
+    than per-window clocks has its trial's settings' one (`ns` for clock_gettime, `ticks` for the bean), else `unknown`."""
+    declared = (record.get("settings") or {}).get("cpuClock", "")
+    default = ("ns" if declared.startswith("clock_gettime") else
+               "ticks" if declared.startswith("OperatingSystemMXBean") else "unknown")
+    clocks = {it.get("cpuClock", default) for it in its}
+    return next((c for c in CPU_CLOCKS_WORST_FIRST if c in clocks), "unknown")
 
 
 def _counted(iterations: list) -> list:

@@ -92,7 +92,11 @@ def _rounds(run: cbl.Run, shape: str, figure: cbd.Figure) -> tuple:
     delay_us = int(run.shape_params(shape).get("delayMs") or 0) * 1000 if figure.key in ("p50", "p99") else 0
     noop = f[f["client"] == cbl.NOOP].set_index("round")[figure.column]
     values, marks = {}, {}
+    refused = cbd.clock_refusals(f, figure)  # CPU on ticks or a failed read: not compared
     for label, g in f[f["client"] != cbl.NOOP].groupby("client", sort=False):
+        if label in refused:
+            values[label], marks[label] = {}, set()
+            continue
         base = {r: delay_us + (noop.get(r, noop.median()) if figure.net else 0.0) for r in g["round"]}
         steady = g["steady"] if "steady" in g else [True] * len(g)
         # a fork that never settled is left out, and so is its round's pair
@@ -100,6 +104,10 @@ def _rounds(run: cbl.Run, shape: str, figure: cbd.Figure) -> tuple:
         m = {x for fl in g["flags"] for x in fl} | ({"unsteady"} if not all(steady) else set())
         if (g["jit"] > cbl.JIT_WARMING).any():
             m.add("jit")
+        if figure.column == "cpu" and "cpu.clock" in g and (g["cpu.clock"] == "unknown").any():
+            m.add("clock")
+        if figure.net and any(r not in noop.index for r in g["round"]):
+            m.add("noop")  # netted against noop's median over the other rounds
         if figure.key == "knee":
             m.update(s for s in g["knee.status"] if s in ("open", "ceiling", "flagged"))
         marks[label] = m

@@ -35,7 +35,8 @@ def _fake_run(forks: pd.DataFrame, shapes: list, clients: list, tmp_path: Path) 
 
 
 def _forks(rows: list) -> pd.DataFrame:
-    base = {"started": 0, "sent": 8000, "ok/s": math.nan, "cpu": math.nan, "alloc": math.nan, "syscalls": math.nan,
+    base = {"started": 0, "sent": 8000, "ok/s": math.nan, "cpu": math.nan, "cpu.clock": "ns", "alloc": math.nan,
+            "syscalls": math.nan,
             "cswitches": math.nan, "p50": math.nan, "p99": math.nan, "jit": 0.0, "steal": 0.0, "flags": (),
             "windows": 3, "kernel": True, "knee": math.nan, "knee.high": math.nan, "knee.status": "",
             "knee.flags": ()}
@@ -272,3 +273,81 @@ def test_each_pair_has_its_ratio_and_interval_in_summary_json(tmp_path):
     assert near["relation"] == "not separated" and near["high"] < 1.2, "within a few percent, not merely 'tied'"
     far = next(r for r in f["pairs"]["ratios"] if (r["x"], r["y"]) == ("a", "c"))
     assert far["relation"] == "better" and far["low"] < 0.5 < far["high"]
+
+
+def _clocked(clocks: dict, noop_clock: str = "ns") -> pd.DataFrame:
+    """Three rounds of lean (30 us net) and heavy (90 us net), heavy's round 2 CPU taken on `clocks[heavy]`'s clock."""
+    rows = []
+    for r in (1, 2, 3):
+        rows.append({"shape": "rate-4000", "client": "noop", "round": r, "cpu": 10.0,
+                     "cpu.clock": noop_clock if r == 2 else "ns"})
+        for c, cpu in (("lean", 40.0), ("heavy", 100.0)):
+            rows.append({"shape": "rate-4000", "client": c, "round": r, "cpu": cpu + r,
+                         "cpu.clock": clocks.get(c, "ns") if r == 2 else "ns"})
+    return _forks(rows)
+
+
+@pytest.mark.parametrize("clock", ["ticks", "failed"])
+def test_cpu_taken_on_ticks_or_failed_is_refused_not_ranked(tmp_path, clock):
+    run = _fake_run(_clocked({"heavy": clock}), [OPEN], ["lean", "heavy"], tmp_path)
+    f = cbd.rank(run, "rate-4000", cbd.BY_KEY["cpu"])
+    assert list(f["clients"]) == ["lean"] and f["pairs"]["of"] == 0
+    assert f["notRanked"] == {"heavy": cbd.CLOCK_REFUSED[clock]}
+    # the same forks' allocation was not read on a clock: ranked as ever
+    alloc = _clocked({"heavy": clock}).assign(alloc=lambda d: d["cpu"])
+    run = _fake_run(alloc, [OPEN], ["lean", "heavy"], tmp_path)
+    assert cbd.rank(run, "rate-4000", cbd.BY_KEY["alloc"])["tiers"] == [["lean"], ["heavy"]]
+
+
+def test_noops_cpu_on_ticks_refuses_every_clients_net_cpu(tmp_path):
+    run = _fake_run(_clocked({}, noop_clock="ticks"), [OPEN], ["lean", "heavy"], tmp_path)
+    assert cbd.rank(run, "rate-4000", cbd.BY_KEY["cpu"]) is None
+    assert cbd.clock_refusals(cbl.forks(run), cbd.BY_KEY["cpu"]) == {
+        c: "noop's, taken off it: CPU read on the JVM's 10 ms ticks, not the ns clock" for c in ("lean", "heavy")}
+
+
+def test_a_record_that_does_not_say_its_clock_is_ranked_and_marked(tmp_path):
+    run = _fake_run(_clocked({"heavy": "unknown"}), [OPEN], ["lean", "heavy"], tmp_path)
+    f = cbd.rank(run, "rate-4000", cbd.BY_KEY["cpu"])
+    assert f["tiers"] == [["lean"], ["heavy"]]
+    assert f["clients"]["heavy"]["marks"] == ["clock"] and f["clients"]["lean"]["marks"] == []
+
+
+def test_a_window_whose_cpu_read_failed_keeps_its_fork_out_of_the_cpu_ranking(run_copy):
+    # A trial record as the harness writes it when libc's clock_gettime returns -1 at a window's end.
+    path = next(p for p in run_copy.path.glob("ClosedLoopBenchmark.request-okhttp-*.trial.json"))
+    record = json.loads(path.read_text())
+    for it in record["iterations"]:
+        it["cpuClock"] = "ns"
+    last = [it for it in record["iterations"] if it["measured"]][-1]
+    last["cpuNanosInWindow"], last["cpuClock"] = -1, "failed"
+    path.write_text(json.dumps(record))
+    run = cbl.load_run(run_copy.path)
+    forks = cbl.forks(run)
+    okhttp = forks[(forks["client"] == "okhttp") & (forks["shape"] == "closed-x4")]
+    assert sorted(okhttp["cpu.clock"]) == ["failed", "unknown"]  # the other round's record says no clock
+    f = cbd.rank(run, "closed-x4", cbd.BY_KEY["cpu"])
+    assert f["notRanked"].get("okhttp") == "a CPU read failed in a measured window: its CPU is unknown"
+    assert "okhttp" not in f["clients"]
+
+
+def test_a_round_without_noop_is_netted_against_noops_median_and_marked(tmp_path):
+    # noop ran in rounds 1 and 3 only (10 and 14 us: median 12); round 2's clients are netted against 12 and marked.
+    rows = []
+    for r in (1, 2, 3):
+        if r != 2:
+            rows.append({"shape": "rate-4000", "client": "noop", "round": r, "cpu": 10.0 + 2 * (r - 1)})
+        rows.append({"shape": "rate-4000", "client": "lean", "round": r, "cpu": 50.0 + r})
+        rows.append({"shape": "rate-4000", "client": "heavy", "round": r, "cpu": 120.0 + r})
+    f = _forks(rows)
+    net = cbd.net_of_noop(f, cbd.BY_KEY["cpu"]).set_index(["client", "round"])
+    assert net.loc[("lean", 2), "value"] == pytest.approx(52.0 - 12.0)
+    assert net.loc[("lean", 1), "value"] == pytest.approx(51.0 - 10.0)
+    assert list(net["noop.elsewhere"]) == [r == 2 for r in net.index.get_level_values("round")]
+    run = _fake_run(f, [OPEN], ["lean", "heavy"], tmp_path)
+    cpu = cbd.rank(run, "rate-4000", cbd.BY_KEY["cpu"])
+    assert cpu["clients"]["lean"]["marks"] == ["noop"] and cpu["clients"]["heavy"]["marks"] == ["noop"]
+    # latency is not net of noop's: no such mark
+    f = f.assign(p50=f["cpu"] * 10, **{"p50.width": 1.0})
+    p50 = cbd.rank(_fake_run(f, [OPEN], ["lean", "heavy"], tmp_path), "rate-4000", cbd.BY_KEY["p50"])
+    assert p50["clients"]["lean"]["marks"] == []

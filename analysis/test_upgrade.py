@@ -23,7 +23,8 @@ OLD, NEW = "apache@5.4.4", "apache@5.6.5"
 def _fake_run(rows: list, tmp_path, shapes=(OPEN,)) -> cbl.Run:
     """An upgrade's run whose per-fork facts are given (the decision reads nothing else of it), with summary.json and
     results.csv on disk for `write`."""
-    base = {"started": 0, "sent": 8000, "ok/s": math.nan, "cpu": math.nan, "alloc": math.nan, "syscalls": math.nan,
+    base = {"started": 0, "sent": 8000, "ok/s": math.nan, "cpu": math.nan, "cpu.clock": "ns", "alloc": math.nan,
+            "syscalls": math.nan,
             "cswitches": math.nan, "p50": math.nan, "p99": math.nan, "jit": 0.0, "steal": 0.0, "flags": (),
             "windows": 3, "kernel": True, "steady": True, "knee": math.nan, "knee.high": math.nan, "knee.status": "",
             "knee.flags": ()}
@@ -161,6 +162,17 @@ def test_a_fork_that_never_settled_is_left_out_with_its_round_and_marks_the_figu
     assert cpu["rounds"] == 3 and cpu["ratio"] == pytest.approx(0.9) and "unsteady" in cpu["marks"]
 
 
+def test_cpu_on_ticks_in_either_version_is_not_compared(tmp_path):
+    # The same 10% gain as above; round 3's new fork read its CPU on 10 ms ticks: no CPU verdict at all.
+    noop = [10.0, 10.0, 10.0, 10.0]
+    rows = _rows(noop, [40.0] * 4, [37.0] * 4)
+    rows[8]["cpu.clock"] = "ticks"
+    assert rows[8]["client"] == NEW and rows[8]["round"] == 3
+    assert [f["figure"] for f in cbu.decide(_fake_run(rows, tmp_path))["figures"]] == []
+    rows[8]["cpu.clock"] = "ns"
+    assert [f["figure"] for f in cbu.decide(_fake_run(rows, tmp_path))["figures"]] == ["cpu"]
+
+
 def test_the_decision_is_written_once_into_summary_and_results_csv(tmp_path):
     noop = [10.0, 11.0, 10.5]
     rows = _rows(noop, [n + 30 for n in noop], [n + 30.3 for n in noop])
@@ -204,3 +216,12 @@ def test_a_table_longer_than_the_terminal_is_cut_before_the_verdict(tmp_path):
     assert len(lines) == 40
     assert any(line.startswith("... ") and "more figures in summary.json" in line for line in lines)
     assert lines[-1].startswith("figure of the ratios:") and any(line.startswith("verdict:") for line in lines)
+
+
+def test_a_round_without_noop_marks_the_net_figure(tmp_path):
+    rows = [x for x in _rows([10.0] * 4, [40.0] * 4, [37.0] * 4) if not (x["client"] == "noop" and x["round"] == 3)]
+    cpu = next(f for f in cbu.decide(_fake_run(rows, tmp_path))["figures"] if f["figure"] == "cpu")
+    assert "noop" in cpu["marks"] and cpu["ratio"] == pytest.approx(0.9)
+    cpu = next(f for f in cbu.decide(_fake_run(_rows([10.0] * 4, [40.0] * 4, [37.0] * 4), tmp_path))["figures"]
+               if f["figure"] == "cpu")
+    assert "noop" not in cpu["marks"]

@@ -50,6 +50,7 @@ final class RoundChecks {
             }
             JsonNode t = JsonFiles.MAPPER.readTree(f.toFile());
             long cpuNanos = 0;
+            boolean cpuKnown = true; // one window's CPU unknown leaves the fork's unknown, as the analysis reads it
             long sent = 0;
             for (JsonNode it : t.path("iterations")) {
                 if (!it.path("measured").asBoolean()) {
@@ -59,10 +60,12 @@ final class RoundChecks {
                 if (s >= 0) {
                     steal.add(s);
                 }
-                cpuNanos += Math.max(0, it.path("cpuNanosInWindow").asLong());
+                long windowCpu = it.path("cpuNanosInWindow").asLong(-1);
+                cpuKnown &= windowCpu >= 0;
+                cpuNanos += windowCpu;
                 sent += it.path("sent").asLong();
             }
-            if (Adapters.NOOP.equals(t.path("client").asText()) && sent > 0) {
+            if (Adapters.NOOP.equals(t.path("client").asText()) && sent > 0 && cpuKnown) {
                 noopCpu = cpuNanos / 1e3 / sent;
             }
         }

@@ -16,6 +16,8 @@ import java.util.Map;
 public record CpuLayout(boolean pinned, List<Integer> stubCpus, List<Integer> clientCpus, List<Integer> pacerCpus,
                         LoadSpec.Pacing pacing) {
 
+    private static final Path THREAD_SELF = Path.of("/proc/thread-self");
+
     public CpuLayout {
         stubCpus = List.copyOf(stubCpus);
         clientCpus = List.copyOf(clientCpus);
@@ -88,26 +90,36 @@ public record CpuLayout(boolean pinned, List<Integer> stubCpus, List<Integer> cl
     /**
      * Pins every thread of this JVM to the client's CPUs, then the pacer (the caller) to its own, if any. Done at each
      * iteration's start, as threads the pacer started meanwhile (a lazy pool) inherited its CPU, and JMH may switch
-     * threads.
+     * threads. Returns what did not go as planned, as layout facts for the trial's record; empty when all did.
      */
-    public void pinClientAndPacer() {
-        if (!pinned) {
-            return;
-        }
-        pinClient();
-        if (!pacerCpus.isEmpty()) {
-            long tid = currentThreadTid();
-            if (tid > 0) {
-                taskset("-p", "-c", format(pacerCpus), Long.toString(tid));
-            }
-        }
+    public Map<String, Object> pinClientAndPacer() {
+        return pinClientAndPacer(THREAD_SELF);
     }
 
-    /** Pins every thread of this JVM to the client's CPUs (before the client starts: its threads inherit them). */
-    public void pinClient() {
-        if (pinned) {
-            taskset("-a", "-p", "-c", format(clientCpus), Long.toString(ProcessHandle.current().pid()));
+    /** As {@link #pinClientAndPacer()}, the calling thread's id read from the link {@code threadSelf}. */
+    Map<String, Object> pinClientAndPacer(Path threadSelf) {
+        if (!pinned) {
+            return Map.of();
         }
+        String client = pinClient();
+        if (client != null) {
+            return Map.of("pinned", false, "pinFailure", client);
+        }
+        if (pacerCpus.isEmpty()) {
+            return Map.of();
+        }
+        long tid = currentThreadTid(threadSelf);
+        String pacer = tid > 0 ? taskset("-p", "-c", format(pacerCpus), Long.toString(tid))
+                : "the pacer's thread id could not be read from " + threadSelf + ": it runs on the client's CPUs";
+        return pacer == null ? Map.of() : Map.of("pacerPinned", false, "pacerPinFailure", pacer);
+    }
+
+    /**
+     * Pins every thread of this JVM to the client's CPUs (before the client starts: its threads inherit them). Returns
+     * null once pinned (or when not asked to pin), else why not.
+     */
+    public String pinClient() {
+        return pinned ? taskset("-a", "-p", "-c", format(clientCpus), Long.toString(ProcessHandle.current().pid())) : null;
     }
 
     /**
@@ -134,29 +146,40 @@ public record CpuLayout(boolean pinned, List<Integer> stubCpus, List<Integer> cl
 
     /** The calling thread's kernel id, from /proc/thread-self ("/proc/PID/task/TID"); -1 where unknown. */
     static long currentThreadTid() {
+        return currentThreadTid(THREAD_SELF);
+    }
+
+    private static long currentThreadTid(Path threadSelf) {
         try {
-            Path link = Files.readSymbolicLink(Path.of("/proc/thread-self"));
+            Path link = Files.readSymbolicLink(threadSelf);
             return Long.parseLong(link.getFileName().toString());
         } catch (IOException | RuntimeException e) {
             return -1;
         }
     }
 
-    private static void taskset(String... args) {
+    /** Runs taskset; null when it worked, else the command and what it said. */
+    private static String taskset(String... args) {
         List<String> cmd = new ArrayList<>();
         cmd.add(StubProcess.taskset());
         cmd.addAll(List.of(args));
+        String why;
         try {
-            int code = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                    .start().waitFor();
-            if (code != 0) {
-                System.err.println("clientbench: " + String.join(" ", cmd) + " exited with " + code);
+            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            String said = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            int code = p.waitFor();
+            if (code == 0) {
+                return null;
             }
+            why = String.join(" ", cmd) + " exited with " + code + ": " + said.lines().findFirst().orElse("").strip();
         } catch (IOException e) {
-            System.err.println("clientbench: could not pin (" + String.join(" ", cmd) + "): " + e.getMessage());
+            why = "could not run " + String.join(" ", cmd) + ": " + e.getMessage();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            why = "interrupted: " + String.join(" ", cmd);
         }
+        System.err.println("clientbench: " + why);
+        return why;
     }
 
     /** For the trial's record and env.json. */

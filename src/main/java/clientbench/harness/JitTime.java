@@ -7,33 +7,52 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Time this JVM's JIT compilers spent so far, in ns: their threads' CPU time from /proc where Linux tells it, else
- * {@code CompilationMXBean}'s elapsed time, which on a busy core includes waiting and overstates warm-up. An ended
- * compiler thread takes its CPU time along: rare, and only ever less.
+ * Time this JVM's JIT compilers spent so far, in ns, from one source chosen at class load: their threads' CPU time
+ * from /proc where Linux tells it, else {@code CompilationMXBean}'s elapsed time, which on a busy core includes
+ * waiting and overstates warm-up. A read that fails is -1, never the other source's: a window's share subtracts two
+ * reads of one clock. An ended compiler thread takes its CPU time along: rare, and only ever less.
  */
 public final class JitTime {
 
     /** Linux's USER_HZ, the unit of utime and stime in /proc: 100 on every architecture the JDK runs on. */
     private static final long NANOS_PER_TICK = 10_000_000L;
     private static final Path TASKS = Path.of("/proc/self/task");
+    private static final String SOURCE = cpuNanos() >= 0 ? "cpu" : elapsedNanos() >= 0 ? "elapsed" : "none";
 
     private JitTime() {
     }
 
-    /** How the time is read here: "cpu" (compiler threads' CPU time), "elapsed", or "none". */
+    /** How the time is read in this JVM: "cpu" (compiler threads' CPU time), "elapsed", or "none". */
     public static String source() {
-        return cpuNanos() >= 0 ? "cpu" : elapsedNanos() >= 0 ? "elapsed" : "none";
+        return SOURCE;
     }
 
-    /** The compilers' time so far, by {@link #source()}; -1 where neither can be read. */
+    /** The compilers' time so far from {@link #source()} alone; -1 where this read failed or there is no source. */
     public static long nanos() {
-        long cpu = cpuNanos();
-        return cpu >= 0 ? cpu : elapsedNanos();
+        return nanos(SOURCE, TASKS);
+    }
+
+    /** As {@link #nanos()} from {@code source}, the threads' stat files under {@code tasks}. */
+    static long nanos(String source, Path tasks) {
+        return switch (source) {
+            case "cpu" -> cpuNanos(tasks);
+            case "elapsed" -> elapsedNanos();
+            default -> -1;
+        };
+    }
+
+    /** A window's {@code jitSource}: {@link #source()} where both its reads worked, else "failed" ("none": no source). */
+    public static String windowSource(long atStart, long atEnd) {
+        return SOURCE.equals("none") ? SOURCE : atStart >= 0 && atEnd >= 0 ? SOURCE : "failed";
     }
 
     static long cpuNanos() {
+        return cpuNanos(TASKS);
+    }
+
+    private static long cpuNanos(Path dir) {
         long ticks = 0;
-        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(TASKS)) {
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(dir)) {
             for (Path task : tasks) {
                 ticks += compilerTicks(task.resolve("stat"));
             }

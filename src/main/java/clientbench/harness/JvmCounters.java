@@ -11,23 +11,56 @@ final class JvmCounters {
     private JvmCounters() {
     }
 
-    /** How {@link #processCpuNanos} reads the clock, for each trial's settings. */
-    static final String CPU_CLOCK = Libc.unavailable() == null
-            ? "clock_gettime(CLOCK_PROCESS_CPUTIME_ID) through FFM, in ns"
-            : "OperatingSystemMXBean.getProcessCpuTime, in 10 ms ticks on Linux: " + Libc.unavailable();
+    /** Where every read of {@link #processCpuNanos} in this JVM comes from; chosen once, at class load. */
+    enum CpuClock {
+        NS("ns", "clock_gettime(CLOCK_PROCESS_CPUTIME_ID) through FFM, in ns"),
+        TICKS("ticks", "OperatingSystemMXBean.getProcessCpuTime, in 10 ms ticks on Linux"),
+        NONE("none", "not read");
+
+        /** A window's {@code cpuClock} in its record; "failed" where a read of this source failed in it. */
+        final String key;
+        final String describe;
+
+        CpuClock(String key, String describe) {
+            this.key = key;
+            this.describe = describe;
+        }
+    }
+
+    static final CpuClock CPU_CLOCK = Libc.unavailable() == null ? CpuClock.NS
+            : ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean
+            ? CpuClock.TICKS : CpuClock.NONE;
+
+    /** For each trial's settings: the JVM's one source, and why it is not the ns clock where it is not. */
+    static String describeCpuClock() {
+        return CPU_CLOCK == CpuClock.NS ? CPU_CLOCK.describe : CPU_CLOCK.describe + ": " + Libc.unavailable();
+    }
 
     /**
-     * CPU time of every thread of this process since it started (ended threads included), or -1 where unknown: from
-     * the kernel's nanosecond clock, else the JVM's, which Linux counts in 10 ms ticks (+-1.25 us per request in 2 s
-     * at 4,000 req/s).
+     * How a window's CPU time was taken: {@link #CPU_CLOCK}'s key when both reads worked, else "failed". One source
+     * only: a read that fails is never replaced by another clock's, so a window never mixes two.
+     */
+    static String windowClock(long cpuNanosInWindow) {
+        return CPU_CLOCK == CpuClock.NONE ? CPU_CLOCK.key : cpuNanosInWindow >= 0 ? CPU_CLOCK.key : "failed";
+    }
+
+    /**
+     * CPU time of every thread of this process since it started (ended threads included), or -1 where this read
+     * failed: from {@link #CPU_CLOCK} alone. The JVM's bean counts in 10 ms ticks on Linux (+-1.25 us per request in
+     * 2 s at 4,000 req/s), so it is read only where the ns clock is missing from the start.
      */
     static long processCpuNanos() {
-        long nanos = Libc.processCpuNanos();
-        if (nanos >= 0) {
-            return nanos;
-        }
-        return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
-                ? os.getProcessCpuTime() : -1;
+        return processCpuNanos(CPU_CLOCK, Libc::processCpuNanos);
+    }
+
+    /** As {@link #processCpuNanos()} from {@code clock}, the ns clock being {@code nsClock}; -1 where it failed. */
+    static long processCpuNanos(CpuClock clock, java.util.function.LongSupplier nsClock) {
+        return switch (clock) {
+            case NS -> nsClock.getAsLong();
+            case TICKS -> ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                    .getProcessCpuTime();
+            case NONE -> -1;
+        };
     }
 
     /** CPU time of the thread {@code threadId} of this JVM in ns (the kernel's clock), or -1 where unknown. */

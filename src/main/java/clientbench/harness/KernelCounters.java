@@ -35,10 +35,10 @@ public final class KernelCounters {
         return unavailable;
     }
 
-    /** For each trial's settings: how the counts were taken, or why they are absent. */
-    public static String describe() {
+    /** For each trial's settings: how the counts were taken over {@code window}, or why they are absent. */
+    public static String describe(String window) {
         String why = unavailable;
-        return why == null ? "perf stat -e " + String.join(",", EVENTS) + " -p <client JVM> over each measured window"
+        return why == null ? "perf stat -e " + String.join(",", EVENTS) + " -p <client JVM> over " + window
                 : "absent: " + why;
     }
 

@@ -10,7 +10,8 @@ import java.nio.ByteOrder;
 /**
  * Two libc calls through the Java FFM API: the process's CPU clock in nanoseconds ({@code clock_gettime}) and the
  * calling thread's timer slack ({@code prctl}). Built for 21, where FFM is still a preview, the API is reached by
- * reflection once; on a JDK or OS without it, {@link #unavailable()} says why and callers fall back.
+ * reflection once; on a JDK or OS without it, {@link #unavailable()} says why. A call that fails returns -1, and its
+ * caller records the figure as failed.
  */
 final class Libc {
 

@@ -94,6 +94,18 @@ final class Pacer {
     }
 
     /**
+     * The record's {@code pacerTimerSlackNanos}: the slack in force, or why it could not be set: the FFM API missing
+     * ({@code unavailable}), or prctl refusing the call.
+     */
+    static Object timerSlackFact(long slackNanos, String unavailable) {
+        if (slackNanos >= 0) {
+            return slackNanos;
+        }
+        return unavailable != null ? "the default (50 us): " + unavailable
+                : "failed: prctl(PR_SET_TIMERSLACK) returned an error; the thread's slack is as it was (50 us by default)";
+    }
+
+    /**
      * Waits until {@code dueNanos} (see {@link LoadSpec.Pacing}). Returns false, early, when {@code stop}
      * turns true; never waits past {@code dueNanos} but by the kernel's wake-up latency when parking.
      */

@@ -40,7 +40,8 @@ public final class Steadiness {
     }
 
     /**
-     * Takes the next warm-up window: its length, its JIT share (negative: unknown), latency p50 in us (0: no latency)
+     * Takes the next warm-up window: its length, its JIT share (negative or NaN: not measured, never quiet), latency p50
+     * in us (0: no latency)
      * and whether it ran as measured windows run ({@code asMeasured}: false while the compilers had extra CPUs, a
      * window that is neither judged nor compared). Returns true once steady; later windows change nothing.
      */
@@ -56,17 +57,21 @@ public final class Steadiness {
             lastP50 = Double.NaN;
             return false;
         }
-        boolean quiet = !(jit >= 0) || jit < jitShare; // unreported: the JIT cannot be waited for
-        boolean wasQuiet = !(lastJit >= 0) || lastJit < jitShare;
+        // A share not measured (negative or NaN) is not quiet: the record's "JIT under x%" must have been read.
+        boolean quiet = jit >= 0 && jit < jitShare;
+        boolean wasQuiet = lastJit >= 0 && lastJit < jitShare;
         double change = p50Micros > 0 && lastP50 > 0 ? Math.abs(p50Micros / lastP50 - 1) : Double.NaN;
         if (!quiet) {
-            why = String.format("the JIT compiled for %.0f%% of the last warm-up window (steady: under %.0f%%)",
-                    100 * jit, 100 * jitShare);
+            why = jit >= 0 ? String.format("the JIT compiled for %.0f%% of the last warm-up window (steady: under"
+                    + " %.0f%%)", 100 * jit, 100 * jitShare)
+                    : "the JIT's share of the last warm-up window was not measured (steady: read, and under "
+                    + String.format("%.0f%%)", 100 * jitShare);
         } else if (windows < 2) {
             why = "one warm-up window: too few to see the latency settle";
         } else if (!wasQuiet) {
-            why = String.format("the JIT compiled for %.0f%% of the window before the last (steady: under %.0f%%)",
-                    100 * lastJit, 100 * jitShare);
+            why = lastJit >= 0 ? String.format("the JIT compiled for %.0f%% of the window before the last (steady:"
+                    + " under %.0f%%)", 100 * lastJit, 100 * jitShare)
+                    : "the JIT's share of the window before the last was not measured";
         } else if (!(change <= p50Change)) {
             why = change == change ? String.format("latency p50 moved %.0f%% between the last two warm-up windows"
                     + " (steady: at most %.0f%%)", 100 * change, 100 * p50Change)

@@ -40,12 +40,16 @@ public final class Trial implements AutoCloseable {
     private StubServer.Stats statsAtMark;
     private long markNanos;
     private long jitNanosAtMark = -1;
+    private String jitSourceOfWindow = "not read"; // how the last closed window's JIT share was taken
     private boolean compilersAside; // a steady fork's: its compiler threads run on the stub's CPUs
     private long jitMarkNanos;
     private HostSteal.Ticks stealAtMark;
     private long gcPauseMillisAtMark = -1;
     private long listenRefusedAtStart;
     private KernelCounters.Window kernelWindow = KernelCounters.Window.NONE;
+    private boolean kernelCounting; // the kernel counts the window now open
+    /** Which window the kernel's counts come from, as the trial's settings say it. */
+    private String kernelCounted = "no window yet";
     /** The last counted window's system calls and context switches per request, as JMH metrics. */
     private Map<String, Double> kernelPerRequest = Map.of();
     /** How each window's JIT share is read, for the trial's settings. */
@@ -101,7 +105,7 @@ public final class Trial implements AutoCloseable {
             }
             // Before the client starts: a body file that cannot be read fails the trial here, not at each send.
             List<Request> requests = spec.requests(target);
-            layout.pinClient(); // before the client starts its threads: they inherit the client's CPUs
+            String pinFailure = layout.pinClient(); // before the client starts its threads: they inherit its CPUs
             int ioThreads = spec.ioThreads() > 0 ? spec.ioThreads() : layout.ioThreads();
             AdapterConfig config = new AdapterConfig(target, spec.protocol(), spec.connections(),
                     TrialSpec.CONNECT_TIMEOUT, spec.requestTimeout(), ioThreads, spec.trustAllCertificates());
@@ -112,7 +116,7 @@ public final class Trial implements AutoCloseable {
             settings.put("request", spec.describeRequest(target));
             settings.put("stub", stub == null ? "external or none" : "own JVM, pid " + stub.pid()
                     + (stub.cpu() == null ? ", not pinned" : ", pinned to CPU " + stub.cpu()));
-            settings.put("harness.cpus", layout.describe());
+            settings.put("harness.cpus", layout.describe() + (pinFailure == null ? "" : "; pinning failed: " + pinFailure));
             settings.put("harness.ioThreads", ioThreads + (spec.ioThreads() > 0 ? " (given)" : " (one per client CPU)"));
             settings.putAll(adapter.settings());
             HlogFile hlog = null;
@@ -120,6 +124,10 @@ public final class Trial implements AutoCloseable {
             if (spec.hlog() != null) {
                 hlog = new HlogFile(spec.hlog(), "clientbench " + spec);
                 record = new TrialRecord(spec.hlog(), spec.client(), about, settings, layout);
+                if (pinFailure != null) {
+                    record.layout("pinned", false);
+                    record.layout("pinFailure", pinFailure);
+                }
             }
             LoadGenerator generator = new LoadGenerator(adapter, requests, spec.load().withPacing(layout.pacing()));
             TcpConnections tcp = Adapters.NOOP.equals(spec.client()) ? null : TcpConnections.to(target);
@@ -186,13 +194,14 @@ public final class Trial implements AutoCloseable {
      * switches from here to the window's close ({@link KernelCounters}; a measured window's figures).
      */
     public void beginIteration(long windowNanos, boolean kernelCounts) {
-        layout.pinClientAndPacer();
+        Map<String, Object> pinning = layout.pinClientAndPacer(); // what did not go as planned: never reset
         if (compilersAside) {
             CpuLayout.compilersTo(layout.stubCpus()); // the pinning above took them back to the client's CPUs
         }
         long slack = Pacer.askSmallTimerSlack(); // at each iteration: JMH may move its loop to another thread
         if (record != null) {
-            record.layout("pacerTimerSlackNanos", slack >= 0 ? slack : "the default (" + Libc.unavailable() + ")");
+            pinning.forEach(record::layout);
+            record.layout("pacerTimerSlackNanos", Pacer.timerSlackFact(slack, Libc.unavailable()));
         }
         // Marks for the iteration's deltas: nothing is in flight between the previous drain and the first send.
         if (stub != null) {
@@ -207,6 +216,7 @@ public final class Trial implements AutoCloseable {
         stealAtMark = HostSteal.now();
         gcPauseMillisAtMark = JvmCounters.gcPauseMillis();
         kernelWindow = kernelCounts ? KernelCounters.start() : KernelCounters.Window.NONE;
+        kernelCounting = kernelCounts;
         generator.beginIteration(windowNanos);
     }
 
@@ -269,9 +279,15 @@ public final class Trial implements AutoCloseable {
             Map<String, ?> concluded = facts.apply(s);
             if (record != null) {
                 record.settings(adapter.settings());
-                record.settings(Map.of("kernelCounters", KernelCounters.describe(), "jitShare", JIT_SOURCE,
-                        "cpuClock", JvmCounters.CPU_CLOCK));
-                record.add(s, measured, concluded);
+                if (kernelCounting) {
+                    kernelCounted = "the last window counted: iteration " + record.iterationCount()
+                            + (measured ? ", a measured window" : ", a warm-up window");
+                }
+                record.settings(Map.of("kernelCounters", KernelCounters.describe(kernelCounted), "jitShare", JIT_SOURCE,
+                        "cpuClock", JvmCounters.describeCpuClock()));
+                Map<String, Object> withSource = new LinkedHashMap<>(concluded);
+                withSource.put("jitSource", jitSourceOfWindow); // "cpu", "elapsed", "failed" or "none"
+                record.add(s, measured, withSource);
             }
             return s;
         } catch (RuntimeException e) {
@@ -295,6 +311,7 @@ public final class Trial implements AutoCloseable {
         }
         long threads = ManagementFactory.getThreadMXBean().getThreadCount();
         long jitAtClose = JitTime.nanos();
+        jitSourceOfWindow = JitTime.windowSource(jitNanosAtMark, jitAtClose);
         double stealShare = HostSteal.share(stealAtMark, HostSteal.now());
         long gcPauseMillis = JvmCounters.delta(gcPauseMillisAtMark, JvmCounters.gcPauseMillis());
         double jitShare = jitAtClose < 0 || jitNanosAtMark < 0 || closeNanos <= jitMarkNanos ? -1

@@ -63,6 +63,11 @@ final class TrialRecord {
         write();
     }
 
+    /** How many iterations are recorded: the index the next one gets. */
+    int iterationCount() {
+        return iterations.size();
+    }
+
     void add(IterationSnapshot s, boolean measured, Map<String, ?> facts) {
         Map<String, Object> it = new LinkedHashMap<>();
         it.put("index", iterations.size());
@@ -88,6 +93,8 @@ final class TrialRecord {
         it.put("inFlightPeak", s.inFlightPeak());
         it.put("inFlightPeakAfterNanos", s.inFlightPeakAfterNanos());
         it.put("cpuNanosInWindow", s.cpuNanosInWindow());
+        // How this window's CPU time was taken ("ns", "ticks", "failed", "none"): the verdict ranks only "ns".
+        it.put("cpuClock", s.windowNanos() > 0 ? JvmCounters.windowClock(s.cpuNanosInWindow()) : "not read");
         it.put("pacerCpuNanosInWindow", s.pacerCpuNanosInWindow());
         it.put("allocatedBytesInWindow", s.allocatedBytesInWindow());
         it.put("bodyBytesMin", s.bodyBytesMin());

@@ -71,6 +71,18 @@ class RoundChecksTest {
         assertEquals(Double.NaN, f.noopCpuMicros());
     }
 
+    /** A measured window whose CPU read failed (-1) leaves noop's figure unknown, as the analysis's forks() has it. */
+    @Test
+    void noopsCpuWithOneUnknownWindowIsUnknownNotCountedAsZero() throws Exception {
+        Path noop = trial(dir, "noop-1", "noop", new Window(true, 0.01, 2_000_000, 500), new Window(true, 0.01, -1, 1_500));
+        RoundChecks.Facts f = RoundChecks.read("rate-4000", 1, List.of(noop));
+        assertEquals(Double.NaN, f.noopCpuMicros(), "counted as 0 it would read 2,000,000 ns / 2,000 = 1 us");
+        assertEquals(null, f.toJson().get("noopCpuMicrosPerRequest"));
+        RoundChecks.Facts known = RoundChecks.read("rate-4000", 1,
+                List.of(trial(dir, "noop-2", "noop", new Window(true, 0.01, 2_000_000, 500))));
+        assertEquals(4.0, known.noopCpuMicros(), 1e-12, "2,000,000 ns / 500 requests");
+    }
+
     @Test
     void stealAtTheBoundFlagsTheRoundAndJustBelowDoesNot() {
         double bound = Thresholds.ROUND_STEAL_SHARE;

@@ -22,6 +22,22 @@ class JitTimeTest {
         assertEquals(0, JitTime.compilerTicks(dir.resolve("gone")), "a thread that ended adds nothing");
     }
 
+    /**
+     * A stat line that cannot be parsed fails the read (-1), never replaced by CompilationMXBean's elapsed time, which
+     * is above zero in this JVM by now: a window's share then subtracts two reads of one clock, or is not measured.
+     */
+    @Test
+    void aStatThatCannotBeParsedFailsTheReadRatherThanFallingBack(@TempDir Path tasks) throws Exception {
+        Files.createDirectories(tasks.resolve("4242"));
+        Files.writeString(tasks.resolve("4242/stat"), "4242 (C2 CompilerThre) S 1 2 3 0 -1 4194368 0 0 0 0 731 42 0 0 20 0 1");
+        assertEquals(773 * 10_000_000L, JitTime.nanos("cpu", tasks), "(731 + 42) ticks of 10 ms");
+        Files.writeString(tasks.resolve("4242/stat"), "4242 (C2 CompilerThre) S 1 2"); // cut short
+        assertEquals(-1, JitTime.nanos("cpu", tasks));
+        assertEquals("failed", JitTime.windowSource(-1, 5));
+        assertEquals("failed", JitTime.windowSource(5, -1));
+        assertEquals(JitTime.source(), JitTime.windowSource(5, 7));
+    }
+
     /** Counted outside the harness: this JVM compiles as it runs the tests, and its compiler threads' time only grows. */
     @Test
     void onLinuxTheCompilersCpuTimeIsReadAndNeverFalls() {

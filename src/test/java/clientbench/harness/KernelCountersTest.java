@@ -36,7 +36,7 @@ class KernelCountersTest {
         String unavailable = KernelCounters.unavailable();
         if (unavailable != null) {
             assertEquals(KernelCounters.Counts.ABSENT, c, "absent, never guessed");
-            assertTrue(KernelCounters.describe().startsWith("absent: "), KernelCounters.describe());
+            assertTrue(KernelCounters.describe("x").startsWith("absent: "), KernelCounters.describe("x"));
         }
         Prerequisites.require(unavailable == null, "perf stat counting this JVM (Debian: apt-get install linux-perf): "
                 + unavailable);

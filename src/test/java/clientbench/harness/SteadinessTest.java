@@ -80,10 +80,18 @@ class SteadinessTest {
         assertEquals(4, s.toJson().get("windows"));
     }
 
+    /** A JIT share that was not read is never taken as quiet: the record would claim a share it never measured. */
     @Test
-    void unknownJitIsNotWaitedForButTheLatencyStillIs() {
+    void aJitShareNotMeasuredIsNeverQuiet() {
         Steadiness s = new Steadiness(0.03, 0.15, 40 * 1_000_000_000L);
         assertFalse(s.add(WINDOW, -1, 100, true));
-        assertTrue(s.add(WINDOW, -1, 101, true));
+        assertFalse(s.add(WINDOW, Double.NaN, 101, true), "latency held, but the JIT was not measured");
+        assertEquals("the JIT's share of the last warm-up window was not measured (steady: read, and under 3%)",
+                s.toJson().get("why").toString().replaceFirst("^not steady within its bound of 40 s: ", ""));
+        assertFalse(s.add(WINDOW, 0.01, 102, true), "the window before this one was not measured");
+        assertEquals("the JIT's share of the window before the last was not measured",
+                s.toJson().get("why").toString().replaceFirst("^not steady within its bound of 40 s: ", ""));
+        assertTrue(s.add(WINDOW, 0.01, 103, true), "two measured quiet windows, p50 within 15%");
+        assertEquals("the JIT under 3% of two windows in a row, latency p50 within 15% between them", s.toJson().get("why"));
     }
 }
