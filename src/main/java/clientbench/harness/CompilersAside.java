@@ -48,12 +48,7 @@ public final class CompilersAside {
         try {
             for (String line : Files.readAllLines(status)) {
                 if (line.startsWith("Cpus_allowed_list:")) {
-                    for (String part : line.substring(line.indexOf(':') + 1).trim().split(",")) {
-                        String[] ends = part.split("-");
-                        for (int c = Integer.parseInt(ends[0]); c <= Integer.parseInt(ends[ends.length - 1]); c++) {
-                            cpus.add(c);
-                        }
-                    }
+                    cpus.addAll(CpuLayout.parseList(line.substring(line.indexOf(':') + 1).trim()));
                 }
             }
         } catch (IOException | RuntimeException e) {
