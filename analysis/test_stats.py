@@ -30,8 +30,8 @@ def test_nothing_separated_is_one_letter_and_everything_separated_is_one_each():
 
 
 def test_an_interval_that_contains_the_leaders_never_lets_it_lead_alone():
-    # The tie_groups reproducer: C's spread is wide enough to hold A's knee. A chain rule compared C with B only
-    # and called A clear of the rest; pairwise, A and C share a letter.
+    # C's spread is wide enough to hold A's knee: compared pairwise, A and C share a letter, though C is far
+    # below B and B below A (a chain of neighbours would call A clear of the rest).
     c = compare({"A": rounds(10000, 10250, 10500), "B": rounds(8000, 8200, 8400), "C": rounds(3000, 6000, 12000)},
                 higher_is_better=True)
     assert c.order[0] == "A"

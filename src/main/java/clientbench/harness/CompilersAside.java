@@ -9,8 +9,8 @@ import java.util.TreeSet;
 
 /**
  * Once a fork is steady: its JIT compiler threads run on the stub's CPUs, not the client's. A compilation that comes
- * in a measured window then neither delays the pacer's sends nor starves: at a lower priority on the client's CPU
- * (SCHED_IDLE) whole forks stalled for 0.05-0.5 s, the CPU busy, as if a thread spun waiting for a starved compiler.
+ * in a measured window then neither delays the pacer's sends nor starves, as it can at a lower priority on the
+ * client's CPU (SCHED_IDLE) while the threads waiting for its code spin.
  */
 public final class CompilersAside {
 
