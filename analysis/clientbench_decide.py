@@ -648,8 +648,7 @@ def compare_runs(a: cbl.Run, b: cbl.Run) -> list:
 def _median_change(ratios: list) -> str:
     if not ratios:
         return "-"
-    changes = sorted(abs(r - 1) for r in ratios)
-    return f"{changes[len(changes) // 2]:.0%}"
+    return f"{cbl.median(abs(r - 1) for r in ratios):.0%}"
 
 
 def compare_text(a: cbl.Run, b: cbl.Run) -> str:
