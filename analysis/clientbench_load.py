@@ -425,11 +425,6 @@ def merged(histograms: list):
     return out
 
 
-def shape_histogram(run: Run, shape: str, client: str, tag: str):
-    """Every measured interval of (shape, client), across rounds, merged."""
-    return merged([h for t in run.trials_of(shape, client) for h in t.intervals(tag)])
-
-
 SPECTRUM = [50, 75, 90, 95, 99, 99.5, 99.9, 99.95, 99.99, 100]
 
 
