@@ -151,13 +151,13 @@ def test_a_declared_exact_figure_that_moved_between_rounds_is_compared_on_its_sp
     assert c.relation("a", "c") == BETTER
 
 
-def test_a_floor_keeps_neighbouring_buckets_from_being_told_apart_however_often_they_repeat():
+def test_a_floor_variance_keeps_neighbouring_buckets_from_being_told_apart_however_often_they_repeat():
     # Latency beyond a 100 ms delay, read from a histogram whose bucket is 64 us wide there: 200, 264 and 328 us
     # are neighbouring buckets' tops, the same in every round. The true values lie anywhere in their buckets.
     width = 64
     values = {"a": 200, "b": 264, "c": 328}
-    floor = {c: math.log(v / (v - width + 1)) ** 2 / 12 for c, v in values.items()}
-    c = compare({cl: rounds(*[v] * 4) for cl, v in values.items()}, False, floor=floor)
+    floor_var = {c: math.log(v / (v - width + 1)) ** 2 / 12 for c, v in values.items()}
+    c = compare({cl: rounds(*[v] * 4) for cl, v in values.items()}, False, floor_var=floor_var)
     assert c.method == "rounds"
     assert c.relation("a", "b") == TIED and c.relation("b", "c") == TIED
     assert c.relation("a", "c") == BETTER, "two buckets apart, the order is known"
