@@ -57,10 +57,18 @@ def made_up_run(rng: random.Random, rounds: int, slower: dict | None = None) -> 
     f = pd.DataFrame(rows, columns=["client", "round", FIGURE.column])
     f = f.assign(shape=SHAPE, flags=[()] * len(f), jit=0.0, steady=True, windows=3, **{"knee.status": ""})
     run = cbl.Run(SHAPE, cbl.ROOT, {"clients": [cbl.NOOP, *names], "shapes": [{"name": SHAPE, "params": {}}]}, {}, [])
-    run._memo[("forks",)] = f  # what cbl.forks reads from trial records, given instead
+    # what cbl.forks reads from trial records, given instead; any column it has and this lacks is unknown (NaN)
+    run._memo[("forks",)] = f = f.reindex(columns=_fork_columns())
     if cbl.forks(run) is not f:
         raise RuntimeError("clientbench_load.forks no longer reads its memo: the made-up forks would not be ranked")
     return run, len(modes) > 1
+
+
+@functools.cache
+def _fork_columns() -> list:
+    made = ["client", "round", FIGURE.column, "shape", "flags", "jit", "steady", "windows", "knee.status"]
+    real = list(cbl.forks(cbl.Run(SHAPE, cbl.ROOT, {}, {}, [])).columns)
+    return real + [c for c in made if c not in real]
 
 
 def told_apart(v: dict) -> set:
