@@ -35,6 +35,16 @@ def test_a_client_2x_slower_is_told_apart_from_every_steady_one_and_no_steady_pa
     assert within_promise(got["steady"], sim.PLANTED_RUNS), got
 
 
+def test_forks_that_never_settled_are_left_out_and_a_bucketed_latency_keeps_the_promise():
+    got = sim.rates()["more"]
+    # the switching client's slow forks unsteady: lettered only with two fast rounds of three, half the runs (3 sds of
+    # a binomial share over MORE_RUNS either side); on its fast rounds alone it is one more steady client
+    assert abs(got["unlettered"] - 0.5) <= 3 * math.sqrt(0.25 / sim.MORE_RUNS), got
+    assert within_promise(got["steady"], sim.MORE_RUNS) and within_promise(got["switch"], got["lettered"]), got
+    # each value its bucket's top, the bucket's variance beside the rounds' (decide.bucket_variance)
+    assert within_promise(got["latency"], sim.MORE_RUNS), got
+
+
 def test_the_docs_simulation_block_is_what_the_simulation_produces_now():
     assert sim.current_block() == sim.block(), \
         "docs/verdict.md's simulation block is stale: python analysis/clientbench_simulation.py --write"
