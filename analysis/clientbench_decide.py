@@ -139,7 +139,7 @@ def rank(run: cbl.Run, shape: str, figure: Figure) -> dict | None:
     rows = net_of_noop(f, figure)
     if figure.key in ("p50", "p99") and delay_us:
         rows["value"] = rows["value"] - delay_us  # what the client and harness added to the server's delay
-    values, marks, not_ranked, lower, floor, unsteady = {}, {}, {}, set(), {}, {}
+    values, marks, not_ranked, lower, floor_var, unsteady = {}, {}, {}, set(), {}, {}
     refused = clock_refusals(f, figure)
     for client, g in rows.groupby("client", sort=False):
         if client in refused:
@@ -171,14 +171,14 @@ def rank(run: cbl.Run, shape: str, figure: Figure) -> dict | None:
                                   + (" beyond the server's delay" if delay_us else ""))
             continue
         values[client] = {int(r): v for r, v in zip(g["round"], g["value"])}
-        floor[client] = bucket_variance(list(g["value"]), list(g["width"]))
+        floor_var[client] = bucket_variance(list(g["value"]), list(g["width"]))
         unsteady[client] = {int(r) for r, ok in zip(g["round"], g["steady"]) if not ok}
         if unsteady[client]:
             flags.add("unsteady")
         marks[client] = sorted(flags)
     if not values:
         return None
-    c = cbs.compare(values, figure.higher_is_better, cbl.CONFIDENCE, lower, figure.exact, floor, unsteady)
+    c = cbs.compare(values, figure.higher_is_better, cbl.CONFIDENCE, lower, figure.exact, floor_var, unsteady)
     gone, _ = cbl.failures(run)
     not_ranked.update({cl: why for (s, cl), why in gone.items() if s == shape})
     out = _figure_dict(shape, figure, c, marks, not_ranked, delay_us, max(len(v) for v in values.values()))
@@ -684,8 +684,7 @@ def compare_runs(a: cbl.Run, b: cbl.Run) -> list:
 def _median_change(ratios: list) -> str:
     if not ratios:
         return "-"
-    changes = sorted(abs(r - 1) for r in ratios)
-    return f"{changes[len(changes) // 2]:.0%}"
+    return f"{cbl.median(abs(r - 1) for r in ratios):.0%}"
 
 
 def compare_text(a: cbl.Run, b: cbl.Run) -> str:

@@ -9,6 +9,7 @@ import functools
 import gzip
 import json
 import math
+import statistics
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -251,7 +252,7 @@ def forks(run: Run) -> pd.DataFrame:
             "syscalls": _kernel(counted, "syscalls"), "cswitches": _kernel(counted, "contextSwitches"),
             "p50": p50, "p99": p99, "p50.width": _bucket(h, p50), "p99.width": _bucket(h, p99),
             "jit": max((recorded(it["probes"].get("jitShare")) for it in its), default=math.nan),
-            "steal": _median([recorded(it["probes"].get("stealShare")) for it in its]),
+            "steal": median([recorded(it["probes"].get("stealShare")) for it in its]),
             "flags": tuple(sorted({f.removeprefix("flag.") for it in its for f in it.get("flags", [])})),
             "windows": len(its), "kernel": bool(counted),
             # false only where the warm-up ran to its bound; null (not judged) and older records count as steady
@@ -306,11 +307,10 @@ def _kernel(its: list, key: str) -> float:
     return sum(it["probes"][key] for it in its) / sent if sent else math.nan
 
 
-def _median(values: list) -> float:
-    v = sorted(x for x in values if x == x)
-    if not v:
-        return math.nan
-    return v[len(v) // 2] if len(v) % 2 else (v[len(v) // 2 - 1] + v[len(v) // 2]) / 2
+def median(values) -> float:
+    """The analysis's one median: NaN values left out, NaN where none is left."""
+    v = [x for x in values if x == x]
+    return statistics.median(v) if v else math.nan
 
 
 @per_run
@@ -438,11 +438,6 @@ def merged(histograms: list):
             out = HdrHistogram(h.lowest_trackable_value, h.highest_trackable_value, h.significant_figures)
         out.add(h)
     return out
-
-
-def shape_histogram(run: Run, shape: str, client: str, tag: str):
-    """Every measured interval of (shape, client), across rounds, merged."""
-    return merged([h for t in run.trials_of(shape, client) for h in t.intervals(tag)])
 
 
 SPECTRUM = [50, 75, 90, 95, 99, 99.5, 99.9, 99.95, 99.99, 100]

@@ -15,7 +15,7 @@ from pathlib import Path
 import pandas as pd
 from scipy.stats import binom
 
-from clientbench_load import NOOP, AnalysisError, _read_json
+from clientbench_load import NOOP, AnalysisError, _read_json, median
 
 STARTUP = "startup.json"
 FOOTPRINT = "footprint.json"
@@ -39,14 +39,14 @@ def median_interval(values, confidence: float = CONFIDENCE) -> tuple[float, floa
     n = len(x)
     if n == 0:
         return math.nan, math.nan, math.nan
-    median = (x[(n - 1) // 2] + x[n // 2]) / 2
+    m = median(x)
     tail = (1 - confidence) / 2
     k = 0
     while k + 1 <= (n + 1) // 2 and binom.cdf(k, n, 0.5) <= tail:  # rank k+1 still leaves <= tail outside
         k += 1
     if k == 0:
-        return median, math.nan, math.nan
-    return median, x[k - 1], x[n - k]
+        return m, math.nan, math.nan
+    return m, x[k - 1], x[n - k]
 
 
 def starts(run_dir) -> pd.DataFrame:

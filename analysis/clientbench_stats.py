@@ -81,14 +81,14 @@ class _Spread:
     var: float
     source: str
     df: float
-    floor: float = 0.0
+    floor_var: float = 0.0
 
 
 def compare(values: dict, higher_is_better: bool, confidence: float = 0.95, lower_bounds: set = frozenset(),
-            is_exact: bool = False, floor: dict | None = None, left_out: dict | None = None) -> Comparison:
+            is_exact: bool = False, floor_var: dict | None = None, left_out: dict | None = None) -> Comparison:
     """Compares clients on one figure. `values`: client -> {round: value > 0}. `is_exact`: the figure is declared
     exact (a count, a size): where no client's value differs between rounds, clients are apart wherever the values
-    differ. `floor`: client -> a variance of its log estimate that no number of rounds removes (a histogram's
+    differ. `floor_var`: client -> a variance of its log estimate that no number of rounds removes (a histogram's
     resolution). `left_out`: client -> rounds shown but kept out of the fit and the letters (a fork that never
     settled). `lower_bounds`: clients whose figure is only a lower bound (an open knee search): never found worse
     (higher is better then), and the pair is listed as withheld."""
@@ -98,7 +98,7 @@ def compare(values: dict, higher_is_better: bool, confidence: float = 0.95, lowe
         return Comparison([], {}, {}, {}, {}, [], "none", math.nan, 0)
     if is_exact and all(max(rs.values()) == min(rs.values()) for rs in logs.values()):
         return exact({c: values[c][next(iter(rs))] for c, rs in logs.items()}, higher_is_better)
-    left_out, floor = left_out or {}, floor or {}
+    left_out, floor_var = left_out or {}, floor_var or {}
     kept = {c: {r: y for r, y in rs.items() if r not in left_out.get(c, ())} for c, rs in logs.items()}
     lettered = [c for c in logs if len(kept[c]) >= MIN_ROUNDS]
     unlettered = {c: _unlettered_why(len(logs[c]), len(logs[c]) - len(kept[c])) for c in logs if c not in lettered}
@@ -107,8 +107,8 @@ def compare(values: dict, higher_is_better: bool, confidence: float = 0.95, lowe
     shown = {c: kept[c] if c in lettered else logs[c] for c in logs}
     means = {c: fmean([y - rho.get(r, 0.0) for r, y in rs.items()]) for c, rs in shown.items()}
     n = {c: len(rs) for c, rs in shown.items()}
-    spread, pooled_var, pooled_df, noisy = _spreads(shown, rho, means, lettered, floor)
-    why = _no_letters(logs, lettered, pooled_var, floor)
+    spread, pooled_var, pooled_df, noisy = _spreads(shown, rho, means, lettered, floor_var)
+    why = _no_letters(logs, lettered, pooled_var, floor_var)
     if why:
         unlettered.update(dict.fromkeys(lettered, why))
         lettered = []
@@ -119,7 +119,7 @@ def compare(values: dict, higher_is_better: bool, confidence: float = 0.95, lowe
     low, high = {}, {}
     for c in order:
         s = spread.get(c)
-        half = _t(confidence, s.df) * math.sqrt(s.var / n[c] + s.floor) if s and s.var + s.floor > 0 else math.inf
+        half = _t(confidence, s.df) * math.sqrt(s.var / n[c] + s.floor_var) if s and s.var + s.floor_var > 0 else math.inf
         low[c], high[c] = (math.exp(means[c] - half), math.exp(means[c] + half)) if half < math.inf else (0.0, math.inf)
     marks = letters(ranked, {(x, y) for x, y, r in pairs if r != TIED})
     return Comparison(order, {c: math.exp(means[c]) for c in order}, low, high,
@@ -128,14 +128,14 @@ def compare(values: dict, higher_is_better: bool, confidence: float = 0.95, lowe
                       {c: unlettered[c] for c in order if c in unlettered}, sorted(noisy & set(ranked)), why)
 
 
-def _no_letters(logs: dict, lettered: list, pooled_var: float, floor: dict) -> str:
+def _no_letters(logs: dict, lettered: list, pooled_var: float, floor_var: dict) -> str:
     """Why a figure gets no letters at all ("" where it gets them)."""
     if len(lettered) < 2:
         if all(len(rs) <= 1 for rs in logs.values()):
             return ONE_ROUND
         return "one client: nothing to compare it with" if len(logs) == 1 else \
             f"fewer than two clients with {MIN_ROUNDS} steady rounds"
-    if pooled_var == 0 and not any(v > 0 for v in floor.values()):
+    if pooled_var == 0 and not any(v > 0 for v in floor_var.values()):
         return NO_SPREAD
     return ""
 
@@ -199,7 +199,7 @@ def round_effects(cells: dict) -> tuple:
     return rho, {c: fmean([y - rho[r] for r, y in rs.items()]) for c, rs in cells.items()}
 
 
-def _spreads(shown: dict, rho: dict, means: dict, lettered: list, floor: dict) -> tuple:
+def _spreads(shown: dict, rho: dict, means: dict, lettered: list, floor_var: dict) -> tuple:
     """Per client, the _Spread it is judged on; the pooled variance and its df; the noisy clients. A lettered client's
     own variance is its residuals' on its share of the residual df; it is noisy where that exceeds the typical one
     (the scaled median) at NOISY_LEVEL. The others pool, each judged on the pool or its own where wider."""
@@ -222,7 +222,7 @@ def _spreads(shown: dict, rho: dict, means: dict, lettered: list, floor: dict) -
     pooled = sum(own[c] * own_df[c] for c in calm) / pooled_df if pooled_df else math.nan
     spread = {}
     for c in shown:
-        f = floor.get(c, 0.0)
+        f = floor_var.get(c, 0.0)
         if c in noisy or (c not in lettered and c in own):
             spread[c] = _Spread(own[c], c, own_df[c], f)
         elif c in lettered and pooled == pooled:
@@ -244,12 +244,12 @@ def _typical_variance(own: list, df: list) -> tuple:
 
 def _pair(sx: _Spread, nx: int, sy: _Spread, ny: int) -> tuple:
     """(standard error of the difference of two clients' log estimates, its degrees of freedom): Welch-Satterthwaite
-    over the estimates it rests on, the pool counted once; a floor is known, not estimated."""
+    over the estimates it rests on, the pool counted once; a floor variance is known, not estimated."""
     terms = {}
     for s, n in ((sx, nx), (sy, ny)):
         terms[s.source] = terms.get(s.source, 0.0) + s.var / n
     df_of = {sx.source: sx.df, sy.source: sy.df}
-    var = sum(terms.values()) + sx.floor + sy.floor
+    var = sum(terms.values()) + sx.floor_var + sy.floor_var
     denominator = sum(v * v / df_of[src] for src, v in terms.items() if v > 0)
     return math.sqrt(var), (var * var / denominator if denominator > 0 else math.inf)
 

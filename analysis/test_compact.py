@@ -22,8 +22,8 @@ def test_the_verdict_and_the_merged_histograms_are_the_same_and_the_folder_is_sm
     assert json.dumps(cbd.verdict(small)) == json.dumps(cbd.verdict(full))
     for t in full.trials[:5]:
         for tag in ("latency", "service"):
-            a = cbl.shape_histogram(full, t.shape, t.client, tag)
-            b = cbl.shape_histogram(small, t.shape, t.client, tag)
+            a, b = (cbl.merged([h for x in run.trials_of(t.shape, t.client) for h in x.intervals(tag)])
+                    for run in (full, small))
             assert (a is None) == (b is None)
             if a is not None:
                 assert a.get_total_count() == b.get_total_count()

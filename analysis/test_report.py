@@ -413,6 +413,33 @@ def test_readme_blocks_are_what_the_current_code_decides_from_the_reference_run(
         f"README's how-to-read block is not what the code decides now: ./bench report --readme {ref.path.relative_to(ROOT)}"
 
 
+@pytest.mark.parametrize("derived", ["summary.json", "results.csv", "main.png"])
+def test_the_reference_runs_derived_files_are_what_bench_report_makes_of_it_now(reference_rebuilt, derived):
+    # Byte for byte, main.png too: the lock pins matplotlib (with its own FreeType) and Pillow, whose quantized,
+    # metadata-free PNG of one figure repeats exactly; report.html is left out (a notebook's execution).
+    committed_run, rebuilt = reference_rebuilt
+    assert (rebuilt / derived).read_bytes() == (committed_run / derived).read_bytes(), \
+        f"{committed_run.name}/{derived} is not what the code makes of the run now: ./bench report --readme " \
+        f"{committed_run.relative_to(ROOT)}"
+
+
+@pytest.fixture(scope="module")
+def reference_rebuilt(tmp_path_factory):
+    """(the reference run's folder, a copy of it decided and drawn anew as `./bench report --readme` does: the
+    analysis's `decide` then `readme`, each in its own process)."""
+    names = named_in_readme("terminal")
+    assert len(names) == 1, f"README's terminal block names one reference run: {names}"
+    committed_run = ROOT / "results" / names[0]
+    copy = tmp_path_factory.mktemp("reference") / "results" / names[0]
+    shutil.copytree(committed_run, copy, ignore=shutil.ignore_patterns("report.html"))
+    readme = copy.parent.parent / "README.md"
+    shutil.copy(ROOT / "README.md", readme)
+    for args in (("decide", copy), ("readme", copy, readme)):
+        r = cli(*args)
+        assert r.returncode == 0, r.stderr
+    return committed_run, copy
+
+
 def test_readme_repeatability_block_is_what_the_current_code_counts_from_its_two_runs():
     a, b = (committed(n) for n in named_in_readme("repeatability")[:2])
     # b, the reference run, is decided anew from its data; a was committed as its verdict alone, read as it stands.

@@ -30,8 +30,8 @@ def test_nothing_separated_is_one_letter_and_everything_separated_is_one_each():
 
 
 def test_an_interval_that_contains_the_leaders_never_lets_it_lead_alone():
-    # The tie_groups reproducer: C's spread is wide enough to hold A's knee. A chain rule compared C with B only
-    # and called A clear of the rest; pairwise, A and C share a letter.
+    # C's spread is wide enough to hold A's knee: compared pairwise, A and C share a letter, though C is far
+    # below B and B below A (a chain of neighbours would call A clear of the rest).
     c = compare({"A": rounds(10000, 10250, 10500), "B": rounds(8000, 8200, 8400), "C": rounds(3000, 6000, 12000)},
                 higher_is_better=True)
     assert c.order[0] == "A"
@@ -151,13 +151,13 @@ def test_a_declared_exact_figure_that_moved_between_rounds_is_compared_on_its_sp
     assert c.relation("a", "c") == BETTER
 
 
-def test_a_floor_keeps_neighbouring_buckets_from_being_told_apart_however_often_they_repeat():
+def test_a_floor_variance_keeps_neighbouring_buckets_from_being_told_apart_however_often_they_repeat():
     # Latency beyond a 100 ms delay, read from a histogram whose bucket is 64 us wide there: 200, 264 and 328 us
     # are neighbouring buckets' tops, the same in every round. The true values lie anywhere in their buckets.
     width = 64
     values = {"a": 200, "b": 264, "c": 328}
-    floor = {c: math.log(v / (v - width + 1)) ** 2 / 12 for c, v in values.items()}
-    c = compare({cl: rounds(*[v] * 4) for cl, v in values.items()}, False, floor=floor)
+    floor_var = {c: math.log(v / (v - width + 1)) ** 2 / 12 for c, v in values.items()}
+    c = compare({cl: rounds(*[v] * 4) for cl, v in values.items()}, False, floor_var=floor_var)
     assert c.method == "rounds"
     assert c.relation("a", "b") == TIED and c.relation("b", "c") == TIED
     assert c.relation("a", "c") == BETTER, "two buckets apart, the order is known"

@@ -9,8 +9,8 @@ import java.util.TreeSet;
 
 /**
  * Once a fork is steady: its JIT compiler threads run on the stub's CPUs, not the client's. A compilation that comes
- * in a measured window then neither delays the pacer's sends nor starves: at a lower priority on the client's CPU
- * (SCHED_IDLE) whole forks stalled for 0.05-0.5 s, the CPU busy, as if a thread spun waiting for a starved compiler.
+ * in a measured window then neither delays the pacer's sends nor starves, as it can at a lower priority on the
+ * client's CPU (SCHED_IDLE) while the threads waiting for its code spin.
  */
 public final class CompilersAside {
 
@@ -48,12 +48,7 @@ public final class CompilersAside {
         try {
             for (String line : Files.readAllLines(status)) {
                 if (line.startsWith("Cpus_allowed_list:")) {
-                    for (String part : line.substring(line.indexOf(':') + 1).trim().split(",")) {
-                        String[] ends = part.split("-");
-                        for (int c = Integer.parseInt(ends[0]); c <= Integer.parseInt(ends[ends.length - 1]); c++) {
-                            cpus.add(c);
-                        }
-                    }
+                    cpus.addAll(CpuLayout.parseList(line.substring(line.indexOf(':') + 1).trim()));
                 }
             }
         } catch (IOException | RuntimeException e) {

@@ -13,13 +13,12 @@ import org.opentest4j.AssertionFailedError;
 import org.opentest4j.TestAbortedException;
 
 /**
- * Four kinds of result per client, so no count hides another: passed; {@link Refused} (a protocol's refusal asserted);
- * not applicable by design, the only skip, via {@link #notApplicable(String)} (any other skip fails); failed. After
- * each class: {@code contract <client>: N passed, N refused, N not applicable, N failed}, with the whys.
+ * Three kinds of result per client, so no count hides another: passed; {@link Refused} (a protocol's refusal
+ * asserted); failed. A case never skips: a skip fails it. After each class: {@code contract <client>: N passed,
+ * N refused, N failed}, with the refusals' whys.
  */
 final class ContractResults implements BeforeAllCallback, TestExecutionExceptionHandler, TestWatcher, AfterAllCallback {
 
-    private static final String NOT_APPLICABLE = "not applicable by design: ";
     private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(ContractResults.class);
 
     /** Ends a case whose protocol the client refuses, after the refusal has been asserted; the case passes as "refused". */
@@ -29,23 +28,16 @@ final class ContractResults implements BeforeAllCallback, TestExecutionException
         }
     }
 
-    /** Skips the current case as not applicable to this client by design; {@code why} says which design. */
-    static TestAbortedException notApplicable(String why) {
-        throw new TestAbortedException(NOT_APPLICABLE + why);
-    }
-
     /** One class's tally; cases of one class may finish on several threads. */
     private static final class Tally {
         String client;
         int passed;
         int failed;
         final Map<String, List<String>> refused = new TreeMap<>();
-        final Map<String, List<String>> notApplicable = new TreeMap<>();
 
         synchronized String line(String fallbackName) {
             return "contract " + (client == null ? fallbackName : client) + ": " + passed + " passed, "
-                    + count(refused) + " refused" + reasons(refused) + ", "
-                    + count(notApplicable) + " not applicable" + reasons(notApplicable) + ", " + failed + " failed";
+                    + count(refused) + " refused" + reasons(refused) + ", " + failed + " failed";
         }
 
         private static int count(Map<String, List<String>> byReason) {
@@ -70,9 +62,8 @@ final class ContractResults implements BeforeAllCallback, TestExecutionException
             context.getStore(NAMESPACE).put(Refused.class, r.getMessage());
             return; // the refusal was asserted: the case passes, counted as refused
         }
-        if (thrown instanceof TestAbortedException a && !String.valueOf(a.getMessage()).startsWith(NOT_APPLICABLE)) {
-            throw new AssertionFailedError("a contract case may skip only as '" + NOT_APPLICABLE
-                    + "<why>' (ContractResults.notApplicable); this one skipped with: " + a.getMessage(), a);
+        if (thrown instanceof TestAbortedException a) {
+            throw new AssertionFailedError("a contract case never skips; this one skipped with: " + a.getMessage(), a);
         }
         throw thrown;
     }
@@ -87,12 +78,6 @@ final class ContractResults implements BeforeAllCallback, TestExecutionException
                 t.refused.computeIfAbsent(refusal, k -> new ArrayList<>()).add(caseName(context));
             }
         });
-    }
-
-    @Override
-    public void testAborted(ExtensionContext context, Throwable cause) {
-        String why = String.valueOf(cause.getMessage()).substring(NOT_APPLICABLE.length());
-        record(context, t -> t.notApplicable.computeIfAbsent(why, k -> new ArrayList<>()).add(caseName(context)));
     }
 
     @Override

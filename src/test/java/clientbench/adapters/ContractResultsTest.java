@@ -15,14 +15,12 @@ import java.util.Optional;
 
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
- * The contract's tally keeps its four kinds apart, case by case as JUnit reports them: a refusal is counted as refused,
- * never as passed; "not applicable" is the only skip; any other skip fails. The cases are driven through the
- * extension's callbacks in the order JUnit calls them, with contexts whose store is JUnit's (a case's falls back to its
- * class's).
+ * The contract's tally keeps its three kinds apart, case by case as JUnit reports them: a refusal is counted as
+ * refused, never as passed; a skip fails. The cases are driven through the extension's callbacks in the order JUnit
+ * calls them, with contexts whose store is JUnit's (a case's falls back to its class's).
  */
 class ContractResultsTest {
 
@@ -42,14 +40,9 @@ class ContractResultsTest {
                 new ContractResults.Refused("refused HTTP/2: no h2 here")), "an asserted refusal ends the case as passed");
         results.testSuccessful(refused);
 
-        ExtensionContext notApplicable = context(suite, "notApplicable");
-        TestAbortedException na = assertThrows(TestAbortedException.class, () -> ContractResults.notApplicable("no pool"));
-        assertSame(na, assertThrows(TestAbortedException.class, () -> results.handleTestExecutionException(notApplicable, na)));
-        results.testAborted(notApplicable, na);
-
         ExtensionContext skips = context(suite, "skips");
         AssertionFailedError f = assertThrows(AssertionFailedError.class, () -> results.handleTestExecutionException(skips,
-                new TestAbortedException("assumption failed")), "any other skip fails the case");
+                new TestAbortedException("assumption failed")), "a skip fails the case");
         results.testFailed(skips, f);
 
         ExtensionContext fails = context(suite, "fails");
@@ -61,7 +54,7 @@ class ContractResultsTest {
 
         results.afterAll(suite);
         assertEquals(List.of("contract=contract FakeContractTest: 2 passed, 1 refused (1 refused HTTP/2: no h2 here), "
-                + "1 not applicable (1 no pool), 2 failed"), published);
+                + "2 failed"), published);
     }
 
     /** A context as JUnit gives it: a store per context, a case's looking in its class's for what it lacks. */
