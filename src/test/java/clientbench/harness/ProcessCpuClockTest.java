@@ -25,10 +25,11 @@ class ProcessCpuClockTest {
     private static final long SPIN_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
     private static final long IDLE_MILLIS = 600;
     /**
-     * The kernel's ticks truncate utime and stime apart: each read is under by less than two ticks, a difference off
-     * by less than two either way; 10 ms more for the reads of the two clocks not being one instant.
+     * The kernel's ticks truncate utime and stime apart: each read is under by less than two ticks, a difference off by
+     * less than two either way; the rest for the JVM's other threads running between the paired reads on a loaded
+     * host. A wall clock or a thread's clock is off by 400 ms or more.
      */
-    private static final long TICKS_TOLERANCE_NANOS = 3 * TICK_NANOS;
+    private static final long TICKS_TOLERANCE_NANOS = 100_000_000;
 
     /** Where the nanosecond clock must be reachable: Linux, and a JDK whose FFM API is final (22 on). */
     private static void requireNanosecondClockPlatform() {
@@ -47,7 +48,7 @@ class ProcessCpuClockTest {
      * Against the kernel's own account of this process (/proc/self/stat's utime + stime): two threads spin 200 ms of
      * CPU each while this one waits, then the process idles 600 ms. A thread's clock sees about nothing of that, a wall
      * clock (CLOCK_MONOTONIC, System.nanoTime) at least 800 ms; the process's CPU clock 400 ms and whatever else the
-     * JVM ran, as the kernel's ticks count it within three ticks either way.
+     * JVM ran, as the kernel's ticks count it within 100 ms either way.
      */
     @Test
     void theClockCountsEveryThreadsCpuAndNoIdleTimeAsTheKernelDoes() throws Exception {
