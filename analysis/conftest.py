@@ -1,5 +1,7 @@
 """A decided copy of analysis/fixtures/run-small for the report's tests (`decide` writes into the folder it reads), and
-its report rendered once."""
+its report rendered once. A check that cannot run here is skipped with why and how to get it, and under CI=true any
+skipped check fails: a CI run is never green because a check did not run."""
+import os
 import shutil
 import subprocess
 import sys
@@ -9,6 +11,27 @@ import pytest
 
 HERE = Path(__file__).resolve().parent
 FIXTURE = HERE / "fixtures" / "run-small"
+
+
+def under_ci() -> bool:
+    return os.environ.get("CI", "").lower() == "true"
+
+
+def require(met: bool, why: str):
+    """Skips the test with `why` (what is missing and how to get it) unless `met`; under CI=true that fails it."""
+    if not met:
+        pytest.skip(why)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Under CI=true a skip, from require() or anywhere else, is a failure that says why."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.skipped and under_ci() and not hasattr(report, "wasxfail"):
+        why = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        report.outcome = "failed"
+        report.longrepr = f"the check cannot run here, and under CI=true that fails: {why.removeprefix('Skipped: ')}"
 
 
 def cli(*args):

@@ -140,8 +140,19 @@ def test_the_verdict_summary_results_csv_and_terminal_carry_the_table_once(tmp_p
         cells = summary["verdict"]["behaviour"]["clients"][r["client"]]
         assert {a.key: r[f"mark.{a.key}"] for a in cbb.ASPECTS} == {k: c["mark"] for k, c in cells.items()}
         assert r["run"] == run.name
-    text = cbd.text(run, summary["verdict"])
-    assert cbb.text(summary["verdict"]["behaviour"]).rstrip() in text
+    # The terminal's rows, cell by cell as worked out by hand, in the columns it has room for.
+    text = cbd.text(run, summary["verdict"]).splitlines()
+    table = text[next(i for i, line in enumerate(text) if line.startswith("behaviour as shipped")) + 1:]
+    heading = table[0]
+    shown = [a.key for a in cbb.ASPECTS if a.heading in heading]
+    assert shown == [a.key for a in cbb.ASPECTS][:len(shown)] and len(shown) >= 4, heading
+    assert heading.split() == ["client"] + " ".join(a.heading for a in cbb.ASPECTS[:len(shown)]).split()
+    clients = sorted(summary["verdict"]["behaviour"]["clients"])
+    assert sorted(line.split()[0] for line in table[1:1 + len(clients)]) == clients
+    for client in clients:
+        row = next(line for line in table[1:] if line.startswith(client + " "))
+        cells = [f"{BY_HAND[client][k][0]} {BY_HAND[client][k][1]}" for k in shown]
+        assert row.split() == [client] + " ".join(cells).split(), row
 
 
 def test_marks_of_a_run_without_behaviour_are_none(tmp_path):
@@ -149,9 +160,24 @@ def test_marks_of_a_run_without_behaviour_are_none(tmp_path):
     assert cbb.main(["clientbench_behaviour.py", str(tmp_path)]) == 1
 
 
-def test_two_copies_of_a_run_agree_on_every_mark(tmp_path, facts):
-    a = decided(tmp_path, facts)
-    other = tmp_path / "other"
-    other.mkdir()
-    b = decided(other, copy.deepcopy(facts))
-    assert cbb.marks(a) == cbb.marks(b)
+# Each cell of the fixture as worked out by hand from its figures and thresholds.json's behaviour bounds (late by at most
+# 2,000 ms, 110 connections per 1,000, no dead connection, no failure after timeouts or on HTTP/2, no fast wait).
+BY_HAND = {
+    "jdk": {"stale": ("0 failed", "ok"), "race": ("POST fails", "ok"), "deadline": ("never", "NO"),
+            "leaks": ("0 left", "ok"), "reuse": ("102/1k", "ok"), "pool": ("64/64", "ok"), "slowHost": ("41ms", "ok"),
+            "http2": ("1814 fail", "NO")},
+    "okhttp": {"stale": ("0 failed", "ok"), "race": ("POST x2", "NO"), "deadline": ("+116ms", "ok"),
+               "leaks": ("0 left", "ok"), "reuse": ("102/1k", "ok"), "pool": ("5/64", "NO"), "slowHost": ("30ms", "ok"),
+               "http2": ("0 fail", "ok")},
+    "vertx": {"stale": ("0 failed", "ok"), "race": ("POST fails", "ok"), "deadline": ("+34ms", "ok"),
+              "leaks": ("0 left", "ok"), "reuse": ("102/1k", "ok"), "pool": ("5/64", "NO"), "slowHost": ("90ms", "ok"),
+              "http2": ("6 fail", "NO")},
+}
+
+
+def test_every_cell_of_the_fixture_is_as_worked_out_by_hand(tmp_path, facts):
+    b = decided(tmp_path, facts)
+    assert cbb.marks(b) == {c: {k: mark for k, (_, mark) in cells.items()} for c, cells in BY_HAND.items()}
+    assert {c: {k: x["text"] for k, x in cells.items()} for c, cells in b["clients"].items()} == \
+        {c: {k: text for k, (text, _) in cells.items()} for c, cells in BY_HAND.items()}
+    assert b["wanted"] == {c: sum(mark == "ok" for _, mark in cells.values()) for c, cells in BY_HAND.items()}

@@ -3,7 +3,7 @@
 The first screen holds the verdict, the load and the decision table, every client's row with its SLO and failed
 requests; the page logs no console error; no chart's texts overlap, read from matplotlib's own layout of each chart
 (the data-texts clientbench_figures.show writes beside it), never from pixels. Chromium is installed with apt-get
-when missing; where it cannot be, the tests skip, and fail under CI=true.
+when missing; where it cannot be, the tests skip with why, and fail under CI=true (conftest.require).
 """
 import json
 import math
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import HERE
+from conftest import HERE, require
 
 import clientbench_figures as figs  # noqa: E402
 import clientbench_load as cbl  # noqa: E402
@@ -45,11 +45,7 @@ def browser():
         from playwright.sync_api import sync_playwright
     except ImportError:
         path = None
-    if not path:
-        why = "no Chromium (apt-get install chromium) or no playwright (requirements.lock) to open the report with"
-        if os.environ.get("CI") == "true":
-            pytest.fail(why)
-        pytest.skip(why)
+    require(bool(path), "no Chromium (apt-get install chromium) or no playwright (requirements.lock) to open the report with")
     with sync_playwright() as p:
         # Playwright starts it with a fresh temporary --user-data-dir of its own.
         b = p.chromium.launch(executable_path=path, headless=True, args=FLAGS)
@@ -147,8 +143,8 @@ def chart_problems(page) -> list:
 def reference_run() -> Path:
     runs = [p for p in sorted((ROOT / "results").iterdir()) if (p / "env.json").is_file()
             and json.loads((p / "env.json").read_text()).get("profile") == "standard" and list(p.glob("*.trial.json*"))]
-    if not runs:
-        pytest.skip("no committed standard-profile reference run under results/")
+    require(bool(runs), "no committed standard-profile reference run under results/ (a fresh clone has one: git checkout"
+            " -- results/)")
     return runs[-1]
 
 

@@ -1,5 +1,8 @@
 package clientbench.adapters;
 
+import clientbench.api.HttpClientAdapter;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+
 /** {@link ApacheVtAdapter} against the adapter contract: the classic client has no HTTP/2. */
 class ApacheVtAdapterContractTest extends AdapterContractTest {
 
@@ -17,5 +20,11 @@ class ApacheVtAdapterContractTest extends AdapterContractTest {
     @Override
     protected boolean takesIoThreads() {
         return false;
+    }
+
+    /** Apache's default strategy, found in the live client's execution chain. */
+    @Override
+    protected String retriesAsShipped(HttpClientAdapter adapter) throws Exception {
+        return ApacheAdapterContractTest.retriesAsShipped(liveClient(adapter, CloseableHttpClient.class));
     }
 }

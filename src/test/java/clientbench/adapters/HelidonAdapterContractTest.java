@@ -1,5 +1,7 @@
 package clientbench.adapters;
 
+import clientbench.api.HttpClientAdapter;
+
 /** {@link clientbench.adapters.helidon.HelidonAdapter} against the adapter contract. */
 class HelidonAdapterContractTest extends AdapterContractTest {
 
@@ -12,5 +14,11 @@ class HelidonAdapterContractTest extends AdapterContractTest {
     @Override
     protected boolean takesIoThreads() {
         return false;
+    }
+
+    /** Helidon's WebClient has no retry of its own: nothing to read from the client. */
+    @Override
+    protected String retriesAsShipped(HttpClientAdapter adapter) {
+        return "none: Helidon WebClient does not send a request again (nothing to turn off)";
     }
 }

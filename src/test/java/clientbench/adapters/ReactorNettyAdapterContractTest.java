@@ -1,10 +1,24 @@
 package clientbench.adapters;
 
+import clientbench.api.HttpClientAdapter;
+import reactor.netty.http.client.HttpClient;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 /** {@link ReactorNettyAdapter} against the adapter contract. */
 class ReactorNettyAdapterContractTest extends AdapterContractTest {
 
     @Override
     protected String adapterName() {
         return "reactor";
+    }
+
+    /** Reactor Netty's default, as the live client's configuration has it: retry not disabled. */
+    @Override
+    protected String retriesAsShipped(HttpClientAdapter adapter) throws Exception {
+        assertEquals(HttpClient.create().configuration().isRetryDisabled(),
+                liveClient(adapter, HttpClient.class).configuration().isRetryDisabled(), "the live client's");
+        return "the library's default: a request whose pooled connection closes before it is sent is sent once more"
+                + " on another";
     }
 }

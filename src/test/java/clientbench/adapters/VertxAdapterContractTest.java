@@ -1,5 +1,6 @@
 package clientbench.adapters;
 
+import clientbench.api.HttpClientAdapter;
 import io.vertx.core.Vertx;
 import java.time.Duration;
 import org.junit.jupiter.api.BeforeAll;
@@ -21,5 +22,11 @@ class VertxAdapterContractTest extends AdapterContractTest {
     @Override
     protected String adapterName() {
         return "vertx";
+    }
+
+    /** Vert.x's HTTP client has no retry of its own: nothing to read from the client. */
+    @Override
+    protected String retriesAsShipped(HttpClientAdapter adapter) {
+        return "none: the Vert.x HTTP client does not send a request again (nothing to turn off)";
     }
 }

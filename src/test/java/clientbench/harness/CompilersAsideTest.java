@@ -37,7 +37,7 @@ class CompilersAsideTest {
         Prerequisites.require(Files.isDirectory(Path.of("/proc/self/task")), "Linux's /proc/self/task");
         Prerequisites.require(StubProcess.taskset() != null, "taskset (util-linux) on PATH");
         List<Integer> allowed = CpuLayout.allowedCpus();
-        Prerequisites.require(allowed.size() >= 2, "two CPUs: moving to the only one changes nothing");
+        Prerequisites.require(allowed.size() >= 2, "two CPUs: moving to the only one changes nothing (run the tests where the JVM may use two CPUs or more)");
         String last = Integer.toString(allowed.get(allowed.size() - 1));
         Process probe = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
                 System.getProperty("java.class.path"), Probe.class.getName(), last).redirectErrorStream(true).start();

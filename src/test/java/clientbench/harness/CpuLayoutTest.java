@@ -17,7 +17,7 @@ class CpuLayoutTest {
 
     @Test
     void fourOrMoreCpusGiveTheStubThePacerAndTheClientTheirOwnAndThePacerSpins() {
-        Prerequisites.require(StubProcess.taskset() != null, "taskset is needed to pin");
+        Prerequisites.require(StubProcess.taskset() != null, "taskset is needed to pin (Debian: apt-get install util-linux)");
         CpuLayout l = CpuLayout.plan(List.of(0, 1, 2, 3, 4, 5), true);
         assertTrue(l.pinned());
         assertEquals(List.of(5), l.stubCpus());
@@ -30,7 +30,7 @@ class CpuLayoutTest {
 
     @Test
     void twoOrThreeCpusPutThePacerWithTheClientAndItParks() {
-        Prerequisites.require(StubProcess.taskset() != null, "taskset is needed to pin");
+        Prerequisites.require(StubProcess.taskset() != null, "taskset is needed to pin (Debian: apt-get install util-linux)");
         for (List<Integer> cpus : List.of(List.of(0, 1), List.of(4, 6, 7))) {
             CpuLayout l = CpuLayout.plan(cpus, true);
             assertEquals(List.of(cpus.get(cpus.size() - 1)), l.stubCpus());

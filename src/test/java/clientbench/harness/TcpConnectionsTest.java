@@ -59,7 +59,7 @@ class TcpConnectionsTest {
 
     @Test
     void onlyConnectionsToTheTargetsAddressAndPortCount() throws Exception {
-        Prerequisites.require(TcpConnections.to(URI.create("http://127.0.0.1:1")).established() >= 0, "needs /proc/net/tcp");
+        Prerequisites.require(TcpConnections.to(URI.create("http://127.0.0.1:1")).established() >= 0, "Linux's /proc/net/tcp (run the tests on Linux)");
         // Two servers on one port, two loopback addresses (Linux routes all of 127/8 to lo).
         try (ServerSocket a = new ServerSocket()) {
             a.bind(new InetSocketAddress("127.0.0.1", 0));

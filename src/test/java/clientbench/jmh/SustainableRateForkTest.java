@@ -1,6 +1,7 @@
 package clientbench.jmh;
 
 import clientbench.harness.Flag;
+import clientbench.harness.Steadiness;
 import clientbench.testkit.ForkedRuns;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.HdrHistogram.EncodableHistogram;
@@ -21,6 +22,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import static clientbench.testkit.ForkedRuns.score;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -137,12 +139,20 @@ class SustainableRateForkTest {
         assertTrue(settled >= 1 && settled <= most, "1 to " + most + " settle windows, was " + settled);
         JsonNode said = t.path("warmup");
         assertEquals(settled, said.path("windows").asInt(), said.toString());
-        if (settled < most) { // stopped before its bound: only on two quiet windows in a row, as the windows show
-            assertTrue(said.path("steady").asBoolean(), said.toString());
-            for (int i = settled - 2; i < settled; i++) {
-                assertTrue(i >= 1 && iterations.get(i).path("probes").path("jitShare").asDouble() < said.path("jitShare").asDouble(),
-                        "settling ended early only after two quiet windows: " + iterations.get(i));
+        assertEquals(Steadiness.JIT_SHARE, said.path("jitShare").asDouble(), 0.0, said.toString());
+        assertEquals(Steadiness.P50_CHANGE, said.path("p50Change").asDouble(), 0.0, said.toString());
+        int steadyAt = steadyAt(iterations, settled);
+        if (steadyAt > 0) {
+            assertTrue(said.path("steady").asBoolean(), "windows " + steadyAt + " and the one before meet the rule: " + said);
+            assertEquals(steadyAt, settled, "settling stops at the first steady window: " + said);
+        } else {
+            assertFalse(said.path("steady").asBoolean(), "no two windows meet the rule: " + said);
+            long spent = 0;
+            for (int i = 0; i < settled; i++) {
+                spent += iterations.get(i).path("windowNanos").asLong();
             }
+            assertTrue(spent + TimeUnit.SECONDS.toNanos(SETTLE_WINDOW_SECONDS) > TimeUnit.SECONDS.toNanos(SETTLE_SECONDS),
+                    "unsteady, so settling ran until no further window fit its bound: " + spent + " ns spent");
         }
         // A JVM's first seconds always compile something: the JIT share is read, and not zero then.
         assertTrue(iterations.get(0).path("probes").path("jitShare").asDouble() > 0, iterations.get(0).toString());
@@ -159,5 +169,29 @@ class SustainableRateForkTest {
             assertEquals(it.path("sent").asLong(), it.path("probes").path("stubRequests").asLong(), it.toString());
             assertTrue(it.path("probes").path("jitShare").asDouble() >= 0, it.toString());
         }
+    }
+
+    /**
+     * The steadiness rule replayed from the settle windows' own figures: the first window (1-based) that, with the one
+     * before it, ran as measured (no CPUs lent to the compilers), compiled under the JIT share, a share read (>= 0), and
+     * moved latency p50 by at most p50Change; 0 when none did.
+     */
+    static int steadyAt(JsonNode iterations, int settled) {
+        for (int k = 1; k < settled; k++) {
+            JsonNode before = iterations.get(k - 1);
+            JsonNode w = iterations.get(k);
+            double p50Before = before.path("latencyMicros").path("p50").asDouble();
+            double p50 = w.path("latencyMicros").path("p50").asDouble();
+            if (quietAsMeasured(before) && quietAsMeasured(w) && p50Before > 0 && p50 > 0
+                    && Math.abs(p50 / p50Before - 1) <= Steadiness.P50_CHANGE) {
+                return k + 1;
+            }
+        }
+        return 0;
+    }
+
+    private static boolean quietAsMeasured(JsonNode w) {
+        double jit = w.path("probes").path("jitShare").asDouble(-1);
+        return !w.path("settle.compilersOnEveryCpu").asBoolean() && jit >= 0 && jit < Steadiness.JIT_SHARE;
     }
 }

@@ -36,7 +36,7 @@ class FootprintMatchesMavenDependencyListTest {
 
     @Test
     void okhttpsListIsMavensDependencyList() throws Exception {
-        Prerequisites.require(onPath("mvn"), "Maven on PATH");
+        Prerequisites.require(onPath("mvn"), "Maven on PATH (Debian: apt-get install maven)");
         Footprint.Client f = Footprint.of("okhttp", Jdk.current(), root);
         assertNull(f.failure(), f.failure());
 

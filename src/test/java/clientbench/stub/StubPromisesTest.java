@@ -103,7 +103,8 @@ class StubPromisesTest {
     @Test
     void printsALineASecondAndTheTotalOnCtrlC() throws Exception {
         Prerequisites.require(StubCli.sigintReachesIt(), "SIGINT is ignored in this process (SigIgn in /proc/self/status),"
-                + " so in the stub it starts, and env cannot put it back: Ctrl-C cannot be tested here");
+                + " so in the stub it starts, and env cannot put it back: Ctrl-C cannot be tested here (run ./bench test from a shell"
+                + " that does not ignore it: not under nohup, not in the background)");
         try (StubCli cli = new StubCli()) {
             try (RawHttp c = new RawHttp(cli.port)) {
                 assertEquals(200, c.send(RawHttp.get("/")).read().status());

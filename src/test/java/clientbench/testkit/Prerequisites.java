@@ -14,7 +14,10 @@ public final class Prerequisites {
     private Prerequisites() {
     }
 
-    /** Skips the test (fails it under CI) with {@code reason} unless {@code met}. */
+    /**
+     * Skips the test (fails it under CI) with {@code reason} unless {@code met}: what is missing and how to get it, which
+     * ./bench test prints last for each check that did not run.
+     */
     public static void require(boolean met, String reason) {
         if (met) {
             return;
