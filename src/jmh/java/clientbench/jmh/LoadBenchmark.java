@@ -89,8 +89,8 @@ public abstract class LoadBenchmark extends LoadState {
             warmup.put("why", "not judged: no settling asked for (settleSeconds 0)");
         }
         trial.recordWarmup(warmup);
-        if (turn != null) {
-            turn.done();
+        if (turn != null && jmhWarmups == 0) {
+            turn.done(); // else JMH's warm-up iterations run in this turn too, and the last hands it back
         }
         return steadiness;
     }

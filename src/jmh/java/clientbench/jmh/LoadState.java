@@ -32,7 +32,10 @@ public abstract class LoadState {
     /** In an interleaved set, the turn this fork holds to send; null when it runs alone. */
     protected Turn turn;
     private int block;
+    /** JMH's warm-up iterations: an interleaved fork runs them in its settle turn, before it first waits. */
+    protected int jmhWarmups;
     private boolean measured;
+    private boolean lastWarmupNow;
     private boolean lastMeasured;
     private int measuredSoFar;
     private int warmupsSoFar;
@@ -48,6 +51,7 @@ public abstract class LoadState {
             jmhParams.put(key, params.getParam(key));
         }
         about.put("params", jmhParams);
+        jmhWarmups = params.getWarmup().getCount();
         about.put("shape", System.getProperty("clientbench.shape", ""));
         about.put("round", Integer.getInteger("clientbench.round", 1)); // Schedule: the round this fork ran in
         String variant = System.getProperty("clientbench.variant", "");
@@ -74,16 +78,14 @@ public abstract class LoadState {
         lastMeasured = measured && ++measuredSoFar == iteration.getCount();
         boolean lastWarmup = !measured && ++warmupsSoFar == iteration.getCount();
         beforeIteration(measured);
-        if (turn != null) {
-            if (!measured) {
-                throw new IllegalStateException("an interleaved fork warms up in its settle turn: run it with -wi 0");
-            }
+        if (turn != null && measured) {
             // The turn's first window is unmeasured, at the same load: the client resumes (connections, caches) and
             // the kernel counts its system calls there, never in the measured window.
             block = turn.await("window");
             resume();
             lastWarmup = false;
         }
+        lastWarmupNow = lastWarmup;
         // The kernel counts in JMH's last warm-up iteration, never in a measured window: counting costs the client
         // ~0.45 us of CPU per system call (apache at 4,000 req/s: 89 us of CPU per request counted, 79 us not),
         // which CPU per request would then charge twice to the clients that make the most system calls.
@@ -104,8 +106,8 @@ public abstract class LoadState {
             }
             return facts;
         });
-        if (turn != null) {
-            turn.done();
+        if (turn != null && (measured || lastWarmupNow)) {
+            turn.done(); // after a measured window, or JMH's warm-up, which ran in the settle turn
         }
         HarnessProfiler.publish(s, facts, oncePerFork());
         if (!HarnessProfiler.active && !warned) {

@@ -93,7 +93,7 @@ public record Profile(String name, String purpose, List<Shape> shapes, Duration 
      * needs 4-13 s), then four blocks of 1 s windows passed among them. No closed loop: its time goes to warming up.
      */
     private static List<Shape> quickShapes() {
-        return List.of(commonRate().settleSeconds(20).interleaved(4, 1).rounds(2).build());
+        return List.of(commonRate().settleSeconds(20).warmup(1, 1).interleaved(4, 1).rounds(2).build());
     }
 
     /**
@@ -162,7 +162,7 @@ public record Profile(String name, String purpose, List<Shape> shapes, Duration 
      * h2c, so a client without HTTP/2 shows as skipped. With two clients it takes well under a minute.
      */
     private static List<Shape> smokeShapes() {
-        return List.of(Shape.open("immediate-1000").settleSeconds(0).interleaved(2, 1).rounds(2).build(),
+        return List.of(Shape.open("immediate-1000").settleSeconds(0).warmup(0, 1).interleaved(2, 1).rounds(2).build(),
                 Shape.open("h2c-1000").protocol("h2c").settleSeconds(0).warmup(0, 1).measure(1, 1).build());
     }
 }

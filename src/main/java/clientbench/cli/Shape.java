@@ -25,10 +25,9 @@ public record Shape(String name, String benchmark, Map<String, String> params, T
         if (rounds < 1) {
             throw new IllegalArgumentException(name + ": rounds must be >= 1, was " + rounds);
         }
-        if (blocks < 0 || blocks > 0 && (timings == null || timings.warmupIterations() != 0
-                || timings.measurementIterations() != blocks)) {
-            throw new IllegalArgumentException(name + ": an interleaved shape measures one window a block and warms up"
-                    + " in its settle turn, was " + blocks + " blocks with " + timings);
+        if (blocks < 0 || blocks > 0 && (timings == null || timings.measurementIterations() != blocks)) {
+            throw new IllegalArgumentException(name + ": an interleaved shape measures one window a block, was " + blocks
+                    + " blocks with " + timings);
         }
         params = Map.copyOf(params);
     }
@@ -219,11 +218,14 @@ public record Shape(String name, String benchmark, Map<String, String> params, T
             return this;
         }
 
-        /** Rounds as interleaved sets of {@code n} blocks, each a measured window of {@code seconds} per client. */
+        /**
+         * Rounds as interleaved sets of {@code n} blocks, each a measured window of {@code seconds} per client; a fork's
+         * warm-up (settling, then JMH's warm-up iterations) runs in its settle turn.
+         */
         Builder interleaved(int n, int seconds) {
             ownTimings = false;
             blocks = n;
-            timings = new Timings(0, 1, n, seconds);
+            timings = new Timings(timings.warmupIterations(), timings.warmupSeconds(), n, seconds);
             return this;
         }
 
