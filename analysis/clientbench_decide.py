@@ -129,9 +129,15 @@ def clock_refusals(f: pd.DataFrame, figure: Figure) -> dict:
     return out
 
 
+def compared(run: cbl.Run, figure: Figure) -> pd.DataFrame:
+    """The rows a figure is compared on: an interleaved set's windows one by one, each in its block (`cbl.blocks`),
+    but p99 over a fork's windows merged: a window holds too few of the slowest requests to have a p99 of its own."""
+    return cbl.forks(run) if figure.key == "p99" else cbl.blocks(run)
+
+
 def rank(run: cbl.Run, shape: str, figure: Figure) -> dict | None:
     """The verdict on one figure of one shape, as structured data (None where the shape has no such figure)."""
-    f = cbl.forks(run)
+    f = compared(run, figure)
     f = f[f["shape"] == shape]
     if f.empty or f[figure.column].isna().all():
         return None

@@ -114,7 +114,7 @@ def _each(run: cbl.Run, shape: str, figure: cbd.Figure) -> dict:
     """{client: estimate} of a figure taken as it is (not net), noop's estimated alone."""
     ranked = cbd.rank(run, shape, figure)
     out = {c: x["value"] for c, x in ((ranked or {}).get("clients") or {}).items()}
-    f = cbl.forks(run)
+    f = cbd.compared(run, figure)
     floor = cbd.harness_floor(f[f["shape"] == shape], figure)
     if floor:
         out[cbl.NOOP] = floor["value"]

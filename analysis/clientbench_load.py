@@ -267,6 +267,61 @@ def forks(run: Run) -> pd.DataFrame:
                                        "knee.flags"])
 
 
+@per_run
+def blocks(run: Run) -> pd.DataFrame:
+    """As `forks`, but a fork of an interleaved set gives one row per measured window, its `round` set * 1000 + block:
+    every block holds one window of each client (noop's too), so the host's effect is the block's, and costs are net of
+    noop's window in the same block. Per window: its own latency histogram, and the system calls the kernel counted in
+    the turn's resume window just before it. Forks run alone keep their one row."""
+    whole = forks(run)
+    rows = []
+    for t in run.trials:
+        if not t.record.get("interleaved") or not t.measured:
+            continue
+        its = t.measured
+        tag = "latency" if "latencyMicros" in its[0] else "service"
+        hs = t.intervals(tag) if t.intervals(tag) and len(t.intervals(tag)) == len(its) else [None] * len(its)
+        before = {id(b): a for a, b in zip(t.iterations, t.iterations[1:])}
+        steady = (t.record.get("warmup") or {}).get("steady") is not False
+        for it, h in zip(its, hs):
+            sent, seconds = it["sent"], it["windowNanos"] / 1e9
+            counted = [c for c in [before.get(id(it))] if c is not None and c.get("resume")
+                       and all(c["probes"].get(k, -1) >= 0 for k in ("syscalls", "contextSwitches"))]
+            recorded_lat = it.get("latencyMicros") or it.get("serviceMicros") or {}
+            p50, p99 = ((h.get_value_at_percentile(q) if h.get_total_count() else math.nan) if h is not None
+                        else recorded_lat.get(f"p{q}", math.nan) for q in (50, 99))
+            rows.append({
+                "shape": t.shape, "client": t.client, "round": t.round * 1000 + int(it.get("block") or 0),
+                "started": it["windowStartEpochMillis"], "sent": sent,
+                "ok/s": it["ok"] / seconds if seconds else math.nan,
+                "cpu": _per(it["cpuNanosInWindow"] / 1e3, sent, [it], "cpuNanosInWindow"),
+                "cpu.clock": _cpu_clock(t.record, [it]),
+                "alloc": _per(it["allocatedBytesInWindow"], sent, [it], "allocatedBytesInWindow"),
+                "syscalls": _kernel(counted, "syscalls") if counted else math.nan,
+                "cswitches": _kernel(counted, "contextSwitches") if counted else math.nan,
+                "p50": p50, "p99": p99, "p50.width": _bucket(h or _REFERENCE_HISTOGRAM(), p50),
+                "p99.width": _bucket(h or _REFERENCE_HISTOGRAM(), p99),
+                "jit": recorded(it["probes"].get("jitShare")), "steal": recorded(it["probes"].get("stealShare")),
+                "flags": tuple(sorted(f.removeprefix("flag.") for f in it.get("flags", []))),
+                "windows": 1, "kernel": bool(counted), "steady": steady,
+                "knee": math.nan, "knee.high": math.nan, "knee.status": "", "knee.flags": (),
+            })
+    if not rows:
+        return whole
+    interleaved = {(t.shape, t.client, t.round) for t in run.trials if t.record.get("interleaved")}
+    alone = whole[[(s, c, r) not in interleaved for s, c, r in zip(whole["shape"], whole["client"], whole["round"])]]
+    return pd.concat([alone, pd.DataFrame(rows, columns=whole.columns)], ignore_index=True)
+
+
+@functools.cache
+def _REFERENCE_HISTOGRAM():
+    """A histogram as the harness records latency (1 us to 1 h, 3 digits): the bucket widths of a value read from a
+    record rather than its window's histogram."""
+    from hdrh.histogram import HdrHistogram
+
+    return HdrHistogram(1, 3_600_000_000, 3)
+
+
 def _bucket(h, value: float) -> float:
     """How wide the histogram's bucket holding `value` is: the value read is its top, the true one anywhere in it."""
     if value != value:

@@ -1,0 +1,92 @@
+"""An interleaved set is compared window by window, each in its block: costs net of noop's window in the same block,
+system calls from the turn's resume window, latency p50 from the window's own histogram, p99 from the fork's merged."""
+import math
+
+import pytest
+from hdrh.histogram import HdrHistogram
+
+import clientbench_decide as cbd
+import clientbench_load as cbl
+
+OPEN = {"name": "rate-4000", "benchmark": "clientbench.jmh.OpenLoopBenchmark.request", "rounds": 1,
+        "params": {"rate": "4000", "delayMs": "0", "protocol": "http1"}}
+SENT = 4000
+
+
+def _histogram(latency_us: int, slow_us: int = 0) -> HdrHistogram:
+    h = HdrHistogram(1, 3_600_000_000, 3)
+    h.record_value(latency_us, SENT - 60)
+    h.record_value(slow_us or latency_us, 60)  # 1.5% of the window: its p99
+    return h
+
+
+def _window(measured: bool, start_ms: int, cpu_us: float, syscalls: int, block: int | None) -> dict:
+    it = {"measured": measured, "windowNanos": 1_000_000_000, "windowStartEpochMillis": start_ms, "sent": SENT,
+          "ok": SENT, "cpuNanosInWindow": int(cpu_us * SENT * 1000), "allocatedBytesInWindow": 1000 * SENT,
+          "cpuClock": "ns", "latencyMicros": {"p50": 0, "p99": 0}, "flags": [],
+          "probes": {"jitShare": 0.0, "stealShare": 0.0, "syscalls": syscalls, "contextSwitches": 0 if syscalls >= 0 else -1}}
+    if block is not None:
+        it["block"] = block
+    else:
+        it["resume"] = True
+    return it
+
+
+def _fork(client: str, cpu_us: list, syscalls: int, p50_us: list, slow_us: int, tmp_path) -> cbl.Trial:
+    """One fork of set 1: per block a resume window (counted by the kernel) then a measured one (not counted)."""
+    its, hs = [], []
+    for b, (cpu, p50) in enumerate(zip(cpu_us, p50_us), start=1):
+        its.append(_window(False, b * 10_000, cpu, syscalls * SENT, None))
+        its.append(_window(True, b * 10_000 + 2_000, cpu, -1, b))
+        hs.append(_histogram(p50, slow_us))
+    record = {"client": client, "shape": "rate-4000", "round": 1, "interleaved": True, "hlog": f"{client}.hlog",
+              "iterations": its, "warmup": {"steady": True}, "settings": {}}
+    return cbl.Trial(tmp_path / f"{client}.trial.json", record, {"latency": hs})
+
+
+@pytest.fixture
+def run(tmp_path):
+    # The host slows in block 3: noop's CPU and every client's rise by the same 40 us; net, each is steady.
+    host = [0, 0, 40, 0, 0, 0]
+    trials = [_fork("noop", [10 + h for h in host], 2, [30] * 6, 40, tmp_path),
+              _fork("lean", [10 + 30 * (1 + 0.01 * (b % 2)) + h for b, h in enumerate(host)], 5, [100, 101, 99, 100,
+                                                                                                  102, 98], 400, tmp_path),
+              _fork("heavy", [10 + 60 * (1 + 0.01 * (b % 2)) + h for b, h in enumerate(host)], 9, [200, 198, 203, 200,
+                                                                                                   201, 199], 900,
+                    tmp_path)]
+    env = {"clients": ["lean", "heavy"], "shapes": [OPEN], "machine": {"cpuModel": "Test CPU", "cpuCount": 2},
+           "launcherJdk": {"version": "25"}, "profile": "quick", "purpose": "for decisions", "rounds": [], "runs": [],
+           "settings": {"requestTimeout": "PT5S"}}
+    return cbl.Run("interleaved", tmp_path, env, {"definitions": {"slo": cbl.THRESHOLDS["slo"]}, "runs": [],
+                                                 "capacity": []}, trials)
+
+
+def test_each_window_is_a_row_in_its_block(run):
+    b = cbl.blocks(run)
+    assert sorted(b.loc[b["client"] == "lean", "round"]) == [1001, 1002, 1003, 1004, 1005, 1006]
+    lean = b[b["client"] == "lean"].set_index("round")
+    assert lean.loc[1003, "cpu"] == pytest.approx(10 + 30 + 40)
+    # The kernel counted the resume window before each measured one: 5 a request, not the measured window's -1.
+    assert list(lean["syscalls"]) == [5.0] * 6
+    assert lean.loc[1002, "p50"] == 101 and lean.loc[1006, "p50"] == 98
+    assert (lean["windows"] == 1).all()
+    assert len(cbl.forks(run)) == 3, "forks stay one a fork"
+
+
+def test_costs_are_net_of_noops_window_in_the_same_block(run):
+    f = cbd.rank(run, "rate-4000", cbd.BY_KEY["cpu"])
+    assert f["rounds"] == 6
+    # Net of noop block by block, the host's 40 us in block 3 is gone: lean's 30-30.3 us, heavy's 60-60.6.
+    assert f["clients"]["lean"]["value"] == pytest.approx(30.15, rel=0.01)
+    assert f["clients"]["heavy"]["value"] == pytest.approx(60.3, rel=0.01)
+    assert f["pairs"]["separated"] == 1
+
+
+def test_p50_is_per_window_and_p99_merged_over_the_fork(run):
+    p50 = cbd.rank(run, "rate-4000", cbd.BY_KEY["p50"])
+    assert p50["rounds"] == 6
+    assert p50["clients"]["lean"]["value"] == pytest.approx(100, rel=0.02)
+    p99 = cbd.rank(run, "rate-4000", cbd.BY_KEY["p99"])
+    assert p99["rounds"] == 1, "one fork: its windows merged"
+    assert p99["clients"]["heavy"]["value"] == pytest.approx(900, rel=0.01)
+    assert math.isclose(cbd.rank(run, "rate-4000", cbd.BY_KEY["syscalls"])["clients"]["heavy"]["value"], 7, rel_tol=0.01)
