@@ -36,8 +36,11 @@ public record Profile(String name, String purpose, List<Shape> shapes, Duration 
 
     public static Profile named(String name) {
         return switch (name) {
-            case "quick" -> new Profile("quick", "a first look, not for decisions: two interleaved sets at the common rate, no"
+            case "quick" -> new Profile("quick", "a first look, not for decisions: two rounds at the common rate, no"
                     + " closed loop or knee search", quickShapes(), Duration.ofMinutes(10), new Startup(2, 0, 1, true));
+            case "interleaved" -> new Profile("interleaved", "a first look, not for decisions: quick's common rate in two"
+                    + " interleaved sets, to try the schedule; its p99 is not yet the client's alone",
+                    interleavedShapes(), Duration.ofMinutes(13), new Startup(2, 0, 1, true));
             case "standard" -> new Profile("standard", "for decisions: three rounds at the common rate and of the closed"
                     + " loop, two of the knee search", standardShapes(), Duration.ofMinutes(60), new Startup(10, 2, 2, true));
             case "full" -> new Profile("full", "standard plus HTTP/2, TLS, payloads and long-lived concurrency",
@@ -52,7 +55,7 @@ public record Profile(String name, String purpose, List<Shape> shapes, Duration 
     }
 
     /** The profiles that run every client through the behaviour cases: counts, so a quick run's answer is final. */
-    private static final java.util.Set<String> BEHAVIOUR = java.util.Set.of("quick", "standard", "full");
+    private static final java.util.Set<String> BEHAVIOUR = java.util.Set.of("quick", "standard", "full", "interleaved");
 
     /** Whether the profile runs the behaviour cases (clientbench.behaviour) after the cold starts. */
     public boolean behaviour() {
@@ -60,7 +63,7 @@ public record Profile(String name, String purpose, List<Shape> shapes, Duration 
     }
 
     public static List<String> names() {
-        return List.of("quick", "standard", "full", "smoke");
+        return List.of("quick", "standard", "full", "smoke", "interleaved");
     }
 
     /** Every client of the comparison, in the registry's order. */
@@ -89,10 +92,18 @@ public record Profile(String name, String purpose, List<Shape> shapes, Duration 
     }
 
     /**
-     * A ten-minute budget on 2 cores: the common rate in two interleaved sets, every fork steady first (a cold one
-     * needs 4-13 s), then four blocks of 1 s windows passed among them. No closed loop: its time goes to warming up.
+     * A ten-minute budget on 2 cores: the common rate in two rounds of short windows, each fork steady first (a cold
+     * one needs 4-13 s). No closed loop: one round of it could not be ranked, and its time goes to warming up.
      */
     private static List<Shape> quickShapes() {
+        return List.of(commonRate().settleSeconds(20).warmup(1, 1).measure(2, 1).rounds(2).build());
+    }
+
+    /**
+     * quick's common rate in two interleaved sets of four blocks of 1 s windows, every fork steady first. A resumed
+     * fork still compiles in its first windows (JIT 10-60% of some), which puts milliseconds into its p99.
+     */
+    private static List<Shape> interleavedShapes() {
         return List.of(commonRate().settleSeconds(20).warmup(1, 1).interleaved(4, 1).rounds(2).build());
     }
 
