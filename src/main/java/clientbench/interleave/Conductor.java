@@ -39,6 +39,8 @@ public final class Conductor implements AutoCloseable {
     private final Map<String, Seat> seats = new ConcurrentHashMap<>();
     private final Thread acceptor;
     private final boolean freeze;
+    /** On Ctrl-C this JVM ends: a fork it stopped would stay stopped, its stub with it, so it continues them all. */
+    private final Thread continueOnExit = new Thread(() -> seats.values().forEach(Seat::resume), "clientbench-conductor-exit");
 
     /** @param freeze stop the forks (and stubs) that wait for their turn; false: they only park */
     public Conductor(boolean freeze) throws IOException {
@@ -47,6 +49,7 @@ public final class Conductor implements AutoCloseable {
         acceptor = new Thread(this::accept, "clientbench-conductor-accept");
         acceptor.setDaemon(true);
         acceptor.start();
+        Runtime.getRuntime().addShutdownHook(continueOnExit);
     }
 
     /** The forks' {@link Turn#PROPERTY} value. */
@@ -152,6 +155,11 @@ public final class Conductor implements AutoCloseable {
     @Override
     public void close() throws IOException {
         seats.values().forEach(Seat::resume);
+        try {
+            Runtime.getRuntime().removeShutdownHook(continueOnExit);
+        } catch (IllegalStateException shuttingDown) {
+            // the hook runs, or has run: the forks are continued either way
+        }
         server.close();
         for (Seat s : seats.values()) {
             s.socket.close();
@@ -224,13 +232,13 @@ public final class Conductor implements AutoCloseable {
             }
         }
 
-        void freeze() {
+        synchronized void freeze() {
             if (freeze && !gone && Signals.send("STOP", pids)) {
                 frozen = true;
             }
         }
 
-        void resume() {
+        synchronized void resume() {
             if (frozen) {
                 Signals.send("CONT", pids);
                 frozen = false;
