@@ -122,30 +122,9 @@ final class ComparisonRun {
             for (int i = 0; i < steps.size(); i++) {
                 Schedule.Step step = steps.get(i);
                 if (arms == null && step.shape().interleaved()) {
-                    int end = i;
-                    while (end < steps.size() && steps.get(end).shape() == step.shape() && steps.get(end).round() == step.round()) {
-                        end++;
-                    }
-                    List<Schedule.Step> set = steps.subList(i, end).stream().filter(s -> refusal(s) == null).toList();
-                    List<Ran> setRan = set.isEmpty() ? List.of()
-                            : InterleavedSet.run(plan, set, forkJvmArgs, requestFile, jmhLog, run.dir(), out, setOrders, sets);
-                    done[0] += set.size() * step.shape().estimatedSeconds();
-                    ran.addAll(setRan);
-                    // Then a line for each of its runs, as a run alone prints it.
-                    for (Schedule.Step s : steps.subList(i, end)) {
-                        String start = ProgressLine.start(++n, steps.size(), s);
-                        Ran r = setRan.stream().filter(x -> x.step() == s).findFirst().orElse(null);
-                        if (r == null) {
-                            if (s.round() == 1) { // said once, for every round of the shape
-                                skipped.add(s.shape().name() + "/" + s.client() + ": " + refusal(s));
-                                out.println(ProgressLine.end(start, "skipped: it refuses " + s.shape().protocol()
-                                        + " (env.json says why)", left(started, done[0], estimatedTotal)));
-                            }
-                        } else {
-                            out.println(ProgressLine.end(start, r.result() == null ? "FAILED: " + r.failure()
-                                    : ProgressLine.figures(r.files()), left(started, done[0], estimatedTotal)));
-                        }
-                    }
+                    int end = runSet(steps, i, forkJvmArgs, requestFile, jmhLog, run.dir(), setOrders, sets, ran, skipped,
+                            done, started, estimatedTotal);
+                    n = end;
                     i = end - 1;
                     continue;
                 }
@@ -250,6 +229,41 @@ final class ComparisonRun {
                 + " default limits, a slow host, HTTP/2 GOAWAY), %d JVMs at a time%n", BehaviourRun.cases(), BEHAVIOUR_JVMS);
         Map<String, Object> r = BehaviourRun.run(plan.clients(), plan.jdk(), BEHAVIOUR_JVMS, dir, out);
         out.printf("[behaviour] done in %s s; %s%n", r.get("wallSeconds"), BehaviourRun.FILE);
+    }
+
+    /**
+     * The interleaved set that begins at {@code steps[from]} (its shape's round), then a progress line for each of its
+     * runs as a run alone prints it; returns the index after its last step.
+     */
+    private int runSet(List<Schedule.Step> steps, int from, List<String> forkJvmArgs, Path requestFile, PrintStream jmhLog,
+                       Path dir, Random setOrders, List<Map<String, Object>> sets, List<Ran> ran, List<String> skipped,
+                       long[] done, Instant started, long estimatedTotal) throws IOException, InterruptedException {
+        Schedule.Step first = steps.get(from);
+        int end = from;
+        while (end < steps.size() && steps.get(end).shape() == first.shape() && steps.get(end).round() == first.round()) {
+            end++;
+        }
+        List<Schedule.Step> set = steps.subList(from, end).stream().filter(s -> refusal(s) == null).toList();
+        List<Ran> setRan = set.isEmpty() ? List.of()
+                : InterleavedSet.run(plan, set, forkJvmArgs, requestFile, jmhLog, dir, out, setOrders, sets);
+        done[0] += set.size() * first.shape().estimatedSeconds();
+        ran.addAll(setRan);
+        for (int j = from; j < end; j++) {
+            Schedule.Step s = steps.get(j);
+            String start = ProgressLine.start(j + 1, steps.size(), s);
+            Ran r = setRan.stream().filter(x -> x.step() == s).findFirst().orElse(null);
+            if (r == null) {
+                if (s.round() == 1) { // said once, for every round of the shape
+                    skipped.add(s.shape().name() + "/" + s.client() + ": " + refusal(s));
+                    out.println(ProgressLine.end(start, "skipped: it refuses " + s.shape().protocol()
+                            + " (env.json says why)", left(started, done[0], estimatedTotal)));
+                }
+            } else {
+                out.println(ProgressLine.end(start, r.result() == null ? "FAILED: " + r.failure()
+                        : ProgressLine.figures(r.files()), left(started, done[0], estimatedTotal)));
+            }
+        }
+        return end;
     }
 
     private String refusal(Schedule.Step s) {
