@@ -75,9 +75,13 @@ class JdkAdapterContractTest extends AdapterContractTest {
         }
     }
 
-    /** The JDK's own switch, as it reads it from this JVM's properties; the resends it has no switch for. */
     @Override
     protected String retriesAsShipped(HttpClientAdapter adapter) {
+        return jdkRetries();
+    }
+
+    /** The JDK's own switch, as it reads it from this JVM's properties; the resends it has no switch for. */
+    static String jdkRetries() {
         String disabled = System.getProperty("jdk.httpclient.disableRetryConnect");
         return "connect retry " + (disabled != null && !"false".equalsIgnoreCase(disabled) ? "off" : "ON")
                 + " (jdk.httpclient.disableRetryConnect=" + disabled + "); still retried once, with no switch: an HTTP/1.1"

@@ -39,13 +39,9 @@ class JdkVtAdapterContractTest extends AdapterContractTest {
         return 2;
     }
 
-    /** The JDK's own switch, as it reads it from this JVM's properties; the resends it has no switch for. */
+    /** As the JDK client's: the same HttpClient underneath. */
     @Override
     protected String retriesAsShipped(HttpClientAdapter adapter) {
-        String disabled = System.getProperty("jdk.httpclient.disableRetryConnect");
-        return "connect retry " + (disabled != null && !"false".equalsIgnoreCase(disabled) ? "off" : "ON")
-                + " (jdk.httpclient.disableRetryConnect=" + disabled + "); still retried once, with no switch: an HTTP/1.1"
-                + " GET/HEAD whose connection closes or resets before the first response byte, and an HTTP/2 stream refused"
-                + " (REFUSED_STREAM) or unprocessed (GOAWAY)";
+        return JdkAdapterContractTest.jdkRetries();
     }
 }
