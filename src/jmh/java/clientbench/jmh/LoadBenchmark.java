@@ -3,6 +3,7 @@ package clientbench.jmh;
 import clientbench.harness.IterationSnapshot;
 import clientbench.harness.Probes;
 import clientbench.harness.Steadiness;
+import clientbench.harness.Thresholds;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.infra.Control;
 
@@ -95,13 +96,27 @@ public abstract class LoadBenchmark extends LoadState {
         return steadiness;
     }
 
-    /** An interleaved turn's first window, unmeasured, at the measured load; the kernel counts its system calls. */
+    /** An interleaved turn's resume window, unmeasured, at the measured load; the kernel counts its system calls. */
     static final long RESUME_WINDOW_NANOS = TimeUnit.MILLISECONDS.toNanos(Long.getLong("clientbench.resumeMillis", 1_000));
+    /** The most resume windows a turn runs before its measured one, steady again or not (the record says which). */
+    static final int RESUME_MAX_WINDOWS = 3;
 
+    /**
+     * Resume windows until one is quiet: the JIT under the steady share and no connection opened. A fork that waited
+     * tens of seconds finds its idle connections closed and compiles the paths that reopen them; that belongs here,
+     * not in the measured window. The last resume window, the one just before it, is where the kernel's counts are.
+     */
     @Override
     protected final void resume() {
-        trial.beginIteration(RESUME_WINDOW_NANOS, true);
-        unmeasuredWindow(RESUME_WINDOW_NANOS, facts -> facts.put("resume", true));
+        for (int w = 1; ; w++) {
+            int number = w;
+            trial.beginIteration(RESUME_WINDOW_NANOS, true);
+            Probes p = unmeasuredWindow(RESUME_WINDOW_NANOS, facts -> facts.put("resume", number)).probes();
+            boolean quiet = p.jitShare() >= 0 && p.jitShare() < Thresholds.STEADY_JIT_SHARE && p.connectionsOpened() <= 0;
+            if (quiet || w >= RESUME_MAX_WINDOWS) {
+                return;
+            }
+        }
     }
 
     /**
