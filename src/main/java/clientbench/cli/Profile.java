@@ -39,7 +39,7 @@ public record Profile(String name, String purpose, List<Shape> shapes, Duration 
             case "quick" -> new Profile("quick", "a first look, not for decisions: two rounds at the common rate, no"
                     + " closed loop or knee search", quickShapes(), Duration.ofMinutes(10), new Startup(2, 0, 1, true));
             case "interleaved" -> new Profile("interleaved", "a first look, not for decisions: quick's common rate in two"
-                    + " interleaved sets, to try the schedule; its p99 is not yet the client's alone",
+                    + " interleaved sets, to try the schedule",
                     interleavedShapes(), Duration.ofMinutes(13), new Startup(2, 0, 1, true));
             case "standard" -> new Profile("standard", "for decisions: three rounds at the common rate and of the closed"
                     + " loop, two of the knee search", standardShapes(), Duration.ofMinutes(60), new Startup(10, 2, 2, true));
@@ -100,8 +100,9 @@ public record Profile(String name, String purpose, List<Shape> shapes, Duration 
     }
 
     /**
-     * quick's common rate in two interleaved sets of four blocks of 1 s windows, every fork steady first. A resumed
-     * fork still compiles in its first windows (JIT 10-60% of some), which puts milliseconds into its p99.
+     * quick's common rate in two interleaved sets of four blocks of 1 s windows, every fork steady first: more pairs
+     * apart on cost and p50 than quick's rounds, in about 12 minutes (docs/profiles.md#interleaved-sets says why not yet
+     * the default).
      */
     private static List<Shape> interleavedShapes() {
         return List.of(commonRate().settleSeconds(20).warmup(1, 1).interleaved(4, 1).rounds(2).build());
