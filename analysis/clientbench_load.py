@@ -235,36 +235,54 @@ def forks(run: Run) -> pd.DataFrame:
         its = t.measured
         if not its:
             continue
-        sent = sum(it["sent"] for it in its)
-        seconds = sum(it["windowNanos"] for it in its) / 1e9
-        open_model = "latencyMicros" in its[0]
-        tag = "latency" if open_model else "service"
-        h = merged(t.intervals(tag)) if t.intervals(tag) else None
-        last = its[-1]
-        counted = _counted(t.iterations)
-        p50, p99 = (h.get_value_at_percentile(q) if h and h.get_total_count() else math.nan for q in (50, 99))
-        rows.append({
-            "shape": t.shape, "client": t.client, "round": t.round, "started": t.started,
-            "sent": sent, "ok/s": sum(it["ok"] for it in its) / seconds if seconds else math.nan,
-            "cpu": _per(sum(it["cpuNanosInWindow"] for it in its) / 1e3, sent, its, "cpuNanosInWindow"),
-            "cpu.clock": _cpu_clock(t.record, its),
-            "alloc": _per(sum(it["allocatedBytesInWindow"] for it in its), sent, its, "allocatedBytesInWindow"),
-            "syscalls": _kernel(counted, "syscalls"), "cswitches": _kernel(counted, "contextSwitches"),
-            "p50": p50, "p99": p99, "p50.width": _bucket(h, p50), "p99.width": _bucket(h, p99),
-            "jit": max((recorded(it["probes"].get("jitShare")) for it in its), default=math.nan),
-            "steal": median([recorded(it["probes"].get("stealShare")) for it in its]),
-            "flags": tuple(sorted({f.removeprefix("flag.") for it in its for f in it.get("flags", [])})),
-            "windows": len(its), "kernel": bool(counted),
-            # false only where the warm-up ran to its bound; null (not judged) and older records count as steady
-            "steady": (t.record.get("warmup") or {}).get("steady") is not False,
-            "knee": num(last.get("knee")), "knee.high": num(last.get("knee.high")),
-            "knee.status": last.get("knee.status", ""),
-            "knee.flags": tuple(last.get("knee.flagsAtBound", [])),
-        })
-    return pd.DataFrame(rows, columns=["shape", "client", "round", "started", "sent", "ok/s", "cpu", "cpu.clock", "alloc",
-                                       "syscalls", "cswitches", "p50", "p99", "p50.width", "p99.width", "jit", "steal",
-                                       "flags", "windows", "kernel", "steady", "knee", "knee.high", "knee.status",
-                                       "knee.flags"])
+        h = merged(t.intervals(_tag(its))) if t.intervals(_tag(its)) else None
+        rows.append(_row(t, its, h, _counted(t.iterations), t.round, t.started))
+    return pd.DataFrame(rows, columns=_COLUMNS)
+
+
+_COLUMNS = ["shape", "client", "round", "started", "sent", "ok/s", "cpu", "cpu.clock", "alloc", "syscalls", "cswitches",
+            "p50", "p99", "p50.width", "p99.width", "jit", "steal", "flags", "windows", "kernel", "steady", "knee",
+            "knee.high", "knee.status", "knee.flags"]
+
+
+def _tag(its: list) -> str:
+    """The histogram a fork's latency is read from: from the intended start (open model), else service time."""
+    return "latency" if "latencyMicros" in its[0] else "service"
+
+
+def _row(t: Trial, its: list, h, counted: list, round_: int, started: int, window=None) -> dict:
+    """One row of `forks` or `blocks`: the windows `its` together (totals over totals); latency from `h`, their
+    histograms merged, or where there is none from `window`'s record (a compacted run keeps no window's histogram);
+    system calls from the `counted` windows."""
+    sent = sum(it["sent"] for it in its)
+    seconds = sum(it["windowNanos"] for it in its) / 1e9
+    last = its[-1]
+    if h is not None:
+        p50, p99 = (h.get_value_at_percentile(q) if h.get_total_count() else math.nan for q in (50, 99))
+    elif window is not None:
+        lat = window.get("latencyMicros") or window.get("serviceMicros") or {}
+        p50, p99 = (num(lat.get(f"p{q}")) for q in (50, 99))
+        h = _reference_histogram()
+    else:
+        p50 = p99 = math.nan
+    return {
+        "shape": t.shape, "client": t.client, "round": round_, "started": started,
+        "sent": sent, "ok/s": sum(it["ok"] for it in its) / seconds if seconds else math.nan,
+        "cpu": _per(sum(it["cpuNanosInWindow"] for it in its) / 1e3, sent, its, "cpuNanosInWindow"),
+        "cpu.clock": _cpu_clock(t.record, its),
+        "alloc": _per(sum(it["allocatedBytesInWindow"] for it in its), sent, its, "allocatedBytesInWindow"),
+        "syscalls": _kernel(counted, "syscalls"), "cswitches": _kernel(counted, "contextSwitches"),
+        "p50": p50, "p99": p99, "p50.width": _bucket(h, p50), "p99.width": _bucket(h, p99),
+        "jit": max((recorded(it["probes"].get("jitShare")) for it in its), default=math.nan),
+        "steal": median([recorded(it["probes"].get("stealShare")) for it in its]),
+        "flags": tuple(sorted({f.removeprefix("flag.") for it in its for f in it.get("flags", [])})),
+        "windows": len(its), "kernel": bool(counted),
+        # false only where the warm-up ran to its bound; null (not judged) and older records count as steady
+        "steady": (t.record.get("warmup") or {}).get("steady") is not False,
+        "knee": num(last.get("knee")), "knee.high": num(last.get("knee.high")),
+        "knee.status": last.get("knee.status", ""),
+        "knee.flags": tuple(last.get("knee.flagsAtBound", [])),
+    }
 
 
 @per_run
@@ -276,45 +294,26 @@ def blocks(run: Run) -> pd.DataFrame:
     whole = forks(run)
     rows = []
     for t in run.trials:
-        if not t.record.get("interleaved") or not t.measured:
-            continue
         its = t.measured
-        tag = "latency" if "latencyMicros" in its[0] else "service"
-        hs = t.intervals(tag) if t.intervals(tag) and len(t.intervals(tag)) == len(its) else [None] * len(its)
+        if not t.record.get("interleaved") or not its:
+            continue
+        hs = t.intervals(_tag(its))
+        hs = hs if len(hs) == len(its) else [None] * len(its)  # a compacted run keeps one, merged
         before = {id(b): a for a, b in zip(t.iterations, t.iterations[1:])}
-        steady = (t.record.get("warmup") or {}).get("steady") is not False
         for it, h in zip(its, hs):
-            sent, seconds = it["sent"], it["windowNanos"] / 1e9
-            counted = [c for c in [before.get(id(it))] if c is not None and c.get("resume")
-                       and all(c["probes"].get(k, -1) >= 0 for k in ("syscalls", "contextSwitches"))]
-            recorded_lat = it.get("latencyMicros") or it.get("serviceMicros") or {}
-            p50, p99 = ((h.get_value_at_percentile(q) if h.get_total_count() else math.nan) if h is not None
-                        else recorded_lat.get(f"p{q}", math.nan) for q in (50, 99))
-            rows.append({
-                "shape": t.shape, "client": t.client, "round": t.round * 1000 + int(it.get("block") or 0),
-                "started": it["windowStartEpochMillis"], "sent": sent,
-                "ok/s": it["ok"] / seconds if seconds else math.nan,
-                "cpu": _per(it["cpuNanosInWindow"] / 1e3, sent, [it], "cpuNanosInWindow"),
-                "cpu.clock": _cpu_clock(t.record, [it]),
-                "alloc": _per(it["allocatedBytesInWindow"], sent, [it], "allocatedBytesInWindow"),
-                "syscalls": _kernel(counted, "syscalls") if counted else math.nan,
-                "cswitches": _kernel(counted, "contextSwitches") if counted else math.nan,
-                "p50": p50, "p99": p99, "p50.width": _bucket(h or _REFERENCE_HISTOGRAM(), p50),
-                "p99.width": _bucket(h or _REFERENCE_HISTOGRAM(), p99),
-                "jit": recorded(it["probes"].get("jitShare")), "steal": recorded(it["probes"].get("stealShare")),
-                "flags": tuple(sorted(f.removeprefix("flag.") for f in it.get("flags", []))),
-                "windows": 1, "kernel": bool(counted), "steady": steady,
-                "knee": math.nan, "knee.high": math.nan, "knee.status": "", "knee.flags": (),
-            })
+            resumed = before.get(id(it))
+            counted = _counted([resumed]) if resumed is not None and resumed.get("resume") else []
+            rows.append(_row(t, [it], h, counted, t.round * 1000 + int(it.get("block") or 0),
+                             it["windowStartEpochMillis"], window=it))
     if not rows:
         return whole
     interleaved = {(t.shape, t.client, t.round) for t in run.trials if t.record.get("interleaved")}
     alone = whole[[(s, c, r) not in interleaved for s, c, r in zip(whole["shape"], whole["client"], whole["round"])]]
-    return pd.concat([alone, pd.DataFrame(rows, columns=whole.columns)], ignore_index=True)
+    return pd.concat([alone, pd.DataFrame(rows, columns=_COLUMNS)], ignore_index=True)
 
 
 @functools.cache
-def _REFERENCE_HISTOGRAM():
+def _reference_histogram():
     """A histogram as the harness records latency (1 us to 1 h, 3 digits): the bucket widths of a value read from a
     record rather than its window's histogram."""
     from hdrh.histogram import HdrHistogram
