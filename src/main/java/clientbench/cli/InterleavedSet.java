@@ -1,5 +1,7 @@
 package clientbench.cli;
 
+import clientbench.harness.JsonFiles;
+import clientbench.harness.Trial;
 import clientbench.harness.Turn;
 import clientbench.interleave.Conductor;
 import org.openjdk.jmh.results.RunResult;
@@ -49,7 +51,7 @@ final class InterleavedSet {
             t.setDaemon(true);
             return t;
         });
-        try (AutoCloseable lock = JmhRuns.lock(); Conductor conductor = new Conductor(true)) {
+        try (JmhRuns.Lock lock = JmhRuns.lock(); Conductor conductor = new Conductor(true)) {
             List<String> args = new ArrayList<>(forkJvmArgs);
             args.add("-D" + Turn.PROPERTY + "=" + conductor.address());
             for (Schedule.Step step : steps) {
@@ -67,16 +69,12 @@ final class InterleavedSet {
                             shape.name(), what));
         } catch (RunnerException e) {
             throw new IOException(e.getMessage(), e);
-        } catch (Exception e) {
-            if (e instanceof InterruptedException ie) {
-                throw ie;
-            }
-            throw e instanceof IOException io ? io : new IOException(e);
         } finally {
             pool.shutdown();
         }
         List<Path> files = new ArrayList<>(ComparisonRun.trialFiles(dir));
         files.removeAll(before);
+        Map<String, List<Path>> byClient = byClient(files);
         List<ComparisonRun.Ran> ran = new ArrayList<>();
         for (Schedule.Step step : steps) {
             Collection<RunResult> r;
@@ -89,7 +87,7 @@ final class InterleavedSet {
             }
             jmhLog.write(logs.get(step.client()).toByteArray());
             String log = logs.get(step.client()).toString(StandardCharsets.UTF_8) + failure;
-            List<Path> own = files.stream().filter(f -> ownedBy(f, step.client())).toList();
+            List<Path> own = byClient.getOrDefault(step.client(), List.of());
             ran.add(r.isEmpty() ? new ComparisonRun.Ran(step, null, own, FailureReason.of(log))
                     : new ComparisonRun.Ran(step, r.iterator().next(), own, ""));
         }
@@ -99,14 +97,18 @@ final class InterleavedSet {
         return ran;
     }
 
-    /** Whether a trial file (record or log) is this client's fork's: its record names the client. */
-    private static boolean ownedBy(Path file, String client) {
-        String name = file.getFileName().toString();
-        Path record = name.endsWith(".hlog") ? clientbench.harness.Trial.recordFile(file) : file;
-        try {
-            return client.equals(clientbench.harness.JsonFiles.MAPPER.readTree(record.toFile()).path("client").asText());
-        } catch (IOException e) {
-            return false;
+    /** The set's trial files (records and logs) by the client their record names: file names hold a hash, not it. */
+    private static Map<String, List<Path>> byClient(List<Path> files) {
+        Map<String, List<Path>> out = new LinkedHashMap<>();
+        for (Path f : files) {
+            Path record = f.getFileName().toString().endsWith(".hlog") ? Trial.recordFile(f) : f;
+            try {
+                String client = JsonFiles.MAPPER.readTree(record.toFile()).path("client").asText();
+                out.computeIfAbsent(client, c -> new ArrayList<>()).add(f);
+            } catch (IOException e) {
+                // a record a failed fork left half-written: no client's
+            }
         }
+        return out;
     }
 }

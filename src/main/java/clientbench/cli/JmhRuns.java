@@ -23,8 +23,14 @@ final class JmhRuns {
     private JmhRuns() {
     }
 
+    /** The JMH lock while held; closing it lets other JMH runs on the machine start. */
+    interface Lock extends AutoCloseable {
+        @Override
+        void close() throws IOException;
+    }
+
     /** The JMH lock, held until closed; an error with JMH's own words when another run holds it. */
-    static AutoCloseable lock() throws RunnerException {
+    static Lock lock() throws RunnerException {
         Path file = Path.of(System.getProperty("java.io.tmpdir"), "jmh.lock");
         if (Boolean.getBoolean("jmh.ignoreLock")) {
             return () -> { };
