@@ -124,17 +124,12 @@ public final class Conductor implements AutoCloseable {
             return;
         }
         s.resume();
-        if (s.pending == null && !s.expect("ready " + kind, WINDOW, left)) {
+        // A fork's first "ready settle" was read as it arrived; every other "ready" is read here.
+        if (!("ready " + kind).equals(s.pending) && !s.expect("ready " + kind, WINDOW, left)) {
             return;
         }
-        if (!s.pending.equals("ready " + kind)) {
-            s.leave("said '" + s.pending + "' where 'ready " + kind + "' was due", left);
-            return;
-        }
-        s.pending = null;
         s.out.println("go " + block);
         if (s.expect("done", bound, left)) {
-            s.pending = null;
             s.freeze();
         }
     }
@@ -196,28 +191,31 @@ public final class Conductor implements AutoCloseable {
             }
         }
 
-        /** Reads the fork's next line into {@code pending}; true when it is {@code want}; else the fork leaves the set. */
+        /**
+         * Reads the fork's next line; true when it is {@code want}, else the fork leaves the set. {@code pending} keeps
+         * an arriving fork's "ready settle" until its turn; every later line is answered where it is read.
+         */
         boolean expect(String want, Duration bound, List<String> left) {
+            pending = null;
+            String line;
             try {
                 socket.setSoTimeout((int) bound.toMillis());
-                pending = in.readLine();
+                line = in.readLine();
             } catch (SocketTimeoutException e) {
                 leave("said nothing for " + bound.toSeconds() + " s where '" + want + "' was due", left);
                 return false;
             } catch (IOException e) {
-                pending = null;
+                line = null;
             }
-            if (pending == null) {
+            if (line == null) {
                 leave("its fork ended where '" + want + "' was due", left);
                 return false;
             }
-            if (want.startsWith("ready") && pending.startsWith("ready") && !pending.equals(want)) {
-                return true; // turn() says what was due instead
-            }
-            if (!pending.equals(want)) {
-                leave("said '" + pending + "' where '" + want + "' was due", left);
+            if (!line.equals(want)) {
+                leave("said '" + line + "' where '" + want + "' was due", left);
                 return false;
             }
+            pending = line;
             return true;
         }
 
