@@ -35,7 +35,8 @@ public abstract class LoadState {
     /** JMH's warm-up iterations: an interleaved fork runs them in its settle turn, before it first waits. */
     protected int jmhWarmups;
     private boolean measured;
-    private boolean lastWarmupNow;
+    /** The iteration running is JMH's last warm-up: the kernel counts in it, and an interleaved fork's turn ends. */
+    private boolean lastWarmup;
     private boolean lastMeasured;
     private int measuredSoFar;
     private int warmupsSoFar;
@@ -76,16 +77,14 @@ public abstract class LoadState {
     public void beginIteration(IterationParams iteration) {
         measured = iteration.getType() == IterationType.MEASUREMENT;
         lastMeasured = measured && ++measuredSoFar == iteration.getCount();
-        boolean lastWarmup = !measured && ++warmupsSoFar == iteration.getCount();
+        lastWarmup = !measured && ++warmupsSoFar == iteration.getCount();
         beforeIteration(measured);
         if (turn != null && measured) {
-            // The turn's first window is unmeasured, at the same load: the client resumes (connections, caches) and
-            // the kernel counts its system calls there, never in the measured window.
+            // The turn opens with unmeasured windows at the same load until the client is quiet again (connections,
+            // JIT); the kernel counts its system calls there, never in the measured window.
             block = turn.await("window");
             resume();
-            lastWarmup = false;
         }
-        lastWarmupNow = lastWarmup;
         // The kernel counts in JMH's last warm-up iteration, never in a measured window: counting costs the client
         // ~0.45 us of CPU per system call (apache at 4,000 req/s: 89 us of CPU per request counted, 79 us not),
         // which CPU per request would then charge twice to the clients that make the most system calls.
@@ -106,7 +105,7 @@ public abstract class LoadState {
             }
             return facts;
         });
-        if (turn != null && (measured || lastWarmupNow)) {
+        if (turn != null && (measured || lastWarmup)) {
             turn.done(); // after a measured window, or JMH's warm-up, which ran in the settle turn
         }
         HarnessProfiler.publish(s, facts, oncePerFork());
