@@ -85,6 +85,18 @@ _FLAG_WORDS = {"generator": "gen", "lag": "lag", "stub": "stub", "steal": "steal
 
 # ---------------------------------------------------------------- one figure of one shape
 
+def unstopped_sets(run: cbl.Run) -> list:
+    """env.json's interleaved sets in which a fork could not be stopped while it waited: the windows of that set shared
+    the host with it, so their figures are not what the design promises."""
+    return [{"shape": s.get("shape"), "set": s.get("set"), "forks": dict(sorted(s["notStopped"].items()))}
+            for s in run.env.get("sets", []) if s.get("notStopped")]
+
+
+def unstopped_words(u: dict) -> str:
+    forks = ", ".join(f"{c} ({n} time{'s' if n != 1 else ''})" for c, n in u["forks"].items())
+    return f"{u['shape']} set {u['set']}: not stopped while waiting: {forks}; the other forks' windows shared the host"
+
+
 def net_of_noop(f: pd.DataFrame, figure: Figure) -> pd.DataFrame:
     """The fork's figure, net of noop's in the same round (noop's median over rounds where its round is missing: then
     `noop.elsewhere`); latency beyond the server's delay is the shape's business (see `values`). `width`: the
@@ -291,12 +303,13 @@ def verdict(run: cbl.Run) -> dict:
         if figures:
             shapes.insert(0, {"shape": "startup", "kind": "startup", "figures": figures})
     flagged = [r for r in cbl.rounds(run) if r.get("flags") and not (r.get("repeat") or {}).get("stands")]
+    unstopped = unstopped_sets(run)
     return {"holdsFor": {"cpuModel": m.get("cpuModel"), "cores": m.get("cpuCount"), "jdk": jdk.get("version"),
                          "profile": run.env.get("profile"), "firstLook": run.first_look,
                          "confidence": cbl.CONFIDENCE},
             "clients": run.clients, "shapes": shapes,
             "flaggedRounds": [{"shape": r["shape"], "round": r["round"], "flags": r["flags"]} for r in flagged],
-            "behaviour": cbb.decide(run.path, run.clients)}
+            "behaviour": cbb.decide(run.path, run.clients), **({"unstoppedSets": unstopped} if unstopped else {})}
 
 
 def write(run: cbl.Run, v: dict):
@@ -646,6 +659,8 @@ def text(run: cbl.Run, v: dict, width: int = 118) -> str:
         lines += textwrap.wrap("in the report only: " + ", ".join(rest) + " (and every figure's full ranking)", width)
     for r in v.get("flaggedRounds", []):
         lines.append(f"note: {r['shape']} round {r['round']} was flagged ({', '.join(r['flags'])}) and stands")
+    for u in v.get("unstoppedSets", []):
+        lines.append("note: " + unstopped_words(u))
     if v.get("behaviour"):
         lines += ["", cbb.text(v["behaviour"], width).rstrip("\n")]
     return "\n".join(lines) + "\n"

@@ -150,6 +150,7 @@ def first_screen_html(run: cbl.Run, v: dict) -> str:
     if flagged:
         notes.append(f"{len(flagged)} round{'s' if len(flagged) != 1 else ''} flagged by the host and kept: "
                      + ", ".join(f"{r['shape']} round {r['round']} ({', '.join(r['flags'])})" for r in flagged) + ".")
+    notes += [f"Interleaved {cbd.unstopped_words(u)}." for u in v.get("unstoppedSets", [])]
     notes.append("Letters: clients sharing one are not told apart; under each figure its 95% interval; * a mark only "
                  "that client carries (hover a cell for its rounds and marks, a heading for its figure).")
     return (f"<h1>Which HTTP client? Run {_e(run.name)}</h1>{banner}<ol class=\"verdict\">"

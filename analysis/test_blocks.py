@@ -7,6 +7,7 @@ from hdrh.histogram import HdrHistogram
 
 import clientbench_decide as cbd
 import clientbench_load as cbl
+import clientbench_tables as cbt
 
 OPEN = {"name": "rate-4000", "benchmark": "clientbench.jmh.OpenLoopBenchmark.request", "rounds": 1,
         "params": {"rate": "4000", "delayMs": "0", "protocol": "http1"}}
@@ -90,3 +91,14 @@ def test_p50_is_per_window_and_p99_merged_over_the_fork(run):
     assert p99["rounds"] == 1, "one fork: its windows merged"
     assert p99["clients"]["heavy"]["value"] == pytest.approx(900, rel=0.01)
     assert math.isclose(cbd.rank(run, "rate-4000", cbd.BY_KEY["syscalls"])["clients"]["heavy"]["value"], 7, rel_tol=0.01)
+
+
+def test_a_set_whose_fork_was_not_stopped_says_so_where_the_reader_looks(run):
+    assert "unstoppedSets" not in cbd.verdict(run)  # every fork was stopped: nothing to say
+    run.env["sets"] = [{"shape": "rate-4000", "set": 1, "idle": "stopped", "left": [], "notStopped": {}},
+                       {"shape": "rate-4000", "set": 2, "idle": "stopped", "left": [], "notStopped": {"lean": 3}}]
+    v = cbd.verdict(run)
+    assert v["unstoppedSets"] == [{"shape": "rate-4000", "set": 2, "forks": {"lean": 3}}]
+    note = "rate-4000 set 2: not stopped while waiting: lean (3 times)"
+    assert note in cbd.text(run, v)
+    assert note in cbt.first_screen_html(run, v)

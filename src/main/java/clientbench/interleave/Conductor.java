@@ -39,6 +39,8 @@ public final class Conductor implements AutoCloseable {
     private final Map<String, Seat> seats = new ConcurrentHashMap<>();
     private final Thread acceptor;
     private final boolean freeze;
+    /** Per fork, how often it could not be stopped where it should have been: it idled running, and the record says so. */
+    private volatile Map<String, Integer> notStopped = new ConcurrentHashMap<>();
     /** On Ctrl-C this JVM ends: a fork it stopped would stay stopped, its stub with it, so it continues them all. */
     private final Thread continueOnExit = new Thread(() -> seats.values().forEach(Seat::resume), "clientbench-conductor-exit");
 
@@ -68,6 +70,8 @@ public final class Conductor implements AutoCloseable {
         record.put("idle", freeze ? "stopped with their stubs (SIGSTOP) until their turn" : "parked, not stopped");
         List<String> left = new ArrayList<>();
         record.put("left", left);
+        notStopped = new ConcurrentHashMap<>();
+        record.put("notStopped", notStopped);
         try {
             List<Seat> present = arrive(names, gone, left);
             List<Seat> order = new ArrayList<>(present);
@@ -231,8 +235,12 @@ public final class Conductor implements AutoCloseable {
         }
 
         synchronized void freeze() {
-            if (freeze && !gone && Signals.send("STOP", pids)) {
-                frozen = true;
+            if (!freeze || gone) {
+                return;
+            }
+            frozen = Signals.send("STOP", pids);
+            if (!frozen) {
+                notStopped.merge(name, 1, Integer::sum);
             }
         }
 

@@ -98,6 +98,44 @@ class ConductorTest {
         assertTrue(left.get(0).startsWith("quits: its fork ended"), left.toString());
     }
 
+    @Test
+    void aForkThatCannotBeStoppedIsCountedInTheRecord() throws Exception {
+        // A pid above the kernel's pid_max names no process: every SIGSTOP to it fails, as one to a fork that is gone.
+        // (Read as a stream: Files.readString reads one byte of this file on some kernels' sandboxes.)
+        long noSuchPid;
+        try (java.io.InputStream in = new java.io.FileInputStream("/proc/sys/kernel/pid_max")) {
+            noSuchPid = Long.parseLong(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII).trim()) + 1;
+        }
+        int blocks = 2;
+        Map<String, Object> record;
+        try (Conductor conductor = new Conductor(true)) {
+            String[] at = conductor.address().split(":");
+            Thread fork = Thread.ofPlatform().start(() -> rawFork(at[0], Integer.parseInt(at[1]), "ghost " + noSuchPid + " -1",
+                    blocks));
+            record = conductor.conduct(List.of("ghost"), blocks, new Random(3), n -> false, s -> { });
+            fork.join(10_000);
+        }
+        // stopped on arrival, after its warm-up and after each window: every one of them failed
+        assertEquals(Map.of("ghost", 1 + 1 + blocks), record.get("notStopped"));
+        assertEquals(List.of(), record.get("left"));
+    }
+
+    /** A fork speaking {@link Turn}'s lines itself, so that its hello can name any pid. */
+    private static void rawFork(String host, int port, String hello, int windows) {
+        try (java.net.Socket s = new java.net.Socket(host, port);
+             java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(s.getInputStream()));
+             java.io.PrintWriter out = new java.io.PrintWriter(s.getOutputStream(), true)) {
+            out.println("hello " + hello);
+            for (int w = 0; w <= windows; w++) {
+                out.println(w == 0 ? "ready settle" : "ready window");
+                assertEquals("go " + w, in.readLine());
+                out.println("done");
+            }
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     /** A fork's turns as LoadBenchmark takes them: settle, then {@code windows} measured windows, then it ends. */
     private static void fakeFork(String name, int windows, AtomicInteger holding, List<Held> log) {
         try (Turn turn = Turn.fromProperty(name, -1)) {
