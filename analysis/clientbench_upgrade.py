@@ -1,7 +1,7 @@
 """Should we upgrade? Two versions of one client, measured in one run, compared figure by figure: decided once, here.
 
-Rounds alternate old, noop, new and back, so each round's log ratio new/old is free of what the host did to it. Over the
-rounds: the ratio, a Student t interval simultaneous over the figures (Bonferroni), better, worse or no difference, and
+Each pair of old and new shares the host's state: a block of an interleaved set (both JVMs alive, their windows seconds
+apart), or a round that alternates old, noop, new and back. Over the pairs of log ratios new/old: the ratio, a Student t interval simultaneous over the figures (Bonferroni), better, worse or no difference, and
 the change the run finds four times in five.
 """
 from __future__ import annotations
@@ -84,10 +84,10 @@ def _geomean(values: list) -> float:
 # ---------------------------------------------------------------- a run
 
 def _rounds(run: cbl.Run, shape: str, figure: cbd.Figure) -> tuple:
-    """Per version, round -> its figure in that round (net of noop's in the same round where the figure is net;
-    latency beyond the server's delay; a fork that never settled left out), and the marks its forks raised (flags,
-    the JIT, a knee's lower bound, `unsteady`)."""
-    f = cbl.forks(run)
+    """Per version, round -> its figure in that round (a set's block, set * 1000 + block, as the verdict compares it: net
+    of noop's in the same round or block where the figure is net; latency beyond the server's delay; a fork that never
+    settled left out), and the marks its forks raised (flags, the JIT, a knee's lower bound, `unsteady`)."""
+    f = cbd.compared(run, figure)
     f = f[f["shape"] == shape]
     delay_us = int(run.shape_params(shape).get("delayMs") or 0) * 1000 if figure.key in ("p50", "p99") else 0
     noop = f[f["client"] == cbl.NOOP].set_index("round")[figure.column]
@@ -141,8 +141,14 @@ def decide(run: cbl.Run) -> dict:
             "holdsFor": {"cpuModel": m.get("cpuModel"), "cores": m.get("cpuCount"), "jdk": jdk.get("version"),
                          "firstLook": run.first_look},
             "confidence": cbl.CONFIDENCE, "figuresTogether": both,
-            "method": "per round log(new/old), paired within the round; mean and Student t interval, Bonferroni over "
-                      "the figures", "figures": figures}
+            "pairedBy": pairing(run),
+            "method": f"per {pairing(run)[:-1]} log(new/old), paired within the {pairing(run)[:-1]}; mean and Student t "
+                      "interval, Bonferroni over the figures", "figures": figures}
+
+
+def pairing(run: cbl.Run) -> str:
+    """What pairs old with new: `blocks` of interleaved sets (p99 per set, its windows merged), else `rounds`."""
+    return "blocks" if any(t.record.get("interleaved") for t in run.trials) else "rounds"
 
 
 def _version(run: cbl.Run, arm: dict) -> dict:
@@ -248,7 +254,9 @@ def text(run: cbl.Run, u: dict, width: int = 118) -> str:
         said.append("no difference detected in any figure")
     lines += textwrap.wrap("verdict: " + " | ".join(said), width, subsequent_indent="  ")
     lines += textwrap.wrap(
-        f"new/old from the rounds paired (old and new in each round, their order alternating); intervals "
+        ("new/old from the blocks paired (old and new alive at once, their windows in a new order each block; p99 per "
+         "set, its windows merged); intervals " if u.get("pairedBy") == "blocks" else
+         "new/old from the rounds paired (old and new in each round, their order alternating); intervals ") +
         f"{u['confidence']:.0%} for all {u['figuresTogether']} figures together, so an A/A run finds no difference "
         f"with {u['confidence']:.0%} probability; could detect: the change found four times in five; costs net of noop; "
         f"* marked (JIT compiling, a flag, a knee's lower bound, a fork that never settled): see summary.json", width)

@@ -4,11 +4,14 @@ import clientbench.jvm.Jdk;
 import org.openjdk.jmh.results.RunResult;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 
 /**
@@ -55,6 +58,23 @@ final class ArmSteps {
         }
     }
 
+    /** A step of a set: its JVM given the set's conductor, its output into {@code log}, its result read back. */
+    Collection<RunResult> runInSet(Schedule.Step step, String turns, OutputStream log, Path dir)
+            throws IOException, InterruptedException {
+        Path out = Files.createTempFile("clientbench-step", ".ser");
+        try {
+            List<String> cmd = command(step, dir, out);
+            cmd.addAll(cmd.indexOf("--"), List.of("--turns", turns));
+            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            try (InputStream in = p.getInputStream()) {
+                in.transferTo(log);
+            }
+            return p.waitFor() == 0 && Files.size(out) > 0 ? StepCommand.read(out) : List.of();
+        } finally {
+            Files.deleteIfExists(out);
+        }
+    }
+
     /** The step's JVM: the launcher's java and flags, the version's jar, and the step as {@link StepCommand} takes it. */
     List<String> command(Schedule.Step step, Path dir, Path out) {
         Arms.Arm arm = arms.of(step.client());
@@ -67,6 +87,7 @@ final class ArmSteps {
         cmd.addAll(List.of("-cp", arm.jar().toString(), Bench.class.getName(), "step",
                 "--dir", dir.toAbsolutePath().toString(), "--profile", sourceProfile, "--shape", step.shape().name(),
                 "--rounds", Integer.toString(step.rounds()), "--round", Integer.toString(step.round()),
+                "--blocks", Integer.toString(step.shape().blocks()),
                 "--client", arms.adapter(step.client()), "--jdk", plan.jdk().java().toAbsolutePath().getParent().getParent().toString(),
                 "--out", out.toString()));
         if (!arms.adapter(step.client()).equals(step.client())) {

@@ -100,7 +100,9 @@ final class ComparisonRun {
             out.println("bench: request " + EnvJson.requestSummary(plan));
         }
         if (arms != null) {
-            out.println("bench: upgrade " + arms.arms().words() + ": old, noop, new in odd rounds, new, noop, old in even");
+            out.println("bench: upgrade " + arms.arms().words() + (plan.profile().shapes().stream().allMatch(Shape::interleaved)
+                    ? ": old, noop and new alive at once in each set, their windows in a new order each block"
+                    : ": old, noop, new in odd rounds, new, noop, old in even"));
         }
         List<Ran> ran = new ArrayList<>();
         List<Map<String, Object>> sets = new ArrayList<>(); // each interleaved set's orders, and the forks that left it
@@ -121,7 +123,7 @@ final class ComparisonRun {
             Random setOrders = new Random(plan.seed() + 2); // the sets' block orders, drawn apart from the rounds'
             for (int i = 0; i < steps.size(); i++) {
                 Schedule.Step step = steps.get(i);
-                if (arms == null && step.shape().interleaved()) {
+                if (step.shape().interleaved()) {
                     int end = runSet(steps, i, forkJvmArgs, requestFile, jmhLog, run.dir(), setOrders, sets, ran, skipped,
                             done, started, estimatedTotal);
                     n = end;
@@ -245,7 +247,8 @@ final class ComparisonRun {
         }
         List<Schedule.Step> set = steps.subList(from, end).stream().filter(s -> refusal(s) == null).toList();
         List<Ran> setRan = set.isEmpty() ? List.of()
-                : InterleavedSet.run(plan, set, forkJvmArgs, requestFile, jmhLog, dir, out, setOrders, sets);
+                : InterleavedSet.run(set, arms == null ? InterleavedSet.inThisJvm(plan, forkJvmArgs, requestFile)
+                        : (step, turns, log) -> arms.runInSet(step, turns, log, dir), jmhLog, dir, out, setOrders, sets);
         done[0] += set.size() * first.shape().estimatedSeconds();
         ran.addAll(setRan);
         for (int j = from; j < end; j++) {

@@ -6,12 +6,12 @@ import clientbench.harness.Turn;
 import clientbench.interleave.Conductor;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
-import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.format.OutputFormatFactory;
 import org.openjdk.jmh.runner.options.VerboseMode;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -36,10 +36,27 @@ final class InterleavedSet {
     private InterleavedSet() {
     }
 
-    /** The steps of one set (one shape, one round); returns each step as it ran and the set's record. */
-    static List<ComparisonRun.Ran> run(RunPlan plan, List<Schedule.Step> steps, List<String> forkJvmArgs, Path requestFile,
-                                       PrintStream jmhLog, Path dir, PrintStream out, Random random,
-                                       List<Map<String, Object>> records) throws IOException, InterruptedException {
+    /** How a step's JMH run starts in a set: its forks given the set's conductor ({@code turns}), its output into {@code log}. */
+    interface Member {
+        Collection<RunResult> run(Schedule.Step step, String turns, OutputStream log) throws Exception;
+    }
+
+    /** A comparison's member: a JMH Runner in this JVM, its forks on this JVM's class path. */
+    static Member inThisJvm(RunPlan plan, List<String> forkJvmArgs, Path requestFile) {
+        return (step, turns, log) -> {
+            List<String> args = new ArrayList<>(forkJvmArgs);
+            args.add("-D" + Turn.PROPERTY + "=" + turns);
+            Runner runner = new Runner(RunOptions.of(plan, step.shape(), step.client(), step.round(), args, requestFile),
+                    OutputFormatFactory.createFormatInstance(new PrintStream(log, true, StandardCharsets.UTF_8),
+                            VerboseMode.NORMAL));
+            return JmhRuns.runLocked(runner);
+        };
+    }
+
+    /** The steps of one set (one shape, one round), each started by {@code member}; returns each step as it ran. */
+    static List<ComparisonRun.Ran> run(List<Schedule.Step> steps, Member member, PrintStream jmhLog, Path dir,
+                                       PrintStream out, Random random, List<Map<String, Object>> records)
+            throws IOException, InterruptedException {
         Shape shape = steps.get(0).shape();
         int round = steps.get(0).round();
         List<Path> before = ComparisonRun.trialFiles(dir);
@@ -52,22 +69,17 @@ final class InterleavedSet {
             return t;
         });
         try (JmhRuns.Lock lock = JmhRuns.lock(); Conductor conductor = new Conductor(true)) {
-            List<String> args = new ArrayList<>(forkJvmArgs);
-            args.add("-D" + Turn.PROPERTY + "=" + conductor.address());
             for (Schedule.Step step : steps) {
                 ByteArrayOutputStream log = new ByteArrayOutputStream();
                 logs.put(step.client(), log);
-                Runner runner = new Runner(RunOptions.of(plan, shape, step.client(), round, args, requestFile),
-                        OutputFormatFactory.createFormatInstance(new PrintStream(log, true, StandardCharsets.UTF_8),
-                                VerboseMode.NORMAL));
-                runs.put(step.client(), pool.submit(() -> JmhRuns.runLocked(runner)));
+                runs.put(step.client(), pool.submit(() -> member.run(step, conductor.address(), log)));
             }
             out.printf("[set %d/%d %s] %d JVMs, %d blocks%n", round, shape.rounds(), shape.name(), steps.size(),
                     shape.blocks());
             record = conductor.conduct(steps.stream().map(Schedule.Step::client).toList(), shape.blocks(), random,
                     client -> runs.get(client).isDone(), what -> out.printf("[set %d/%d %s] %s%n", round, shape.rounds(),
                             shape.name(), what));
-        } catch (RunnerException e) {
+        } catch (org.openjdk.jmh.runner.RunnerException e) {
             throw new IOException(e.getMessage(), e);
         } finally {
             pool.shutdown();

@@ -63,6 +63,16 @@ public record Shape(String name, String benchmark, Map<String, String> params, T
     /** One iteration of LongLivedBenchmark: 30 s measured, about 25 s more for the requests to return, start-up. */
     static final int LONG_LIVED_SECONDS = 65;
 
+    /**
+     * This shape in {@code rounds} rounds; with {@code blocks} > 0 each an interleaved set of that many blocks, a
+     * measured window of the shape's measured length each; 0: forks alone, as its timings say.
+     */
+    public Shape inRounds(int rounds, int blocks) {
+        Timings t = blocks == 0 || timings == null ? timings : new Timings(timings.warmupIterations(),
+                timings.warmupSeconds(), blocks, timings.measurementSeconds());
+        return new Shape(name, benchmark, params, t, rounds, baseline, blocks);
+    }
+
     /** The protocol the shape pins, http1 when it pins none. */
     public String protocol() {
         return params.getOrDefault("protocol", "http1");

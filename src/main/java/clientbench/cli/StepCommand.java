@@ -41,6 +41,10 @@ final class StepCommand implements Callable<Integer>, Bench.Checked {
     int rounds;
     @Option(names = "--round", required = true)
     int round;
+    @Option(names = "--blocks", description = "an interleaved set's blocks (0: the fork runs alone)")
+    int blocks;
+    @Option(names = "--turns", description = "the set's conductor, HOST:PORT (Turn.PROPERTY)")
+    String turns;
     @Option(names = "--client", required = true)
     String client;
     @Option(names = "--variant", description = "the record's client name: the version this fork runs")
@@ -60,17 +64,23 @@ final class StepCommand implements Callable<Integer>, Bench.Checked {
     @Override
     public Integer call() throws Exception {
         Profile p = Profile.named(profile);
-        Shape s = UpgradeCommand.withRounds(p.shapes().stream().filter(x -> x.name().equals(shape)).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("no shape " + shape + " in profile " + profile)), rounds);
+        Shape s = p.shapes().stream().filter(x -> x.name().equals(shape)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no shape " + shape + " in profile " + profile))
+                .inRounds(rounds, blocks);
         RunPlan plan = new RunPlan(p, List.of(client), null, JmhArgs.parse(jmhArgs), Jdk.at(jdk));
         List<String> forkJvmArgs = new ArrayList<>(RunOptions.forkJvmArgs(plan.jdk(), plan.jmh(), dir));
         if (variant != null) {
             forkJvmArgs.add(forkJvmArgs.size() - 1, "-Dclientbench.variant=" + variant); // the .hlog folder stays last
         }
+        if (turns != null) {
+            forkJvmArgs.add(forkJvmArgs.size() - 1, "-D" + clientbench.harness.Turn.PROPERTY + "=" + turns);
+        }
         Collection<RunResult> r;
         try {
-            r = new Runner(RunOptions.of(plan, s, client, round, forkJvmArgs, null),
-                    OutputFormatFactory.createFormatInstance(System.out, VerboseMode.NORMAL)).run();
+            Runner runner = new Runner(RunOptions.of(plan, s, client, round, forkJvmArgs, null),
+                    OutputFormatFactory.createFormatInstance(System.out, VerboseMode.NORMAL));
+            // In a set the launcher holds JMH's lock for all of its steps at once (JmhRuns).
+            r = turns != null ? JmhRuns.runLocked(runner) : runner.run();
         } catch (RunnerException e) {
             System.out.println(e); // the line FailureReason reads
             return 1;

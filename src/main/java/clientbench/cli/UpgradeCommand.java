@@ -31,8 +31,15 @@ final class UpgradeCommand implements Callable<Integer>, Bench.Checked {
     static final String DEFAULT_PROFILE = "standard";
     static final List<String> DEFAULT_SHAPES = List.of("rate-" + Profile.COMMON_RATE, "closed-x16");
     /**
-     * Even, so as many rounds run the old version first as the new (Schedule.alternating). 8 rounds of the default
-     * shapes take about 20 minutes on 2 cores (six forks a round, about 25 s each), builds and report aside.
+     * By default each round is a duet: one JVM of each version and of noop alive at once, their measured windows in
+     * turn, block after block, so each block's ratio new/old is taken seconds apart. Two sets of {@value #DEFAULT_BLOCKS}
+     * blocks of the default shapes take about 13 minutes on 2 cores, builds and report aside.
+     */
+    static final int DEFAULT_BLOCKS = 10;
+    static final int DEFAULT_SETS = 2;
+    /**
+     * With {@code --blocks 0}, rounds of fresh JVMs: even, so as many rounds run the old version first as the new
+     * (Schedule.alternating); 8 rounds of the default shapes take about 20 minutes on 2 cores.
      */
     static final int DEFAULT_ROUNDS = 8;
 
@@ -49,9 +56,14 @@ final class UpgradeCommand implements Callable<Integer>, Bench.Checked {
             + " without them: all of its shapes)")
     String shapes;
 
-    @Option(names = "--rounds", paramLabel = "N", description = "rounds, each one fork of each version and of noop per shape"
-            + " (default: " + DEFAULT_ROUNDS + "; at least 2)")
-    int rounds = DEFAULT_ROUNDS;
+    @Option(names = "--rounds", paramLabel = "N", description = "sets, each one JVM of each version and of noop per shape"
+            + " (default: " + DEFAULT_SETS + "); with --blocks 0, rounds of fresh JVMs A B B A (default: " + DEFAULT_ROUNDS
+            + "; at least 2)")
+    Integer rounds;
+
+    @Option(names = "--blocks", paramLabel = "W", description = "blocks a set: each version's measured window in turn, W"
+            + " times per JVM (default: " + DEFAULT_BLOCKS + "; 0: rounds of fresh JVMs, one window set each)")
+    int blocks = DEFAULT_BLOCKS;
 
     @Option(names = "--profile", paramLabel = "NAME", description = "whose shapes and timings (default: standard; smoke: seconds,"
             + " the pipeline only)")
@@ -77,11 +89,13 @@ final class UpgradeCommand implements Callable<Integer>, Bench.Checked {
         try {
             oldBuild = ClientBuild.of(client, oldVersion);
             newBuild = ClientBuild.of(client, newVersion);
-            if (rounds < 2) {
-                throw new IllegalArgumentException("--rounds must be 2 or more (a ratio's interval needs two rounds), was " + rounds);
+            int n = rounds != null ? rounds : blocks > 0 ? DEFAULT_SETS : DEFAULT_ROUNDS;
+            if (blocks < 0 || n < 1 || n * Math.max(blocks, 1) < 2) {
+                throw new IllegalArgumentException("a ratio's interval needs two pairs: --rounds " + n + " --blocks " + blocks
+                        + " gives " + n * Math.max(blocks, 1) + " (blocks at least 0, rounds at least 1)");
             }
             Profile source = Profile.named(profile);
-            measured = profile(source, shapes != null ? List.of(shapes.split(",")) : defaultShapes(source), rounds);
+            measured = profile(source, shapes != null ? List.of(shapes.split(",")) : defaultShapes(source), n, blocks);
             jmh = JmhArgs.parse(jmhArgs);
             forkJdk = jdk == null ? Jdk.current() : RunCommand.jdkAt(jdk);
         } catch (IllegalArgumentException | CommandLineOptionException e) {
@@ -128,22 +142,22 @@ final class UpgradeCommand implements Callable<Integer>, Bench.Checked {
         return common.isEmpty() ? names : common;
     }
 
-    /** The upgrade's own profile: {@code names} of {@code source}'s shapes, each in {@code rounds} rounds. */
-    static Profile profile(Profile source, List<String> names, int rounds) {
+    /**
+     * The upgrade's own profile: {@code names} of {@code source}'s shapes, each in {@code rounds} rounds, each a set of
+     * {@code blocks} blocks (0: forks alone).
+     */
+    static Profile profile(Profile source, List<String> names, int rounds, int blocks) {
         List<Shape> chosen = new ArrayList<>();
         for (String n : names) {
             String name = n.trim();
             Shape s = source.shapes().stream().filter(x -> x.name().equals(name)).findFirst().orElseThrow(() ->
                     new IllegalArgumentException("no shape '" + name + "' in profile " + source.name() + "; valid: "
                             + String.join(", ", source.shapes().stream().map(Shape::name).toList())));
-            chosen.add(withRounds(s, rounds));
+            chosen.add(s.inRounds(rounds, s.ownTimings() ? 0 : blocks));
         }
-        String purpose = "an upgrade: two versions of one client, interleaved A B B A, on the " + source.name()
-                + " profile's shapes" + (source.purpose().contains("not ") ? " (" + source.name() + ": not for decisions)" : "");
+        String purpose = "an upgrade: two versions of one client, " + (blocks > 0 ? "window by window in sets of "
+                + blocks + " blocks" : "interleaved A B B A") + ", on the " + source.name() + " profile's shapes"
+                + (source.purpose().contains("not ") ? " (" + source.name() + ": not for decisions)" : "");
         return new Profile("upgrade", purpose, chosen, null);
-    }
-
-    static Shape withRounds(Shape s, int rounds) {
-        return new Shape(s.name(), s.benchmark(), s.params(), s.timings(), rounds, s.baseline(), s.blocks());
     }
 }

@@ -15,16 +15,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@code ./bench upgrade} end to end: an A/A run of apache at the pom's version, two rounds of one smoke-length shape,
- * each step in its own JVM on its jar in alternating order; each fork records its version, and the decision lands in
- * summary.json, results.csv, upgrade.png and the terminal; every figure shows no difference, as an A/A run must. No
- * figure's value is asserted: the forks are a second long.
+ * {@code ./bench upgrade} end to end: an A/A run of apache at the pom's version as a duet, one set of two blocks of one
+ * smoke-length shape, each version's JMH in its own JVM on its jar, the three forks taking turns; each fork records its
+ * version, and the decision lands in summary.json, results.csv, upgrade.png and the terminal; every figure shows no
+ * difference, as an A/A run must. No figure's value is asserted: the windows are a second long.
  */
 @Tag("reliability") // needs target/benchmarks.jar: mvn verify (Failsafe), after mvn package
 @Timeout(240)
@@ -47,7 +48,7 @@ class UpgradeSmokeComparisonTest {
         VersionJarCache.seed(ClientBuild.of("apache", version), root, JAR);
 
         List<String> cmd = ComparisonRunTest.java(root, true, JAR.toString(), Bench.class.getName(), "upgrade", "apache",
-                version, version, "--profile", "smoke", "--shapes", "immediate-1000", "--rounds", "2");
+                version, version, "--profile", "smoke", "--shapes", "immediate-1000", "--rounds", "1", "--blocks", "2");
         Path out = root.resolve("out.txt");
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
         assertTrue(p.waitFor(200, TimeUnit.SECONDS), "the run ends: " + Files.readString(out));
@@ -58,22 +59,25 @@ class UpgradeSmokeComparisonTest {
         String neu = old + "#2";
         assertEquals(2, lines.stream().filter(l -> l.equals("bench: apache " + version + ": cached; the jar holds"
                 + " org.apache.httpcomponents.client5:httpclient5 " + version + " and passed ApacheAdapterContractTest")).count(), all);
-        List<String> order = new ArrayList<>();
-        for (String l : lines) {
-            if (l.matches("^\\[ *\\d+/6] .*")) {
-                order.add(l.replaceAll("^\\[ *\\d+/6] (r\\d)/2 immediate-1000 +(\\S+) .*", "$1 $2"));
-            }
-        }
-        assertEquals(List.of("r1 " + old, "r1 noop", "r1 " + neu, "r2 " + neu, "r2 noop", "r2 " + old), order, all);
-
         Path dir;
         try (var s = Files.list(root.resolve("results"))) {
             dir = s.filter(Files::isDirectory).findFirst().orElseThrow();
         }
+        // One set: the three forks (old, noop, new) warmed up and then took turns, every block each of them once.
+        JsonNode set = JsonFiles.MAPPER.readTree(dir.resolve("env.json").toFile()).path("sets").path(0);
+        assertEquals(Set.of(old, "noop", neu), names(set.path("warmupOrder")), set.toString());
+        assertEquals(2, set.path("blockOrders").size(), set.toString());
+        set.path("blockOrders").forEach(o -> assertEquals(Set.of(old, "noop", neu), names(o), set.toString()));
+        assertEquals(0, set.path("left").size(), set.toString());
+        assertEquals(0, set.path("notStopped").size(), set.toString());
         int forksOfNew = 0;
+        List<long[]> windows = new ArrayList<>();
         try (var s = Files.newDirectoryStream(dir, "*.trial.json")) {
             for (Path t : s) {
                 JsonNode trial = JsonFiles.MAPPER.readTree(t.toFile());
+                assertTrue(trial.path("interleaved").asBoolean(), t.toString());
+                trial.path("iterations").forEach(it -> windows.add(new long[] {it.path("windowStartEpochMillis").asLong(),
+                        it.path("windowStartEpochMillis").asLong() + it.path("windowNanos").asLong() / 1_000_000}));
                 if (trial.path("client").asText().equals(neu)) {
                     forksOfNew++;
                     assertEquals("apache", trial.path("params").path("client").asText());
@@ -82,7 +86,13 @@ class UpgradeSmokeComparisonTest {
                 }
             }
         }
-        assertEquals(2, forksOfNew, "one fork of the new version per round");
+        assertEquals(1, forksOfNew, "one JVM of the new version in the set");
+        // Three JVMs of two jars took turns: no two windows of them, measured or not, overlap in time.
+        windows.sort(java.util.Comparator.comparingLong(w -> w[0]));
+        for (int i = 1; i < windows.size(); i++) {
+            assertTrue(windows.get(i)[0] >= windows.get(i - 1)[1], "windows overlap: " + windows.get(i - 1)[0] + "-"
+                    + windows.get(i - 1)[1] + " and " + windows.get(i)[0]);
+        }
 
         JsonNode upgrade = JsonFiles.MAPPER.readTree(dir.resolve("summary.json").toFile()).path("upgrade");
         assertEquals(neu, upgrade.path("new").path("label").asText(), all);
@@ -101,11 +111,18 @@ class UpgradeSmokeComparisonTest {
             twoRounds++;
             assertNoDifference(f, together, confidence);
         }
-        assertEquals(twoRounds, together, "the figures judged together are those with two rounds");
+        assertEquals(twoRounds, together, "the figures judged together are those with two pairs");
+        assertEquals("blocks", upgrade.path("pairedBy").asText(), upgrade.toString());
         assertTrue(twoRounds > 0, upgrade.toString());
         assertTrue(Files.readAllLines(dir.resolve("results.csv")).get(0).contains("upgrade.cpu.verdict"));
         assertTrue(Files.size(dir.resolve("upgrade.png")) > 0);
         assertTrue(lines.stream().anyMatch(l -> l.startsWith("upgrade apache " + version + " -> " + version + " (")), all);
+    }
+
+    private static Set<String> names(JsonNode array) {
+        Set<String> out = new java.util.HashSet<>();
+        array.forEach(n -> out.add(n.asText()));
+        return out;
     }
 
     /** The family-wise error the A/A figures are held to: chance makes any of them differ once in a million runs. */
