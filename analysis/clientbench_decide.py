@@ -142,8 +142,9 @@ def clock_refusals(f: pd.DataFrame, figure: Figure) -> dict:
 
 
 def compared(run: cbl.Run, figure: Figure) -> pd.DataFrame:
-    """The rows a figure is compared on: an interleaved set's windows one by one, each in its block (`cbl.blocks`),
-    but p99 over a fork's windows merged: a window holds too few of the slowest requests to have a p99 of its own."""
+    """The rows a figure is netted on: an interleaved set's windows one by one, each in its block (`cbl.blocks`), but
+    p99 over a fork's windows merged: a window holds too few of the slowest requests to have a p99 of its own. The
+    windows of a set are then compared as one value per set (`cbl.per_set`)."""
     return cbl.forks(run) if figure.key == "p99" else cbl.blocks(run)
 
 
@@ -188,9 +189,9 @@ def rank(run: cbl.Run, shape: str, figure: Figure) -> dict | None:
             not_ranked[client] = (f"within one bucket of the latency histogram ({g['width'].max():.0f} us wide there)"
                                   + (" beyond the server's delay" if delay_us else ""))
             continue
-        values[client] = {int(r): v for r, v in zip(g["round"], g["value"])}
+        values[client] = cbl.per_set({int(r): v for r, v in zip(g["round"], g["value"])})
         floor_var[client] = bucket_variance(list(g["value"]), list(g["width"]))
-        unsteady[client] = {int(r) for r, ok in zip(g["round"], g["steady"]) if not ok}
+        unsteady[client] = {int(r) // 1000 if r >= 1000 else int(r) for r, ok in zip(g["round"], g["steady"]) if not ok}
         if unsteady[client]:
             flags.add("unsteady")
         marks[client] = sorted(flags)

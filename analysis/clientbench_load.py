@@ -312,6 +312,19 @@ def blocks(run: Run) -> pd.DataFrame:
     return pd.concat([alone, pd.DataFrame(rows, columns=_COLUMNS)], ignore_index=True)
 
 
+def per_set(values: dict, keep=None) -> dict:
+    """round -> value, an interleaved set's windows (round set * 1000 + block) merged into one value for the set, their
+    geometric mean; rounds of forks alone as they are. A set's JVM is one sample of the client's JVMs, and JVMs of one
+    client differ (JIT choices, layout) by more than its windows do: its blocks measure that JVM closely, so the set is
+    what rounds are compared on. `keep`: only these rounds (those both sides of a pair have)."""
+    by = {}
+    for r, v in values.items():
+        if keep is None or r in keep:
+            by.setdefault(r // 1000 if r >= 1000 else r, []).append(v)
+    return {r: math.exp(sum(math.log(v) for v in vs) / len(vs)) if all(v > 0 for v in vs) else sum(vs) / len(vs)
+            for r, vs in by.items()}
+
+
 @functools.cache
 def _reference_histogram():
     """A histogram as the harness records latency (1 us to 1 h, 3 digits): the bucket widths of a value read from a

@@ -181,9 +181,12 @@ def resolution_block(run: cbl.Run) -> str:
     said = ("found no difference in any of them, as it should" if not found else
             "found a difference in " + "; ".join(f"{f['shape']} {f['label']} ({f['verdict']})" for f in found)
             + f": at {u['confidence']:.0%} for all figures together, an A/A run does so one time in twenty or less")
+    pairs = max((f["rounds"] for f in figures), default=0)
+    sets = len({s.get("set") for s in run.env.get("sets", [])})
+    design = (f"{sets} set{'s' if sets != 1 else ''} of both versions alive at once, {pairs} blocks of windows in turn"
+              if u.get("pairedBy") == "blocks" else f"{pairs} rounds")
     lines = [begin("resolution"),
-             f"An A/A run, `./bench upgrade {u['client']} {version} {version}` (`{run.name}`: "
-             f"{max((f['rounds'] for f in figures), default=0)} rounds{took} on {hf['cores']} cores of "
+             f"An A/A run, `./bench upgrade {u['client']} {version} {version}` (`{run.name}`: {design}{took} on {hf['cores']} cores of "
              f"{hf['cpuModel']}, JDK {hf['jdk']}), compared {len(figures)} figures and {said}. The change each "
              f"figure finds four times in five is what an upgrade's run of the same length can see on this machine:", "",
              "| could detect | " + " | ".join(shapes) + " |", "|---" * (len(shapes) + 1) + "|"]

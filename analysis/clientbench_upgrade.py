@@ -126,7 +126,10 @@ def decide(run: cbl.Run) -> dict:
                 continue
             values, marks = _rounds(run, shape, fig)
             a, b = values.get(old, {}), values.get(new, {})
-            rounds = [r for r in a if r in b and a[r] > 0 and b[r] > 0]  # none: at or below the harness's own
+            common = {r for r in a if r in b and a[r] > 0 and b[r] > 0}  # none: at or below the harness's own
+            # A set's blocks pair the versions within it; the sets, each a new JVM of each, are the pairs judged.
+            values = {old: cbl.per_set(a, common), new: cbl.per_set(b, common)}
+            rounds = list(values[old])
             if rounds:
                 cells.append((shape, fig, values, sorted(marks[old] | marks[new]), len(rounds)))
     both = sum(1 for *_, n in cells if n >= 2)
@@ -142,12 +145,13 @@ def decide(run: cbl.Run) -> dict:
                          "firstLook": run.first_look},
             "confidence": cbl.CONFIDENCE, "figuresTogether": both,
             "pairedBy": pairing(run),
-            "method": f"per {pairing(run)[:-1]} log(new/old), paired within the {pairing(run)[:-1]}; mean and Student t "
-                      "interval, Bonferroni over the figures", "figures": figures}
+            "method": ("per set, the mean over its blocks of log(new/old), each block's windows seconds apart"
+                       if pairing(run) == "blocks" else "per round log(new/old), paired within the round")
+                      + "; mean and Student t interval, Bonferroni over the figures", "figures": figures}
 
 
 def pairing(run: cbl.Run) -> str:
-    """What pairs old with new: `blocks` of interleaved sets (p99 per set, its windows merged), else `rounds`."""
+    """What pairs old with new: `blocks` of interleaved sets (judged per set: a new JVM of each version), else `rounds`."""
     return "blocks" if any(t.record.get("interleaved") for t in run.trials) else "rounds"
 
 
@@ -254,8 +258,8 @@ def text(run: cbl.Run, u: dict, width: int = 118) -> str:
         said.append("no difference detected in any figure")
     lines += textwrap.wrap("verdict: " + " | ".join(said), width, subsequent_indent="  ")
     lines += textwrap.wrap(
-        ("new/old from the blocks paired (old and new alive at once, their windows in a new order each block; p99 per "
-         "set, its windows merged); intervals " if u.get("pairedBy") == "blocks" else
+        ("new/old per set of JVMs (old and new alive at once, their windows paired block by block; p99 over each JVM's "
+         "windows merged); intervals " if u.get("pairedBy") == "blocks" else
          "new/old from the rounds paired (old and new in each round, their order alternating); intervals ") +
         f"{u['confidence']:.0%} for all {u['figuresTogether']} figures together, so an A/A run finds no difference "
         f"with {u['confidence']:.0%} probability; could detect: the change found four times in five; costs net of noop; "

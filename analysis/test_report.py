@@ -540,6 +540,16 @@ def test_the_resolution_block_says_what_an_aa_run_could_detect_and_nothing_else_
     assert "| CPU per request | 3.1% | - |" in block and "| throughput | - | 5.2% |" in block
 
 
+def test_a_duets_resolution_says_its_sets_and_blocks(tmp_path):
+    readme = resolution_readme(tmp_path)
+    run = aa_run(tmp_path)
+    run.summary["upgrade"]["pairedBy"] = "blocks"
+    run.env["sets"] = [{"shape": sh, "set": n} for n in (1, 2) for sh in ("rate-4000", "closed-x16")]
+    render.write_resolution(run, readme)
+    assert ("(`aa`: 2 sets of both versions alive at once, 7 blocks of windows in turn in 13 minutes on 2 cores"
+            in between(readme.read_text(), "resolution"))
+
+
 def test_an_aa_run_that_found_a_difference_says_which(tmp_path):
     readme = resolution_readme(tmp_path)
     render.write_resolution(aa_run(tmp_path, verdicts=(cbu.NONE, cbu.WORSE)), readme)

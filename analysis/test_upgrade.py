@@ -146,6 +146,21 @@ def test_costs_are_net_of_noop_in_the_same_round(tmp_path):
     assert cpu["ratio"] == pytest.approx(0.9, abs=0.001) and cpu["verdict"] == cbu.BETTER
 
 
+def test_a_duet_is_judged_per_set_so_what_one_jvm_does_is_no_difference(tmp_path):
+    # An A/A duet of three sets of six blocks: each version's JVM costs its own constant few percent more or less, its
+    # windows agree to 0.1%. Paired block by block that is "worse" (18 pairs, tiny spread); set by set, no difference.
+    rows = []
+    for s, (x, y) in enumerate([(1.03, 0.99), (0.98, 1.02), (1.01, 1.00)], start=1):
+        for b in range(1, 7):
+            w = 1 + 0.001 * (b % 2)
+            rows += [{"shape": "rate-4000", "client": "noop", "round": s * 1000 + b, "cpu": 10.0},
+                     {"shape": "rate-4000", "client": OLD, "round": s * 1000 + b, "cpu": 10 + 30 * x * w},
+                     {"shape": "rate-4000", "client": NEW, "round": s * 1000 + b, "cpu": 10 + 30 * y * w}]
+    cpu = next(f for f in cbu.decide(_fake_run(rows, tmp_path))["figures"] if f["figure"] == "cpu")
+    assert cpu["rounds"] == 3, "three sets: three pairs"
+    assert cpu["verdict"] == cbu.NONE, cpu
+
+
 def test_rounds_that_agree_exactly_decide_nothing():
     # Two equal ratios (quantized latencies do this) estimate no spread: no figure here declares itself exact.
     p = cbu.paired({1: 100.0, 2: 120.0}, {1: 101.0, 2: 121.2}, higher_is_better=False, figures=1)

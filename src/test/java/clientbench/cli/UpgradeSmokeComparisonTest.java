@@ -22,8 +22,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@code ./bench upgrade} end to end: an A/A run of apache at the pom's version as a duet, one set of two blocks of one
- * smoke-length shape, each version's JMH in its own JVM on its jar, the three forks taking turns; each fork records its
+ * {@code ./bench upgrade} end to end: an A/A run of apache at the pom's version as a duet, two sets of one block of one
+ * smoke-length shape (a set is a pair: a new JVM of each version), each version's JMH in its own JVM on its jar, the
+ * three forks of a set taking turns; each fork records its
  * version, and the decision lands in summary.json, results.csv, upgrade.png and the terminal; every figure shows no
  * difference, as an A/A run must. No figure's value is asserted: the windows are a second long.
  */
@@ -48,7 +49,7 @@ class UpgradeSmokeComparisonTest {
         VersionJarCache.seed(ClientBuild.of("apache", version), root, JAR);
 
         List<String> cmd = ComparisonRunTest.java(root, true, JAR.toString(), Bench.class.getName(), "upgrade", "apache",
-                version, version, "--profile", "smoke", "--shapes", "immediate-1000", "--rounds", "1", "--blocks", "2");
+                version, version, "--profile", "smoke", "--shapes", "immediate-1000", "--rounds", "2", "--blocks", "1");
         Path out = root.resolve("out.txt");
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
         assertTrue(p.waitFor(200, TimeUnit.SECONDS), "the run ends: " + Files.readString(out));
@@ -63,13 +64,16 @@ class UpgradeSmokeComparisonTest {
         try (var s = Files.list(root.resolve("results"))) {
             dir = s.filter(Files::isDirectory).findFirst().orElseThrow();
         }
-        // One set: the three forks (old, noop, new) warmed up and then took turns, every block each of them once.
-        JsonNode set = JsonFiles.MAPPER.readTree(dir.resolve("env.json").toFile()).path("sets").path(0);
-        assertEquals(Set.of(old, "noop", neu), names(set.path("warmupOrder")), set.toString());
-        assertEquals(2, set.path("blockOrders").size(), set.toString());
-        set.path("blockOrders").forEach(o -> assertEquals(Set.of(old, "noop", neu), names(o), set.toString()));
-        assertEquals(0, set.path("left").size(), set.toString());
-        assertEquals(0, set.path("notStopped").size(), set.toString());
+        // Each set: its three forks (old, noop, new) warmed up and then took turns, every block each of them once.
+        JsonNode sets = JsonFiles.MAPPER.readTree(dir.resolve("env.json").toFile()).path("sets");
+        assertEquals(2, sets.size(), sets.toString());
+        for (JsonNode set : sets) {
+            assertEquals(Set.of(old, "noop", neu), names(set.path("warmupOrder")), set.toString());
+            assertEquals(1, set.path("blockOrders").size(), set.toString());
+            set.path("blockOrders").forEach(o -> assertEquals(Set.of(old, "noop", neu), names(o), set.toString()));
+            assertEquals(0, set.path("left").size(), set.toString());
+            assertEquals(0, set.path("notStopped").size(), set.toString());
+        }
         int forksOfNew = 0;
         List<long[]> windows = new ArrayList<>();
         try (var s = Files.newDirectoryStream(dir, "*.trial.json")) {
@@ -86,8 +90,8 @@ class UpgradeSmokeComparisonTest {
                 }
             }
         }
-        assertEquals(1, forksOfNew, "one JVM of the new version in the set");
-        // Three JVMs of two jars took turns: no two windows of them, measured or not, overlap in time.
+        assertEquals(2, forksOfNew, "one JVM of the new version a set");
+        // JVMs of two jars took turns: no two windows of them, measured or not, overlap in time.
         windows.sort(java.util.Comparator.comparingLong(w -> w[0]));
         for (int i = 1; i < windows.size(); i++) {
             assertTrue(windows.get(i)[0] >= windows.get(i - 1)[1], "windows overlap: " + windows.get(i - 1)[0] + "-"
