@@ -258,6 +258,17 @@ def rank_startup(run: cbl.Run, figure: Figure) -> dict | None:
                         max(len(v) for v in values.values()))
 
 
+def leaders(f: dict) -> list:
+    """A figure's leaders: the shortest best-first run of its lettered clients each of which is told apart from every
+    lettered client after it; [] when no such run leaves anyone out."""
+    ranked = [x for x, c in f["clients"].items() if c["letters"]]  # best first, as decided
+    apart = {(p["better"], p["worse"]) for p in f["pairs"]["apart"]}
+    for k in range(1, len(ranked)):
+        if all((x, y) in apart for x in ranked[:k] for y in ranked[k:]):
+            return ranked[:k]
+    return []
+
+
 def _figure_dict(shape: str, figure: Figure, c: cbs.Comparison, marks: dict, not_ranked: dict, delay_us: int,
                  rounds: int) -> dict:
     """One figure's verdict as summary.json holds it; `rounds`: the most rounds a client was measured in. A client
@@ -607,17 +618,12 @@ def marks_shown(v: dict) -> list:
 
 
 def best(v: dict, run: cbl.Run, most: int = MOST_COLUMNS) -> list:
-    """One phrase per column of the table: the clients with its first letter (not told apart from the best)."""
+    """One phrase per column of the table: its leaders, the best clients told apart from all the rest."""
     figs = {(s["shape"], f["figure"]): f for s in v["shapes"] for f in s["figures"]}
     cols = columns(v, most)
     shapes = {s: run.shape_params(s) for s, _ in cols}
-    out = []
-    for shape, key in cols:
-        f = figs[(shape, key)]
-        first = f["tiers"][0] if f["tiers"] else []
-        out.append(f"{column_name(shapes, shape, key)}: "
-                   + (", ".join(first) if len(first) < len(f["clients"]) else "none told apart"))
-    return out
+    return [f"{column_name(shapes, shape, key)}: " + (", ".join(leaders(figs[(shape, key)])) or "none")
+            for shape, key in cols]
 
 
 def grid(t: pd.DataFrame) -> list:
@@ -637,7 +643,8 @@ def text(run: cbl.Run, v: dict, width: int = 118) -> str:
     most = MOST_COLUMNS
     while most > 1 and max(map(len, grid(table(run, v, most).reset_index()))) > width:
         most -= 1  # the widest columns that fit the terminal; the report has them all
-    lines += textwrap.wrap("best (tier a): " + "; ".join(best(v, run, most)), width, subsequent_indent="  ")
+    lines += textwrap.wrap("best (told apart from all the rest): " + "; ".join(best(v, run, most)), width,
+                           subsequent_indent="  ")
     t = table(run, v, most)
     if not t.empty:
         lines += [""] + textwrap.wrap("load: " + load_line(run, v, most), width, subsequent_indent="  ")

@@ -55,9 +55,10 @@ def verdict_lines(run: cbl.Run, v: dict) -> list:
 
 
 def _best(name: str, f: dict) -> str:
-    best = [c for c in f["clients"] if "a" in f["clients"][c]["letters"]]
-    return (f"{name}: {'highest' if f['better'] == 'higher' else 'lowest'} {', '.join(best)} (a); "
-            f"{f['pairs']['separated']} of {f['pairs']['of']} pair{'s' if f['pairs']['of'] != 1 else ''} told apart.")
+    first = cbd.leaders(f)
+    lead = (f"{'highest' if f['better'] == 'higher' else 'lowest'} {', '.join(first)}, told apart from all the rest"
+            if first else "no client told apart from all the rest")
+    return f"{name}: {lead}; {f['pairs']['separated']} of {f['pairs']['of']} pair{'s' if f['pairs']['of'] != 1 else ''} told apart."
 
 
 def cell(f: dict, client: str) -> tuple:

@@ -13,6 +13,7 @@ import pytest
 import clientbench_decide as cbd
 import clientbench_estimates as est
 import clientbench_load as cbl
+import clientbench_stats as cbs
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "run-small"
 
@@ -351,3 +352,24 @@ def test_a_round_without_noop_is_netted_against_noops_median_and_marked(tmp_path
     f = f.assign(p50=f["cpu"] * 10, **{"p50.width": 1.0})
     p50 = cbd.rank(_fake_run(f, [OPEN], ["lean", "heavy"], tmp_path), "rate-4000", cbd.BY_KEY["p50"])
     assert p50["clients"]["lean"]["marks"] == []
+
+
+def test_leaders_are_the_best_told_apart_from_every_other_client():
+    # Rounds with 6% noise. a | b c d, with b, c, d overlapping: a leads. A chain a, b, c, d where each is told
+    # apart only from the next but one: tier a is a and b, yet b is not told apart from c: nobody leads.
+    noise = [1.0, 1.06, 0.94, 1.03, 0.97, 1.0]
+
+    def compare(levels: dict) -> cbs.Comparison:
+        return cbs.compare({c: {r: x * noise[(r + i) % 6] for r in range(1, 7)} for i, (c, x) in
+                            enumerate(levels.items())}, False)
+
+    def leaders(c: cbs.Comparison) -> list:  # as the verdict stores the figure
+        return cbd.leaders(cbd._figure_dict("s", cbd.BY_KEY["cpu"], c, {x: [] for x in c.order}, {}, 0, 6))
+
+    c = compare({"a": 10.0, "b": 13.0, "c": 14.0, "d": 15.0})
+    assert c.letters == {"a": "a", "b": "b", "c": "bc", "d": "c"}
+    assert leaders(c) == ["a"]
+    chain = compare({"a": 10.0, "b": 10.6, "c": 11.3, "d": 12.0})
+    assert chain.letters == {"a": "a", "b": "ab", "c": "bc", "d": "c"} and chain.tiers()[0] == ["a", "b"]
+    assert leaders(chain) == []
+    assert leaders(compare({"a": 10.0, "b": 10.1, "c": 10.2})) == []

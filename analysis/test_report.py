@@ -123,16 +123,22 @@ def test_the_first_screen_says_what_the_verdict_holds_for_in_at_most_six_lines(d
     assert 1 <= lines <= 5  # and the line above them
 
 
-def test_each_told_apart_line_names_the_clients_sharing_the_best_letter(decided, report):
+def test_each_told_apart_line_names_the_clients_told_apart_from_all_the_rest(decided, report):
     v = verdict_of(decided[0])
     items = re.findall(r"<li>(.*?)</li>", re.findall(r'<ol class="verdict">(.*?)</ol>', report, re.S)[0])
     names = first_screen(report).rows[0][1:]
     for name, f in zip(names, columns(v)):
-        best = [c for c in f["clients"] if "a" in f["clients"][c]["letters"]]
         said = [x for x in items if x.startswith(name + ": ")]
         if f["pairs"]["separated"]:
-            assert said and said[0].split(": ", 1)[1].startswith(f"{'lowest' if f['better'] == 'lower' else 'highest'} "
-                                                                  f"{', '.join(best)} (a);"), (name, items)
+            assert said, (name, items)
+            text = said[0].split(": ", 1)[1]
+            named = (text.split(", told apart")[0].split(" ", 1)[1].split(", ") if "told apart from all" in text
+                     and not text.startswith("no client") else [])
+            # each client named is told apart from every lettered client not named, by the figure's own pairs
+            apart = {(p["better"], p["worse"]) for p in f["pairs"]["apart"]}
+            rest = [c for c, x in f["clients"].items() if x["letters"] and c not in named]
+            assert all((x, y) in apart for x in named for y in rest), (name, text, apart)
+            assert named or text.startswith("no client told apart from all the rest"), text
             assert f"{f['pairs']['separated']} of {f['pairs']['of']} pair" in said[0]
         else:
             assert not said and any(name in x for x in items if x.startswith("Not told apart: "))
