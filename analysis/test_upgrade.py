@@ -121,6 +121,48 @@ def test_a_change_of_what_could_be_detected_is_found_four_times_in_five_and_the_
     assert found[half] / runs <= 0.6, found[half] / runs
 
 
+def _duet(rng: random.Random, sets: int, blocks: int, change: float, jvm_sd: float, window_sd: float) -> tuple:
+    """One figure of a duet, round set * 1000 + block: the host's effect per block on both versions alike, each JVM's
+    own constant offset (a new JVM a set), each window's own noise; the new version truly `change` in log."""
+    old, new = {}, {}
+    for s in range(1, sets + 1):
+        jvm_old, jvm_new = rng.gauss(0, jvm_sd), rng.gauss(0, jvm_sd)
+        for b in range(1, blocks + 1):
+            host = rng.gauss(0, 0.1)
+            old[s * 1000 + b] = 30 * math.exp(host + jvm_old + rng.gauss(0, window_sd))
+            new[s * 1000 + b] = 30 * math.exp(host + jvm_new + change + rng.gauss(0, window_sd))
+    return old, new
+
+
+def _duet_verdict(old: dict, new: dict, figures: int) -> dict:
+    return cbu.paired(cbl.per_set(old), cbl.per_set(new), False, figures)
+
+
+def test_a_duets_aa_finds_no_difference_at_95_percent_though_its_jvms_differ():
+    # 2,000 A/A duets of 6 sets x 6 blocks, JVMs 2% apart, windows 10%, one figure judged at 95%: the error is at most
+    # 5% (binomial sd 0.5%, bounds 3 sd). Judged block by block, the JVMs' offsets read as a difference more often.
+    rng = random.Random(49)
+    runs, per_set, per_block = 2000, 0, 0
+    for _ in range(runs):
+        old, new = _duet(rng, 6, 6, 0.0, 0.02, 0.1)
+        per_set += _duet_verdict(old, new, 1)["verdict"] != cbu.NONE
+        per_block += cbu.paired(old, new, False, 1)["verdict"] != cbu.NONE
+    assert 0.035 <= per_set / runs <= 0.065, per_set / runs
+    assert per_block / runs > 0.065, per_block / runs  # 7.5% with these seeds: past the bound
+
+
+def test_a_duets_planted_change_of_what_it_could_detect_is_found_four_times_in_five():
+    # The per-set spread of a duet of 6 x 6 with JVMs 2% and windows 10% apart is sqrt(2) x sqrt(0.02^2 + 0.1^2 / 6);
+    # a change of what that could detect at 95% over 6 figures is found in 80% of 2,000 duets (bounds 3 sd: 2.7%).
+    rng = random.Random(10)
+    sets, blocks, figures, runs = 6, 6, 6, 2000
+    sd = math.sqrt(2) * math.sqrt(0.02 ** 2 + 0.1 ** 2 / blocks)
+    change = cbu.detectable_log_change(sd, sets, 0.05 / figures)
+    found = sum(_duet_verdict(*_duet(rng, sets, blocks, change, 0.02, 0.1), figures)["verdict"] != cbu.NONE
+                for _ in range(runs))
+    assert 0.773 <= found / runs <= 0.827, (found / runs, math.exp(change) - 1)
+
+
 def test_one_round_gives_a_ratio_without_an_interval():
     p = cbu.paired({1: 10.0, 2: 11.0}, {1: 9.0}, False, 3)
     assert p["rounds"] == 1 and p["verdict"] == cbu.FEW and math.isnan(p["low"])
