@@ -63,6 +63,11 @@ public record Shape(String name, String benchmark, Map<String, String> params, T
     /** One iteration of LongLivedBenchmark: 30 s measured, about 25 s more for the requests to return, start-up. */
     static final int LONG_LIVED_SECONDS = 65;
 
+    /** Whether its rounds can be interleaved sets: a fixed rate or a closed loop (a knee search changes its rate). */
+    public boolean canInterleave() {
+        return timings != null && (benchmark.equals(OPEN) || benchmark.equals(CLOSED));
+    }
+
     /**
      * This shape in {@code rounds} rounds; with {@code blocks} > 0 each an interleaved set of that many blocks, a
      * measured window of the shape's measured length each; 0: forks alone, as its timings say.

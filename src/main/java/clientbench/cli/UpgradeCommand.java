@@ -31,15 +31,15 @@ final class UpgradeCommand implements Callable<Integer>, Bench.Checked {
     static final String DEFAULT_PROFILE = "standard";
     static final List<String> DEFAULT_SHAPES = List.of("rate-" + Profile.COMMON_RATE, "closed-x16");
     /**
-     * By default each round is a duet: one JVM of each version and of noop alive at once, their measured windows in
-     * turn, block after block, so each block's ratio new/old is taken seconds apart. Two sets of {@value #DEFAULT_BLOCKS}
-     * blocks of the default shapes take about 13 minutes on 2 cores, builds and report aside.
+     * With {@code --blocks W}, each round is a duet: one JVM of each version and of noop alive at once, their measured
+     * windows in turn, block after block. A set is judged as one pair (JVMs of one version differ by more than their
+     * windows), and a set costs more than a round (three warm-ups in turn): rounds stay the default.
      */
-    static final int DEFAULT_BLOCKS = 10;
-    static final int DEFAULT_SETS = 2;
+    static final int DEFAULT_BLOCKS = 0;
+    static final int DEFAULT_SETS = 6;
     /**
-     * With {@code --blocks 0}, rounds of fresh JVMs: even, so as many rounds run the old version first as the new
-     * (Schedule.alternating); 8 rounds of the default shapes take about 20 minutes on 2 cores.
+     * Rounds of fresh JVMs: even, so as many rounds run the old version first as the new (Schedule.alternating); 8
+     * rounds of the default shapes take about 20 minutes on 2 cores.
      */
     static final int DEFAULT_ROUNDS = 8;
 
@@ -56,13 +56,12 @@ final class UpgradeCommand implements Callable<Integer>, Bench.Checked {
             + " without them: all of its shapes)")
     String shapes;
 
-    @Option(names = "--rounds", paramLabel = "N", description = "sets, each one JVM of each version and of noop per shape"
-            + " (default: " + DEFAULT_SETS + "); with --blocks 0, rounds of fresh JVMs A B B A (default: " + DEFAULT_ROUNDS
-            + "; at least 2)")
+    @Option(names = "--rounds", paramLabel = "N", description = "rounds of fresh JVMs, A B B A (default: " + DEFAULT_ROUNDS
+            + "; at least 2); with --blocks, sets (default: " + DEFAULT_SETS + ")")
     Integer rounds;
 
-    @Option(names = "--blocks", paramLabel = "W", description = "blocks a set: each version's measured window in turn, W"
-            + " times per JVM (default: " + DEFAULT_BLOCKS + "; 0: rounds of fresh JVMs, one window set each)")
+    @Option(names = "--blocks", paramLabel = "W", description = "run each round as a duet of W blocks: a JVM of each"
+            + " version and of noop alive at once, their windows in turn (default: rounds of fresh JVMs)")
     int blocks = DEFAULT_BLOCKS;
 
     @Option(names = "--profile", paramLabel = "NAME", description = "whose shapes and timings (default: standard; smoke: seconds,"
@@ -90,9 +89,12 @@ final class UpgradeCommand implements Callable<Integer>, Bench.Checked {
             oldBuild = ClientBuild.of(client, oldVersion);
             newBuild = ClientBuild.of(client, newVersion);
             int n = rounds != null ? rounds : blocks > 0 ? DEFAULT_SETS : DEFAULT_ROUNDS;
-            if (blocks < 0 || n < 1 || n * Math.max(blocks, 1) < 2) {
-                throw new IllegalArgumentException("a ratio's interval needs two pairs: --rounds " + n + " --blocks " + blocks
-                        + " gives " + n * Math.max(blocks, 1) + " (blocks at least 0, rounds at least 1)");
+            if (n < 2) {
+                throw new IllegalArgumentException("--rounds must be 2 or more (a ratio's interval needs two rounds, or"
+                        + " two sets: each is one pair of JVMs), was " + n);
+            }
+            if (blocks < 0) {
+                throw new IllegalArgumentException("--blocks must be 1 or more for a duet (0: rounds), was " + blocks);
             }
             Profile source = Profile.named(profile);
             measured = profile(source, shapes != null ? List.of(shapes.split(",")) : defaultShapes(source), n, blocks);
@@ -153,7 +155,7 @@ final class UpgradeCommand implements Callable<Integer>, Bench.Checked {
             Shape s = source.shapes().stream().filter(x -> x.name().equals(name)).findFirst().orElseThrow(() ->
                     new IllegalArgumentException("no shape '" + name + "' in profile " + source.name() + "; valid: "
                             + String.join(", ", source.shapes().stream().map(Shape::name).toList())));
-            chosen.add(s.inRounds(rounds, s.ownTimings() ? 0 : blocks));
+            chosen.add(s.inRounds(rounds, s.canInterleave() ? blocks : 0));
         }
         String purpose = "an upgrade: two versions of one client, " + (blocks > 0 ? "window by window in sets of "
                 + blocks + " blocks" : "interleaved A B B A") + ", on the " + source.name() + " profile's shapes"

@@ -50,26 +50,35 @@ class UpgradeRoundsAlternateTest {
     }
 
     @Test
-    void theDefaultRunIsDuetsThatFitThirteenMinutesOnTwoCores() {
-        // Each fork's estimate (its settling as typical, its windows and resume windows, JVM start): about 55 s a fork.
-        Profile p = UpgradeCommand.profile(Profile.named(UpgradeCommand.DEFAULT_PROFILE), UpgradeCommand.DEFAULT_SHAPES,
-                UpgradeCommand.DEFAULT_SETS, UpgradeCommand.DEFAULT_BLOCKS);
-        assertTrue(p.shapes().stream().allMatch(s -> s.blocks() == UpgradeCommand.DEFAULT_BLOCKS
-                && s.rounds() == UpgradeCommand.DEFAULT_SETS), p.shapes().toString());
-        List<Schedule.Step> steps = Schedule.alternating(p.shapes(), "a", "b");
-        long seconds = steps.stream().mapToLong(s -> s.shape().estimatedSeconds()).sum();
-        // On top: the report (about 40 s); both jars are built before (about 60 s each when not cached).
-        assertTrue(seconds + 40 <= 13 * 60, seconds + " s of forks in " + steps.size() + " steps");
+    void aDuetIsASetOfBlocksForEveryShapeWithItsOwnTimings() {
+        Profile p = UpgradeCommand.profile(Profile.named(UpgradeCommand.DEFAULT_PROFILE), List.of("rate-4000",
+                "capacity-http1"), UpgradeCommand.DEFAULT_SETS, 6);
+        Shape rate = p.shapes().get(0);
+        assertTrue(rate.blocks() == 6 && rate.rounds() == UpgradeCommand.DEFAULT_SETS && rate.timings()
+                .measurementIterations() == 6, rate.toString());
+        assertTrue(!p.shapes().get(1).interleaved(), "a knee search runs in rounds: " + p.shapes().get(1));
     }
 
     @Test
-    void withoutBlocksTheDefaultRoundsFitHalfAnHourOnTwoCores() {
+    void theDefaultRoundsFitHalfAnHourOnTwoCores() {
         Profile p = UpgradeCommand.profile(Profile.named(UpgradeCommand.DEFAULT_PROFILE), UpgradeCommand.DEFAULT_SHAPES,
-                UpgradeCommand.DEFAULT_ROUNDS, 0);
+                UpgradeCommand.DEFAULT_ROUNDS, UpgradeCommand.DEFAULT_BLOCKS);
         List<Schedule.Step> steps = Schedule.alternating(p.shapes(), "a", "b");
         assertTrue(p.shapes().stream().noneMatch(Shape::interleaved));
         long seconds = steps.stream().mapToLong(s -> s.shape().estimatedSeconds()).sum();
         // On top: each step's own JVM (about 2 s), both jars' builds (about 60 s each when not cached), the report.
         assertTrue(seconds + 2L * steps.size() + 180 <= 30 * 60, seconds + " s of forks in " + steps.size() + " steps");
+    }
+
+    @Test
+    void oneSetOrANegativeBlockCountIsRefusedBeforeAnythingRuns() throws Exception {
+        // A set is one pair of JVMs: one set gives a ratio but no interval.
+        for (String[] args : List.of(new String[] {"--rounds", "1", "--blocks", "6"}, new String[] {"--blocks", "-1"})) {
+            UpgradeCommand c = new UpgradeCommand();
+            List<String> all = new java.util.ArrayList<>(List.of("jetty", "12.1.14", "12.1.14"));
+            all.addAll(List.of(args));
+            new picocli.CommandLine(c).parseArgs(all.toArray(String[]::new));
+            assertEquals(2, c.check(), String.join(" ", args));
+        }
     }
 }
