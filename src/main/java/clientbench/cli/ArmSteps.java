@@ -1,5 +1,7 @@
 package clientbench.cli;
 
+import clientbench.plan.RunPlan;
+import clientbench.plan.Schedule;
 import clientbench.jvm.Jdk;
 import org.openjdk.jmh.results.RunResult;
 

@@ -1,5 +1,6 @@
 package clientbench.cli;
 
+import clientbench.plan.Profile;
 import clientbench.behaviour.BehaviourRun;
 import clientbench.jvm.Jdk;
 import picocli.CommandLine;

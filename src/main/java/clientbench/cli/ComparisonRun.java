@@ -1,5 +1,11 @@
 package clientbench.cli;
 
+import clientbench.plan.TimeLeft;
+import clientbench.plan.JmhArgs;
+import clientbench.plan.RunPlan;
+import clientbench.plan.Schedule;
+import clientbench.plan.Shape;
+import clientbench.plan.Profile;
 import clientbench.adapters.Adapters;
 import clientbench.behaviour.BehaviourRun;
 import clientbench.harness.JsonFiles;

@@ -1,5 +1,7 @@
 package clientbench.cli;
 
+import clientbench.plan.RunPlan;
+import clientbench.plan.Profile;
 import clientbench.adapters.Adapters;
 import clientbench.api.AdapterConfig;
 import clientbench.harness.JsonFiles;

@@ -1,5 +1,8 @@
 package clientbench.cli;
 
+import clientbench.plan.RunPlan;
+import clientbench.plan.Schedule;
+import clientbench.plan.Shape;
 import clientbench.harness.JsonFiles;
 import clientbench.harness.Trial;
 import clientbench.harness.Turn;

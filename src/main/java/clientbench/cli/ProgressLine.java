@@ -1,5 +1,6 @@
 package clientbench.cli;
 
+import clientbench.plan.Schedule;
 import clientbench.harness.JsonFiles;
 import com.fasterxml.jackson.databind.JsonNode;
 

@@ -1,5 +1,8 @@
 package clientbench.cli;
 
+import clientbench.plan.JmhArgs;
+import clientbench.plan.RunPlan;
+import clientbench.plan.Profile;
 import clientbench.api.AdapterConfig;
 import clientbench.harness.RequestSpec;
 import clientbench.jvm.Jdk;

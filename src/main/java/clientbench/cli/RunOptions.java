@@ -1,5 +1,9 @@
 package clientbench.cli;
 
+import clientbench.plan.JmhArgs;
+import clientbench.plan.RunPlan;
+import clientbench.plan.Schedule;
+import clientbench.plan.Shape;
 import clientbench.api.AdapterConfig;
 import clientbench.harness.TrialSpec;
 import clientbench.jmh.HarnessProfiler;

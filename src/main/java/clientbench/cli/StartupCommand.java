@@ -1,5 +1,6 @@
 package clientbench.cli;
 
+import clientbench.plan.Profile;
 import clientbench.jvm.Jdk;
 import clientbench.startup.Footprint;
 import clientbench.startup.StartupPlan;

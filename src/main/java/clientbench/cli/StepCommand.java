@@ -1,5 +1,9 @@
 package clientbench.cli;
 
+import clientbench.plan.JmhArgs;
+import clientbench.plan.RunPlan;
+import clientbench.plan.Shape;
+import clientbench.plan.Profile;
 import clientbench.jvm.Jdk;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;

@@ -1,5 +1,6 @@
 package clientbench.cli;
 
+import clientbench.plan.Shape;
 import clientbench.harness.JsonFiles;
 import clientbench.harness.StubProcess;
 import clientbench.testkit.Prerequisites;

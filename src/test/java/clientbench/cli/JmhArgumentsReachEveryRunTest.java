@@ -1,5 +1,8 @@
 package clientbench.cli;
 
+import clientbench.plan.JmhArgs;
+import clientbench.plan.RunPlan;
+import clientbench.plan.Profile;
 import clientbench.jvm.Jdk;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,5 +1,6 @@
 package clientbench.cli;
 
+import clientbench.plan.Profile;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 

@@ -1,5 +1,7 @@
 package clientbench.cli;
 
+import clientbench.plan.RunPlan;
+import clientbench.plan.Shape;
 import clientbench.harness.RequestSpec;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

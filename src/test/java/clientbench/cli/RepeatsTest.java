@@ -1,5 +1,7 @@
 package clientbench.cli;
 
+import clientbench.plan.Schedule;
+import clientbench.plan.Shape;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openjdk.jmh.annotations.Mode;

@@ -1,5 +1,6 @@
 package clientbench.cli;
 
+import clientbench.plan.JmhArgs;
 import clientbench.api.Outcome;
 import clientbench.jmh.HarnessProfiler;
 import clientbench.jmh.HarnessSelfBenchmark;

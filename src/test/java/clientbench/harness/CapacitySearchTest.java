@@ -1,7 +1,7 @@
 package clientbench.harness;
 
-import clientbench.cli.Profile;
-import clientbench.cli.Shape;
+import clientbench.plan.Shape;
+import clientbench.plan.Profile;
 import clientbench.jmh.CapacityBenchmark;
 import org.junit.jupiter.api.Test;
 import org.openjdk.jmh.annotations.Param;

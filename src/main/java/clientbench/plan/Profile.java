@@ -1,4 +1,4 @@
-package clientbench.cli;
+package clientbench.plan;
 
 import clientbench.adapters.Adapters;
 import clientbench.harness.TrialSpec;
@@ -22,7 +22,7 @@ public record Profile(String name, String purpose, List<Shape> shapes, Duration 
     public record Startup(int starts, int archiveStarts, int requestStarts, boolean footprint) {
 
         /** About 1.5 s a start, 4 s more with the requests; for the time-left estimate. */
-        long estimatedSeconds(int jvms) {
+        public long estimatedSeconds(int jvms) {
             return Math.round(jvms * (1.5 * (starts + archiveStarts) + 3.5 * requestStarts));
         }
     }
@@ -32,7 +32,7 @@ public record Profile(String name, String purpose, List<Shape> shapes, Duration 
     }
 
     /** The common rate: below every client's knee on 2 cores, where cost and latency compare like with like. */
-    static final int COMMON_RATE = 4_000;
+    public static final int COMMON_RATE = 4_000;
 
     public static Profile named(String name) {
         return switch (name) {

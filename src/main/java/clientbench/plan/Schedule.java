@@ -1,4 +1,4 @@
-package clientbench.cli;
+package clientbench.plan;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -10,7 +10,7 @@ import java.util.Random;
  * shuffled with the run's seed. Hosts slow in spells of minutes: in rounds a spell costs every client alike and shows
  * in the spread the intervals rest on. Every shape's first round comes first, so a shape's rounds lie far apart.
  */
-final class Schedule {
+public final class Schedule {
 
     private Schedule() {
     }
@@ -18,16 +18,16 @@ final class Schedule {
     /**
      * One JMH run of a comparison: a shape, a client, the round (1-based) of how many the shape has.
      */
-    record Step(Shape shape, String client, int round, int rounds) {
+    public record Step(Shape shape, String client, int round, int rounds) {
 
         /** "round 1/3" for the terminal and env.json. */
-        String roundWords() {
+        public String roundWords() {
             return "round " + round + "/" + rounds;
         }
     }
 
     /** Every step, rounds in order; within a round each shape's clients in a new order drawn from {@code seed}. */
-    static List<Step> of(List<Shape> shapes, List<String> chosen, long seed) {
+    public static List<Step> of(List<Shape> shapes, List<String> chosen, long seed) {
         Random random = new Random(seed);
         int most = shapes.stream().mapToInt(Shape::rounds).max().orElse(0);
         List<Step> out = new ArrayList<>();
@@ -46,7 +46,7 @@ final class Schedule {
      * {@code second}, the other way round in even rounds (A B, B A), so over an even number of rounds a drift within a
      * round costs both alike.
      */
-    static List<Step> alternating(List<Shape> shapes, String first, String second) {
+    public static List<Step> alternating(List<Shape> shapes, String first, String second) {
         int most = shapes.stream().mapToInt(Shape::rounds).max().orElse(0);
         List<Step> out = new ArrayList<>();
         for (int round = 1; round <= most; round++) {
@@ -69,7 +69,7 @@ final class Schedule {
     }
 
     /** One shape's round: its clients (noop included), shuffled. */
-    static List<Step> block(Shape shape, List<String> chosen, int round, Random random) {
+    public static List<Step> block(Shape shape, List<String> chosen, int round, Random random) {
         List<String> clients = new ArrayList<>(shape.clients(chosen));
         Collections.shuffle(clients, random);
         List<Step> out = new ArrayList<>();

@@ -1,4 +1,4 @@
-package clientbench.cli;
+package clientbench.plan;
 
 import clientbench.adapters.Adapters;
 import clientbench.harness.TrialSpec;
@@ -37,7 +37,7 @@ public record Shape(String name, String benchmark, Map<String, String> params, T
     }
 
     /**
-     * Whether its rounds are interleaved sets ({@link InterleavedSet}): every client's fork alive at once, one
+     * Whether its rounds are interleaved sets (clientbench.cli.InterleavedSet runs them): every client's fork alive at once, one
      * measured window each per block, in a new order each block; {@link #blocks} windows a fork.
      */
     public boolean interleaved() {
@@ -50,13 +50,13 @@ public record Shape(String name, String benchmark, Map<String, String> params, T
     public record Timings(int warmupIterations, int warmupSeconds, int measurementIterations, int measurementSeconds) {
 
         /** Seconds one fork takes: its iterations, plus about 4.6 s of JVM and stub start and 0.5 s per drain. */
-        int estimatedSeconds() {
+        public int estimatedSeconds() {
             return warmupIterations * warmupSeconds + measurementIterations * measurementSeconds + 5
                     + (warmupIterations + measurementIterations) / 2;
         }
     }
 
-    static final String OPEN = OpenLoopBenchmark.class.getName() + "." + LoadBenchmark.METHOD;
+    public static final String OPEN = OpenLoopBenchmark.class.getName() + "." + LoadBenchmark.METHOD;
     static final String CLOSED = ClosedLoopBenchmark.class.getName() + "." + LoadBenchmark.METHOD;
     static final String LONG_LIVED = LongLivedBenchmark.class.getName() + "." + LoadBenchmark.METHOD;
     static final String CAPACITY = CapacityBenchmark.class.getName() + "." + LoadBenchmark.METHOD;
@@ -113,7 +113,7 @@ public record Shape(String name, String benchmark, Map<String, String> params, T
     static final int TYPICAL_SETTLE_SECONDS = 14;
 
     /** Seconds one fork of it takes, for the time-left estimate: a typical warm-up, at most the shape's bound. */
-    int estimatedSeconds() {
+    public int estimatedSeconds() {
         return timings == null ? LONG_LIVED_SECONDS : timings.estimatedSeconds() + blocks * RESUME_SECONDS
                 + Math.min(TYPICAL_SETTLE_SECONDS, Integer.parseInt(params.getOrDefault("settleSeconds", "0")));
     }
@@ -122,13 +122,13 @@ public record Shape(String name, String benchmark, Map<String, String> params, T
     static final int RESUME_SECONDS = 1;
 
     /** An open-model shape: requests due at a fixed rate whatever the client does. */
-    static Builder open(String name) {
+    public static Builder open(String name) {
         return new Builder(name, OPEN).set("protocol", "http1").set("rate", "1000").set("delayMs", "0")
                 .inFlight(64).set("bytes", "5").set("requestBytes", "0");
     }
 
     /** A closed-model shape: {@code loops} loops, each sending its next request when the last completes. */
-    static Builder closed(String name, int loops) {
+    public static Builder closed(String name, int loops) {
         return new Builder(name, CLOSED).set("concurrency", Integer.toString(loops)).set("connections", "64");
     }
 
@@ -136,20 +136,20 @@ public record Shape(String name, String benchmark, Map<String, String> params, T
      * A knee search on immediate answers: the ladder starts at 1,000 req/s and stops at 64,000. No {@code noop}: the
      * harness alone keeps every rung of the ladder, and the cost figures come from the fixed-rate shapes.
      */
-    static Builder capacity(String name) {
+    public static Builder capacity(String name) {
         return new Builder(name, CAPACITY).set("protocol", "http1").set("startRate", "1000").set("ceilingRate", "64000")
                 .inFlight(64).noBaseline();
     }
 
     /** As many requests held at once as {@code held}, each waiting on the server (the benchmark's own timings). */
-    static Builder longLived(String name, int held) {
+    public static Builder longLived(String name, int held) {
         Builder b = new Builder(name, LONG_LIVED).set("concurrency", Integer.toString(held)).noBaseline();
         b.ownTimings = true;
         return b;
     }
 
     /** Names each setting of a shape; {@link #build} checks what the benchmark needs. */
-    static final class Builder {
+    public static final class Builder {
         private final String name;
         private final String benchmark;
         private final Map<String, String> params = new LinkedHashMap<>();
@@ -169,66 +169,66 @@ public record Shape(String name, String benchmark, Map<String, String> params, T
             return this;
         }
 
-        Builder protocol(String protocol) {
+        public Builder protocol(String protocol) {
             return set("protocol", protocol);
         }
 
-        Builder rate(int perSecond) {
+        public Builder rate(int perSecond) {
             return set("rate", Integer.toString(perSecond));
         }
 
-        Builder delayMs(int ms) {
+        public Builder delayMs(int ms) {
             return set("delayMs", Integer.toString(ms));
         }
 
         /** The most requests in flight, and as many connections. */
-        Builder inFlight(int requests) {
+        public Builder inFlight(int requests) {
             return set("concurrency", Integer.toString(requests)).set("connections", Integer.toString(requests));
         }
 
-        Builder responseBytes(int bytes) {
+        public Builder responseBytes(int bytes) {
             return set("bytes", Integer.toString(bytes));
         }
 
-        Builder requestBytes(int bytes) {
+        public Builder requestBytes(int bytes) {
             return set("requestBytes", Integer.toString(bytes));
         }
 
         /** More of the stub's query for every request, and its fault mix ({@link TrialSpec#FAULT_MIX} or none). */
-        Builder stub(String query, String faults) {
+        public Builder stub(String query, String faults) {
             return set("stubQuery", query).set("faults", faults);
         }
 
         /** Before JMH's warm-up, run until a window's JIT share is under the threshold, for at most this long. */
-        Builder settleSeconds(int seconds) {
+        public Builder settleSeconds(int seconds) {
             return set("settleSeconds", Integer.toString(seconds));
         }
 
         /** A knee search's final bracket width, and its probes (measured iterations) of {@code seconds} each. */
-        Builder search(double precision, int probes, int seconds) {
+        public Builder search(double precision, int probes, int seconds) {
             set("precision", Double.toString(precision));
             timings = new Timings(timings.warmupIterations(), timings.warmupSeconds(), probes, seconds);
             return this;
         }
 
         /** A long-lived shape's request timeout, beyond its server delay. */
-        Builder timeoutMs(int ms) {
+        public Builder timeoutMs(int ms) {
             return set("timeoutMs", Integer.toString(ms));
         }
 
-        Builder warmup(int iterations, int seconds) {
+        public Builder warmup(int iterations, int seconds) {
             ownTimings = false;
             timings = new Timings(iterations, seconds, timings.measurementIterations(), timings.measurementSeconds());
             return this;
         }
 
-        Builder measure(int iterations, int seconds) {
+        public Builder measure(int iterations, int seconds) {
             ownTimings = false;
             timings = new Timings(timings.warmupIterations(), timings.warmupSeconds(), iterations, seconds);
             return this;
         }
 
-        Builder rounds(int n) {
+        public Builder rounds(int n) {
             rounds = n;
             return this;
         }
@@ -237,7 +237,7 @@ public record Shape(String name, String benchmark, Map<String, String> params, T
          * Rounds as interleaved sets of {@code n} blocks, each a measured window of {@code seconds} per client; a fork's
          * warm-up (settling, then JMH's warm-up iterations) runs in its settle turn.
          */
-        Builder interleaved(int n, int seconds) {
+        public Builder interleaved(int n, int seconds) {
             ownTimings = false;
             blocks = n;
             timings = new Timings(timings.warmupIterations(), timings.warmupSeconds(), n, seconds);
@@ -245,12 +245,12 @@ public record Shape(String name, String benchmark, Map<String, String> params, T
         }
 
         /** No {@code noop} beside it (a shape whose baseline another shape measures, or that nets nothing). */
-        Builder noBaseline() {
+        public Builder noBaseline() {
             baseline = false;
             return this;
         }
 
-        Shape build() {
+        public Shape build() {
             return new Shape(name, benchmark, params, ownTimings ? null : timings, rounds, baseline, blocks);
         }
     }

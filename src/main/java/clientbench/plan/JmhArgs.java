@@ -1,4 +1,4 @@
-package clientbench.cli;
+package clientbench.plan;
 
 import clientbench.adapters.Adapters;
 import clientbench.api.Protocol;
@@ -20,10 +20,10 @@ import java.util.regex.Pattern;
 
 /**
  * The JMH arguments after {@code --}, as JMH's parser reads them, for every (shape, client) run, except that
- * {@code -jvmArgs} is appended to the forks' own flags ({@link RunOptions#forkJvmArgs}) and {@code -rf}/{@code -rff}
+ * {@code -jvmArgs} is appended to the forks' own flags (the run options' forkJvmArgs) and {@code -rf}/{@code -rff}
  * name one file for the whole run, written at the end, rather than one per run that the next overwrites.
  */
-final class JmhArgs {
+public final class JmhArgs {
 
     /** -rf FORMAT, -rff FILE, and their -rf=FORMAT forms: taken out of what every run gets. */
     private static final Pattern RESULT_OPTION = Pattern.compile("^--?rff?(=.*)?$");
@@ -38,7 +38,7 @@ final class JmhArgs {
         this.perRun = perRun;
     }
 
-    static JmhArgs parse(List<String> args) throws CommandLineOptionException {
+    public static JmhArgs parse(List<String> args) throws CommandLineOptionException {
         CommandLineOptions given = new CommandLineOptions(args.toArray(String[]::new));
         List<String> rest = new ArrayList<>();
         for (int i = 0; i < args.size(); i++) {
@@ -59,22 +59,22 @@ final class JmhArgs {
     }
 
     /** As given, for env.json. */
-    List<String> args() {
+    public List<String> args() {
         return args;
     }
 
     /** The parent of every run's options: everything given but the result file. */
-    CommandLineOptions perRun() {
+    public CommandLineOptions perRun() {
         return perRun;
     }
 
     /** {@code -jvmArgs}, to append to the forks' own flags (JMH would otherwise replace them). */
-    List<String> jvmArgs() {
+    public List<String> jvmArgs() {
         return given.getJvmArgs().hasValue() ? List.copyOf(given.getJvmArgs().get()) : List.of();
     }
 
     /** The format {@code -rf} asked for, if {@code -rf} or {@code -rff} was given. */
-    ResultFormatType resultFormat() {
+    public ResultFormatType resultFormat() {
         return given.getResultFormat().orElse(Defaults.RESULT_FORMAT);
     }
 
@@ -83,7 +83,7 @@ final class JmhArgs {
      * {@code -rff} was given: {@code -rff}'s file as JMH would write it, else {@code jmh-result.<format>} in
      * the run's folder.
      */
-    Path resultFile(Path runDir) {
+    public Path resultFile(Path runDir) {
         if (given.getResult().hasValue()) {
             return Path.of(given.getResult().get());
         }
@@ -140,7 +140,7 @@ final class JmhArgs {
     }
 
     /** Whether JMH's parameter {@code name} was given here (it then wins over the shape's). */
-    boolean hasParam(String name) {
+    public boolean hasParam(String name) {
         return given.getParameter(name).hasValue();
     }
 }

@@ -1,4 +1,4 @@
-package clientbench.cli;
+package clientbench.plan;
 
 import clientbench.harness.RequestSpec;
 import clientbench.jvm.Jdk;
@@ -11,23 +11,23 @@ import java.util.List;
  * JMH arguments. {@code target} null: a stub in its own JVM per trial; {@code request}: with a target, what each trial
  * sends; {@code seed}: what each round's order is drawn from ({@link Schedule}).
  */
-record RunPlan(Profile profile, List<String> clients, String target, JmhArgs jmh, Jdk jdk, RequestSpec request,
+public record RunPlan(Profile profile, List<String> clients, String target, JmhArgs jmh, Jdk jdk, RequestSpec request,
                long seed) {
 
-    RunPlan(Profile profile, List<String> clients, String target, JmhArgs jmh, Jdk jdk) {
+    public RunPlan(Profile profile, List<String> clients, String target, JmhArgs jmh, Jdk jdk) {
         this(profile, clients, target, jmh, jdk, target == null ? null : RequestSpec.NONE);
     }
 
-    RunPlan(Profile profile, List<String> clients, String target, JmhArgs jmh, Jdk jdk, RequestSpec request) {
+    public RunPlan(Profile profile, List<String> clients, String target, JmhArgs jmh, Jdk jdk, RequestSpec request) {
         this(profile, clients, target, jmh, jdk, request, new SecureRandom().nextLong());
     }
 
     /** The JMH runs in order ({@link Schedule}). */
-    List<Schedule.Step> steps() {
+    public List<Schedule.Step> steps() {
         return Schedule.of(profile.shapes(), clients, seed);
     }
 
-    int runs() {
+    public int runs() {
         return steps().size();
     }
 }

@@ -1,4 +1,4 @@
-package clientbench.cli;
+package clientbench.plan;
 
 import org.junit.jupiter.api.Test;
 
