@@ -111,7 +111,7 @@ ASPECTS = [
            ("reuse",), _reuse),
     Aspect("pool", "default pool", "64 callers at once at the library's own pool limits: held at once",
            ("default-pool",), _pool),
-    Aspect("slowHost", "slow host", "a fast host beside a slow one at the library's own limits",
+    Aspect("slowHost", "slow host", "a fast host beside 16 slow ones at the library's own limits",
            ("slow-host",), _slow_host),
     Aspect("http2", "h2 goaway", "HTTP/2 with a 10-stream limit and a GOAWAY every 1,000 streams",
            ("h2-goaway",), _http2),

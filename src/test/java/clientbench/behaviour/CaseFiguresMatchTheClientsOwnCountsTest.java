@@ -60,6 +60,8 @@ class CaseFiguresMatchTheClientsOwnCountsTest {
         scenarios.put("pool of 5", new Object[] {new DefaultPoolLimits(), plain.limitedTo(5)});
         scenarios.put("slow host, one shared limit", new Object[] {new SlowHost(), plain.limitedTo(5)});
         scenarios.put("slow host, no limit", new Object[] {new SlowHost(), plain});
+        scenarios.put("slow host, 5 a host and 64 in all", new Object[] {new SlowHost(), plain.perHostLimitedTo(5).limitedTo(64)});
+        scenarios.put("slow host, 5 a host only", new Object[] {new SlowHost(), plain.perHostLimitedTo(5)});
         scenarios.put("h2", new Object[] {new Http2GoAway(), plain});
         Map<String, Future<Ran>> running = new LinkedHashMap<>();
         try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
@@ -139,6 +141,19 @@ class CaseFiguresMatchTheClientsOwnCountsTest {
     void fastRequestsWaitForTheSlowHostOnlyBehindAnotherHostsLimit() {
         assertEquals(SlowHost.FAST_REQUESTS, RAN.get("slow host, one shared limit").figure("fastAfterASlowAnswer"));
         assertEquals(0, RAN.get("slow host, no limit").figure("fastAfterASlowAnswer"));
+    }
+
+    @Test
+    void slowHostsFillATotalLimitThatPerHostLimitsSitBelow() {
+        Ran shared = RAN.get("slow host, 5 a host and 64 in all");
+        Ran perHost = RAN.get("slow host, 5 a host only");
+        assertAll(shared.figures() + " / " + perHost.figures(),
+                () -> assertEquals(SlowHost.FAST_REQUESTS, shared.figure("fastAfterASlowAnswer"),
+                        "64 in all, every one taken by a slow host: the fast host waits"),
+                () -> assertEquals(64, shared.figure("slowHeldAtOnce"), "the slow hosts held the client's total"),
+                () -> assertEquals(0, perHost.figure("fastAfterASlowAnswer")),
+                () -> assertEquals(5 * SlowHost.SLOW_HOSTS, perHost.figure("slowHeldAtOnce"),
+                        "each slow host held at the client's 5"));
     }
 
     @Test

@@ -40,26 +40,32 @@ final class KnownClient implements HttpClientAdapter {
      * @param deadlineCoversBody the timeout bounds the body too; else it ends at the head, and a body may take forever
      * @param closeOnTimeout a timed-out request's socket is closed; else it is left open
      * @param freeSlotOnTimeout a timed-out request gives its slot back; else the slot is lost for good
+     * @param perHost requests at once to one host (0: none), taken before a slot of {@code limit}
      */
-    record Knobs(boolean resend, int limit, boolean deadlineCoversBody, boolean closeOnTimeout, boolean freeSlotOnTimeout) {
+    record Knobs(boolean resend, int limit, boolean deadlineCoversBody, boolean closeOnTimeout, boolean freeSlotOnTimeout,
+                 int perHost) {
         static Knobs plain() {
-            return new Knobs(false, 0, true, true, true);
+            return new Knobs(false, 0, true, true, true, 0);
         }
 
         Knobs resending() {
-            return new Knobs(true, limit, deadlineCoversBody, closeOnTimeout, freeSlotOnTimeout);
+            return new Knobs(true, limit, deadlineCoversBody, closeOnTimeout, freeSlotOnTimeout, perHost);
         }
 
         Knobs limitedTo(int n) {
-            return new Knobs(resend, n, deadlineCoversBody, closeOnTimeout, freeSlotOnTimeout);
+            return new Knobs(resend, n, deadlineCoversBody, closeOnTimeout, freeSlotOnTimeout, perHost);
+        }
+
+        Knobs perHostLimitedTo(int n) {
+            return new Knobs(resend, limit, deadlineCoversBody, closeOnTimeout, freeSlotOnTimeout, n);
         }
 
         Knobs headersOnlyDeadline() {
-            return new Knobs(resend, limit, false, closeOnTimeout, freeSlotOnTimeout);
+            return new Knobs(resend, limit, false, closeOnTimeout, freeSlotOnTimeout, perHost);
         }
 
         Knobs leaking() {
-            return new Knobs(resend, limit, deadlineCoversBody, false, false);
+            return new Knobs(resend, limit, deadlineCoversBody, false, false, perHost);
         }
     }
 
@@ -73,6 +79,7 @@ final class KnownClient implements HttpClientAdapter {
     private final AdapterConfig config;
     private final Knobs knobs;
     private final Semaphore slots;
+    private final Map<String, Semaphore> hostSlots = new ConcurrentHashMap<>();
     private final Map<String, Deque<Socket>> idle = new ConcurrentHashMap<>();
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
     private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
@@ -92,7 +99,13 @@ final class KnownClient implements HttpClientAdapter {
         threads.execute(() -> {
             Outcome outcome;
             int status = 0;
+            Semaphore host = knobs.perHost() == 0 ? null
+                    : hostSlots.computeIfAbsent(request.uri().getAuthority(), k -> new Semaphore(knobs.perHost(), true));
+            boolean hostSlot = false;
             try {
+                if (host != null && !(hostSlot = host.tryAcquire(deadline - System.nanoTime(), TimeUnit.NANOSECONDS))) {
+                    throw new TimeoutException("no slot for the host within the timeout");
+                }
                 if (slots != null && !slots.tryAcquire(deadline - System.nanoTime(), TimeUnit.NANOSECONDS)) {
                     throw new TimeoutException("no slot within the timeout");
                 }
@@ -112,6 +125,10 @@ final class KnownClient implements HttpClientAdapter {
                 }
             } catch (Exception e) {
                 outcome = Outcomes.ofThrowable(e);
+            } finally {
+                if (hostSlot) {
+                    host.release();
+                }
             }
             completion.complete(outcome, status, null);
         });
