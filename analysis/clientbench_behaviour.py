@@ -116,7 +116,7 @@ ASPECTS = [
            ("deadline-never", "deadline-stall", "deadline-trickle"), _deadline),
     Aspect("leaks", "1k timeouts", "after 1,000 timeouts: connections left with a dead exchange, then 64 requests",
            ("timeout-leaks",), _leaks),
-    Aspect("reuse", "reuse", "connections opened per 1,000 requests with error answers and Connection: close",
+    Aspect("reuse", "reuse", "connections opened per 1,000 requests: error bodies left unread, Connection: close",
            ("reuse",), _reuse),
     Aspect("pool", "default pool", "64 callers at once at the library's own pool limits: held at once",
            ("default-pool",), _pool),

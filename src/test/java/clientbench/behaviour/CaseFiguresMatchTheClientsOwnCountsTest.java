@@ -57,6 +57,7 @@ class CaseFiguresMatchTheClientsOwnCountsTest {
         scenarios.put("stall, deadline to the head", new Object[] {new Deadline("stall"), plain.headersOnlyDeadline()});
         scenarios.put("timeouts, leaking", new Object[] {new TimeoutLeaks(), plain.limitedTo(64).leaking()});
         scenarios.put("reuse", new Object[] {new ConnectionReuse(), plain});
+        scenarios.put("reuse, dropping unread bodies", new Object[] {new ConnectionReuse(), plain.droppingUnread()});
         scenarios.put("pool of 5", new Object[] {new DefaultPoolLimits(), plain.limitedTo(5)});
         scenarios.put("slow host, one shared limit", new Object[] {new SlowHost(), plain.limitedTo(5)});
         scenarios.put("slow host, no limit", new Object[] {new SlowHost(), plain});
@@ -130,6 +131,21 @@ class CaseFiguresMatchTheClientsOwnCountsTest {
     void connectionsOpenedAreTheClientsConnects() {
         Ran r = RAN.get("reuse");
         assertEquals(r.client().connects.get(), r.figure("connectionsOpened"), r.figures().toString());
+    }
+
+    @Test
+    void aClientThatDropsAConnectionWithAnUnreadBodyOpensOneForEach() {
+        Ran keeps = RAN.get("reuse");
+        Ran drops = RAN.get("reuse, dropping unread bodies");
+        assertAll(keeps.figures() + " / " + drops.figures(),
+                () -> assertEquals(0, keeps.client().unreadDropped.get()),
+                () -> assertTrue(keeps.figure("connectionsPer1000") <= 1_000 / ConnectionReuse.CLOSE_EVERY + 10,
+                        "one per " + ConnectionReuse.CLOSE_EVERY + " answers, and the warm-up's"),
+                () -> assertEquals(ConnectionReuse.REQUESTS / 2, drops.client().unreadDropped.get(),
+                        "the case leaves every other body unread"),
+                () -> assertEquals(drops.client().connects.get(), drops.figure("connectionsOpened")),
+                () -> assertTrue(drops.figure("connectionsOpened") > drops.client().unreadDropped.get(),
+                        "a connection for each body dropped, and those the server closed"));
     }
 
     @Test

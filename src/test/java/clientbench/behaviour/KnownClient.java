@@ -41,31 +41,36 @@ final class KnownClient implements HttpClientAdapter {
      * @param closeOnTimeout a timed-out request's socket is closed; else it is left open
      * @param freeSlotOnTimeout a timed-out request gives its slot back; else the slot is lost for good
      * @param perHost requests at once to one host (0: none), taken before a slot of {@code limit}
+     * @param dropUnread a body the caller leaves unread closes its socket; else the rest is drained, the socket kept
      */
     record Knobs(boolean resend, int limit, boolean deadlineCoversBody, boolean closeOnTimeout, boolean freeSlotOnTimeout,
-                 int perHost) {
+                 int perHost, boolean dropUnread) {
         static Knobs plain() {
-            return new Knobs(false, 0, true, true, true, 0);
+            return new Knobs(false, 0, true, true, true, 0, false);
+        }
+
+        Knobs droppingUnread() {
+            return new Knobs(resend, limit, deadlineCoversBody, closeOnTimeout, freeSlotOnTimeout, perHost, true);
         }
 
         Knobs resending() {
-            return new Knobs(true, limit, deadlineCoversBody, closeOnTimeout, freeSlotOnTimeout, perHost);
+            return new Knobs(true, limit, deadlineCoversBody, closeOnTimeout, freeSlotOnTimeout, perHost, dropUnread);
         }
 
         Knobs limitedTo(int n) {
-            return new Knobs(resend, n, deadlineCoversBody, closeOnTimeout, freeSlotOnTimeout, perHost);
+            return new Knobs(resend, n, deadlineCoversBody, closeOnTimeout, freeSlotOnTimeout, perHost, dropUnread);
         }
 
         Knobs perHostLimitedTo(int n) {
-            return new Knobs(resend, limit, deadlineCoversBody, closeOnTimeout, freeSlotOnTimeout, n);
+            return new Knobs(resend, limit, deadlineCoversBody, closeOnTimeout, freeSlotOnTimeout, n, dropUnread);
         }
 
         Knobs headersOnlyDeadline() {
-            return new Knobs(resend, limit, false, closeOnTimeout, freeSlotOnTimeout, perHost);
+            return new Knobs(resend, limit, false, closeOnTimeout, freeSlotOnTimeout, perHost, dropUnread);
         }
 
         Knobs leaking() {
-            return new Knobs(resend, limit, deadlineCoversBody, false, false, perHost);
+            return new Knobs(resend, limit, deadlineCoversBody, false, false, perHost, dropUnread);
         }
     }
 
@@ -73,6 +78,7 @@ final class KnownClient implements HttpClientAdapter {
     final AtomicInteger resends = new AtomicInteger();
     final AtomicInteger timeouts = new AtomicInteger();
     final AtomicInteger bodiesWithoutDeadline = new AtomicInteger();
+    final AtomicInteger unreadDropped = new AtomicInteger();
     /** Sockets a timeout left open: what a leak-counting case should find. */
     final Set<Socket> leaked = ConcurrentHashMap.newKeySet();
 
@@ -190,25 +196,33 @@ final class KnownClient implements HttpClientAdapter {
                 close = true;
             }
         }
+        if (request.abandonsBody() && knobs.dropUnread()) {
+            unreadDropped.incrementAndGet();
+            forget(s);
+            return new long[] {status, -1};
+        }
         if (!knobs.deadlineCoversBody()) {
             bodiesWithoutDeadline.incrementAndGet();
         }
-        for (long read = 0; read < length; read++) {
+        byte[] chunk = new byte[8192];
+        for (long read = 0; read < length; ) {
             if (knobs.deadlineCoversBody()) {
                 s.setSoTimeout(left(deadline));
             } else {
                 s.setSoTimeout(0);
             }
-            if (in.read() < 0) {
+            int n = in.read(chunk, 0, (int) Math.min(chunk.length, length - read));
+            if (n < 0) {
                 throw new IOException("connection closed in the body");
             }
+            read += n;
         }
         if (close) {
             forget(s);
         } else {
             idle.computeIfAbsent(authority, k -> new ConcurrentLinkedDeque<>()).push(s);
         }
-        return new long[] {status, length};
+        return new long[] {status, request.abandonsBody() ? -1 : length};
     }
 
     /** The head of the answer; EOFException when the connection closed (or reset) before its first byte. */
