@@ -76,6 +76,7 @@ class Http2CasesReachTheirConditionTest {
                 () -> assertEquals(resend.client().goAways.get(), resend.figure("goAways"), "each one received"),
                 () -> assertEquals(resend.client().connects.get(), resend.figure("connectionsOpened")),
                 () -> assertEquals(0, resend.failures(), "every refused stream sent again"),
+                () -> assertEquals(0, resend.figure("requestSentTwice"), "a refused stream was never processed"),
                 () -> assertEquals(fail.client().goAways.get(), fail.figure("goAways")),
                 () -> assertEquals(fail.client().failed.get(), fail.failures(), "the failures the client reported"),
                 () -> assertTrue(fail.client().refusedByGoAway.get() >= fail.figure("goAways"), "a stream refused each"),
