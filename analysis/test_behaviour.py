@@ -83,13 +83,29 @@ def test_leaks_pool_slow_host_and_http2_marks_follow_their_counts(tmp_path, fact
     case(facts, client, "timeout-leaks").update(deadConnectionsLeft=1, afterOutcomes={"ok": 64})
     case(facts, client, "default-pool").update(heldAtOnce=63, callers=64)
     case(facts, client, "slow-host").update(fastAfterASlowAnswer=1)
-    case(facts, client, "h2-goaway").update(failures={"reset": 1})
+    case(facts, client, "h2-streams").update(failures={"reset": 1}, requestSentTwice=0, peakStreams=10, streamLimit=10)
+    case(facts, client, "h2-goaway").update(failures={"reset": 1}, requestSentTwice=2, goAways=1)
     cells = decided(tmp_path, facts)["clients"][client]
-    assert [cells[k]["mark"] for k in ("leaks", "pool", "slowHost", "http2")] == [cbb.NOT_WANTED] * 4
-    assert [cells[k]["text"] for k in ("leaks", "pool", "slowHost", "http2")] == ["1 left", "63/64", "1 wait", "1 fail"]
+    keys = ("leaks", "pool", "slowHost", "h2Streams", "goAway")
+    assert [cells[k]["mark"] for k in keys] == [cbb.NOT_WANTED] * 5
+    assert [cells[k]["text"] for k in keys] == ["1 left", "63/64", "1 wait", "1 fail", "1 fail,2 x2"]
     case(facts, client, "timeout-leaks").update(deadConnectionsLeft=0, afterOutcomes={"ok": 60, "timeout": 4})
     assert decided(tmp_path, facts)["clients"][client]["leaks"] == {
         "text": "0 left,4 fail", "mark": cbb.NOT_WANTED, "why": cbb.BY_KEY["leaks"].label}
+
+
+def test_an_http2_case_the_stub_says_never_provoked_its_condition_is_unreached_not_marked(tmp_path, facts):
+    client = next(iter(facts["clients"]))
+    case(facts, client, "h2-streams").update(failures={"reset": 5}, peakStreams=9, streamLimit=10)
+    case(facts, client, "h2-goaway").update(failures={"reset": 5}, goAways=0)
+    cells = decided(tmp_path, facts)["clients"][client]
+    for key in ("h2Streams", "goAway"):
+        assert cells[key] == {"text": "-", "mark": cbb.NOT_REACHED, "why": "not reached: " + cbb.BY_KEY[key].label}
+    case(facts, client, "h2-streams").update(failures={}, requestSentTwice=0, peakStreams=10)
+    case(facts, client, "h2-goaway").update(failures={}, requestSentTwice=0, goAways=1)
+    cells = decided(tmp_path, facts)["clients"][client]
+    assert [cells[k]["mark"] for k in ("h2Streams", "goAway")] == [cbb.WANTED] * 2, "the limit itself, one GOAWAY: reached"
+    assert cbb.text(decided(tmp_path, facts)).count(cbb.NOT_REACHED) == 1, "only the heading names it"
 
 
 def test_a_client_that_could_not_run_is_failed_in_every_column_with_why(tmp_path, facts):
@@ -108,7 +124,7 @@ def test_a_case_the_client_cannot_take_is_not_applicable_and_a_failed_case_is_fa
     facts["clients"][client]["cases"]["reuse"] = {"tuning": "as-shipped", "wallMs": 1, "figures": None,
                                                   "notApplicable": None, "failure": "java.lang.Error: x", "settings": None}
     cells = decided(tmp_path, facts)["clients"][client]
-    assert cells["http2"] == {"text": "n/a", "mark": cbb.NOT_APPLICABLE, "why": "no HTTP/2"}
+    assert cells["goAway"] == {"text": "n/a", "mark": cbb.NOT_APPLICABLE, "why": "no HTTP/2"}
     assert cells["reuse"] == {"text": "-", "mark": cbb.NOT_RUN, "why": "java.lang.Error: x"}
 
 
@@ -117,10 +133,16 @@ def test_the_terminal_table_fits_and_names_each_mark(facts, tmp_path):
     lines = cbb.text(b).splitlines()
     assert max(map(len, lines)) <= 118
     assert lines[1].split()[0] == "client"
-    assert len(lines) == 2 + len(facts["clients"])
+    shown = [a for a in cbb.ASPECTS if a.heading in lines[1]]
+    left = [a.heading for a in cbb.ASPECTS if a not in shown]
+    assert len(shown) >= 8, "every column but the widest few fits"
+    assert len(lines) == 2 + len(facts["clients"]) + (1 if left else 0)
+    if left:
+        assert lines[-1] == "in the report only: " + ", ".join(left)
     for client, row in zip(facts["clients"], lines[2:]):
         assert row.startswith(client)
-        assert row.count(f" {cbb.WANTED}") + row.count(f" {cbb.NOT_WANTED}") + row.count(cbb.NOT_APPLICABLE) == len(cbb.ASPECTS)
+        assert sum(row.count(m) for m in (f" {cbb.WANTED}", f" {cbb.NOT_WANTED}", cbb.NOT_APPLICABLE, cbb.NOT_REACHED)) \
+            == len(shown)
 
 
 def test_the_verdict_summary_results_csv_and_terminal_carry_the_table_once(tmp_path):
@@ -164,14 +186,14 @@ def test_marks_of_a_run_without_behaviour_are_none(tmp_path):
 # 2,000 ms, 110 connections per 1,000, no dead connection, no failure after timeouts or on HTTP/2, no fast wait).
 BY_HAND = {
     "jdk": {"stale": ("0 failed", "ok"), "race": ("POST fails", "ok"), "deadline": ("never", "NO"),
-            "leaks": ("0 left", "ok"), "reuse": ("102/1k", "ok"), "pool": ("64/64", "ok"), "slowHost": ("41ms", "ok"),
-            "http2": ("1814 fail", "NO")},
+            "leaks": ("0 left", "ok"), "reuse": ("502/1k", "NO"), "pool": ("64/64", "ok"), "slowHost": ("34ms", "ok"),
+            "h2Streams": ("734 fail", "NO"), "goAway": ("0 fail", "ok")},
     "okhttp": {"stale": ("0 failed", "ok"), "race": ("POST x2", "NO"), "deadline": ("+116ms", "ok"),
-               "leaks": ("0 left", "ok"), "reuse": ("102/1k", "ok"), "pool": ("5/64", "NO"), "slowHost": ("30ms", "ok"),
-               "http2": ("0 fail", "ok")},
+               "leaks": ("0 left", "ok"), "reuse": ("102/1k", "ok"), "pool": ("5/64", "NO"), "slowHost": ("100 wait", "NO"),
+               "h2Streams": ("0 fail", "ok"), "goAway": ("0 fail", "ok")},
     "vertx": {"stale": ("0 failed", "ok"), "race": ("POST fails", "ok"), "deadline": ("+34ms", "ok"),
-              "leaks": ("0 left", "ok"), "reuse": ("102/1k", "ok"), "pool": ("5/64", "NO"), "slowHost": ("90ms", "ok"),
-              "http2": ("6 fail", "NO")},
+              "leaks": ("0 left", "ok"), "reuse": ("102/1k", "ok"), "pool": ("5/64", "NO"), "slowHost": ("56ms", "ok"),
+              "h2Streams": ("0 fail", "ok"), "goAway": ("52 fail", "NO")},
 }
 
 

@@ -4,8 +4,9 @@ import java.util.Map;
 
 /**
  * The one interface every client is driven through. Contract, checked before any measurement: {@link #send} never
- * blocks on I/O and completes exactly once; the body is read in full; version, compression, redirects, cookies, limits
- * and timeouts follow the config, reported by {@link #settings()}; close() frees every thread and socket.
+ * blocks on I/O and completes exactly once; the body is read in full, unless the request {@link Request#abandonsBody()}
+ * (then the response is closed after its headers, as the library's users do it); version, compression, redirects,
+ * cookies, limits and timeouts follow the config, reported by {@link #settings()}; close() frees every thread and socket.
  */
 public interface HttpClientAdapter extends AutoCloseable {
 

@@ -10,10 +10,11 @@ import java.util.regex.Pattern;
 /**
  * One request shape, built once and sent many times, so every adapter sends the same bytes; each builds its client's
  * own request from it on every send, as its users write it. Headers go as given, in order, with Accept-Encoding
- * identity unless the caller set one; expectedBodyBytes -1: any length; expectedStatus 0: any 2xx.
+ * identity unless the caller set one; expectedBodyBytes -1: any length; expectedStatus 0: any 2xx. abandonsBody: the
+ * caller reads the status and headers, then closes the response without reading its body, as that library's users do.
  */
 public record Request(String method, URI uri, List<Header> headers, byte[] body, String contentType,
-                      long expectedBodyBytes, int expectedStatus) {
+                      long expectedBodyBytes, int expectedStatus, boolean abandonsBody) {
 
     /** Where the body's type is not given: what every adapter sends with a body. */
     public static final String OCTET_STREAM = "application/octet-stream";
@@ -50,6 +51,12 @@ public record Request(String method, URI uri, List<Header> headers, byte[] body,
         }
     }
 
+    /** A request whose body is read in full, as every benchmark's. */
+    public Request(String method, URI uri, List<Header> headers, byte[] body, String contentType, long expectedBodyBytes,
+                   int expectedStatus) {
+        this(method, uri, headers, body, contentType, expectedBodyBytes, expectedStatus, false);
+    }
+
     public Request {
         Objects.requireNonNull(method, "method");
         Objects.requireNonNull(uri, "uri");
@@ -82,6 +89,9 @@ public record Request(String method, URI uri, List<Header> headers, byte[] body,
         if (expectedStatus != 0 && (expectedStatus < 100 || expectedStatus > 599)) {
             throw new IllegalArgumentException("expected status must be 100-599 (or 0 for any 2xx), was " + expectedStatus);
         }
+        if (abandonsBody && expectedBodyBytes != -1) {
+            throw new IllegalArgumentException("a body left unread has no length to check: expectedBodyBytes must be -1");
+        }
     }
 
     /** GET with no extra header, any 2xx and exactly {@code expectedBodyBytes} (-1: any length). */
@@ -98,12 +108,17 @@ public record Request(String method, URI uri, List<Header> headers, byte[] body,
     public Request withHeaders(List<Header> more) {
         List<Header> all = new ArrayList<>(headers);
         all.addAll(more);
-        return new Request(method, uri, all, body, contentType, expectedBodyBytes, expectedStatus);
+        return new Request(method, uri, all, body, contentType, expectedBodyBytes, expectedStatus, abandonsBody);
     }
 
     /** The same request, ok only with this status (0: any 2xx). */
     public Request withExpectedStatus(int status) {
-        return new Request(method, uri, headers, body, contentType, expectedBodyBytes, status);
+        return new Request(method, uri, headers, body, contentType, expectedBodyBytes, status, abandonsBody);
+    }
+
+    /** The same request, its body left unread: the caller closes the response after its headers (any length). */
+    public Request withBodyAbandoned() {
+        return new Request(method, uri, headers, body, contentType, -1, expectedStatus, true);
     }
 
     /** True when the request carries a body (possibly empty, as a POST may): send {@link #contentType()} with it. */

@@ -11,6 +11,7 @@ final class BehaviourCases {
     static List<BehaviourCase> all() {
         return List.of(new StaleConnection("fin"), new StaleConnection("rst"), new StaleConnection("race"),
                 new Deadline("never"), new Deadline("stall"), new Deadline("trickle"), new TimeoutLeaks(),
-                new ConnectionReuse(), new DefaultPoolLimits(), new SlowHost(), new Http2GoAway());
+                new ConnectionReuse(), new DefaultPoolLimits(), new SlowHost(), new Http2StreamLimit(),
+                new Http2GoAway());
     }
 }

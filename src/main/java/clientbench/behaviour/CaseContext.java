@@ -37,6 +37,7 @@ final class CaseContext implements AutoCloseable {
     private final List<StubServer> stubs = new ArrayList<>();
     private final List<HttpClientAdapter> adapters = new ArrayList<>();
     private Map<String, String> settings;
+    private final Map<String, String> observed = new java.util.LinkedHashMap<>();
 
     CaseContext(String client, BehaviourCase theCase, int ioThreads) {
         this(client, theCase, ioThreads, Adapters::create);
@@ -112,7 +113,15 @@ final class CaseContext implements AutoCloseable {
     /** Far past a cold client's first request on a busy machine. */
     static final Duration WARM_UP_WAIT = Duration.ofSeconds(10);
 
-    /** The first adapter's settings, read as it was closed; null before. */
+    /**
+     * Records what the live client did under a setting's name (connections opened, from the stub's count): it stands
+     * in the settings beside the adapter's own account, which says what was configured.
+     */
+    void observed(String setting, String what) {
+        observed.put(setting, what);
+    }
+
+    /** The first adapter's settings, read as it was closed, with what was observed; null before. */
     Map<String, String> settings() {
         return settings;
     }
@@ -121,7 +130,9 @@ final class CaseContext implements AutoCloseable {
     public void close() {
         try {
             if (!adapters.isEmpty() && settings == null) {
-                settings = adapters.get(0).settings();
+                settings = new java.util.LinkedHashMap<>(adapters.get(0).settings());
+                observed.forEach((k, v) -> settings.merge(k, v, (configured, live) -> live + "; the adapter's account: "
+                        + configured));
             }
         } finally {
             adapters.forEach(HttpClientAdapter::close);

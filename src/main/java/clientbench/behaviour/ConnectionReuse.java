@@ -13,15 +13,18 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@value #REQUESTS} requests one after another, every other answered 500 with a 1 KiB body, every {@value #CLOSE_EVERY}th answer
- * on a connection with {@code Connection: close}: the connections the client opened (a client that reuses opens one
- * per {@value #CLOSE_EVERY} requests; one that drops a connection after an error opens far more), and the failures a
- * caller saw beyond the 500s it asked for.
+ * {@value #REQUESTS} requests one after another, every other answered 500 with a {@value #UNREAD_BYTES}-byte body the
+ * caller leaves unread (it reads the head, then closes the response, as that library's users do), the others 200 with
+ * 1 KiB read in full; every {@value #CLOSE_EVERY}th answer on a connection carries {@code Connection: close}. The
+ * connections the stub accepted: a client that reuses opens one per {@value #CLOSE_EVERY} requests; one that drops a
+ * connection whose body was left unread opens one for every such request. And the failures a caller saw.
  */
 final class ConnectionReuse implements BehaviourCase {
 
     static final int REQUESTS = 500;
     static final int CLOSE_EVERY = 10;
+    /** Longer than a socket's first read: the client must drain the rest or drop the connection. */
+    static final int UNREAD_BYTES = 64 * 1024;
     private static final Duration TIMEOUT = Duration.ofSeconds(5);
     private static final Duration BOUND = Duration.ofSeconds(30);
 
@@ -42,7 +45,8 @@ final class ConnectionReuse implements BehaviourCase {
 
     @Override
     public String provokes() {
-        return REQUESTS + " requests in turn; every other answered 500 with a 1 KiB body; every " + CLOSE_EVERY
+        return REQUESTS + " requests in turn; every other answered 500 with a " + UNREAD_BYTES + "-byte body the caller"
+                + " closes unread after the head, the others 200 with 1 KiB read in full; every " + CLOSE_EVERY
                 + "th answer on a connection carries Connection: close";
     }
 
@@ -54,7 +58,8 @@ final class ConnectionReuse implements BehaviourCase {
         Map<String, Integer> warm = c.warmUp(adapter, uri);
         long acceptedBefore = stub.stats().accepted();
         long closedBefore = stub.tally().closeEveryCloses();
-        Request error = Request.get(uri, "/?closeEvery=" + CLOSE_EVERY + "&status=500&bytes=1024", -1);
+        Request error = Request.get(uri, "/?closeEvery=" + CLOSE_EVERY + "&status=500&bytes=" + UNREAD_BYTES, -1)
+                .withBodyAbandoned();
         Request ok = Request.get(uri, "/?closeEvery=" + CLOSE_EVERY + "&bytes=1024", 1024);
         List<Calls.Done> done = new ArrayList<>();
         long deadline = System.nanoTime() + BOUND.toNanos();
@@ -65,6 +70,7 @@ final class ConnectionReuse implements BehaviourCase {
         f.put("warmUp", warm);
         f.put("requests", REQUESTS);
         f.put("sent", done.size());
+        f.put("bodiesLeftUnread", (done.size() + 1) / 2);
         f.put("outcomes", Calls.classes(done));
         f.put("failures", Calls.failures(done));
         f.put("said", Calls.said(done));

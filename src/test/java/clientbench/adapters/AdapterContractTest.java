@@ -231,6 +231,20 @@ abstract class AdapterContractTest {
         assertEquals(Outcome.RESET, r.outcome, r::describe);
     }
 
+    /**
+     * A caller that reads the head and closes the response unread, as the library's users do it: the status is
+     * reported once, as asked, and the client serves the next request (whether on that connection is the library's).
+     */
+    @Test
+    void aBodyLeftUnreadIsReportedByItsStatusAndTheClientServesOn() throws Exception {
+        HttpClientAdapter adapter = open(config());
+        Reported unread = sendAndWait(adapter, Request.get(stub.uri(), "/?status=500&bytes=1048576", -1).withBodyAbandoned());
+        assertEquals(Outcome.STATUS, unread.outcome, unread::describe);
+        assertEquals(500, unread.status, unread::describe);
+        Reported next = sendAndWait(adapter, Request.get(stub.uri(), "/?bytes=5", 5));
+        assertEquals(Outcome.OK, next.outcome, next::describe);
+    }
+
     @Test
     void chunkedBodyIsReadWholeAndCounted() throws Exception {
         Reported r = sendAndWait(open(config()), Request.get(stub.uri(), "/?chunked=true&bytes=10000", 10_000));

@@ -57,9 +57,12 @@ class CaseFiguresMatchTheClientsOwnCountsTest {
         scenarios.put("stall, deadline to the head", new Object[] {new Deadline("stall"), plain.headersOnlyDeadline()});
         scenarios.put("timeouts, leaking", new Object[] {new TimeoutLeaks(), plain.limitedTo(64).leaking()});
         scenarios.put("reuse", new Object[] {new ConnectionReuse(), plain});
+        scenarios.put("reuse, dropping unread bodies", new Object[] {new ConnectionReuse(), plain.droppingUnread()});
         scenarios.put("pool of 5", new Object[] {new DefaultPoolLimits(), plain.limitedTo(5)});
         scenarios.put("slow host, one shared limit", new Object[] {new SlowHost(), plain.limitedTo(5)});
         scenarios.put("slow host, no limit", new Object[] {new SlowHost(), plain});
+        scenarios.put("slow host, 5 a host and 64 in all", new Object[] {new SlowHost(), plain.perHostLimitedTo(5).limitedTo(64)});
+        scenarios.put("slow host, 5 a host only", new Object[] {new SlowHost(), plain.perHostLimitedTo(5)});
         scenarios.put("h2", new Object[] {new Http2GoAway(), plain});
         Map<String, Future<Ran>> running = new LinkedHashMap<>();
         try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
@@ -131,6 +134,21 @@ class CaseFiguresMatchTheClientsOwnCountsTest {
     }
 
     @Test
+    void aClientThatDropsAConnectionWithAnUnreadBodyOpensOneForEach() {
+        Ran keeps = RAN.get("reuse");
+        Ran drops = RAN.get("reuse, dropping unread bodies");
+        assertAll(keeps.figures() + " / " + drops.figures(),
+                () -> assertEquals(0, keeps.client().unreadDropped.get()),
+                () -> assertTrue(keeps.figure("connectionsPer1000") <= 1_000 / ConnectionReuse.CLOSE_EVERY + 10,
+                        "one per " + ConnectionReuse.CLOSE_EVERY + " answers, and the warm-up's"),
+                () -> assertEquals(ConnectionReuse.REQUESTS / 2, drops.client().unreadDropped.get(),
+                        "the case leaves every other body unread"),
+                () -> assertEquals(drops.client().connects.get(), drops.figure("connectionsOpened")),
+                () -> assertTrue(drops.figure("connectionsOpened") > drops.client().unreadDropped.get(),
+                        "a connection for each body dropped, and those the server closed"));
+    }
+
+    @Test
     void heldAtOnceIsTheClientsLimit() {
         assertEquals(5, RAN.get("pool of 5").figure("heldAtOnce"));
     }
@@ -139,6 +157,19 @@ class CaseFiguresMatchTheClientsOwnCountsTest {
     void fastRequestsWaitForTheSlowHostOnlyBehindAnotherHostsLimit() {
         assertEquals(SlowHost.FAST_REQUESTS, RAN.get("slow host, one shared limit").figure("fastAfterASlowAnswer"));
         assertEquals(0, RAN.get("slow host, no limit").figure("fastAfterASlowAnswer"));
+    }
+
+    @Test
+    void slowHostsFillATotalLimitThatPerHostLimitsSitBelow() {
+        Ran shared = RAN.get("slow host, 5 a host and 64 in all");
+        Ran perHost = RAN.get("slow host, 5 a host only");
+        assertAll(shared.figures() + " / " + perHost.figures(),
+                () -> assertEquals(SlowHost.FAST_REQUESTS, shared.figure("fastAfterASlowAnswer"),
+                        "64 in all, every one taken by a slow host: the fast host waits"),
+                () -> assertEquals(64, shared.figure("slowHeldAtOnce"), "the slow hosts held the client's total"),
+                () -> assertEquals(0, perHost.figure("fastAfterASlowAnswer")),
+                () -> assertEquals(5 * SlowHost.SLOW_HOSTS, perHost.figure("slowHeldAtOnce"),
+                        "each slow host held at the client's 5"));
     }
 
     @Test

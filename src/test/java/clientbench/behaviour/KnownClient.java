@@ -40,26 +40,37 @@ final class KnownClient implements HttpClientAdapter {
      * @param deadlineCoversBody the timeout bounds the body too; else it ends at the head, and a body may take forever
      * @param closeOnTimeout a timed-out request's socket is closed; else it is left open
      * @param freeSlotOnTimeout a timed-out request gives its slot back; else the slot is lost for good
+     * @param perHost requests at once to one host (0: none), taken before a slot of {@code limit}
+     * @param dropUnread a body the caller leaves unread closes its socket; else the rest is drained, the socket kept
      */
-    record Knobs(boolean resend, int limit, boolean deadlineCoversBody, boolean closeOnTimeout, boolean freeSlotOnTimeout) {
+    record Knobs(boolean resend, int limit, boolean deadlineCoversBody, boolean closeOnTimeout, boolean freeSlotOnTimeout,
+                 int perHost, boolean dropUnread) {
         static Knobs plain() {
-            return new Knobs(false, 0, true, true, true);
+            return new Knobs(false, 0, true, true, true, 0, false);
+        }
+
+        Knobs droppingUnread() {
+            return new Knobs(resend, limit, deadlineCoversBody, closeOnTimeout, freeSlotOnTimeout, perHost, true);
         }
 
         Knobs resending() {
-            return new Knobs(true, limit, deadlineCoversBody, closeOnTimeout, freeSlotOnTimeout);
+            return new Knobs(true, limit, deadlineCoversBody, closeOnTimeout, freeSlotOnTimeout, perHost, dropUnread);
         }
 
         Knobs limitedTo(int n) {
-            return new Knobs(resend, n, deadlineCoversBody, closeOnTimeout, freeSlotOnTimeout);
+            return new Knobs(resend, n, deadlineCoversBody, closeOnTimeout, freeSlotOnTimeout, perHost, dropUnread);
+        }
+
+        Knobs perHostLimitedTo(int n) {
+            return new Knobs(resend, limit, deadlineCoversBody, closeOnTimeout, freeSlotOnTimeout, n, dropUnread);
         }
 
         Knobs headersOnlyDeadline() {
-            return new Knobs(resend, limit, false, closeOnTimeout, freeSlotOnTimeout);
+            return new Knobs(resend, limit, false, closeOnTimeout, freeSlotOnTimeout, perHost, dropUnread);
         }
 
         Knobs leaking() {
-            return new Knobs(resend, limit, deadlineCoversBody, false, false);
+            return new Knobs(resend, limit, deadlineCoversBody, false, false, perHost, dropUnread);
         }
     }
 
@@ -67,12 +78,14 @@ final class KnownClient implements HttpClientAdapter {
     final AtomicInteger resends = new AtomicInteger();
     final AtomicInteger timeouts = new AtomicInteger();
     final AtomicInteger bodiesWithoutDeadline = new AtomicInteger();
+    final AtomicInteger unreadDropped = new AtomicInteger();
     /** Sockets a timeout left open: what a leak-counting case should find. */
     final Set<Socket> leaked = ConcurrentHashMap.newKeySet();
 
     private final AdapterConfig config;
     private final Knobs knobs;
     private final Semaphore slots;
+    private final Map<String, Semaphore> hostSlots = new ConcurrentHashMap<>();
     private final Map<String, Deque<Socket>> idle = new ConcurrentHashMap<>();
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
     private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
@@ -92,7 +105,13 @@ final class KnownClient implements HttpClientAdapter {
         threads.execute(() -> {
             Outcome outcome;
             int status = 0;
+            Semaphore host = knobs.perHost() == 0 ? null
+                    : hostSlots.computeIfAbsent(request.uri().getAuthority(), k -> new Semaphore(knobs.perHost(), true));
+            boolean hostSlot = false;
             try {
+                if (host != null && !(hostSlot = host.tryAcquire(deadline - System.nanoTime(), TimeUnit.NANOSECONDS))) {
+                    throw new TimeoutException("no slot for the host within the timeout");
+                }
                 if (slots != null && !slots.tryAcquire(deadline - System.nanoTime(), TimeUnit.NANOSECONDS)) {
                     throw new TimeoutException("no slot within the timeout");
                 }
@@ -112,6 +131,10 @@ final class KnownClient implements HttpClientAdapter {
                 }
             } catch (Exception e) {
                 outcome = Outcomes.ofThrowable(e);
+            } finally {
+                if (hostSlot) {
+                    host.release();
+                }
             }
             completion.complete(outcome, status, null);
         });
@@ -173,25 +196,33 @@ final class KnownClient implements HttpClientAdapter {
                 close = true;
             }
         }
+        if (request.abandonsBody() && knobs.dropUnread()) {
+            unreadDropped.incrementAndGet();
+            forget(s);
+            return new long[] {status, -1};
+        }
         if (!knobs.deadlineCoversBody()) {
             bodiesWithoutDeadline.incrementAndGet();
         }
-        for (long read = 0; read < length; read++) {
+        byte[] chunk = new byte[8192];
+        for (long read = 0; read < length; ) {
             if (knobs.deadlineCoversBody()) {
                 s.setSoTimeout(left(deadline));
             } else {
                 s.setSoTimeout(0);
             }
-            if (in.read() < 0) {
+            int n = in.read(chunk, 0, (int) Math.min(chunk.length, length - read));
+            if (n < 0) {
                 throw new IOException("connection closed in the body");
             }
+            read += n;
         }
         if (close) {
             forget(s);
         } else {
             idle.computeIfAbsent(authority, k -> new ConcurrentLinkedDeque<>()).push(s);
         }
-        return new long[] {status, length};
+        return new long[] {status, request.abandonsBody() ? -1 : length};
     }
 
     /** The head of the answer; EOFException when the connection closed (or reset) before its first byte. */

@@ -193,6 +193,31 @@ class StubHabitsTest {
         assertEquals(1, stub.tally().refusedStreams());
     }
 
+    /**
+     * Streams sent at once, as a client with many callers sends them: those below the GOAWAY's last stream are each
+     * answered once before the connection closes; the refused one and every later one are never processed (a client
+     * sends them again, so a processed one would be read twice).
+     */
+    @Test
+    void aGoAwayAnswersEveryStreamBelowItsLastAndProcessesNoneAbove() throws Exception {
+        StubServer stub = fresh.server();
+        List<RawH2.Frame> frames;
+        try (RawH2 c = new RawH2(stub.port())) {
+            for (int id = 1; id <= 9; id += 2) {
+                c.get(id, "/?goAwayEvery=3", "s" + id);
+            }
+            frames = c.untilClosed();
+        }
+        List<RawH2.Frame> goAways = frames.stream().filter(f -> f.type() == RawH2.GOAWAY).toList();
+        assertEquals(1, goAways.size(), frames.toString());
+        assertEquals(3, goAways.get(0).firstInt());
+        assertEquals(java.util.Set.of(1, 3), frames.stream().filter(RawH2.Frame::endsStream).map(RawH2.Frame::stream)
+                .collect(java.util.stream.Collectors.toSet()), "streams 1 and 3 answered in full, no other");
+        assertEquals(Map.of("s1", 1, "s3", 1), stub.seen("s"), "streams 5, 7 and 9 never processed");
+        assertEquals(1, stub.tally().goAways());
+        assertEquals(1, stub.tally().refusedStreams(), "the GOAWAY's own stream; later ones the codec drops unread");
+    }
+
     /** With ten streams allowed, an eleventh at once is refused (RST_STREAM REFUSED_STREAM); the ten are answered. */
     @Test
     void aStreamPastTheLimitOfTenIsRefused() throws Exception {
@@ -216,6 +241,7 @@ class StubHabitsTest {
             assertEquals(21, refused.stream(), "the eleventh stream");
             assertEquals(RawH2.REFUSED_STREAM, refused.firstInt());
             assertEquals(10, answered);
+            assertEquals(10, stub.stats().peakStreams(), "the streams open at once on the connection: the limit");
         }
     }
 

@@ -90,7 +90,7 @@ final class AhcExchange implements AsyncHandler<Void> {
 
     @Override
     public State onHeadersReceived(HttpHeaders headers) {
-        return State.CONTINUE;
+        return request.abandonsBody() ? State.ABORT : State.CONTINUE; // the caller leaves the body unread
     }
 
     @Override

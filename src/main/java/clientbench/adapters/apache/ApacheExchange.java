@@ -24,7 +24,7 @@ import org.apache.hc.core5.http.HttpResponse;
  */
 final class ApacheExchange implements FutureCallback<Long> {
 
-    final ByteCounter counter = new ByteCounter();
+    final ByteCounter counter = new ByteCounter(this::headArrived);
     private final clientbench.api.Request request;
     private final Completion completion;
     private final Set<ApacheExchange> inFlight;
@@ -32,6 +32,8 @@ final class ApacheExchange implements FutureCallback<Long> {
     private volatile boolean timedOut;
     private volatile ScheduledFuture<?> deadline;
     private volatile Future<Long> future;
+    /** The caller leaves the body unread: the exchange is cancelled once its head is in, as its users cancel it. */
+    private volatile boolean abandoned;
 
     /** The caller adds it to {@code inFlight}; it removes itself when it reports. */
     ApacheExchange(clientbench.api.Request request, Completion completion, Set<ApacheExchange> inFlight) {
@@ -43,6 +45,9 @@ final class ApacheExchange implements FutureCallback<Long> {
     /** Cancels the exchange when {@code timeout} passes; the cancellation is reported as TIMEOUT. */
     void startDeadline(Future<Long> exchange, DeadlineTimer deadlines, Duration timeout) {
         future = exchange;
+        if (abandoned) { // the head came before the future was known
+            exchange.cancel(true);
+        }
         deadline = deadlines.schedule(timeout, () -> {
             timedOut = true;
             exchange.cancel(true);
@@ -62,9 +67,21 @@ final class ApacheExchange implements FutureCallback<Long> {
         finish(ApacheClients.outcomeOf(e), 0, e);
     }
 
+    private void headArrived() {
+        if (request.abandonsBody()) {
+            abandoned = true;
+            Future<Long> f = future;
+            if (f != null) {
+                f.cancel(true);
+            }
+        }
+    }
+
     @Override
     public void cancelled() {
-        if (timedOut) {
+        if (abandoned && !timedOut) {
+            finish(Outcomes.ofResponse(request, counter.status, -1), counter.status, -1, null);
+        } else if (timedOut) {
             finish(Outcome.TIMEOUT, 0, new TimeoutException("request timeout passed"));
         } else {
             finish(Outcome.OTHER, 0, new CancellationException("exchange cancelled"));
@@ -101,12 +118,18 @@ final class ApacheExchange implements FutureCallback<Long> {
 
     /** Counts the body's bytes as they arrive, keeping none. */
     static final class ByteCounter extends AbstractBinResponseConsumer<Long> {
+        private final Runnable headArrived;
         private volatile int status;
         private long bytes;
+
+        ByteCounter(Runnable headArrived) {
+            this.headArrived = headArrived;
+        }
 
         @Override
         protected void start(HttpResponse response, ContentType contentType) {
             status = response.getCode();
+            headArrived.run();
         }
 
         @Override

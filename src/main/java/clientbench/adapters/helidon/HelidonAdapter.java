@@ -77,7 +77,8 @@ public final class HelidonAdapter implements HttpClientAdapter {
             try (HttpClientResponse response = HelidonClients.call(client, request)) {
                 status = response.status().code();
                 ramp.onResponse(AdapterSettings.http2(config)); // with prior knowledge every response is on HTTP/2
-                bodyBytes = HelidonClients.drain(response, request.expectedBodyBytes());
+                // A caller that abandons the body closes the response unread: Helidon decides about the connection.
+                bodyBytes = request.abandonsBody() ? -1 : HelidonClients.drain(response, request.expectedBodyBytes());
                 outcome = Outcomes.ofResponse(request, status, bodyBytes);
             } finally {
                 permits.release();

@@ -62,7 +62,7 @@ public final class JdkAdapter implements HttpClientAdapter {
             if (remaining.isNegative() || remaining.isZero()) {
                 throw new HttpTimeoutException("request timed out while queued for a connection");
             }
-            exchange = client.sendAsync(JdkClients.toJdk(request, remaining), JdkClients.COUNT_BODY);
+            exchange = client.sendAsync(JdkClients.toJdk(request, remaining), JdkClients.body(request));
         } catch (HttpTimeoutException | RuntimeException e) { // queued too long, or refused, e.g. after close()
             permits.release();
             report(completion, Outcomes.ofThrowable(e), 0, -1, e);

@@ -125,6 +125,39 @@ final class JdkClients {
     static final HttpResponse.BodyHandler<Long> COUNT_BODY =
             info -> HttpResponse.BodySubscribers.fromSubscriber(new BodyCounter(), BodyCounter::count);
 
+    /**
+     * Leaves the body unread, as a caller that closes the body's InputStream at once: the subscription is cancelled as
+     * it starts, and the client decides what becomes of the connection. The response's body is -1.
+     */
+    static final HttpResponse.BodyHandler<Long> ABANDON_BODY = info -> new HttpResponse.BodySubscriber<>() {
+        @Override
+        public java.util.concurrent.CompletionStage<Long> getBody() {
+            return java.util.concurrent.CompletableFuture.completedStage(-1L);
+        }
+
+        @Override
+        public void onSubscribe(Flow.Subscription subscription) {
+            subscription.cancel();
+        }
+
+        @Override
+        public void onNext(List<ByteBuffer> item) {
+        }
+
+        @Override
+        public void onError(Throwable throwable) {
+        }
+
+        @Override
+        public void onComplete() {
+        }
+    };
+
+    /** What the caller does with the body: reads it to its end, or closes it unread. */
+    static HttpResponse.BodyHandler<Long> body(clientbench.api.Request request) {
+        return request.abandonsBody() ? ABANDON_BODY : COUNT_BODY;
+    }
+
     /** One new counter per response. */
     static final class BodyCounter implements Flow.Subscriber<List<ByteBuffer>> {
 

@@ -38,7 +38,7 @@ public final class JdkVtAdapter implements HttpClientAdapter {
     @Override
     public void send(Request request, Completion completion) {
         exchanges.send(request, completion, call -> {
-            HttpResponse<Long> response = client.send(JdkClients.toJdk(request, call.timeLeft()), JdkClients.COUNT_BODY);
+            HttpResponse<Long> response = client.send(JdkClients.toJdk(request, call.timeLeft()), JdkClients.body(request));
             ramp.onResponse(response.version() == HttpClient.Version.HTTP_2);
             return new Answer(response.statusCode(), response.body(), JdkClients.wrongVersion(config, response));
         });

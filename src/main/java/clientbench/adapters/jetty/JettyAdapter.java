@@ -31,6 +31,16 @@ public final class JettyAdapter implements HttpClientAdapter {
     public void send(Request request, Completion completion) {
         JettyClients.newRequest(client, config.requestTimeout(), request).send(new Response.Listener() {
             private long bytes;
+            private volatile boolean abandoned;
+
+            @Override
+            public void onHeaders(Response response) {
+                if (request.abandonsBody()) { // the caller leaves the body unread: Response.abort, as Jetty's users do
+                    abandoned = true;
+                    bytes = -1;
+                    response.abort(new java.util.concurrent.CancellationException("body abandoned by the caller"));
+                }
+            }
 
             @Override
             public void onContent(Response response, ByteBuffer content) {
@@ -40,7 +50,7 @@ public final class JettyAdapter implements HttpClientAdapter {
             @Override
             public void onComplete(Result result) {
                 int status = result.getResponse() == null ? 0 : result.getResponse().getStatus();
-                if (result.isSucceeded()) {
+                if (result.isSucceeded() || abandoned) {
                     completion.complete(Outcomes.ofResponse(request, status, bytes), status, bytes, null);
                 } else {
                     completion.complete(JettyClients.outcomeOf(result.getFailure()), 0, result.getFailure());

@@ -43,8 +43,8 @@ public final class JettyVtAdapter implements HttpClientAdapter {
             InputStreamResponseListener listener = new InputStreamResponseListener();
             JettyClients.newRequest(client, call.timeLeft(), request).send(listener);
             Response response = listener.get(call.timeLeft().toMillis() + BACKSTOP_MILLIS, TimeUnit.MILLISECONDS);
-            try (InputStream body = listener.getInputStream()) {
-                return Answer.of(response.getStatus(), buffers.drain(body));
+            try (InputStream body = listener.getInputStream()) { // closed unread when the caller abandons the body
+                return Answer.of(response.getStatus(), request.abandonsBody() ? -1 : buffers.drain(body));
             }
         });
     }

@@ -62,8 +62,8 @@ public final class OkHttpAdapter implements HttpClientAdapter {
                 long bytes = -1;
                 Throwable failure = OkHttpClients.wrongVersion(config, response);
                 ramp.onResponse(OkHttpClients.isHttp2(response));
-                try (response) {
-                    bytes = response.body().source().readAll(Okio.blackhole());
+                try (response) { // closed unread when the caller abandons the body: OkHttp decides about the connection
+                    bytes = request.abandonsBody() ? -1 : response.body().source().readAll(Okio.blackhole());
                     outcome = failure != null ? Outcome.OTHER
                             : Outcomes.ofResponse(request, response.code(), bytes);
                 } catch (IOException e) {

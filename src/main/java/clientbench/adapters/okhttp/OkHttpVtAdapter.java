@@ -48,7 +48,7 @@ public final class OkHttpVtAdapter implements HttpClientAdapter {
             call.timeout().timeout(x.timeLeft().toNanos(), TimeUnit.NANOSECONDS);
             try (Response response = call.execute()) {
                 ramp.onResponse(OkHttpClients.isHttp2(response));
-                return new Answer(response.code(), response.body().source().readAll(Okio.blackhole()),
+                return new Answer(response.code(), request.abandonsBody() ? -1 : response.body().source().readAll(Okio.blackhole()),
                         OkHttpClients.wrongVersion(config, response));
             }
         });

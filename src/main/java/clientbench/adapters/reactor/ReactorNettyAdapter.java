@@ -91,7 +91,9 @@ public final class ReactorNettyAdapter implements HttpClientAdapter {
                 : sender;
         ReactorExchange tracked = new ReactorExchange(config, request, completion, inFlight);
         inFlight.add(tracked);
-        exchange.response((response, body) -> body.reduce(0L, (n, buf) -> n + buf.readableBytes())
+        // A caller that abandons the body never subscribes to it; Reactor Netty decides about the connection.
+        exchange.response((response, body) -> (request.abandonsBody() ? Mono.just(-1L)
+                        : body.reduce(0L, (n, buf) -> n + buf.readableBytes()))
                         .map(bytes -> new Received(response.status().code(), response.version().majorVersion(), bytes)))
                 .single()
                 .timeout(config.requestTimeout(), timeouts)

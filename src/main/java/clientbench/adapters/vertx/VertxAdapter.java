@@ -113,6 +113,10 @@ public final class VertxAdapter implements HttpClientAdapter {
             return sent.compose(response -> {
                 exchange.status = response.statusCode();
                 exchange.version = response.version();
+                if (request.abandonsBody()) { // no handler and no wait for the end: Vert.x decides what the body becomes
+                    exchange.bytes = -1;
+                    return io.vertx.core.Future.<Void>succeededFuture();
+                }
                 response.handler(b -> exchange.bytes += b.length());
                 return response.end();
             }).andThen(done -> vertx.cancelTimer(timer));
