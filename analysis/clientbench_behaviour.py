@@ -18,6 +18,8 @@ from clientbench_load import THRESHOLDS, AnalysisError, _read_json
 FILE = "behaviour.json"
 BOUNDS = THRESHOLDS["behaviour"]
 WANTED, NOT_WANTED, NOT_APPLICABLE, NOT_RUN, NOT_REACHED = "ok", "NO", "n/a", "failed", "unreached"
+EARLIER = "earlier"  # measured by an earlier revision of the case: its figures mean something else today
+REVISIONS = THRESHOLDS["behaviourRevisions"]
 
 
 @dataclass(frozen=True)
@@ -136,8 +138,18 @@ def read(run_dir):
     return _read_json(path) if path.is_file() else None
 
 
-def _cell(aspect: Aspect, result: dict | None) -> dict:
-    """One client's cell of one aspect: text, mark and why, from the client's case results."""
+def revisions(data: dict) -> dict:
+    """case -> the revision a run measured (behaviour.json's definitions; 1 where not recorded)."""
+    return {c["key"]: c.get("revision", 1) for c in data.get("definitions", {}).get("cases", [])}
+
+
+def _cell(aspect: Aspect, result: dict | None, measured: dict) -> dict:
+    """One client's cell of one aspect: text, mark and why, from the client's case results; `measured`: case -> the
+    revision the run measured."""
+    old = [c for c in aspect.cases if c in measured and measured[c] != REVISIONS.get(c, 1)]
+    if old:
+        return {"text": "-", "mark": EARLIER, "why": f"measured by revision {measured[old[0]]} of {old[0]}, now "
+                                                      f"{REVISIONS.get(old[0], 1)}: not judged by today's bounds"}
     if result is None or not result.get("ok"):
         return {"text": "-", "mark": NOT_RUN, "why": (result or {}).get("failure") or "not run"}
     cases = [result["cases"].get(c) for c in aspect.cases]
@@ -160,7 +172,8 @@ def decide(run_dir, clients: list | None = None) -> dict | None:
     if data is None:
         return None
     clients = [c for c in (clients or data["clients"]) if c in data["clients"]]
-    cells = {c: {a.key: _cell(a, data["clients"][c]) for a in ASPECTS} for c in clients}
+    measured = revisions(data)
+    cells = {c: {a.key: _cell(a, data["clients"][c], measured) for a in ASPECTS} for c in clients}
     return {"aspects": [{"key": a.key, "heading": a.heading, "label": a.label, "cases": list(a.cases)} for a in ASPECTS],
             "bounds": BOUNDS, "wallSeconds": data.get("wallSeconds"), "clients": cells,
             "wanted": {c: sum(x["mark"] == WANTED for x in cells[c].values()) for c in clients}}
@@ -180,7 +193,7 @@ def rows(b: dict) -> list:
 
 
 def _text(cell: dict) -> str:
-    if cell["mark"] in (NOT_APPLICABLE, NOT_RUN, NOT_REACHED):
+    if cell["mark"] in (NOT_APPLICABLE, NOT_RUN, NOT_REACHED, EARLIER):
         return cell["mark"]
     return f"{cell['text']} {cell['mark']}"
 
@@ -192,8 +205,10 @@ def text(b: dict, width: int = 118) -> str:
     while keep > 2 and _width(table, keep) > width:
         keep -= 1
     widths = [max(len(r[i]) for r in table) for i in range(keep)]
+    earlier = any(x["mark"] == EARLIER for cells in b["clients"].values() for x in cells.values())
     lines = [f"behaviour as shipped ({b['wallSeconds']} s): ok = as a team would want it, NO = not,"
-             " unreached = not provoked (docs/behaviour.md)"]
+             + (" earlier = a case's earlier revision" if earlier else " unreached = not provoked")
+             + " (docs/behaviour.md)"]
     lines += ["  ".join(c.ljust(w) for c, w in zip(r[:keep], widths)).rstrip() for r in table]
     if keep < len(table[0]):
         lines.append("in the report only: " + ", ".join(table[0][keep:]))

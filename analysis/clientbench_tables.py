@@ -177,7 +177,8 @@ def behaviour_html(v: dict) -> str:
             f'<p class="notes">Each client as its team ships it (the library\'s own retries and connection checks; the '
             f'default pool and slow host at the library\'s own limits), {b["wallSeconds"]} s for all. ok: as a team '
             f'would want it; NO: not; n/a: the client cannot take part; unreached: the stub\'s counts say the case never '
-            f'provoked its condition for the client; failed: the case did not run (hover for why). '
+            f'provoked its condition for the client; earlier: the run measured an earlier revision of the case, not judged today; '
+            f'failed: the case did not run (hover for why). '
             f'The bounds are thresholds.json\'s; what each case provokes and the upstream issue it reproduces: '
             f'docs/behaviour.md.</p>')
 

@@ -108,6 +108,20 @@ def test_an_http2_case_the_stub_says_never_provoked_its_condition_is_unreached_n
     assert cbb.text(decided(tmp_path, facts)).count(cbb.NOT_REACHED) == 1, "only the heading names it"
 
 
+def test_a_case_measured_by_an_earlier_revision_is_shown_as_such_not_judged(tmp_path, facts):
+    # A run from before reuse left bodies unread recorded no revision (1); today's reuse is revision 2.
+    assert cbb.REVISIONS["reuse"] == 2
+    assert set(cbb.REVISIONS) <= {c["key"] for c in facts["definitions"]["cases"]}, "each revision names a case"
+    for c in facts["definitions"]["cases"]:
+        if c["key"] == "reuse":
+            del c["revision"]
+    b = decided(tmp_path, facts)
+    for client, cells in b["clients"].items():
+        assert cells["reuse"]["mark"] == cbb.EARLIER, (client, cells["reuse"])
+        assert "revision 1 of reuse, now 2" in cells["reuse"]["why"]
+        assert cells["stale"]["mark"] in (cbb.WANTED, cbb.NOT_WANTED), "a case at today's revision is judged"
+
+
 def test_a_client_that_could_not_run_is_failed_in_every_column_with_why(tmp_path, facts):
     client = next(iter(facts["clients"]))
     facts["clients"][client] = {"ok": False, "failure": "killed after 120 s, its bound", "pid": 1, "wallMs": 1,

@@ -3,6 +3,7 @@ package clientbench.behaviour;
 import clientbench.adapters.Adapters;
 import clientbench.harness.CpuLayout;
 import clientbench.harness.JsonFiles;
+import clientbench.harness.Thresholds;
 import clientbench.jvm.ClientJvm;
 import clientbench.jvm.Jdk;
 import clientbench.jvm.OutputLines;
@@ -95,9 +96,10 @@ public final class BehaviourRun {
 
     /** Each case's key, tuning and what it provokes; each tuning's meaning. */
     static Map<String, Object> definitions() {
-        List<Map<String, String>> cases = new ArrayList<>();
+        List<Map<String, Object>> cases = new ArrayList<>();
         for (BehaviourCase c : BehaviourCases.all()) {
-            cases.add(Map.of("key", c.key(), "tuning", c.tuning().label(), "provokes", c.provokes()));
+            cases.add(Map.of("key", c.key(), "revision", Thresholds.behaviourRevision(c.key()), "tuning", c.tuning().label(),
+                    "provokes", c.provokes()));
         }
         Map<String, String> tunings = new LinkedHashMap<>();
         for (clientbench.api.Tuning t : clientbench.api.Tuning.values()) {

@@ -39,6 +39,11 @@ public final class Thresholds {
     private Thresholds() {
     }
 
+    /** A behaviour case's revision (behaviourRevisions; 1 where not listed), recorded with its results. */
+    public static int behaviourRevision(String caseKey) {
+        return ROOT.path("behaviourRevisions").path(caseKey).asInt(1);
+    }
+
     /** The whole file, for the run's record (summary.json's definitions). */
     @SuppressWarnings("unchecked")
     public static Map<String, Object> asMap() {
