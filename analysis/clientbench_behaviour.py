@@ -207,7 +207,7 @@ def text(b: dict, width: int = 118) -> str:
     widths = [max(len(r[i]) for r in table) for i in range(keep)]
     earlier = any(x["mark"] == EARLIER for cells in b["clients"].values() for x in cells.values())
     lines = [f"behaviour as shipped ({b['wallSeconds']} s): ok = as a team would want it, NO = not,"
-             + (" earlier = a case's earlier revision" if earlier else " unreached = not provoked")
+             + (" earlier = an older case" if earlier else " unreached = not provoked")
              + " (docs/behaviour.md)"]
     lines += ["  ".join(c.ljust(w) for c, w in zip(r[:keep], widths)).rstrip() for r in table]
     if keep < len(table[0]):

@@ -445,7 +445,7 @@ def shape_words(run: cbl.Run, shape: str) -> str:
 
 
 # The decision table's columns, by shape kind: the figures a team reads first. The rest is in the report.
-COLUMNS = {"open": ["cpu", "alloc", "syscalls", "p99"], "closed": ["throughput"], "capacity": ["knee"],
+COLUMNS = {"open": ["cpu", "alloc", "syscalls", "p50", "p99"], "closed": ["throughput"], "capacity": ["knee"],
            "startup": ["coldStart", "rss", "rss10k", "deps"]}
 MOST_COLUMNS = 9
 

@@ -120,6 +120,7 @@ def test_a_case_measured_by_an_earlier_revision_is_shown_as_such_not_judged(tmp_
         assert cells["reuse"]["mark"] == cbb.EARLIER, (client, cells["reuse"])
         assert "revision 1 of reuse, now 2" in cells["reuse"]["why"]
         assert cells["stale"]["mark"] in (cbb.WANTED, cbb.NOT_WANTED), "a case at today's revision is judged"
+    assert max(map(len, cbb.text(b).splitlines())) <= 118
 
 
 def test_a_client_that_could_not_run_is_failed_in_every_column_with_why(tmp_path, facts):
