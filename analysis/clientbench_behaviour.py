@@ -68,8 +68,9 @@ def _leaks(f: dict) -> tuple:
     c = f["timeout-leaks"]
     failed = _sum(c["afterOutcomes"], "ok")
     dead = c["deadConnectionsLeft"]
-    text = f"{dead} left" + (f",{failed} fail" if failed else "")
-    return text, dead <= BOUNDS["deadConnectionsLeft"] and failed <= BOUNDS["failedAfterTimeouts"]
+    late = c["lateMsMax"] > BOUNDS["deadlineLateMillis"]  # a queued call's timeout that fired seconds past its deadline
+    text = f"{dead} left" + (f",{failed} fail" if failed else "") + (f",+{c['lateMsMax'] / 1000:.1f}s" if late else "")
+    return text, dead <= BOUNDS["deadConnectionsLeft"] and failed <= BOUNDS["failedAfterTimeouts"] and not late
 
 
 def _reuse(f: dict) -> tuple:
@@ -116,7 +117,8 @@ ASPECTS = [
            ("stale-race",), _race),
     Aspect("deadline", "1s deadline", "a 1 s deadline against no answer, a stalled body, a trickled body",
            ("deadline-never", "deadline-stall", "deadline-trickle"), _deadline),
-    Aspect("leaks", "1k timeouts", "after 1,000 timeouts: connections left with a dead exchange, then 64 requests",
+    Aspect("leaks", "1k timeouts", "1,000 timeouts: how late the latest fired; then connections left with a dead exchange,"
+           " and 64 requests",
            ("timeout-leaks",), _leaks),
     Aspect("reuse", "reuse", "connections opened per 1,000 requests: error bodies left unread, Connection: close",
            ("reuse",), _reuse),

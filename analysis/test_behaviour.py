@@ -92,6 +92,12 @@ def test_leaks_pool_slow_host_and_http2_marks_follow_their_counts(tmp_path, fact
     case(facts, client, "timeout-leaks").update(deadConnectionsLeft=0, afterOutcomes={"ok": 60, "timeout": 4})
     assert decided(tmp_path, facts)["clients"][client]["leaks"] == {
         "text": "0 left,4 fail", "mark": cbb.NOT_WANTED, "why": cbb.BY_KEY["leaks"].label}
+    # A timeout that fired 2 s past its deadline is within the bound; 2.001 s is not.
+    case(facts, client, "timeout-leaks").update(afterOutcomes={"ok": 64}, lateMsMax=2000.0)
+    assert decided(tmp_path, facts)["clients"][client]["leaks"]["mark"] == cbb.WANTED
+    case(facts, client, "timeout-leaks").update(lateMsMax=2001.0)
+    assert decided(tmp_path, facts)["clients"][client]["leaks"]["text"] == "0 left,+2.0s"
+    assert decided(tmp_path, facts)["clients"][client]["leaks"]["mark"] == cbb.NOT_WANTED
 
 
 def test_an_http2_case_the_stub_says_never_provoked_its_condition_is_unreached_not_marked(tmp_path, facts):
@@ -204,7 +210,8 @@ BY_HAND = {
             "leaks": ("0 left", "ok"), "reuse": ("502/1k", "NO"), "pool": ("64/64", "ok"), "slowHost": ("34ms", "ok"),
             "h2Streams": ("734 fail", "NO"), "goAway": ("0 fail", "ok")},
     "okhttp": {"stale": ("0 failed", "ok"), "race": ("POST x2", "NO"), "deadline": ("+116ms", "ok"),
-               "leaks": ("0 left", "ok"), "reuse": ("102/1k", "ok"), "pool": ("5/64", "NO"), "slowHost": ("100 wait", "NO"),
+               "leaks": ("0 left,+7.1s", "NO"), "reuse": ("102/1k", "ok"), "pool": ("5/64", "NO"),
+               "slowHost": ("100 wait", "NO"),
                "h2Streams": ("0 fail", "ok"), "goAway": ("0 fail", "ok")},
     "vertx": {"stale": ("0 failed", "ok"), "race": ("POST fails", "ok"), "deadline": ("+34ms", "ok"),
               "leaks": ("0 left", "ok"), "reuse": ("102/1k", "ok"), "pool": ("5/64", "NO"), "slowHost": ("56ms", "ok"),
