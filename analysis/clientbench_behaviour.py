@@ -82,8 +82,8 @@ def _reuse(f: dict) -> tuple:
 
 def _pool(f: dict) -> tuple:
     c = f["default-pool"]
-    refused = _sum(c["reportedEarly"])
-    text = f"{c['heldAtOnce']}/{c['callers']}"
+    refused = _sum(c["reportedEarly"])  # failed at once by the pool (Reactor Netty's pending-acquire limit), not held
+    text = f"{c['heldAtOnce']}/{c['callers']}" + (f",{refused} refused" if refused else "")
     return text, c["heldAtOnce"] >= c["callers"]
 
 

@@ -81,14 +81,14 @@ def test_reuse_is_marked_past_its_bound_of_connections_per_thousand(tmp_path, fa
 def test_leaks_pool_slow_host_and_http2_marks_follow_their_counts(tmp_path, facts):
     client = next(iter(facts["clients"]))
     case(facts, client, "timeout-leaks").update(deadConnectionsLeft=1, afterOutcomes={"ok": 64})
-    case(facts, client, "default-pool").update(heldAtOnce=63, callers=64)
+    case(facts, client, "default-pool").update(heldAtOnce=63, callers=64, reportedEarly={"rejected": 1})
     case(facts, client, "slow-host").update(fastAfterASlowAnswer=1)
     case(facts, client, "h2-streams").update(failures={"reset": 1}, requestSentTwice=0, peakStreams=10, streamLimit=10)
     case(facts, client, "h2-goaway").update(failures={"reset": 1}, requestSentTwice=2, goAways=1)
     cells = decided(tmp_path, facts)["clients"][client]
     keys = ("leaks", "pool", "slowHost", "h2Streams", "goAway")
     assert [cells[k]["mark"] for k in keys] == [cbb.NOT_WANTED] * 5
-    assert [cells[k]["text"] for k in keys] == ["1 left", "63/64", "1 wait", "1 fail", "1 fail,2 x2"]
+    assert [cells[k]["text"] for k in keys] == ["1 left", "63/64,1 refused", "1 wait", "1 fail", "1 fail,2 x2"]
     case(facts, client, "timeout-leaks").update(deadConnectionsLeft=0, afterOutcomes={"ok": 60, "timeout": 4})
     assert decided(tmp_path, facts)["clients"][client]["leaks"] == {
         "text": "0 left,4 fail", "mark": cbb.NOT_WANTED, "why": cbb.BY_KEY["leaks"].label}
