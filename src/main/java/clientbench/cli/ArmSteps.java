@@ -1,8 +1,8 @@
 package clientbench.cli;
 
+import clientbench.jvm.Jdk;
 import clientbench.plan.RunPlan;
 import clientbench.plan.Schedule;
-import clientbench.jvm.Jdk;
 import org.openjdk.jmh.results.RunResult;
 
 import java.io.IOException;

@@ -1,8 +1,8 @@
 package clientbench.cli;
 
-import clientbench.plan.Profile;
 import clientbench.behaviour.BehaviourRun;
 import clientbench.jvm.Jdk;
+import clientbench.plan.Profile;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

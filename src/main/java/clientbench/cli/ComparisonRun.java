@@ -1,15 +1,15 @@
 package clientbench.cli;
 
-import clientbench.plan.TimeLeft;
-import clientbench.plan.JmhArgs;
-import clientbench.plan.RunPlan;
-import clientbench.plan.Schedule;
-import clientbench.plan.Shape;
-import clientbench.plan.Profile;
 import clientbench.adapters.Adapters;
 import clientbench.behaviour.BehaviourRun;
 import clientbench.harness.JsonFiles;
 import clientbench.harness.RequestSpec;
+import clientbench.plan.JmhArgs;
+import clientbench.plan.Profile;
+import clientbench.plan.RunPlan;
+import clientbench.plan.Schedule;
+import clientbench.plan.Shape;
+import clientbench.plan.TimeLeft;
 import clientbench.startup.Footprint;
 import clientbench.startup.StartupPlan;
 import clientbench.startup.StartupResult;

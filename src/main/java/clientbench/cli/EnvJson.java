@@ -1,12 +1,12 @@
 package clientbench.cli;
 
-import clientbench.plan.RunPlan;
-import clientbench.plan.Profile;
 import clientbench.adapters.Adapters;
 import clientbench.api.AdapterConfig;
 import clientbench.harness.JsonFiles;
 import clientbench.harness.LoadSpec;
 import clientbench.harness.TrialSpec;
+import clientbench.plan.Profile;
+import clientbench.plan.RunPlan;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import java.io.IOException;

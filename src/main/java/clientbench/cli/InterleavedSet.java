@@ -1,12 +1,12 @@
 package clientbench.cli;
 
-import clientbench.plan.RunPlan;
-import clientbench.plan.Schedule;
-import clientbench.plan.Shape;
 import clientbench.harness.JsonFiles;
 import clientbench.harness.Trial;
 import clientbench.harness.Turn;
 import clientbench.interleave.Conductor;
+import clientbench.plan.RunPlan;
+import clientbench.plan.Schedule;
+import clientbench.plan.Shape;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.format.OutputFormatFactory;

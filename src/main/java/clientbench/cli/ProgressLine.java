@@ -1,7 +1,7 @@
 package clientbench.cli;
 
-import clientbench.plan.Schedule;
 import clientbench.harness.JsonFiles;
+import clientbench.plan.Schedule;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import java.io.IOException;

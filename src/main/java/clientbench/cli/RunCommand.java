@@ -1,11 +1,11 @@
 package clientbench.cli;
 
-import clientbench.plan.JmhArgs;
-import clientbench.plan.RunPlan;
-import clientbench.plan.Profile;
 import clientbench.api.AdapterConfig;
 import clientbench.harness.RequestSpec;
 import clientbench.jvm.Jdk;
+import clientbench.plan.JmhArgs;
+import clientbench.plan.Profile;
+import clientbench.plan.RunPlan;
 import org.openjdk.jmh.runner.options.CommandLineOptionException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

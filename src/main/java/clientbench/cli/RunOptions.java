@@ -1,14 +1,14 @@
 package clientbench.cli;
 
-import clientbench.plan.JmhArgs;
-import clientbench.plan.RunPlan;
-import clientbench.plan.Schedule;
-import clientbench.plan.Shape;
 import clientbench.api.AdapterConfig;
 import clientbench.harness.TrialSpec;
 import clientbench.jmh.HarnessProfiler;
 import clientbench.jvm.ClientJvm;
 import clientbench.jvm.Jdk;
+import clientbench.plan.JmhArgs;
+import clientbench.plan.RunPlan;
+import clientbench.plan.Schedule;
+import clientbench.plan.Shape;
 import org.openjdk.jmh.profile.GCProfiler;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.CommandLineOptions;

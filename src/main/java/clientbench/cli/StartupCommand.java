@@ -1,7 +1,7 @@
 package clientbench.cli;
 
-import clientbench.plan.Profile;
 import clientbench.jvm.Jdk;
+import clientbench.plan.Profile;
 import clientbench.startup.Footprint;
 import clientbench.startup.StartupPlan;
 import clientbench.startup.StartupRun;

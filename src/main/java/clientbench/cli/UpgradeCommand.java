@@ -1,10 +1,10 @@
 package clientbench.cli;
 
+import clientbench.jvm.Jdk;
 import clientbench.plan.JmhArgs;
+import clientbench.plan.Profile;
 import clientbench.plan.RunPlan;
 import clientbench.plan.Shape;
-import clientbench.plan.Profile;
-import clientbench.jvm.Jdk;
 import clientbench.upgrade.ClientBuild;
 import clientbench.upgrade.VersionJar;
 import org.openjdk.jmh.runner.options.CommandLineOptionException;

@@ -1,8 +1,8 @@
 package clientbench.cli;
 
-import clientbench.plan.Shape;
 import clientbench.harness.JsonFiles;
 import clientbench.harness.StubProcess;
+import clientbench.plan.Shape;
 import clientbench.testkit.Prerequisites;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.BeforeAll;

@@ -1,9 +1,9 @@
 package clientbench.cli;
 
-import clientbench.plan.JmhArgs;
-import clientbench.plan.RunPlan;
-import clientbench.plan.Profile;
 import clientbench.jvm.Jdk;
+import clientbench.plan.JmhArgs;
+import clientbench.plan.Profile;
+import clientbench.plan.RunPlan;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openjdk.jmh.results.format.ResultFormatType;

@@ -1,8 +1,8 @@
 package clientbench.cli;
 
+import clientbench.harness.RequestSpec;
 import clientbench.plan.RunPlan;
 import clientbench.plan.Shape;
-import clientbench.harness.RequestSpec;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openjdk.jmh.runner.options.Options;

@@ -1,11 +1,11 @@
 package clientbench.cli;
 
-import clientbench.plan.JmhArgs;
-import clientbench.plan.RunPlan;
-import clientbench.plan.Shape;
-import clientbench.plan.Profile;
 import clientbench.adapters.Adapters;
 import clientbench.jvm.Jdk;
+import clientbench.plan.JmhArgs;
+import clientbench.plan.Profile;
+import clientbench.plan.RunPlan;
+import clientbench.plan.Shape;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,10 +1,10 @@
 package clientbench.cli;
 
-import clientbench.plan.JmhArgs;
 import clientbench.api.Outcome;
 import clientbench.jmh.HarnessProfiler;
 import clientbench.jmh.HarnessSelfBenchmark;
 import clientbench.jvm.Jdk;
+import clientbench.plan.JmhArgs;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

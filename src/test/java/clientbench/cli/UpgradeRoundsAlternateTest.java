@@ -1,8 +1,8 @@
 package clientbench.cli;
 
+import clientbench.plan.Profile;
 import clientbench.plan.Schedule;
 import clientbench.plan.Shape;
-import clientbench.plan.Profile;
 import org.junit.jupiter.api.Test;
 
 import java.util.LinkedHashMap;

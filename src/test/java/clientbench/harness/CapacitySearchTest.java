@@ -1,8 +1,8 @@
 package clientbench.harness;
 
-import clientbench.plan.Shape;
-import clientbench.plan.Profile;
 import clientbench.jmh.CapacityBenchmark;
+import clientbench.plan.Profile;
+import clientbench.plan.Shape;
 import org.junit.jupiter.api.Test;
 import org.openjdk.jmh.annotations.Param;
 
