@@ -106,9 +106,10 @@ final class ComparisonRun {
             out.println("bench: request " + EnvJson.requestSummary(plan));
         }
         if (arms != null) {
-            out.println("bench: upgrade " + arms.arms().words() + (plan.profile().shapes().stream().allMatch(Shape::interleaved)
-                    ? ": old, noop and new alive at once in each set, their windows in a new order each block"
-                    : ": old, noop, new in odd rounds, new, noop, old in even"));
+            boolean duets = plan.profile().shapes().stream().anyMatch(Shape::interleaved);
+            out.println("bench: upgrade " + arms.arms().words() + ": " + (duets ? "a set per round of a fixed-rate or closed"
+                    + " shape, old, noop and new alive at once, their windows in a new order each block; other shapes "
+                    : "") + "old, noop, new in odd rounds, new, noop, old in even");
         }
         List<Ran> ran = new ArrayList<>();
         List<Map<String, Object>> sets = new ArrayList<>(); // each interleaved set's orders, and the forks that left it
