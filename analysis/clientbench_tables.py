@@ -9,6 +9,7 @@ import html
 
 import pandas as pd
 
+import clientbench_behaviour as cbb
 import clientbench_conditions as cond
 import clientbench_decide as cbd
 import clientbench_figures as figs
@@ -157,7 +158,23 @@ def first_screen_html(run: cbl.Run, v: dict) -> str:
     return (f"<h1>Which HTTP client? Run {_e(run.name)}</h1>{banner}<ol class=\"verdict\">"
             + "".join(f"<li>{_e(x)}</li>" for x in lines[1:]) + "</ol>"
             + f'<p class="load"><b>Load</b>: {_e(cbd.load_line(run, v))}.</p>' + decision_table_html(run, v)
-            + f'<p class="notes">{" ".join(_e(n) for n in notes)} <a href="#how-to-read-this">How to read this</a></p>')
+            + f'<p class="notes">{" ".join(_e(n) for n in notes)} <a href="#how-to-read-this">How to read this</a></p>'
+            + behaviour_line_html(v))
+
+
+def behaviour_line_html(v: dict) -> str:
+    """Under the cost table: each client's behaviour cells marked NO, by their headings (the table comes later)."""
+    b = v.get("behaviour")
+    if not b:
+        return ""
+    no = cbb.not_wanted(b)
+    said = "; ".join(f"{c}: {', '.join(h)}" for c, h in no.items() if h) or "none"
+    clean = [c for c, h in no.items() if not h]
+    missing = cbb.unjudged(b)
+    return (f'<p class="behaviour-no"><b>Behaviour, NO</b> (not as a team would want it; the table below): {_e(said)}'
+            + (f"; none for {_e(', '.join(clean))}" if clean else "")
+            + (f"; not judged for some clients (not run, or an earlier revision): {_e(', '.join(missing))}" if missing else "")
+            + ".</p>")
 
 
 # ---------------------------------------------------------------- behaviour

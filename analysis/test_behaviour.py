@@ -225,3 +225,19 @@ def test_every_cell_of_the_fixture_is_as_worked_out_by_hand(tmp_path, facts):
     assert {c: {k: x["text"] for k, x in cells.items()} for c, cells in b["clients"].items()} == \
         {c: {k: text for k, (text, _) in cells.items()} for c, cells in BY_HAND.items()}
     assert b["wanted"] == {c: sum(mark == "ok" for _, mark in cells.values()) for c, cells in BY_HAND.items()}
+
+
+def test_the_first_screen_names_each_clients_no_cells(tmp_path, facts):
+    import clientbench_tables as cbt
+    b = decided(tmp_path, facts)
+    line = cbt.behaviour_line_html({"behaviour": b})
+    for client, cells in BY_HAND.items():  # counted against the hand-worked table, not the code's own list
+        no = [cbb.BY_KEY[k].heading for k, (_, mark) in cells.items() if mark == "NO"]
+        assert (f"{client}: {', '.join(no)}" in line) if no else (client in line.split("none for ")[-1]), (client, line)
+    assert cbt.behaviour_line_html({"behaviour": None}) == ""
+    assert "not judged" not in line, "every case of the fixture ran at today's revision"
+    for c in facts["definitions"]["cases"]:
+        if c["key"] == "reuse":
+            del c["revision"]
+    assert "not judged for some clients (not run, or an earlier revision): reuse." in \
+        cbt.behaviour_line_html({"behaviour": decided(tmp_path, facts)})
