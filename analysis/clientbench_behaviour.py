@@ -183,12 +183,14 @@ def decide(run_dir, clients: list | None = None) -> dict | None:
 
 def not_wanted(b: dict) -> dict:
     """client -> the headings of its NO cells, in the table's order: what the first screen says beside the costs."""
-    return {c: [BY_KEY[k].heading for k, x in cells.items() if x["mark"] == NOT_WANTED] for c, cells in b["clients"].items()}
+    return {c: [BY_KEY[k].heading for k, x in cells.items() if x["mark"] == NOT_WANTED]
+            for c, cells in b["clients"].items()}
 
 
 def unjudged(b: dict) -> list:
-    """The headings of the aspects some client has no mark in because the case did not run, or ran an earlier revision."""
-    return [a.heading for a in ASPECTS if any(cells[a.key]["mark"] in (NOT_RUN, EARLIER) for cells in b["clients"].values())]
+    """The headings of the aspects some client has no mark in: the case did not run, or ran an earlier revision."""
+    return [a.heading for a in ASPECTS
+            if any(cells[a.key]["mark"] in (NOT_RUN, EARLIER) for cells in b["clients"].values())]
 
 
 def marks(b: dict) -> dict:

@@ -316,13 +316,12 @@ def per_set(values: dict, keep=None) -> dict:
     """round -> value, an interleaved set's windows (round set * 1000 + block) merged into one value for the set, their
     geometric mean; rounds of forks alone as they are. A set's JVM is one sample of the client's JVMs, and JVMs of one
     client differ (JIT choices, layout) by more than its windows do: its blocks measure that JVM closely, so the set is
-    what rounds are compared on. `keep`: only these rounds (those both sides of a pair have)."""
+    what rounds are compared on. `values` > 0; `keep`: only these rounds (those both sides of a pair have)."""
     by = {}
     for r, v in values.items():
         if keep is None or r in keep:
-            by.setdefault(r // 1000 if r >= 1000 else r, []).append(v)
-    return {r: math.exp(sum(math.log(v) for v in vs) / len(vs)) if all(v > 0 for v in vs) else sum(vs) / len(vs)
-            for r, vs in by.items()}
+            by.setdefault(r // 1000 if r >= 1000 else r, []).append(math.log(v))
+    return {r: math.exp(sum(logs) / len(logs)) for r, logs in by.items()}
 
 
 @functools.cache

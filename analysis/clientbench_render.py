@@ -186,9 +186,10 @@ def resolution_block(run: cbl.Run) -> str:
     design = (f"{sets} set{'s' if sets != 1 else ''} of both versions alive at once, {pairs} blocks of windows in turn"
               if u.get("pairedBy") == "blocks" else f"{pairs} rounds")
     lines = [begin("resolution"),
-             f"An A/A run, `./bench upgrade {u['client']} {version} {version}` (`{run.name}`: {design}{took} on {hf['cores']} cores of "
-             f"{hf['cpuModel']}, JDK {hf['jdk']}), compared {len(figures)} figures and {said}. The change each "
-             f"figure finds four times in five is what an upgrade's run of the same length can see on this machine:", "",
+             f"An A/A run, `./bench upgrade {u['client']} {version} {version}` (`{run.name}`: {design}{took} on "
+             f"{hf['cores']} cores of {hf['cpuModel']}, JDK {hf['jdk']}), compared {len(figures)} figures and {said}. "
+             f"The change each figure finds four times in five is what an upgrade's run of the same length can see on "
+             f"this machine:", "",
              "| could detect | " + " | ".join(shapes) + " |", "|---" * (len(shapes) + 1) + "|"]
     cell = {(f["label"], f["shape"]): cbu.detectable(f) for f in figures}
     lines += [f"| {label} | " + " | ".join(cell.get((label, s), "-") for s in shapes) + " |"

@@ -59,7 +59,8 @@ def _best(name: str, f: dict) -> str:
     first = cbd.leaders(f)
     lead = (f"{'highest' if f['better'] == 'higher' else 'lowest'} {', '.join(first)}, told apart from all the rest"
             if first else "no client told apart from all the rest")
-    return f"{name}: {lead}; {f['pairs']['separated']} of {f['pairs']['of']} pair{'s' if f['pairs']['of'] != 1 else ''} told apart."
+    n = f["pairs"]["of"]
+    return f"{name}: {lead}; {f['pairs']['separated']} of {n} pair{'s' if n != 1 else ''} told apart."
 
 
 def cell(f: dict, client: str) -> tuple:
@@ -173,7 +174,8 @@ def behaviour_line_html(v: dict) -> str:
     missing = cbb.unjudged(b)
     return (f'<p class="behaviour-no"><b>Behaviour, NO</b> (not as a team would want it; the table below): {_e(said)}'
             + (f"; none for {_e(', '.join(clean))}" if clean else "")
-            + (f"; not judged for some clients (not run, or an earlier revision): {_e(', '.join(missing))}" if missing else "")
+            + (f"; not judged for some clients (not run, or an earlier revision): {_e(', '.join(missing))}"
+               if missing else "")
             + ".</p>")
 
 
@@ -194,8 +196,8 @@ def behaviour_html(v: dict) -> str:
             f'<p class="notes">Each client as its team ships it (the library\'s own retries and connection checks; the '
             f'default pool and slow host at the library\'s own limits), {b["wallSeconds"]} s for all. ok: as a team '
             f'would want it; NO: not; n/a: the client cannot take part; unreached: the stub\'s counts say the case never '
-            f'provoked its condition for the client; earlier: the run measured an earlier revision of the case, not judged today; '
-            f'failed: the case did not run (hover for why). '
+            f'provoked its condition for the client; earlier: the run measured an earlier revision of the case, not '
+            f'judged today; failed: the case did not run (hover for why). '
             f'The bounds are thresholds.json\'s; what each case provokes and the upstream issue it reproduces: '
             f'docs/behaviour.md.</p>')
 

@@ -1,8 +1,9 @@
 """Should we upgrade? Two versions of one client, measured in one run, compared figure by figure: decided once, here.
 
-Each pair of old and new shares the host's state: a block of an interleaved set (both JVMs alive, their windows seconds
-apart), or a round that alternates old, noop, new and back. Over the pairs of log ratios new/old: the ratio, a Student t interval simultaneous over the figures (Bonferroni), better, worse or no difference, and
-the change the run finds four times in five.
+Each pair of old and new shares the host's state: a round that alternates old, noop, new and back, or a duet's set
+(a JVM of each alive at once, their windows paired block by block, then averaged over the set). Over the pairs' log
+ratios new/old: the ratio, a Student t interval simultaneous over the figures (Bonferroni), better, worse or no
+difference, and the change the run finds four times in five.
 """
 from __future__ import annotations
 
