@@ -6,6 +6,8 @@ import clientbench.api.HttpClientAdapter;
 import clientbench.api.Outcome;
 import clientbench.api.Outcomes;
 import clientbench.api.Request;
+import clientbench.testkit.H2Frames;
+import clientbench.testkit.H2Frames.Frame;
 
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -13,7 +15,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -25,6 +26,16 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+
+import static clientbench.testkit.H2Frames.DATA;
+import static clientbench.testkit.H2Frames.END_HEADERS;
+import static clientbench.testkit.H2Frames.END_STREAM;
+import static clientbench.testkit.H2Frames.GOAWAY;
+import static clientbench.testkit.H2Frames.HEADERS;
+import static clientbench.testkit.H2Frames.MAX_CONCURRENT_STREAMS;
+import static clientbench.testkit.H2Frames.PREFACE;
+import static clientbench.testkit.H2Frames.RST_STREAM;
+import static clientbench.testkit.H2Frames.SETTINGS;
 
 /**
  * An h2c client (prior knowledge) over plain sockets whose habits are knobs, and which counts what it did, so that the
@@ -40,13 +51,6 @@ final class KnownH2Client implements HttpClientAdapter {
     record Knobs(boolean queueAtLimit, boolean resendRefused) {
     }
 
-    private static final int HEADERS = 0x1;
-    private static final int RST_STREAM = 0x3;
-    private static final int SETTINGS = 0x4;
-    private static final int GOAWAY = 0x7;
-    private static final int DATA = 0x0;
-    private static final int END_STREAM = 0x1;
-    private static final int MAX_CONCURRENT_STREAMS = 0x3;
 
     final AtomicInteger connects = new AtomicInteger();
     final AtomicInteger goAways = new AtomicInteger();
@@ -142,7 +146,7 @@ final class KnownH2Client implements HttpClientAdapter {
                     (int) config.connectTimeout().toMillis());
             in = new DataInputStream(socket.getInputStream());
             out = socket.getOutputStream();
-            out.write("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            out.write(PREFACE);
             frame(SETTINGS, 0, 0, new byte[0]);
             for (int frames = 0; !settings(read()); frames++) {
                 if (frames > 10) {
@@ -170,7 +174,7 @@ final class KnownH2Client implements HttpClientAdapter {
             nextId += 2;
             open.put(id, answer);
             peakStreams.accumulateAndGet(open.size(), Math::max);
-            frame(HEADERS, 0x4 | END_STREAM, id, headerBlock(request));
+            frame(HEADERS, END_HEADERS | END_STREAM, id, headerBlock(request));
             return answer;
         }
 
@@ -183,23 +187,24 @@ final class KnownH2Client implements HttpClientAdapter {
             try {
                 while (true) {
                     Frame f = read();
-                    if (f.type == SETTINGS) {
+                    if (f.type() == SETTINGS) {
                         settings(f);
-                    } else if ((f.type == HEADERS || f.type == DATA) && open.containsKey(f.stream)) {
-                        if (f.type == HEADERS) {
-                            status.putIfAbsent(f.stream, f.payload.length > 0 && (f.payload[0] & 0xff) == 0x88 ? 200 : 0);
+                    } else if ((f.type() == HEADERS || f.type() == DATA) && open.containsKey(f.stream())) {
+                        if (f.type() == HEADERS) {
+                            boolean ok = f.payload().length > 0 && (f.payload()[0] & 0xff) == 0x88; // :status 200, indexed
+                            status.putIfAbsent(f.stream(), ok ? 200 : 0);
                         }
-                        if ((f.flags & END_STREAM) != 0) {
-                            CompletableFuture<Integer> a = open.get(f.stream);
-                            ended(f.stream);
-                            a.complete(status.getOrDefault(f.stream, 0));
+                        if ((f.flags() & END_STREAM) != 0) {
+                            CompletableFuture<Integer> a = open.get(f.stream());
+                            ended(f.stream());
+                            a.complete(status.getOrDefault(f.stream(), 0));
                         }
-                    } else if (f.type == RST_STREAM && open.containsKey(f.stream)) {
+                    } else if (f.type() == RST_STREAM && open.containsKey(f.stream())) {
                         resets.incrementAndGet();
-                        CompletableFuture<Integer> a = open.get(f.stream);
-                        ended(f.stream);
+                        CompletableFuture<Integer> a = open.get(f.stream());
+                        ended(f.stream());
                         a.completeExceptionally(new Refused("stream reset, code " + f.firstInt(), false));
-                    } else if (f.type == GOAWAY) {
+                    } else if (f.type() == GOAWAY) {
                         goAway(f.firstInt());
                     }
                 }
@@ -229,14 +234,14 @@ final class KnownH2Client implements HttpClientAdapter {
 
         /** True for the server's SETTINGS (not an ACK): its stream limit kept, the ACK sent. */
         private boolean settings(Frame f) throws IOException {
-            if (f.type != SETTINGS || (f.flags & 1) != 0) {
+            if (f.type() != SETTINGS || (f.flags() & 1) != 0) {
                 return false;
             }
-            for (int i = 0; i + 6 <= f.payload.length; i += 6) {
-                int id = ((f.payload[i] & 0xff) << 8) | (f.payload[i + 1] & 0xff);
+            for (int i = 0; i + 6 <= f.payload().length; i += 6) {
+                int id = ((f.payload()[i] & 0xff) << 8) | (f.payload()[i + 1] & 0xff);
                 if (id == MAX_CONCURRENT_STREAMS) {
                     synchronized (this) {
-                        maxStreams = (int) Math.min(Integer.MAX_VALUE, Frame.intAt(f.payload, i + 2) & 0xffffffffL);
+                        maxStreams = (int) Math.min(Integer.MAX_VALUE, H2Frames.intAt(f.payload(), i + 2) & 0xffffffffL);
                         notifyAll();
                     }
                 }
@@ -246,22 +251,12 @@ final class KnownH2Client implements HttpClientAdapter {
         }
 
         private Frame read() throws IOException {
-            int length = (in.readUnsignedByte() << 16) | (in.readUnsignedByte() << 8) | in.readUnsignedByte();
-            int type = in.readUnsignedByte();
-            int flags = in.readUnsignedByte();
-            int stream = in.readInt() & 0x7fffffff;
-            byte[] payload = new byte[length];
-            in.readFully(payload);
-            return new Frame(type, flags, stream, payload);
+            return H2Frames.read(in);
         }
 
         private void frame(int type, int flags, int stream, byte[] payload) throws IOException {
-            byte[] head = {(byte) (payload.length >> 16), (byte) (payload.length >> 8), (byte) payload.length, (byte) type,
-                    (byte) flags, (byte) (stream >> 24), (byte) (stream >> 16), (byte) (stream >> 8), (byte) stream};
             synchronized (out) {
-                out.write(head);
-                out.write(payload);
-                out.flush();
+                H2Frames.write(out, type, flags, stream, payload);
             }
         }
 
@@ -275,16 +270,6 @@ final class KnownH2Client implements HttpClientAdapter {
         }
     }
 
-    private record Frame(int type, int flags, int stream, byte[] payload) {
-        int firstInt() {
-            return payload.length < 4 ? 0 : intAt(payload, 0) & 0x7fffffff;
-        }
-
-        static int intAt(byte[] b, int i) {
-            return ((b[i] & 0xff) << 24) | ((b[i + 1] & 0xff) << 16) | ((b[i + 2] & 0xff) << 8) | (b[i + 3] & 0xff);
-        }
-    }
-
     /** GET, http, :path and :authority as HPACK literals without indexing, then the request's own headers. */
     private static byte[] headerBlock(Request request) {
         if (!request.method().equals("GET")) {
@@ -295,25 +280,15 @@ final class KnownH2Client implements HttpClientAdapter {
         block.write(0x86); // :scheme http, static table 6
         String path = request.uri().getRawPath() + (request.uri().getRawQuery() == null ? "" : "?" + request.uri().getRawQuery());
         block.write(4); // :path, a literal without indexing, indexed name
-        string(block, path);
+        H2Frames.string(block, path);
         block.write(1); // :authority
-        string(block, request.uri().getAuthority());
+        H2Frames.string(block, request.uri().getAuthority());
         for (Request.Header h : request.headers()) {
             block.write(0x00); // a literal name and value, not indexed
-            string(block, h.name().toLowerCase(java.util.Locale.ROOT));
-            string(block, h.value());
+            H2Frames.string(block, h.name().toLowerCase(java.util.Locale.ROOT));
+            H2Frames.string(block, h.value());
         }
         return block.toByteArray();
-    }
-
-    /** A string literal without Huffman coding; values here are shorter than 127 bytes. */
-    private static void string(ByteArrayOutputStream block, String s) {
-        byte[] b = s.getBytes(StandardCharsets.US_ASCII);
-        if (b.length >= 127) {
-            throw new IllegalArgumentException("header value too long for this encoder: " + s);
-        }
-        block.write(b.length);
-        block.writeBytes(b);
     }
 
     @Override

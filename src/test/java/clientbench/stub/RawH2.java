@@ -1,5 +1,8 @@
 package clientbench.stub;
 
+import clientbench.testkit.H2Frames;
+import clientbench.testkit.H2Frames.Frame;
+
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.EOFException;
@@ -7,7 +10,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 
 /**
  * A bare socket speaking cleartext HTTP/2 by hand (prior knowledge), so tests see exactly the frames the stub sends:
@@ -15,29 +17,9 @@ import java.nio.charset.StandardCharsets;
  * indexing, and each frame read as it comes. Nothing is retried, queued or hidden.
  */
 final class RawH2 implements AutoCloseable {
-    static final int DATA = 0x0;
-    static final int HEADERS = 0x1;
-    static final int RST_STREAM = 0x3;
-    static final int SETTINGS = 0x4;
-    static final int GOAWAY = 0x7;
-    static final int END_STREAM = 0x1;
-    static final int REFUSED_STREAM = 0x7;
-
     private final Socket socket;
     private final DataInputStream in;
     private final OutputStream out;
-
-    /** One frame as read: its type, flags, stream and payload. */
-    record Frame(int type, int flags, int stream, byte[] payload) {
-        /** GOAWAY's last stream id, RST_STREAM's error code. */
-        int firstInt() {
-            return ((payload[0] & 0x7f) << 24) | ((payload[1] & 0xff) << 16) | ((payload[2] & 0xff) << 8) | (payload[3] & 0xff);
-        }
-
-        boolean endsStream() {
-            return (type == DATA || type == HEADERS) && (flags & END_STREAM) != 0;
-        }
-    }
 
     /** Connects, sends the preface and empty SETTINGS, and acknowledges the server's SETTINGS before returning. */
     RawH2(int port) throws IOException {
@@ -46,12 +28,13 @@ final class RawH2 implements AutoCloseable {
         socket.setSoTimeout(5_000);
         in = new DataInputStream(socket.getInputStream());
         out = socket.getOutputStream();
-        out.write("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
-        frame(SETTINGS, 0, 0, new byte[0]);
+        out.write(H2Frames.PREFACE);
+        H2Frames.write(out, H2Frames.SETTINGS, 0, 0, new byte[0]);
         for (int frames = 0; frames < 10; frames++) {
             Frame f = read();
-            if (f.type() == SETTINGS && (f.flags() & 1) == 0) {
-                frame(SETTINGS, 1, 0, new byte[0]); // the ACK: the server applies its own limits from here
+            if (f.type() == H2Frames.SETTINGS && (f.flags() & 1) == 0) {
+                // the ACK: the server applies its own limits from here
+                H2Frames.write(out, H2Frames.SETTINGS, 1, 0, new byte[0]);
                 return;
             }
         }
@@ -67,21 +50,15 @@ final class RawH2 implements AutoCloseable {
         literal(block, 1, "localhost"); // :authority
         if (key != null) {
             block.write(0x00); // a literal name and value, not indexed
-            string(block, "idempotency-key");
-            string(block, key);
+            H2Frames.string(block, "idempotency-key");
+            H2Frames.string(block, key);
         }
-        frame(HEADERS, 0x4 | END_STREAM, id, block.toByteArray()); // END_HEADERS, END_STREAM
+        H2Frames.write(out, H2Frames.HEADERS, H2Frames.END_HEADERS | H2Frames.END_STREAM, id, block.toByteArray());
     }
 
     /** The next frame; throws EOFException when the server closed the connection. */
     Frame read() throws IOException {
-        int length = (in.readUnsignedByte() << 16) | (in.readUnsignedByte() << 8) | in.readUnsignedByte();
-        int type = in.readUnsignedByte();
-        int flags = in.readUnsignedByte();
-        int stream = in.readInt() & 0x7fffffff;
-        byte[] payload = new byte[length];
-        in.readFully(payload);
-        return new Frame(type, flags, stream, payload);
+        return H2Frames.read(in);
     }
 
     /** Every frame until the server closes the connection (at most 1,000). */
@@ -97,28 +74,10 @@ final class RawH2 implements AutoCloseable {
         throw new IOException("the connection still open after 1,000 frames");
     }
 
-    private void frame(int type, int flags, int stream, byte[] payload) throws IOException {
-        byte[] head = {(byte) (payload.length >> 16), (byte) (payload.length >> 8), (byte) payload.length, (byte) type,
-                (byte) flags, (byte) (stream >> 24), (byte) (stream >> 16), (byte) (stream >> 8), (byte) stream};
-        out.write(head);
-        out.write(payload);
-        out.flush();
-    }
-
     /** A header field whose name is static table entry {@code index}, literal without indexing. */
     private static void literal(ByteArrayOutputStream block, int index, String value) {
         block.write(index); // 0000xxxx: literal without indexing, indexed name (index < 15)
-        string(block, value);
-    }
-
-    /** A string literal without Huffman coding; values here are shorter than 127 bytes. */
-    private static void string(ByteArrayOutputStream block, String s) {
-        byte[] b = s.getBytes(StandardCharsets.US_ASCII);
-        if (b.length >= 127) {
-            throw new IllegalArgumentException("header value too long for this encoder: " + s);
-        }
-        block.write(b.length);
-        block.writeBytes(b);
+        H2Frames.string(block, value);
     }
 
     @Override

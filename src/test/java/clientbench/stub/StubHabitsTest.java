@@ -1,5 +1,6 @@
 package clientbench.stub;
 
+import clientbench.testkit.H2Frames;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -176,17 +177,17 @@ class StubHabitsTest {
         try (RawH2 c = new RawH2(stub.port())) {
             for (int id : new int[] {1, 3}) {
                 c.get(id, "/?goAwayEvery=3", "k" + id);
-                RawH2.Frame f;
+                H2Frames.Frame f;
                 do {
                     f = c.read();
                 } while (!f.endsStream() || f.stream() != id);
             }
             c.get(5, "/?goAwayEvery=3", "k5");
-            List<RawH2.Frame> after = c.untilClosed();
-            List<RawH2.Frame> goAways = after.stream().filter(f -> f.type() == RawH2.GOAWAY).toList();
+            List<H2Frames.Frame> after = c.untilClosed();
+            List<H2Frames.Frame> goAways = after.stream().filter(f -> f.type() == H2Frames.GOAWAY).toList();
             assertEquals(1, goAways.size(), "one GOAWAY, then the connection closed: " + after);
             assertEquals(3, goAways.get(0).firstInt(), "its last stream: the one before the refused stream");
-            assertTrue(after.stream().noneMatch(f -> f.stream() == 5 && f.type() == RawH2.HEADERS), "stream 5 unanswered");
+            assertTrue(after.stream().noneMatch(f -> f.stream() == 5 && f.type() == H2Frames.HEADERS), "stream 5 unanswered");
         }
         assertEquals(Map.of("k1", 1, "k3", 1), stub.seen("k"));
         assertEquals(1, stub.tally().goAways());
@@ -201,17 +202,17 @@ class StubHabitsTest {
     @Test
     void aGoAwayAnswersEveryStreamBelowItsLastAndProcessesNoneAbove() throws Exception {
         StubServer stub = fresh.server();
-        List<RawH2.Frame> frames;
+        List<H2Frames.Frame> frames;
         try (RawH2 c = new RawH2(stub.port())) {
             for (int id = 1; id <= 9; id += 2) {
                 c.get(id, "/?goAwayEvery=3", "s" + id);
             }
             frames = c.untilClosed();
         }
-        List<RawH2.Frame> goAways = frames.stream().filter(f -> f.type() == RawH2.GOAWAY).toList();
+        List<H2Frames.Frame> goAways = frames.stream().filter(f -> f.type() == H2Frames.GOAWAY).toList();
         assertEquals(1, goAways.size(), frames.toString());
         assertEquals(3, goAways.get(0).firstInt());
-        assertEquals(java.util.Set.of(1, 3), frames.stream().filter(RawH2.Frame::endsStream).map(RawH2.Frame::stream)
+        assertEquals(java.util.Set.of(1, 3), frames.stream().filter(H2Frames.Frame::endsStream).map(H2Frames.Frame::stream)
                 .collect(java.util.stream.Collectors.toSet()), "streams 1 and 3 answered in full, no other");
         assertEquals(Map.of("s1", 1, "s3", 1), stub.seen("s"), "streams 5, 7 and 9 never processed");
         assertEquals(1, stub.tally().goAways());
@@ -227,10 +228,10 @@ class StubHabitsTest {
                 c.get(1 + 2 * i, "/?delayMs=500", null);
             }
             int answered = 0;
-            RawH2.Frame refused = null;
+            H2Frames.Frame refused = null;
             while (answered + (refused == null ? 0 : 1) < 11) {
-                RawH2.Frame f = c.read();
-                if (f.type() == RawH2.RST_STREAM) {
+                H2Frames.Frame f = c.read();
+                if (f.type() == H2Frames.RST_STREAM) {
                     assertNull(refused, "a second refusal");
                     refused = f;
                 } else if (f.endsStream()) {
@@ -239,7 +240,7 @@ class StubHabitsTest {
             }
             assertNotNull(refused);
             assertEquals(21, refused.stream(), "the eleventh stream");
-            assertEquals(RawH2.REFUSED_STREAM, refused.firstInt());
+            assertEquals(H2Frames.REFUSED_STREAM, refused.firstInt());
             assertEquals(10, answered);
             assertEquals(10, stub.stats().peakStreams(), "the streams open at once on the connection: the limit");
         }
