@@ -141,13 +141,14 @@ def decide(run: cbl.Run) -> dict:
                         "better": "higher" if fig.higher_is_better else "lower", "net": fig.net, "marks": marks,
                         **{k: _round(v) for k, v in p.items()}})
     m, jdk = run.env.get("machine", {}), run.env.get("launcherJdk", {})
+    paired_by = pairing(run)
     return {"client": up["client"], "old": _version(run, up["old"]), "new": _version(run, up["new"]),
             "holdsFor": {"cpuModel": m.get("cpuModel"), "cores": m.get("cpuCount"), "jdk": jdk.get("version"),
                          "firstLook": run.first_look},
             "confidence": cbl.CONFIDENCE, "figuresTogether": both,
-            "pairedBy": pairing(run),
+            "pairedBy": paired_by,
             "method": ("per set, the mean over its blocks of log(new/old), each block's windows seconds apart"
-                       if pairing(run) == "blocks" else "per round log(new/old), paired within the round")
+                       if paired_by == "blocks" else "per round log(new/old), paired within the round")
                       + "; mean and Student t interval, Bonferroni over the figures", "figures": figures}
 
 
