@@ -79,6 +79,7 @@ MARKS = {"jit": "the client JVM's JIT compiled for over {jit:.0%} of a measured 
          "ceiling": "the ceiling of the ladder was kept: the knee is at least this",
          "flagged": "every miss at the bound carried a host or harness flag: the knee may be understated",
          "clock": "the record does not say which clock its CPU time was read on (ranked as if the ns clock)",
+         "compilers": "the JIT compilers' CPU time was not read in a window: the JVM's whole CPU time is counted there",
          "noop": "a round without noop: netted against noop's median over the shape's other rounds"}
 _FLAG_WORDS = {"generator": "gen", "lag": "lag", "stub": "stub", "steal": "steal", "unsteady": "uneven"}
 
@@ -109,7 +110,10 @@ def net_of_noop(f: pd.DataFrame, figure: Figure) -> pd.DataFrame:
         out["steady"] = True
     if "cpu.clock" not in out:
         out["cpu.clock"] = "unknown"
-    out = out[["client", "round", "value", "width", "steady", "flags", "jit", "knee.status", "windows", "cpu.clock"]]
+    if "cpu.compilers" not in out:
+        out["cpu.compilers"] = "in"
+    out = out[["client", "round", "value", "width", "steady", "flags", "jit", "knee.status", "windows", "cpu.clock",
+               "cpu.compilers"]]
     out["noop.elsewhere"] = False
     if figure.net:
         noop = f[f["client"] == cbl.NOOP].set_index("round")[col]
@@ -169,6 +173,8 @@ def rank(run: cbl.Run, shape: str, figure: Figure) -> dict | None:
             flags.add("jit")
         if figure.column == "cpu" and (g["cpu.clock"] == "unknown").any():
             flags.add("clock")
+        if figure.column == "cpu" and (g["cpu.compilers"] == "in").any():
+            flags.add("compilers")
         if g["noop.elsewhere"].any():
             flags.add("noop")
         if figure.net:

@@ -240,9 +240,9 @@ def forks(run: Run) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=_COLUMNS)
 
 
-_COLUMNS = ["shape", "client", "round", "started", "sent", "ok/s", "cpu", "cpu.clock", "alloc", "syscalls", "cswitches",
-            "p50", "p99", "p50.width", "p99.width", "jit", "steal", "flags", "windows", "kernel", "steady", "knee",
-            "knee.high", "knee.status", "knee.flags"]
+_COLUMNS = ["shape", "client", "round", "started", "sent", "ok/s", "cpu", "cpu.clock", "cpu.compilers", "alloc",
+            "syscalls", "cswitches", "p50", "p99", "p50.width", "p99.width", "jit", "steal", "flags", "windows", "kernel",
+            "steady", "knee", "knee.high", "knee.status", "knee.flags"]
 
 
 def _tag(its: list) -> str:
@@ -268,8 +268,9 @@ def _row(t: Trial, its: list, h, counted: list, round_: int, started: int, windo
     return {
         "shape": t.shape, "client": t.client, "round": round_, "started": started,
         "sent": sent, "ok/s": sum(it["ok"] for it in its) / seconds if seconds else math.nan,
-        "cpu": _per(sum(it["cpuNanosInWindow"] for it in its) / 1e3, sent, its, "cpuNanosInWindow"),
+        "cpu": _per(sum(cpu_ns(it, t.record) for it in its) / 1e3, sent, its, "cpuNanosInWindow"),
         "cpu.clock": _cpu_clock(t.record, its),
+        "cpu.compilers": "in" if any(math.isnan(compilers_ns(it, t.record)) for it in its) else "out",
         "alloc": _per(sum(it["allocatedBytesInWindow"] for it in its), sent, its, "allocatedBytesInWindow"),
         "syscalls": _kernel(counted, "syscalls"), "cswitches": _kernel(counted, "contextSwitches"),
         "p50": p50, "p99": p99, "p50.width": _bucket(h, p50), "p99.width": _bucket(h, p99),
@@ -341,6 +342,27 @@ def _bucket(h, value: float) -> float:
     return float(h.get_highest_equivalent_value(v) - h.get_lowest_equivalent_value(v) + 1)
 
 
+def compilers_ns(it: dict, record: dict) -> float:
+    """The JIT compiler threads' CPU time in window `it`, ns (probes' `compilerCpuNanos`); a record older than that
+    field gives it as its `jitShare` of the window where the share was CPU time (the window's `jitSource`, or before
+    that the trial's settings). NaN where it was not read."""
+    p = it["probes"]
+    if "compilerCpuNanos" in p:
+        return float(p["compilerCpuNanos"]) if p["compilerCpuNanos"] >= 0 else math.nan
+    declared = (record.get("settings") or {}).get("jitShare", "")
+    source = it.get("jitSource", "cpu" if declared.startswith("the compiler threads' CPU time") else "unknown")
+    share = p.get("jitShare", -1)
+    ok = source == "cpu" and share is not None and share >= 0
+    return share * it["windowNanos"] * p.get("jvmCpus", 1) if ok else math.nan
+
+
+def cpu_ns(it: dict, record: dict) -> float:
+    """Window `it`'s CPU time as every CPU figure counts it (the harness's CpuPerRequest): the client JVM's less its
+    JIT compilers', a warm-up's cost a long-running service pays once; the JVM's whole time where theirs is unknown."""
+    c = compilers_ns(it, record)
+    return it["cpuNanosInWindow"] - (c if c == c else 0.0)
+
+
 def _per(total: float, sent: int, its: list, key: str) -> float:
     return total / sent if sent and all(it[key] >= 0 for it in its) else math.nan
 
@@ -397,7 +419,7 @@ def windows(run: Run) -> pd.DataFrame:
                 "sent": sent, "ok": it["ok"], "failures": sum(it["failures"].values()),
                 "expired": it["expiredAtDrain"], "unsent": it["unsent"],
                 "p50": lat.get("p50", math.nan), "p99": lat.get("p99", math.nan), "p999": lat.get("p999", math.nan),
-                "cpu": it["cpuNanosInWindow"] / 1e3 / sent if sent and it["cpuNanosInWindow"] >= 0 else math.nan,
+                "cpu": cpu_ns(it, t.record) / 1e3 / sent if sent and it["cpuNanosInWindow"] >= 0 else math.nan,
                 "alloc": it["allocatedBytesInWindow"] / sent if sent and it["allocatedBytesInWindow"] >= 0 else math.nan,
                 "syscalls": p.get("syscalls", -1) / sent if sent and p.get("syscalls", -1) >= 0 else math.nan,
                 "cswitches": p.get("contextSwitches", -1) / sent if sent and p.get("contextSwitches", -1) >= 0 else math.nan,

@@ -107,6 +107,8 @@ def _rounds(run: cbl.Run, shape: str, figure: cbd.Figure) -> tuple:
             m.add("jit")
         if figure.column == "cpu" and "cpu.clock" in g and (g["cpu.clock"] == "unknown").any():
             m.add("clock")
+        if figure.column == "cpu" and "cpu.compilers" in g and (g["cpu.compilers"] == "in").any():
+            m.add("compilers")
         if figure.net and any(r not in noop.index for r in g["round"]):
             m.add("noop")  # netted against noop's median over the other rounds
         if figure.key == "knee":

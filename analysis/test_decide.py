@@ -36,8 +36,8 @@ def _fake_run(forks: pd.DataFrame, shapes: list, clients: list, tmp_path: Path) 
 
 
 def _forks(rows: list) -> pd.DataFrame:
-    base = {"started": 0, "sent": 8000, "ok/s": math.nan, "cpu": math.nan, "cpu.clock": "ns", "alloc": math.nan,
-            "syscalls": math.nan,
+    base = {"started": 0, "sent": 8000, "ok/s": math.nan, "cpu": math.nan, "cpu.clock": "ns", "cpu.compilers": "out",
+            "alloc": math.nan, "syscalls": math.nan,
             "cswitches": math.nan, "p50": math.nan, "p99": math.nan, "jit": 0.0, "steal": 0.0, "flags": (),
             "windows": 3, "kernel": True, "knee": math.nan, "knee.high": math.nan, "knee.status": "",
             "knee.flags": ()}
@@ -330,6 +330,55 @@ def test_a_window_whose_cpu_read_failed_keeps_its_fork_out_of_the_cpu_ranking(ru
     f = cbd.rank(run, "closed-x4", cbd.BY_KEY["cpu"])
     assert f["notRanked"].get("okhttp") == "a CPU read failed in a measured window: its CPU is unknown"
     assert "okhttp" not in f["clients"]
+
+
+def _okhttp_closed(run_copy, set_window):
+    """okhttp's closed-x4 forks after `set_window(it)` changed each of their measured windows' records."""
+    for path in run_copy.path.glob("ClosedLoopBenchmark.request-okhttp-*.trial.json"):
+        record = json.loads(path.read_text())
+        for it in record["iterations"]:
+            if it["measured"]:
+                set_window(it)
+        path.write_text(json.dumps(record))
+    forks = cbl.forks(cbl.load_run(run_copy.path))
+    return forks[(forks["client"] == "okhttp") & (forks["shape"] == "closed-x4")]
+
+
+def test_cpu_per_request_leaves_out_the_jit_compilers_cpu_time(run_copy):
+    gross = _okhttp_closed(run_copy, lambda it: it.update(cpuClock="ns"))
+    per_window = []
+
+    def compiled(it):
+        it["probes"]["compilerCpuNanos"] = it["cpuNanosInWindow"] // 4
+        per_window.append(it["cpuNanosInWindow"] // 4 / 1e3)
+    net = _okhttp_closed(run_copy, compiled)
+    assert (net["cpu"] * net["sent"]).sum() == pytest.approx((gross["cpu"] * gross["sent"]).sum() - sum(per_window))
+    assert set(net["cpu.compilers"]) == {"out"}
+
+
+def test_an_older_record_gives_the_compilers_as_their_share_and_an_elapsed_share_is_not_cpu(run_copy):
+    def older(source):
+        def f(it):
+            it["probes"].pop("compilerCpuNanos", None)
+            it["probes"].update(jitShare=0.125, jvmCpus=2)
+            it.update(jitSource=source, cpuNanosInWindow=it["windowNanos"], cpuClock="ns")
+        return f
+    cpu_time = _okhttp_closed(run_copy, older("cpu"))
+    # the JVM used one CPU's worth of the window; its compilers 0.125 of two CPUs' worth: a quarter of it
+    assert list(cpu_time["cpu"] * cpu_time["sent"]) == pytest.approx(
+        [0.75 * w / 1e3 for w in _windows_ns(run_copy)])
+    elapsed = _okhttp_closed(run_copy, older("elapsed"))
+    assert set(elapsed["cpu.compilers"]) == {"in"}
+    assert list(elapsed["cpu"] * elapsed["sent"]) == pytest.approx([w / 1e3 for w in _windows_ns(run_copy)])
+    f = cbd.rank(cbl.load_run(run_copy.path), "closed-x4", cbd.BY_KEY["cpu"])
+    assert "compilers" in f["clients"]["okhttp"]["marks"]
+
+
+def _windows_ns(run_copy) -> list:
+    """okhttp's closed-x4 forks' measured window time, summed per fork, in the order cbl.forks gives them."""
+    run = cbl.load_run(run_copy.path)
+    return [sum(it["windowNanos"] for it in t.measured) for t in run.trials
+            if t.client == "okhttp" and t.shape == "closed-x4"]
 
 
 def test_a_round_without_noop_is_netted_against_noops_median_and_marked(tmp_path):

@@ -23,9 +23,8 @@ OLD, NEW = "apache@5.4.4", "apache@5.6.5"
 def _fake_run(rows: list, tmp_path, shapes=(OPEN,)) -> cbl.Run:
     """An upgrade's run whose per-fork facts are given (the decision reads nothing else of it), with summary.json and
     results.csv on disk for `write`."""
-    base = {"started": 0, "sent": 8000, "ok/s": math.nan, "cpu": math.nan, "cpu.clock": "ns", "alloc": math.nan,
-            "syscalls": math.nan,
-            "cswitches": math.nan, "p50": math.nan, "p99": math.nan, "jit": 0.0, "steal": 0.0, "flags": (),
+    base = {"started": 0, "sent": 8000, "ok/s": math.nan, "cpu": math.nan, "cpu.clock": "ns", "cpu.compilers": "out",
+            "alloc": math.nan, "syscalls": math.nan, "cswitches": math.nan, "p50": math.nan, "p99": math.nan, "jit": 0.0, "steal": 0.0, "flags": (),
             "windows": 3, "kernel": True, "steady": True, "knee": math.nan, "knee.high": math.nan, "knee.status": "",
             "knee.flags": ()}
     env = {"clients": [OLD, NEW], "shapes": list(shapes), "machine": {"cpuModel": "Test CPU", "cpuCount": 2},

@@ -1,5 +1,6 @@
 package clientbench.cli;
 
+import clientbench.harness.CpuPerRequest;
 import clientbench.harness.JsonFiles;
 import clientbench.jmh.CapacityBenchmark;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -108,7 +109,7 @@ final class Capacity {
                 it.path("probe.pass").asInt() == 1, it.path("probe.why").asText(""), it.path("slo"),
                 it.path("scheduled").asLong(), it.path("ok").asLong(), num(lat.path("p50")), num(lat.path("p99")),
                 num(lat.path("p999")), num(it.path("lagMicros").path("p99")),
-                sent > 0 && it.path("cpuNanosInWindow").asLong() >= 0 ? it.path("cpuNanosInWindow").asLong() / 1e3 / sent : Double.NaN,
+                sent > 0 && CpuPerRequest.nanos(it) >= 0 ? CpuPerRequest.nanos(it) / 1e3 / sent : Double.NaN,
                 sent > 0 && it.path("allocatedBytesInWindow").asLong() >= 0 ? (double) it.path("allocatedBytesInWindow").asLong() / sent : Double.NaN,
                 it.path("probes").path("connectionsUsed").asInt(-1), it.path("probes").path("jitShare").asDouble(-1),
                 it.path("probes").path("gcPauseMillis").asLong(-1), it.path("probes").path("stealShare").asDouble(-1), flags);

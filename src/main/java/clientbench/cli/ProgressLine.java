@@ -1,5 +1,6 @@
 package clientbench.cli;
 
+import clientbench.harness.CpuPerRequest;
 import clientbench.harness.JsonFiles;
 import clientbench.plan.Schedule;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -76,7 +77,7 @@ final class ProgressLine {
         for (JsonNode it : measured) {
             sent += it.path("sent").asLong();
             ok += it.path("ok").asLong();
-            cpuNanos += Math.max(0, it.path("cpuNanosInWindow").asLong());
+            cpuNanos += Math.max(0, CpuPerRequest.nanos(it));
             seconds += it.path("windowNanos").asLong() / 1e9;
             it.path("flags").forEach(x -> flags.add(x.asText().replace("flag.", "")));
         }

@@ -1,6 +1,7 @@
 package clientbench.cli;
 
 import clientbench.adapters.Adapters;
+import clientbench.harness.CpuPerRequest;
 import clientbench.harness.JsonFiles;
 import clientbench.harness.Thresholds;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -60,7 +61,7 @@ final class RoundChecks {
                 if (s >= 0) {
                     steal.add(s);
                 }
-                long windowCpu = it.path("cpuNanosInWindow").asLong(-1);
+                long windowCpu = CpuPerRequest.nanos(it);
                 cpuKnown &= windowCpu >= 0;
                 cpuNanos += windowCpu;
                 sent += it.path("sent").asLong();

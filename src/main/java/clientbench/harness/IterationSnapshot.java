@@ -25,9 +25,9 @@ public record IterationSnapshot(boolean openModel, double offeredRatePerSecond, 
                 allocatedBytesInWindow, bodyBytesMin, bodyBytesMax, p);
     }
 
-    /** The client JVM's CPU time in the window per request sent, in microseconds; NaN when unknown. */
+    /** The client JVM's CPU time in the window less its compilers', per request sent, in µs ({@link CpuPerRequest}). */
     public double cpuMicrosPerRequest() {
-        return cpuNanosInWindow < 0 || sent == 0 ? Double.NaN : cpuNanosInWindow / 1e3 / sent;
+        return CpuPerRequest.micros(cpuNanosInWindow, probes.compilerCpuNanos(), sent);
     }
 
     /** The pacer thread's own CPU time per request sent, in microseconds (within the JVM's); NaN when unknown. */

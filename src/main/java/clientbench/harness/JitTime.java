@@ -8,14 +8,12 @@ import java.nio.file.Path;
 
 /**
  * Time this JVM's JIT compilers spent so far, in ns, from one source chosen at class load: their threads' CPU time
- * from /proc where Linux tells it, else {@code CompilationMXBean}'s elapsed time, which on a busy core includes
- * waiting and overstates warm-up. A read that fails is -1, never the other source's: a window's share subtracts two
+ * from /proc (schedstat's run time, in ns) where Linux tells it, else {@code CompilationMXBean}'s elapsed time, which
+ * on a busy core includes waiting and overstates warm-up. A read that fails is -1, never the other source's: a window's share subtracts two
  * reads of one clock. An ended compiler thread takes its CPU time along: rare, and only ever less.
  */
 public final class JitTime {
 
-    /** Linux's USER_HZ, the unit of utime and stime in /proc: 100 on every architecture the JDK runs on. */
-    private static final long NANOS_PER_TICK = 10_000_000L;
     private static final Path TASKS = Path.of("/proc/self/task");
     private static final String SOURCE = cpuNanos() >= 0 ? "cpu" : elapsedNanos() >= 0 ? "elapsed" : "none";
 
@@ -51,15 +49,15 @@ public final class JitTime {
     }
 
     private static long cpuNanos(Path dir) {
-        long ticks = 0;
+        long nanos = 0;
         try (DirectoryStream<Path> tasks = Files.newDirectoryStream(dir)) {
             for (Path task : tasks) {
-                ticks += compilerTicks(task.resolve("stat"));
+                nanos += compilerNanos(task);
             }
         } catch (IOException | RuntimeException e) {
             return -1;
         }
-        return ticks * NANOS_PER_TICK;
+        return nanos;
     }
 
     /** The kernel ids of this JVM's JIT compiler threads now (empty where /proc does not tell). */
@@ -81,22 +79,24 @@ public final class JitTime {
         return ids;
     }
 
-    /** utime + stime of a compiler thread's stat line (its name in brackets holds no bracket), 0 for another thread. */
-    static long compilerTicks(Path stat) {
-        String line;
+    /**
+     * The CPU time of thread {@code task} (a /proc/self/task entry) in ns when its stat names a JIT compiler thread
+     * (the kernel's nanosecond run time, schedstat's first field; stat's ticks are 10 ms, as long as a compilation),
+     * else 0; a thread that ended adds nothing.
+     */
+    static long compilerNanos(Path task) {
+        String stat;
+        String schedstat;
         try {
-            line = Files.readString(stat);
+            stat = Files.readString(task.resolve("stat"));
+            if (!stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')')).contains("CompilerThre")) {
+                return 0;
+            }
+            schedstat = Files.readString(task.resolve("schedstat"));
         } catch (IOException e) {
             return 0; // the thread ended between the listing and the read
         }
-        int open = line.indexOf('(');
-        int close = line.lastIndexOf(')');
-        String name = line.substring(open + 1, close);
-        if (!name.contains("CompilerThre")) {
-            return 0;
-        }
-        String[] f = line.substring(close + 2).split(" ");
-        return Long.parseLong(f[11]) + Long.parseLong(f[12]); // fields 14 and 15 of the line: utime, stime
+        return Long.parseLong(schedstat.strip().split(" ")[0]);
     }
 
     private static long elapsedNanos() {

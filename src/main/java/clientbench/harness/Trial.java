@@ -54,7 +54,8 @@ public final class Trial implements AutoCloseable {
     private Map<String, Double> kernelPerRequest = Map.of();
     /** How each window's JIT share is read, for the trial's settings. */
     private static final String JIT_SOURCE = switch (JitTime.source()) {
-        case "cpu" -> "the compiler threads' CPU time in the window (/proc/self/task), over the window times the JVM's CPUs";
+        case "cpu" -> "the compiler threads' CPU time in the window (/proc/self/task/*/schedstat, ns), over the window"
+                + " times the JVM's CPUs";
         case "elapsed" -> "the compilers' elapsed time in the window (CompilationMXBean), over the window times the JVM's CPUs";
         default -> "not measured";
     };
@@ -316,6 +317,8 @@ public final class Trial implements AutoCloseable {
         long gcPauseMillis = JvmCounters.delta(gcPauseMillisAtMark, JvmCounters.gcPauseMillis());
         double jitShare = jitAtClose < 0 || jitNanosAtMark < 0 || closeNanos <= jitMarkNanos ? -1
                 : (double) (jitAtClose - jitNanosAtMark) / (closeNanos - jitMarkNanos) / layout.jvmCpus();
+        long compilerCpuNanos = JitTime.source().equals("cpu") && jitAtClose >= 0 && jitNanosAtMark >= 0
+                ? jitAtClose - jitNanosAtMark : -1;
         long heap = spec.measureHeap() ? heapAfterGc() - baselineHeapBytes : -1;
         IterationSnapshot s = generator.drain();
         if (kernel.syscalls() >= 0 && kernel.contextSwitches() >= 0 && s.sent() > 0) {
@@ -333,7 +336,7 @@ public final class Trial implements AutoCloseable {
                 counted ? atEnd.accepted() - statsAtMark.accepted() : -1,
                 counted ? atEnd.requests() - statsAtMark.requests() : -1, stubCpuShare,
                 listenRefusedAtStart < 0 || refusedAtEnd < 0 ? -1 : refusedAtEnd - listenRefusedAtStart, heap, threads,
-                jitShare, gcPauseMillis, stealShare, kernel.syscalls(), kernel.contextSwitches()));
+                jitShare, compilerCpuNanos, gcPauseMillis, stealShare, kernel.syscalls(), kernel.contextSwitches()));
     }
 
     @Override

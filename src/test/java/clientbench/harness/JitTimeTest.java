@@ -14,24 +14,34 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class JitTimeTest {
 
     @Test
-    void aCompilerThreadsStatGivesItsUserAndSystemTicksAndAnyOtherThreadNone(@TempDir Path dir) throws Exception {
-        Path c2 = Files.writeString(dir.resolve("c2"), "4242 (C2 CompilerThre) S 1 2 3 0 -1 4194368 0 0 0 0 731 42 0 0 20 0 1");
-        Path app = Files.writeString(dir.resolve("app"), "4243 (pool (1) x) R 1 2 3 0 -1 4194368 0 0 0 0 900 100 0 0 20 0 1");
-        assertEquals(773, JitTime.compilerTicks(c2));
-        assertEquals(0, JitTime.compilerTicks(app), "a name with brackets and spaces is read whole and is no compiler");
-        assertEquals(0, JitTime.compilerTicks(dir.resolve("gone")), "a thread that ended adds nothing");
+    void aCompilerThreadsRunTimeIsItsSchedstatNanosAndAnyOtherThreadNone(@TempDir Path dir) throws Exception {
+        Path c2 = task(dir, "4242", "4242 (C2 CompilerThre) S 1 2 3 0 -1 4194368 0 0 0 0 731 42 0 0 20 0 1", "7730000123 5 9");
+        Path app = task(dir, "4243", "4243 (pool (1) x) R 1 2 3 0 -1 4194368 0 0 0 0 900 100 0 0 20 0 1", "9000000000 1 1");
+        assertEquals(7_730_000_123L, JitTime.compilerNanos(c2), "schedstat's run time, not stat's ticks");
+        assertEquals(0, JitTime.compilerNanos(app), "a name with brackets and spaces is read whole and is no compiler");
+        assertEquals(0, JitTime.compilerNanos(dir.resolve("gone")), "a thread that ended adds nothing");
+    }
+
+    private static Path task(Path tasks, String id, String stat, String schedstat) throws Exception {
+        Path t = Files.createDirectories(tasks.resolve(id));
+        Files.writeString(t.resolve("stat"), stat);
+        Files.writeString(t.resolve("schedstat"), schedstat);
+        return t;
     }
 
     /**
-     * A stat line that cannot be parsed fails the read (-1), never replaced by CompilationMXBean's elapsed time, which
+     * A stat or schedstat line that cannot be parsed fails the read (-1), never replaced by CompilationMXBean's elapsed time, which
      * is above zero in this JVM by now: a window's share then subtracts two reads of one clock, or is not measured.
      */
     @Test
-    void aStatThatCannotBeParsedFailsTheReadRatherThanFallingBack(@TempDir Path tasks) throws Exception {
-        Files.createDirectories(tasks.resolve("4242"));
-        Files.writeString(tasks.resolve("4242/stat"), "4242 (C2 CompilerThre) S 1 2 3 0 -1 4194368 0 0 0 0 731 42 0 0 20 0 1");
-        assertEquals(773 * 10_000_000L, JitTime.nanos("cpu", tasks), "(731 + 42) ticks of 10 ms");
-        Files.writeString(tasks.resolve("4242/stat"), "4242 (C2 CompilerThre) S 1 2"); // cut short
+    void aLineThatCannotBeParsedFailsTheReadRatherThanFallingBack(@TempDir Path tasks) throws Exception {
+        task(tasks, "4242", "4242 (C2 CompilerThre) S 1 2 3 0 -1 4194368 0 0 0 0 731 42 0 0 20 0 1", "7730000000 5 9");
+        task(tasks, "4244", "4244 (C1 CompilerThre) S 1 2 3 0 -1 4194368 0 0 0 0 1 2 0 0 20 0 1", "30000001 5 9");
+        assertEquals(7_760_000_001L, JitTime.nanos("cpu", tasks), "both compilers' run time");
+        Files.writeString(tasks.resolve("4242/schedstat"), "77300x"); // cut short
+        assertEquals(-1, JitTime.nanos("cpu", tasks));
+        Files.writeString(tasks.resolve("4242/schedstat"), "7730000000 5 9");
+        Files.writeString(tasks.resolve("4242/stat"), "4242 C2 CompilerThre S 1 2"); // no name in brackets
         assertEquals(-1, JitTime.nanos("cpu", tasks));
         assertEquals("failed", JitTime.windowSource(-1, 5));
         assertEquals("failed", JitTime.windowSource(5, -1));
@@ -54,7 +64,7 @@ class JitTimeTest {
 
     /**
      * Checked against the JVM's own account, CompilationMXBean's elapsed compile time: the compilers' CPU time is more
-     * than nothing once it says they compiled, and no more than that wall time (a slack of 10% and 100 ms for ticks).
+     * than nothing once it says they compiled, and no more than that wall time (a slack of 10% and 100 ms for reads at its edges).
      */
     @Test
     void theCompilersCpuTimeIsAboveZeroAndWithinTheirElapsedCompileTime() {
