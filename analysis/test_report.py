@@ -376,8 +376,9 @@ def test_a_readme_without_the_figure_block_is_refused(tmp_path):
 @functools.cache
 def committed_runs() -> tuple:
     """Every run under results/, oldest first: loaded whole, or as its verdict alone where only that was committed
-    (summary.json and env.json). A folder that loads as neither fails here: a broken commit is never passed over."""
-    folders = sorted(p for p in (ROOT / "results").iterdir() if p.is_dir())
+    (summary.json and env.json). A folder that loads as neither fails here: a broken commit is never passed over; a
+    run still going (or stopped) is `<run>.incomplete/`, never committed, and passed over."""
+    folders = sorted(p for p in (ROOT / "results").iterdir() if p.is_dir() and not p.name.endswith(".incomplete"))
     return tuple(cbl.load_run(p) if (p / "results.json").exists() else cbl.load_verdict(p) for p in folders)
 
 
