@@ -193,15 +193,17 @@ def decide(run_dir, clients: list | None = None) -> dict | None:
 
 
 def not_wanted(b: dict) -> dict:
-    """client -> the headings of its NO cells, in the table's order: what the first screen says beside the costs."""
-    return {c: [BY_KEY[k].heading for k, x in cells.items() if x["mark"] == NOT_WANTED]
+    """client -> the headings of its NO cells, in the table's order: what the first screen says beside the costs. The
+    headings are the decided table's own: a verdict written before an aspect existed has no cell for it."""
+    headings = {a["key"]: a["heading"] for a in b["aspects"]}
+    return {c: [headings[k] for k, x in cells.items() if x["mark"] == NOT_WANTED]
             for c, cells in b["clients"].items()}
 
 
 def unjudged(b: dict) -> list:
     """The headings of the aspects some client has no mark in: the case did not run, or ran an earlier revision."""
-    return [a.heading for a in ASPECTS
-            if any(cells[a.key]["mark"] in (NOT_RUN, EARLIER) for cells in b["clients"].values())]
+    return [a["heading"] for a in b["aspects"]
+            if any(cells[a["key"]]["mark"] in (NOT_RUN, EARLIER) for cells in b["clients"].values())]
 
 
 def marks(b: dict) -> dict:
