@@ -18,7 +18,7 @@ from clientbench_load import THRESHOLDS, AnalysisError, _read_json
 FILE = "behaviour.json"
 BOUNDS = THRESHOLDS["behaviour"]
 WANTED, NOT_WANTED, NOT_APPLICABLE, NOT_RUN, NOT_REACHED = "ok", "NO", "n/a", "failed", "unreached"
-EARLIER = "earlier"  # measured by an earlier revision of the case: its figures mean something else today
+EARLIER = "earlier"  # an earlier revision of the case (its figures mean something else today), or none of it yet
 REVISIONS = THRESHOLDS["behaviourRevisions"]
 
 
@@ -56,12 +56,16 @@ def _race(f: dict) -> tuple:
 
 
 def _deadline(f: dict) -> tuple:
+    """Whose timeout it was, first: the library's own by its kind (total, headers, per-read), or the suite's timer
+    (suite); then how late the latest fired, or the cases where some never did (every one, when the aspect has one)."""
     late = BOUNDS["deadlineLateMillis"]
     never = [c.removeprefix("deadline-") for c in f if f[c]["fired"] < f[c]["requests"]
              or (f[c]["lateMsMax"] or 0) > late]
     worst = max((f[c]["lateMsMax"] for c in f if f[c]["lateMsMax"] is not None), default=None)
-    text = "never" if never else f"+{_ms(worst)}"
-    return text, not never
+    kind = "/".join(sorted({f[c].get("timeoutKind", "?") for c in f}))
+    if not never:
+        return f"{kind} +{_ms(worst)}", True
+    return f"{kind}: {','.join(never) + ' ' if len(f) > 1 else ''}never", False
 
 
 def _leaks(f: dict) -> tuple:
@@ -115,8 +119,12 @@ ASPECTS = [
            ("stale-fin", "stale-rst"), _stale),
     Aspect("race", "idle race", "the server's idle close racing the client's reuse: a POST closed under it",
            ("stale-race",), _race),
-    Aspect("deadline", "1s deadline", "a 1 s deadline against no answer, a stalled body, a trickled body",
+    Aspect("deadline", "own deadline", "the library's own 1 s timeout (total, headers or per-read; suite where it has"
+           " none) against no answer, a stalled body, a body trickled a byte every 400 ms",
            ("deadline-never", "deadline-stall", "deadline-trickle"), _deadline),
+    Aspect("suiteDeadline", "suite deadline", "the trickled body against the suite's 1 s timeout as the benchmarks set"
+           " it: the library's own where it is total (or all the adapter has), else the suite's timer (suite)",
+           ("deadline-suite",), _deadline),
     Aspect("leaks", "1k timeouts", "1,000 timeouts: how late the latest fired; then connections left with a dead exchange,"
            " and 64 requests",
            ("timeout-leaks",), _leaks),
@@ -149,6 +157,9 @@ def _cell(aspect: Aspect, result: dict | None, measured: dict) -> dict:
     """One client's cell of one aspect: text, mark and why, from the client's case results; `measured`: case -> the
     revision the run measured."""
     old = [c for c in aspect.cases if c in measured and measured[c] != REVISIONS.get(c, 1)]
+    new = [c for c in aspect.cases if measured and c not in measured]
+    if new:
+        return {"text": "-", "mark": EARLIER, "why": f"the run predates {new[0]}: not judged"}
     if old:
         return {"text": "-", "mark": EARLIER, "why": f"measured by revision {measured[old[0]]} of {old[0]}, now "
                                                       f"{REVISIONS.get(old[0], 1)}: not judged by today's bounds"}
@@ -182,15 +193,17 @@ def decide(run_dir, clients: list | None = None) -> dict | None:
 
 
 def not_wanted(b: dict) -> dict:
-    """client -> the headings of its NO cells, in the table's order: what the first screen says beside the costs."""
-    return {c: [BY_KEY[k].heading for k, x in cells.items() if x["mark"] == NOT_WANTED]
+    """client -> the headings of its NO cells, in the table's order: what the first screen says beside the costs. The
+    headings are the decided table's own: a verdict written before an aspect existed has no cell for it."""
+    headings = {a["key"]: a["heading"] for a in b["aspects"]}
+    return {c: [headings[k] for k, x in cells.items() if x["mark"] == NOT_WANTED]
             for c, cells in b["clients"].items()}
 
 
 def unjudged(b: dict) -> list:
     """The headings of the aspects some client has no mark in: the case did not run, or ran an earlier revision."""
-    return [a.heading for a in ASPECTS
-            if any(cells[a.key]["mark"] in (NOT_RUN, EARLIER) for cells in b["clients"].values())]
+    return [a["heading"] for a in b["aspects"]
+            if any(cells[a["key"]]["mark"] in (NOT_RUN, EARLIER) for cells in b["clients"].values())]
 
 
 def marks(b: dict) -> dict:

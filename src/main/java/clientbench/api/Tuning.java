@@ -12,7 +12,12 @@ public enum Tuning {
     /** The library's own retries and connection checks, on the suite's connection limit and timeouts. */
     AS_SHIPPED("the library's own retries and connection checks; the suite's connection limit and timeouts"),
     /** As shipped, and the library's own pool and dispatcher limits (none where it has none). */
-    LIBRARY_LIMITS("the library's own retries, connection checks and pool limits; the suite's timeouts");
+    LIBRARY_LIMITS("the library's own retries, connection checks and pool limits; the suite's timeouts"),
+    /**
+     * As shipped, and the request timeout the library documents, of whatever kind it is ({@link TimeoutKind}), with
+     * none of the adapter's: the suite's timer only where the library has no timeout of its own.
+     */
+    LIBRARY_TIMEOUT("the library's own retries, connection checks and request timeout; the suite's connection limit");
 
     private final String meaning;
 
@@ -28,6 +33,11 @@ public enum Tuning {
     /** True when the adapter leaves the library's pool and dispatcher limits as they are and adds none of its own. */
     public boolean libraryLimits() {
         return this == LIBRARY_LIMITS;
+    }
+
+    /** True when the adapter gives the request timeout to the library's own timeout alone, whatever it covers. */
+    public boolean libraryTimeout() {
+        return this == LIBRARY_TIMEOUT;
     }
 
     public String label() {

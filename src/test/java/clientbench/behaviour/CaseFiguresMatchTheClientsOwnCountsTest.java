@@ -55,6 +55,8 @@ class CaseFiguresMatchTheClientsOwnCountsTest {
         scenarios.put("fin, sending once", new Object[] {new StaleConnection("fin"), plain});
         scenarios.put("stall, deadline over the body", new Object[] {new Deadline("stall"), plain});
         scenarios.put("stall, deadline to the head", new Object[] {new Deadline("stall"), plain.headersOnlyDeadline()});
+        scenarios.put("trickle, total deadline", new Object[] {new Deadline("trickle"), plain});
+        scenarios.put("trickle, per-read deadline", new Object[] {new Deadline("trickle"), plain.perReadDeadline()});
         scenarios.put("timeouts, leaking", new Object[] {new TimeoutLeaks(), plain.limitedTo(64).leaking()});
         scenarios.put("reuse", new Object[] {new ConnectionReuse(), plain});
         scenarios.put("reuse, dropping unread bodies", new Object[] {new ConnectionReuse(), plain.droppingUnread()});
@@ -115,6 +117,21 @@ class CaseFiguresMatchTheClientsOwnCountsTest {
                 () -> assertEquals(0, head.figure("fired"), "a deadline that ends at the head never fires on a body"),
                 () -> assertEquals(Deadline.REQUESTS, head.client().bodiesWithoutDeadline.get() - 1,
                         "the client read every stalled body without a deadline (and the warm-up's)"));
+    }
+
+    @Test
+    void theTrickleOutlastsATotalTimeoutButNeverAPerReadOne() {
+        Ran total = RAN.get("trickle, total deadline");
+        Ran perRead = RAN.get("trickle, per-read deadline");
+        assertAll(total.figures() + " / " + perRead.figures(),
+                () -> assertEquals("total", total.figures().get("timeoutKind"), "the kind, from the client's settings"),
+                () -> assertEquals(Deadline.REQUESTS, total.figure("fired")),
+                () -> assertEquals(Deadline.REQUESTS, total.client().timeouts.get()),
+                () -> assertEquals("per-read", perRead.figures().get("timeoutKind")),
+                () -> assertEquals(0, perRead.figure("fired"), "a byte every " + Deadline.TRICKLE_MS + " ms resets it"),
+                () -> assertEquals(0, perRead.client().timeouts.get()),
+                () -> assertEquals(Deadline.REQUESTS, perRead.figure("stubStillAnswering"),
+                        "the stub still trickling every body at the end of the wait"));
     }
 
     @Test

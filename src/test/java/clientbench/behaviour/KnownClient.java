@@ -6,6 +6,7 @@ import clientbench.api.HttpClientAdapter;
 import clientbench.api.Outcome;
 import clientbench.api.Outcomes;
 import clientbench.api.Request;
+import clientbench.api.TimeoutKind;
 
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
@@ -42,35 +43,40 @@ final class KnownClient implements HttpClientAdapter {
      * @param freeSlotOnTimeout a timed-out request gives its slot back; else the slot is lost for good
      * @param perHost requests at once to one host (0: none), taken before a slot of {@code limit}
      * @param dropUnread a body the caller leaves unread closes its socket; else the rest is drained, the socket kept
+     * @param perRead the timeout bounds each read, not the exchange: a body trickled faster than it never ends it
      */
     record Knobs(boolean resend, int limit, boolean deadlineCoversBody, boolean closeOnTimeout, boolean freeSlotOnTimeout,
-                 int perHost, boolean dropUnread) {
+                 int perHost, boolean dropUnread, boolean perRead) {
         static Knobs plain() {
-            return new Knobs(false, 0, true, true, true, 0, false);
+            return new Knobs(false, 0, true, true, true, 0, false, false);
+        }
+
+        Knobs perReadDeadline() {
+            return new Knobs(resend, limit, true, closeOnTimeout, freeSlotOnTimeout, perHost, dropUnread, true);
         }
 
         Knobs droppingUnread() {
-            return new Knobs(resend, limit, deadlineCoversBody, closeOnTimeout, freeSlotOnTimeout, perHost, true);
+            return new Knobs(resend, limit, deadlineCoversBody, closeOnTimeout, freeSlotOnTimeout, perHost, true, perRead);
         }
 
         Knobs resending() {
-            return new Knobs(true, limit, deadlineCoversBody, closeOnTimeout, freeSlotOnTimeout, perHost, dropUnread);
+            return new Knobs(true, limit, deadlineCoversBody, closeOnTimeout, freeSlotOnTimeout, perHost, dropUnread, perRead);
         }
 
         Knobs limitedTo(int n) {
-            return new Knobs(resend, n, deadlineCoversBody, closeOnTimeout, freeSlotOnTimeout, perHost, dropUnread);
+            return new Knobs(resend, n, deadlineCoversBody, closeOnTimeout, freeSlotOnTimeout, perHost, dropUnread, perRead);
         }
 
         Knobs perHostLimitedTo(int n) {
-            return new Knobs(resend, limit, deadlineCoversBody, closeOnTimeout, freeSlotOnTimeout, n, dropUnread);
+            return new Knobs(resend, limit, deadlineCoversBody, closeOnTimeout, freeSlotOnTimeout, n, dropUnread, perRead);
         }
 
         Knobs headersOnlyDeadline() {
-            return new Knobs(resend, limit, false, closeOnTimeout, freeSlotOnTimeout, perHost, dropUnread);
+            return new Knobs(resend, limit, false, closeOnTimeout, freeSlotOnTimeout, perHost, dropUnread, perRead);
         }
 
         Knobs leaking() {
-            return new Knobs(resend, limit, deadlineCoversBody, false, false, perHost, dropUnread);
+            return new Knobs(resend, limit, deadlineCoversBody, false, false, perHost, dropUnread, perRead);
         }
     }
 
@@ -207,7 +213,7 @@ final class KnownClient implements HttpClientAdapter {
         byte[] chunk = new byte[8192];
         for (long read = 0; read < length; ) {
             if (knobs.deadlineCoversBody()) {
-                s.setSoTimeout(left(deadline));
+                s.setSoTimeout(soTimeout(deadline));
             } else {
                 s.setSoTimeout(0);
             }
@@ -226,10 +232,10 @@ final class KnownClient implements HttpClientAdapter {
     }
 
     /** The head of the answer; EOFException when the connection closed (or reset) before its first byte. */
-    private static String readHead(Socket s, InputStream in, long deadline) throws IOException {
+    private String readHead(Socket s, InputStream in, long deadline) throws IOException {
         ByteArrayOutputStream b = new ByteArrayOutputStream();
         while (b.size() < 4 || !b.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n\r\n")) {
-            s.setSoTimeout(left(deadline));
+            s.setSoTimeout(soTimeout(deadline));
             int c;
             try {
                 c = in.read();
@@ -245,6 +251,11 @@ final class KnownClient implements HttpClientAdapter {
             b.write(c);
         }
         return b.toString(StandardCharsets.ISO_8859_1);
+    }
+
+    /** The next read's timeout: the whole request timeout when it bounds each read, else what is left of it. */
+    private int soTimeout(long deadline) throws SocketTimeoutException {
+        return knobs.perRead() ? (int) config.requestTimeout().toMillis() : left(deadline);
     }
 
     private static int left(long deadline) throws SocketTimeoutException {
@@ -301,6 +312,7 @@ final class KnownClient implements HttpClientAdapter {
 
     @Override
     public Map<String, String> settings() {
-        return Map.of("knobs", knobs.toString());
+        return Map.of("knobs", knobs.toString(), "timeoutKind", (knobs.perRead() ? TimeoutKind.PER_READ
+                : knobs.deadlineCoversBody() ? TimeoutKind.TOTAL : TimeoutKind.HEADERS).label());
     }
 }

@@ -115,6 +115,22 @@ class StubHabitsTest {
         await(() -> fresh.server().tally().inFlight() == 0, "answered in full, the request no longer held");
     }
 
+    /** trickleMs sets the interval: three bytes 300 ms apart take at least 900 ms, and far less than a second each. */
+    @Test
+    void trickleMsSetsTheIntervalBetweenTheBytes() throws Exception {
+        try (RawHttp c = new RawHttp(fresh.port())) {
+            long sent = System.nanoTime();
+            String head = c.send(RawHttp.get("/?fault=trickle&bytes=3&trickleMs=300")).readHead();
+            assertTrue(head.startsWith("HTTP/1.1 200") && head.contains("content-length: 3"), head);
+            for (int i = 0; i < 3; i++) {
+                assertTrue(c.readByte() >= 0);
+            }
+            long millis = (System.nanoTime() - sent) / 1_000_000;
+            assertTrue(millis >= 890, "three bytes 300 ms apart in " + millis + " ms");
+            assertTrue(millis < 2_900, "three bytes in " + millis + " ms: the default second apart, not 300 ms");
+        }
+    }
+
     @Test
     void closeEveryEndsEveryNthAnswerWithConnectionClose() throws Exception {
         StubServer stub = fresh.server();

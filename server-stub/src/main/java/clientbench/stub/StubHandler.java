@@ -246,7 +246,7 @@ final class StubHandler extends ChannelInboundHandlerAdapter {
      * reset: abortive close, so the client reads a TCP RST (HTTP/2: RST_STREAM only). close: orderly, no answer
      * (HTTP/2: the whole connection, as a dying server). truncate and stall: the head announces the length and half the
      * body follows; truncate then closes (HTTP/2: RST_STREAM), stall sends nothing more and leaves the connection open.
-     * never: no answer, the connection left open. trickle: the head, then the body a byte a second.
+     * never: no answer, the connection left open. trickle: the head, then the body a byte every trickleMs.
      */
     private void fault(Channel ch, StubParams params) {
         StubParams.Fault fault = params.fault();
@@ -263,7 +263,7 @@ final class StubHandler extends ChannelInboundHandlerAdapter {
             } else {
                 rawOut.writeAndFlush(responses.http1Head(200, bytes));
             }
-            ctx.executor().schedule(() -> trickle(ch, bytes, 0), StubParams.TRICKLE_INTERVAL_MS, TimeUnit.MILLISECONDS);
+            ctx.executor().schedule(() -> trickle(ch, bytes, 0, params.trickleMs()), params.trickleMs(), TimeUnit.MILLISECONDS);
             return;
         }
         if (fault == StubParams.Fault.TRUNCATE || fault == StubParams.Fault.STALL) {
@@ -296,7 +296,7 @@ final class StubHandler extends ChannelInboundHandlerAdapter {
     }
 
     /** Sends byte {@code sent} of a trickled body, then schedules the next; the last one ends the answer. */
-    private void trickle(Channel ch, int total, int sent) {
+    private void trickle(Channel ch, int total, int sent, long intervalMs) {
         if (!ch.isActive()) {
             return;
         }
@@ -311,7 +311,7 @@ final class StubHandler extends ChannelInboundHandlerAdapter {
         if (last) {
             release();
         } else {
-            ctx.executor().schedule(() -> trickle(ch, total, sent + 1), StubParams.TRICKLE_INTERVAL_MS, TimeUnit.MILLISECONDS);
+            ctx.executor().schedule(() -> trickle(ch, total, sent + 1, intervalMs), intervalMs, TimeUnit.MILLISECONDS);
         }
     }
 

@@ -3,16 +3,17 @@ package clientbench.stub;
 /**
  * What a request's query string asks of the stub, parsed by hand: it runs for every request, and one without a query
  * (the common case) must cost nothing. {@code chunked}: Transfer-Encoding chunked (HTTP/2: no Content-Length);
+ * {@code trickleMs}: how far apart a trickled body's bytes go out;
  * {@code keepAlive} false: {@code Connection: close}, a new connection (and handshake) per request; ignored on HTTP/2.
  * The connection's habits ({@code idleClose}, {@code closeEvery}, {@code goAwayEvery}): see {@link Habits}.
  */
-record StubParams(long delayMs, int bytes, int status, Fault fault, boolean chunked, boolean keepAlive,
+record StubParams(long delayMs, int bytes, int status, Fault fault, long trickleMs, boolean chunked, boolean keepAlive,
                   IdleClose idleClose, long idleMs, int closeEvery, int goAwayEvery) {
 
     /**
      * RESET: TCP RST (RST_STREAM on HTTP/2). CLOSE: close without answering. TRUNCATE: announce the body, send
      * half, close. STALL: announce the body, send half, then nothing more, the connection left open. NEVER: no
-     * answer at all, the connection left open. TRICKLE: announce the body, then send it a byte a second.
+     * answer at all, the connection left open. TRICKLE: announce the body, then send it a byte every trickleMs.
      */
     enum Fault { NONE, RESET, CLOSE, TRUNCATE, STALL, NEVER, TRICKLE }
 
@@ -28,11 +29,12 @@ record StubParams(long delayMs, int bytes, int status, Fault fault, boolean chun
     static final int DEFAULT_BYTES = 5;
     static final int MAX_BYTES = 64 * 1024 * 1024;
     static final long MAX_DELAY_MS = 3_600_000;
-    /** A trickled body's bytes go out this far apart. */
-    static final long TRICKLE_INTERVAL_MS = 1_000;
+    /** A trickled body's bytes go out this far apart, unless the request says otherwise. */
+    static final long DEFAULT_TRICKLE_MS = 1_000;
     static final long DEFAULT_IDLE_MS = 200;
     static final int MAX_EVERY = 1_000_000;
-    static final StubParams DEFAULT = new StubParams(0, DEFAULT_BYTES, 200, Fault.NONE, false, true, IdleClose.NONE,
+    static final StubParams DEFAULT = new StubParams(0, DEFAULT_BYTES, 200, Fault.NONE, DEFAULT_TRICKLE_MS, false, true,
+            IdleClose.NONE,
             DEFAULT_IDLE_MS, 0, 0);
 
     /** @throws IllegalArgumentException with the reason, which the stub sends back with a 400 */
@@ -45,6 +47,7 @@ record StubParams(long delayMs, int bytes, int status, Fault fault, boolean chun
         int bytes = DEFAULT_BYTES;
         int status = 200;
         Fault fault = Fault.NONE;
+        long trickleMs = DEFAULT_TRICKLE_MS;
         boolean chunked = false;
         boolean keepAlive = true;
         IdleClose idleClose = IdleClose.NONE;
@@ -77,6 +80,7 @@ record StubParams(long delayMs, int bytes, int status, Fault fault, boolean chun
                     case "race" -> IdleClose.RACE;
                     default -> throw new IllegalArgumentException("idleClose must be fin, rst or race, was '" + value + "'");
                 };
+                case "trickleMs" -> trickleMs = number(name, value, 1, MAX_DELAY_MS);
                 case "idleMs" -> idleMs = number(name, value, 1, MAX_DELAY_MS);
                 case "closeEvery" -> closeEvery = (int) number(name, value, 1, MAX_EVERY);
                 case "goAwayEvery" -> goAwayEvery = (int) number(name, value, 1, MAX_EVERY);
@@ -85,7 +89,8 @@ record StubParams(long delayMs, int bytes, int status, Fault fault, boolean chun
                 default -> { } // other parameters (cache busters, request ids) are allowed and ignored
             }
         }
-        return new StubParams(delayMs, bytes, status, fault, chunked, keepAlive, idleClose, idleMs, closeEvery, goAwayEvery);
+        return new StubParams(delayMs, bytes, status, fault, trickleMs, chunked, keepAlive, idleClose, idleMs, closeEvery,
+                goAwayEvery);
     }
 
     private static boolean bool(String name, String value) {

@@ -4,6 +4,7 @@ import clientbench.adapters.support.AdapterSettings;
 import clientbench.adapters.support.Http2Ramp;
 import clientbench.api.AdapterConfig;
 import clientbench.api.Protocol;
+import clientbench.api.TimeoutKind;
 import clientbench.api.TrustAllCertificates;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoEventLoopGroup;
@@ -109,7 +110,8 @@ final class AhcClients {
                         : "maxConnections " + live.getMaxConnections() + ", maxConnectionsPerHost "
                         + live.getMaxConnectionsPerHost() + " (-1: none; read from the live config); no queue: a request"
                         + " finding all busy is rejected at once",
-                "requestTimeout (whole exchange; readTimeout set to the same)");
+                TimeoutKind.TOTAL, "requestTimeout " + live.getRequestTimeout().toMillis() + " ms (whole exchange; read"
+                        + " from the live config), readTimeout " + live.getReadTimeout().toMillis() + " ms");
         s.put("retries", live.getMaxRequestRetry() == 0 ? "off (maxRequestRetry 0)" : "maxRequestRetry "
                 + live.getMaxRequestRetry() + " (the default; read from the live config): how many times a request whose"
                 + " connection closes under it may be sent again");

@@ -23,7 +23,8 @@ import org.apache.hc.core5.util.TimeValue;
 /**
  * Apache HttpClient 5, async, built by {@link ApacheClients}. Docs: https://hc.apache.org/httpcomponents-client-5.6.x/
  * Off its defaults: pool = maxConnections (or its own); FORCE_HTTP_1, or the HTTP/2 client on one connection; no redirects, cookies,
- * retries, compression; a {@link DeadlineTimer} for the whole-exchange timeout it lacks; close() resets what is left.
+ * retries, compression; a {@link DeadlineTimer} for the whole-exchange timeout it lacks (with the library's own timeout,
+ * its responseTimeout instead); close() resets what is left.
  */
 public final class ApacheAdapter implements HttpClientAdapter {
 
@@ -32,6 +33,7 @@ public final class ApacheAdapter implements HttpClientAdapter {
     private final CloseableHttpAsyncClient client;
     /** The HTTP/1.1 pool, for its live limits (null on HTTP/2: one connection per route). */
     private final PoolingAsyncClientConnectionManager pool;
+    /** Null with the library's own timeout. */
     private final DeadlineTimer deadlines;
     private final Set<ApacheExchange> inFlight = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
@@ -42,7 +44,7 @@ public final class ApacheAdapter implements HttpClientAdapter {
         this.pool = AdapterSettings.http2(config) ? null : ApacheClients.asyncPool(config);
         this.client = ApacheClients.newAsyncClient(config, reactorThreads, pool);
         reactorThreads.built();
-        this.deadlines = new DeadlineTimer(name() + "-deadline");
+        this.deadlines = config.tuning().libraryTimeout() ? null : new DeadlineTimer(name() + "-deadline");
         client.start();
     }
 
@@ -81,7 +83,9 @@ public final class ApacheAdapter implements HttpClientAdapter {
         }
         client.close(CloseMode.IMMEDIATE); // no-op once shut down; ends a reactor that outlived the wait
         inFlight.forEach(ApacheExchange::abandon); // sent while closing
-        deadlines.close();
+        if (deadlines != null) {
+            deadlines.close();
+        }
     }
 
     @Override
@@ -94,7 +98,7 @@ public final class ApacheAdapter implements HttpClientAdapter {
         Map<String, String> s = ApacheClients.settings(config, AdapterSettings.http2(config)
                         ? "one HTTP/2 connection (maxConnections does not apply); streams as the server allows"
                         : ApacheClients.poolLimits(pool),
-                "I/O reactor threads; callbacks on them; one deadline thread of the adapter");
+                "I/O reactor threads; callbacks on them" + (deadlines == null ? "" : "; one deadline thread of the adapter"));
         AdapterSettings.tcpNoDelay(s, ApacheClients.reactorConfig(config).isTcpNoDelay(),
                 "IOReactorConfig.isTcpNoDelay() of the configuration the client was built with");
         AdapterSettings.ioThreads(s, reactorThreads.reactorThreads(), "I/O reactor threads, counted as the client's"

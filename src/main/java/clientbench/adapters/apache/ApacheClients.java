@@ -5,6 +5,7 @@ import clientbench.api.AdapterConfig;
 import clientbench.api.LibraryVersion;
 import clientbench.api.Outcome;
 import clientbench.api.Outcomes;
+import clientbench.api.TimeoutKind;
 import clientbench.api.TrustAllCertificates;
 import java.net.SocketAddress;
 import java.util.Map;
@@ -12,6 +13,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hc.client5.http.ConnectTimeoutException;
 import org.apache.hc.client5.http.config.ConnectionConfig;
+import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.config.TlsConfig;
 import org.apache.hc.client5.http.impl.async.CloseableHttpAsyncClient;
 import org.apache.hc.client5.http.impl.async.HttpAsyncClients;
@@ -57,6 +59,7 @@ final class ApacheClients {
                     .setDefaultConnectionConfig(connectionConfig(config))
                     .setIOReactorConfig(reactor)
                     .setThreadFactory(reactorThreads)
+                    .setDefaultRequestConfig(requestConfig(config))
                     .disableRedirectHandling()
                     .disableCookieManagement();
             return (config.tuning().libraryRetries() ? h2 : h2.disableAutomaticRetries()).build();
@@ -65,6 +68,7 @@ final class ApacheClients {
                 .setConnectionManager(pool)
                 .setIOReactorConfig(reactor)
                 .setThreadFactory(reactorThreads)
+                .setDefaultRequestConfig(requestConfig(config))
                 .disableRedirectHandling()
                 .disableCookieManagement()
                 .disableContentCompression();
@@ -83,6 +87,17 @@ final class ApacheClients {
             pool.setTlsStrategy(asyncTls(config));
         }
         return pool.build();
+    }
+
+    /**
+     * With the library's own timeout, responseTimeout = the request timeout: the socket's inactivity timeout while the
+     * exchange waits for the response, reset by every read ({@link TimeoutKind#PER_READ}). Else null: the builders'
+     * own default, as every benchmark runs.
+     */
+    static RequestConfig requestConfig(AdapterConfig config) {
+        return config.tuning().libraryTimeout()
+                ? RequestConfig.custom().setResponseTimeout(Timeout.of(config.requestTimeout())).build()
+                : null;
     }
 
     private static ConnectionConfig connectionConfig(AdapterConfig config) {
@@ -107,6 +122,7 @@ final class ApacheClients {
     static CloseableHttpClient newClassicClient(AdapterConfig config, PoolingHttpClientConnectionManager pool) {
         var b = HttpClients.custom()
                 .setConnectionManager(pool)
+                .setDefaultRequestConfig(requestConfig(config))
                 .disableRedirectHandling()
                 .disableCookieManagement()
                 .disableContentCompression();
@@ -199,7 +215,11 @@ final class ApacheClients {
     }
 
     static Map<String, String> settings(AdapterConfig config, String connectionLimit, String threading) {
-        Map<String, String> s = AdapterSettings.common(config, connectionLimit,
+        Map<String, String> s = config.tuning().libraryTimeout()
+                ? AdapterSettings.common(config, connectionLimit, TimeoutKind.PER_READ, "RequestConfig.responseTimeout "
+                + requestConfig(config).getResponseTimeout() + " (the default request config the client was built with;"
+                + " no getter on the client): inactivity while waiting for the response, each read resets it")
+                : AdapterSettings.common(config, connectionLimit, TimeoutKind.SUITE,
                 "adapter deadline cancels the exchange (the client has no whole-exchange timeout)");
         AdapterSettings.http2OneConnection(s, config, "Apache's HTTP/2 client keeps one connection per route;"
                 + " streams beyond the server's SETTINGS_MAX_CONCURRENT_STREAMS wait in the client's command queue of"

@@ -42,11 +42,17 @@ final class ApacheExchange implements FutureCallback<Long> {
         this.inFlight = inFlight;
     }
 
-    /** Cancels the exchange when {@code timeout} passes; the cancellation is reported as TIMEOUT. */
+    /**
+     * Cancels the exchange when {@code timeout} passes; the cancellation is reported as TIMEOUT. No {@code deadlines}:
+     * the client's own responseTimeout ends it.
+     */
     void startDeadline(Future<Long> exchange, DeadlineTimer deadlines, Duration timeout) {
         future = exchange;
         if (abandoned) { // the head came before the future was known
             exchange.cancel(true);
+        }
+        if (deadlines == null) {
+            return;
         }
         deadline = deadlines.schedule(timeout, () -> {
             timedOut = true;

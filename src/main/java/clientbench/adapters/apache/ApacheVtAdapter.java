@@ -21,7 +21,8 @@ import org.apache.hc.core5.io.CloseMode;
 
 /**
  * Apache HttpClient 5 classic (blocking), one virtual thread per request. Settings as {@link ApacheAdapter}, HTTP/1.1
- * only; the request is cancelled when its time is up; bodies read into {@link BodyBuffers}. Docs:
+ * only; the request is cancelled when its time is up (with the library's own timeout, its responseTimeout ends it);
+ * bodies read into {@link BodyBuffers}. Docs:
  * https://hc.apache.org/httpcomponents-client-5.6.x/
  */
 public final class ApacheVtAdapter implements HttpClientAdapter {
@@ -38,7 +39,8 @@ public final class ApacheVtAdapter implements HttpClientAdapter {
         this.config = config;
         this.pool = ApacheClients.classicPool(config);
         this.client = ApacheClients.newClassicClient(config, pool);
-        this.exchanges = new VirtualThreadExchanges(name(), config, null, true, ApacheClients::outcomeOf);
+        this.exchanges = new VirtualThreadExchanges(name(), config, null, !config.tuning().libraryTimeout(),
+                ApacheClients::outcomeOf);
     }
 
     @Override
@@ -49,7 +51,9 @@ public final class ApacheVtAdapter implements HttpClientAdapter {
             if (request.hasBody()) {
                 r.setEntity(new ByteArrayEntity(request.body(), ContentType.parse(request.contentType())));
             }
-            call.onDeadline(r::cancel);
+            if (!config.tuning().libraryTimeout()) {
+                call.onDeadline(r::cancel);
+            }
             if (request.abandonsBody()) { // the response closed unread, as its users write it without a handler
                 try (var response = client.execute(r)) {
                     return Answer.of(response.getCode(), -1);
@@ -79,7 +83,7 @@ public final class ApacheVtAdapter implements HttpClientAdapter {
     @Override
     public Map<String, String> settings() {
         Map<String, String> s = ApacheClients.settings(config, ApacheClients.poolLimits(pool),
-                VirtualThreads.THREADING + "; one deadline thread of the adapter");
+                VirtualThreads.THREADING + (config.tuning().libraryTimeout() ? "" : "; one deadline thread of the adapter"));
         s.put("body", "read in the response handler into a reused 16 KiB buffer");
         AdapterSettings.tcpNoDelay(s, SocketConfig.DEFAULT.isTcpNoDelay(),
                 "SocketConfig.DEFAULT.isTcpNoDelay(), the socket configuration of the client's connection manager");

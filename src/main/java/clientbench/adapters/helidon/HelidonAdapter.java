@@ -29,7 +29,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * Helidon WebClient 4 on virtual threads, Http1Client or Http2Client. Docs: https://helidon.io/docs/v4/se/webclient
  * Lacking a connection limit and whole-exchange timeout, it gets a fair semaphore ({@link Http2Ramp}) and a
- * {@link DeadlineTimer}. TCP_NODELAY on (Nagle delayed HTTP/2 frames); no redirects; close() closes lost sockets.
+ * {@link DeadlineTimer} (with the library's own timeout, its readTimeout alone). TCP_NODELAY on (Nagle delayed HTTP/2 frames); no redirects; close() closes lost sockets.
  */
 public final class HelidonAdapter implements HttpClientAdapter {
 
@@ -38,6 +38,7 @@ public final class HelidonAdapter implements HttpClientAdapter {
     private final HelidonClients.Sockets sockets = new HelidonClients.Sockets();
     private final Semaphore permits;
     private final Http2Ramp ramp;
+    /** Null with the library's own timeout. */
     private final DeadlineTimer deadlines;
     private final ExecutorService threads;
     private final Map<String, String> settings;
@@ -46,9 +47,9 @@ public final class HelidonAdapter implements HttpClientAdapter {
         this.config = config;
         this.permits = new Semaphore(AdapterSettings.adapterLimits(config) ? Http2Ramp.initialLimit(config) : Integer.MAX_VALUE, true);
         this.ramp = new Http2Ramp(() -> permits.release(Http2Ramp.STREAMS - Http2Ramp.initialLimit(config)));
-        this.settings = HelidonClients.settings(config);
         this.client = HelidonClients.create(config, sockets);
-        this.deadlines = new DeadlineTimer(name() + "-deadline");
+        this.settings = HelidonClients.settings(config, client);
+        this.deadlines = config.tuning().libraryTimeout() ? null : new DeadlineTimer(name() + "-deadline");
         this.threads = VirtualThreads.perRequest(name());
     }
 
@@ -68,11 +69,13 @@ public final class HelidonAdapter implements HttpClientAdapter {
         Thread self = Thread.currentThread();
         ScheduledFuture<?> deadline = null;
         try {
-            long left = config.requestTimeout().toNanos() - (System.nanoTime() - queuedAtNanos);
-            deadline = deadlines.schedule(Duration.ofNanos(Math.max(1, left)), () -> {
-                expired.set(true);
-                self.interrupt(); // a virtual thread blocked on a socket closes it and throws
-            });
+            if (deadlines != null) {
+                long left = config.requestTimeout().toNanos() - (System.nanoTime() - queuedAtNanos);
+                deadline = deadlines.schedule(Duration.ofNanos(Math.max(1, left)), () -> {
+                    expired.set(true);
+                    self.interrupt(); // a virtual thread blocked on a socket closes it and throws
+                });
+            }
             permits.acquire();
             try (HttpClientResponse response = HelidonClients.call(client, request)) {
                 status = response.status().code();
@@ -103,7 +106,9 @@ public final class HelidonAdapter implements HttpClientAdapter {
             // An HTTP/2 connection the server has already reset: its GOAWAY cannot be written, and it is gone.
         } finally {
             sockets.closeAll(); // and the ones Helidon lost track of (see HelidonClients.Sockets)
-            deadlines.close();
+            if (deadlines != null) {
+                deadlines.close();
+            }
         }
     }
 

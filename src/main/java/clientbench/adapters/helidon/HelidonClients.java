@@ -7,7 +7,9 @@ import clientbench.adapters.support.VirtualThreads;
 import clientbench.api.AdapterConfig;
 import clientbench.api.Protocol;
 import clientbench.api.Request;
+import clientbench.api.TimeoutKind;
 import clientbench.api.TrustAllCertificates;
+import io.helidon.builder.api.RuntimeType;
 import io.helidon.common.socket.SocketOptions;
 import io.helidon.common.tls.Tls;
 import io.helidon.http.HeaderNames;
@@ -99,6 +101,12 @@ final class HelidonClients {
         return builder;
     }
 
+    /** The live client's read timeout, from its configuration. */
+    private static String readTimeout(HttpClient<?> client) {
+        return client instanceof RuntimeType.Api<?> api && api.prototype() instanceof HttpClientConfig c
+                ? c.readTimeout().map(d -> d.toMillis() + " ms").orElse("none") : "not readable";
+    }
+
     /** Starts the exchange; the caller reads and closes the response. */
     static <R extends ClientRequest<R>> HttpClientResponse call(HttpClient<R> client, Request request) {
         R r = client.method(Method.create(request.method())).uri(request.uri());
@@ -171,7 +179,8 @@ final class HelidonClients {
         return total;
     }
 
-    static Map<String, String> settings(AdapterConfig config) {
+    /** @param client the live client, whose configuration says its read timeout */
+    static Map<String, String> settings(AdapterConfig config, HttpClient<?> client) {
         boolean http2 = AdapterSettings.http2(config);
         Map<String, String> s = AdapterSettings.common(config, http2
                         ? Http2Ramp.LIMIT + " on a fair semaphore, in their virtual thread (over TLS concurrent first"
@@ -179,9 +188,13 @@ final class HelidonClients {
                         : AdapterSettings.adapterLimits(config)
                         ? "at most maxConnections exchanges at once; more wait on a fair semaphore in their virtual thread"
                         : "none: Helidon has no connection limit, and the adapter adds none (the library's own)",
-                "adapter deadline interrupts the exchange (the client has no whole-exchange timeout); readTimeout the same");
+                config.tuning().libraryTimeout() ? TimeoutKind.PER_READ : TimeoutKind.SUITE,
+                (config.tuning().libraryTimeout() ? "readTimeout alone" : "adapter deadline interrupts the exchange (the"
+                        + " client has no whole-exchange timeout); readTimeout the same") + ": readTimeout "
+                        + readTimeout(client) + " (read from the live client's configuration), each socket read's");
         s.put("retries", "none: Helidon WebClient does not send a request again (nothing to turn off)");
-        s.put("threading", VirtualThreads.THREADING + "; one deadline thread of the adapter");
+        s.put("threading", VirtualThreads.THREADING + (config.tuning().libraryTimeout() ? ""
+                : "; one deadline thread of the adapter"));
         s.put("ioThreads", "0");
         s.put("ioThreadsKind", "none: blocking sockets on virtual threads" + (http2 ? ", one reader virtual thread per HTTP/2"
                 + " connection" : "") + "; Helidon has no I/O-thread setting");

@@ -2,6 +2,7 @@ package clientbench.adapters.jdk;
 
 import clientbench.api.AdapterConfig;
 import clientbench.api.Protocol;
+import clientbench.api.TimeoutKind;
 import clientbench.api.TrustAllCertificates;
 import clientbench.adapters.support.AdapterSettings;
 import clientbench.adapters.support.Http2Ramp;
@@ -64,9 +65,14 @@ final class JdkClients {
         return http2 == AdapterSettings.http2(config) ? null : AdapterSettings.wrongVersion(config, response.version().name());
     }
 
+    /** HttpRequest.timeout ends at the response headers before JDK 26 (JDK-8208693), of the JDK running it. */
+    static TimeoutKind timeoutKind() {
+        return Runtime.version().feature() >= 26 ? TimeoutKind.TOTAL : TimeoutKind.HEADERS;
+    }
+
     /** What the live client runs with, read from it: its selector thread and the retry switch. */
     static Map<String, String> settings(AdapterConfig config, HttpClient client, String connectionLimit, String threading) {
-        Map<String, String> s = AdapterSettings.common(config, connectionLimit,
+        Map<String, String> s = AdapterSettings.common(config, connectionLimit, timeoutKind(),
                 "HttpRequest.timeout, less time queued in the adapter; up to the response headers before JDK 26");
         if (config.protocol() == Protocol.H2C) {
             s.put("httpVersion", "HTTP/2 cleartext by Upgrade (the client cannot do prior knowledge): the first request"

@@ -4,6 +4,7 @@ import clientbench.api.AdapterConfig;
 import clientbench.api.Outcome;
 import clientbench.api.Outcomes;
 import clientbench.api.Request;
+import clientbench.api.TimeoutKind;
 import clientbench.api.TrustAllCertificates;
 import clientbench.adapters.support.AdapterSettings;
 import java.net.SocketTimeoutException;
@@ -93,7 +94,7 @@ final class JettyClients {
         Map<String, String> s = AdapterSettings.common(config, "maxConnectionsPerDestination = "
                         + client.getMaxConnectionsPerDestination() + "; more wait in the destination queue, which holds "
                         + client.getMaxRequestsQueuedPerDestination() + " (the harness bounds requests in flight)",
-                "Request.timeout: total, from send() to the end of the body");
+                TimeoutKind.TOTAL, "Request.timeout: total, from send() to the end of the body");
         AdapterSettings.http2OneConnection(s, config, "as many streams as the server's SETTINGS_MAX_CONCURRENT_STREAMS"
                 + " allows on the one connection (maxConnectionsPerDestination = 1); more wait in the destination queue");
         s.put("maxRequestsQueuedPerDestination", Integer.toString(client.getMaxRequestsQueuedPerDestination()));

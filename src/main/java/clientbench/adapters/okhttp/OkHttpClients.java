@@ -4,6 +4,7 @@ import clientbench.api.AdapterConfig;
 import clientbench.api.Outcome;
 import clientbench.api.Outcomes;
 import clientbench.api.Request;
+import clientbench.api.TimeoutKind;
 import clientbench.api.TrustAllCertificates;
 import clientbench.adapters.support.AdapterSettings;
 import clientbench.adapters.support.Http2Ramp;
@@ -61,6 +62,9 @@ final class OkHttpClients {
             s.put("retries", client.retryOnConnectionFailure()
                     ? "retryOnConnectionFailure true (the default): a call whose connection fails is sent again on another"
                     : "off (retryOnConnectionFailure false); OkHttp still repeats a 503 with Retry-After: 0 once");
+            s.put("requestTimeout", "callTimeout " + client.callTimeoutMillis() + " ms (read from the live client), from"
+                    + " when the dispatcher runs the call; readTimeout " + client.readTimeoutMillis() + " ms, writeTimeout "
+                    + client.writeTimeoutMillis() + " ms");
             s.put("dispatcherLimits", "maxRequests " + client.dispatcher().getMaxRequests() + ", maxRequestsPerHost "
                     + client.dispatcher().getMaxRequestsPerHost() + " (read from the live dispatcher)");
             return sockets.noDelay().addTo(Collections.unmodifiableMap(s));
@@ -170,7 +174,7 @@ final class OkHttpClients {
     static Map<String, String> settings(AdapterConfig config, String connectionLimit, String threading) {
         boolean http2 = AdapterSettings.http2(config);
         Map<String, String> s = AdapterSettings.common(config, http2
-                        ? connectionLimit + "; on HTTP/2 " + Http2Ramp.LIMIT : connectionLimit,
+                        ? connectionLimit + "; on HTTP/2 " + Http2Ramp.LIMIT : connectionLimit, TimeoutKind.TOTAL,
                 "callTimeout (from the start of the call; read/write timeouts set to the same)");
         if (config.protocol() == clientbench.api.Protocol.H2) {
             s.put("httpVersion", "HTTP/2 over TLS; ALPN offers h2 and http/1.1 (OkHttp requires http/1.1 next to h2),"

@@ -5,6 +5,7 @@ import clientbench.adapters.support.Http2Ramp;
 import clientbench.adapters.support.NoDelayTally;
 import clientbench.api.AdapterConfig;
 import clientbench.api.Protocol;
+import clientbench.api.TimeoutKind;
 import clientbench.api.TrustAllCertificates;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
@@ -18,6 +19,7 @@ import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslProvider;
 import io.netty.util.concurrent.MultithreadEventExecutorGroup;
 import java.net.SocketAddress;
+import java.time.Duration;
 import java.util.Collections;
 import java.util.Map;
 import java.util.concurrent.ScheduledFuture;
@@ -117,8 +119,12 @@ final class ReactorClients {
                 + ", engine " + tls.engine().getClass().getName();
     }
 
-    /** The settings, with the event loops, transport and pool size read back from the live group and pool. */
-    static Map<String, String> settings(AdapterConfig config, EventLoopGroup colocated, ConnectionProvider pool) {
+    /**
+     * The settings, with the event loops, transport and pool size read back from the live group and pool.
+     * @param responseTimeout the client's, from its configuration: null when it has none
+     */
+    static Map<String, String> settings(AdapterConfig config, EventLoopGroup colocated, ConnectionProvider pool,
+                                        Duration responseTimeout) {
         boolean http2 = AdapterSettings.http2(config);
         Map<String, String> s = AdapterSettings.common(config, http2
                         ? "one HTTP/2 connection (Http2AllocationStrategy maxConnections 1); more requests wait for a stream"
@@ -128,7 +134,11 @@ final class ReactorClients {
                         + " pool); more wait in its pending-acquire queue, which rejects past 2 x maxConnections, 45 s each"
                         : "ConnectionProvider maxConnections " + pool.maxConnections() + "; more wait in its unbounded"
                         + " pending-acquire queue, at most requestTimeout",
-                "Mono.timeout over the whole exchange (acquire, connect, response, body)");
+                config.tuning().libraryTimeout() ? TimeoutKind.PER_READ : TimeoutKind.SUITE,
+                (config.tuning().libraryTimeout() ? "responseTimeout " + responseTimeout.toMillis() + " ms (read from"
+                        + " the live client's configuration): a read-timeout handler from the request's end to the"
+                        + " response's, each read resets it"
+                        : "Mono.timeout over the whole exchange (acquire, connect, response, body); no responseTimeout"));
         s.put("retries", config.tuning().libraryRetries() ? "the library's default: a request whose pooled connection"
                 + " closes before it is sent is sent once more on another" : "off (disableRetry true)");
         EventLoopGroup group = colocated instanceof Supplier<?> inner ? (EventLoopGroup) inner.get() : colocated;

@@ -28,7 +28,8 @@ import reactor.netty.resources.LoopResources;
 
 /**
  * Reactor Netty 1.3 {@code HttpClient}, built per call as users write it, settings from {@link ReactorClients}. Off its
- * defaults: its own pool and loops; protocol pinned; JSSE; no retry; one {@code Mono.timeout}; {@link OpenChannels}.
+ * defaults: its own pool and loops; protocol pinned; JSSE; no retry; one {@code Mono.timeout} (with the library's own
+ * timeout, its {@code responseTimeout} instead); {@link OpenChannels}.
  * Docs: https://projectreactor.io/docs/netty/release/reference/http-client.html
  */
 public final class ReactorNettyAdapter implements HttpClientAdapter {
@@ -67,8 +68,11 @@ public final class ReactorNettyAdapter implements HttpClientAdapter {
         if (config.protocol().tls()) {
             c = c.secure(spec -> spec.sslContext(ReactorClients.spec(config)));
         }
+        if (config.tuning().libraryTimeout()) {
+            c = c.responseTimeout(config.requestTimeout());
+        }
         this.client = c;
-        this.settings = ReactorClients.settings(config, group, pool);
+        this.settings = ReactorClients.settings(config, group, pool, c.configuration().responseTimeout());
     }
 
     @Override
@@ -92,11 +96,11 @@ public final class ReactorNettyAdapter implements HttpClientAdapter {
         ReactorExchange tracked = new ReactorExchange(config, request, completion, inFlight);
         inFlight.add(tracked);
         // A caller that abandons the body never subscribes to it; Reactor Netty decides about the connection.
-        exchange.response((response, body) -> (request.abandonsBody() ? Mono.just(-1L)
+        Mono<Received> received = exchange.response((response, body) -> (request.abandonsBody() ? Mono.just(-1L)
                         : body.reduce(0L, (n, buf) -> n + buf.readableBytes()))
                         .map(bytes -> new Received(response.status().code(), response.version().majorVersion(), bytes)))
-                .single()
-                .timeout(config.requestTimeout(), timeouts)
+                .single();
+        (config.tuning().libraryTimeout() ? received : received.timeout(config.requestTimeout(), timeouts))
                 .subscribe(r -> tracked.received(r.status, r.majorVersion, r.bytes), tracked::failed);
     }
 

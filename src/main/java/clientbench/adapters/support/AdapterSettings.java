@@ -2,6 +2,7 @@ package clientbench.adapters.support;
 
 import clientbench.api.AdapterConfig;
 import clientbench.api.Protocol;
+import clientbench.api.TimeoutKind;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -95,9 +96,11 @@ public final class AdapterSettings {
     /**
      * The shared settings, as every adapter applies them.
      * @param connectionLimit how the client enforces {@code maxConnections}, and what it does when all are busy
-     * @param requestTimeout how the client enforces {@code requestTimeout}, and what it covers
+     * @param timeoutKind whose timer the request timeout is given to, and what it covers
+     * @param requestTimeout how the client enforces {@code requestTimeout}: the setting, as read back where it can be
      */
-    public static Map<String, String> common(AdapterConfig config, String connectionLimit, String requestTimeout) {
+    public static Map<String, String> common(AdapterConfig config, String connectionLimit, TimeoutKind timeoutKind,
+                                             String requestTimeout) {
         Map<String, String> s = new LinkedHashMap<>();
         s.put("target", config.target().toString());
         s.put("protocol", config.protocol().label());
@@ -114,6 +117,7 @@ public final class AdapterSettings {
         s.put("connectTimeoutMs", Long.toString(config.connectTimeout().toMillis()));
         s.put("requestTimeoutMs", Long.toString(config.requestTimeout().toMillis()));
         s.put("requestTimeout", requestTimeout);
+        s.put("timeoutKind", timeoutKind.label());
         s.put("ioThreadsRequested", config.ioThreads() == 0 ? "0 (client default)" : Integer.toString(config.ioThreads()));
         s.put("ioThreads", "not read back"); // the adapter puts what the live client runs with: see ioThreads()
         s.put("ioThreadsKind", "not read back");

@@ -31,7 +31,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Vert.x 5 core {@code HttpClient} on its own Vertx, one client per event-loop context, each request run on the next
  * (a foreign thread would put every connection on one loop). Off its defaults: native transport, pool split over the
- * clients, protocol pinned, a timer bounding the exchange. Docs: https://vertx.io/docs/vertx-core/java/
+ * clients, protocol pinned, a timer bounding the exchange (with the library's own timeout, the request's idle timeout
+ * alone). Docs: https://vertx.io/docs/vertx-core/java/
  */
 public final class VertxAdapter implements HttpClientAdapter {
 
@@ -105,7 +106,7 @@ public final class VertxAdapter implements HttpClientAdapter {
         Exchange exchange = new Exchange();
         opened.compose(req -> {
             long left = Math.max(1, (deadlineNanos - System.nanoTime()) / 1_000_000);
-            long timer = vertx.setTimer(left, id -> {
+            long timer = config.tuning().libraryTimeout() ? -1 : vertx.setTimer(left, id -> {
                 exchange.expired = true;
                 req.reset(0, new TimeoutException("request timeout of " + timeoutMillis + " ms"));
             });
@@ -119,7 +120,11 @@ public final class VertxAdapter implements HttpClientAdapter {
                 }
                 response.handler(b -> exchange.bytes += b.length());
                 return response.end();
-            }).andThen(done -> vertx.cancelTimer(timer));
+            }).andThen(done -> {
+                if (timer >= 0) {
+                    vertx.cancelTimer(timer);
+                }
+            });
         }).onComplete(done -> {
             if (done.failed()) {
                 completion.complete(exchange.expired ? Outcome.TIMEOUT : outcomeOf(done.cause()), 0, done.cause());

@@ -5,6 +5,7 @@ import clientbench.adapters.support.Http2Ramp;
 import clientbench.adapters.support.NoDelayTally;
 import clientbench.api.AdapterConfig;
 import clientbench.api.Protocol;
+import clientbench.api.TimeoutKind;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoEventLoopGroup;
@@ -146,7 +147,12 @@ final class VertxClients {
                         + " queue (maxWaitQueueSize " + new PoolOptions().getMaxWaitQueueSize() + "), at most requestTimeout"
                         : "pool http1MaxSize, maxConnections split over " + laneCount + " client(s), one per event loop;"
                         + " more wait in the pool's unbounded wait queue, at most requestTimeout",
-                "a timer resets the request after requestTimeout (whole exchange); idle timeout the same");
+                // The request's idle timeout is cancelled when the response head arrives (HttpClientRequestBase's
+                // handleResponse), so a stalled or trickled body never ends it: up to the headers.
+                config.tuning().libraryTimeout() ? TimeoutKind.HEADERS : TimeoutKind.SUITE,
+                (config.tuning().libraryTimeout() ? "RequestOptions.idleTimeout = requestTimeout alone"
+                        : "a timer resets the request after requestTimeout (whole exchange); RequestOptions.idleTimeout the"
+                        + " same") + ", set on every request: idle until the response head, then cancelled");
         s.put("retries", "none: the Vert.x HTTP client does not send a request again (nothing to turn off)");
         int loopCount = loops instanceof MultithreadEventExecutorGroup m ? m.executorCount() : -1;
         boolean epoll = loops instanceof IoEventLoopGroup io && io.isIoType(EpollIoHandler.class);
