@@ -25,15 +25,22 @@ final class ArmSteps {
     private final RunPlan plan;
     private final Arms arms;
     private final String sourceProfile;
+    private final boolean behaviour;
 
-    ArmSteps(RunPlan plan, Arms arms, String sourceProfile) {
+    /** @param behaviour whether each version goes through the behaviour cases first, in a JVM on its jar */
+    ArmSteps(RunPlan plan, Arms arms, String sourceProfile, boolean behaviour) {
         this.plan = plan;
         this.arms = arms;
         this.sourceProfile = sourceProfile;
+        this.behaviour = behaviour;
     }
 
     Arms arms() {
         return arms;
+    }
+
+    boolean behaviour() {
+        return behaviour;
     }
 
     /** Every step of the run, A B B A ({@link Schedule#alternating}). */
