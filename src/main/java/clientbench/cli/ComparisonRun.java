@@ -94,7 +94,7 @@ final class ComparisonRun {
         // the cases need the stub; an upgrade's: each version once, on its jar
         boolean behaviour = arms == null ? p.behaviour() && plan.target() == null : arms.behaviour();
         long behaviourSeconds = !behaviour ? 0 : arms == null ? BehaviourRun.estimatedSeconds(jvms - 1, BEHAVIOUR_JVMS)
-                : BehaviourRun.estimatedSeconds(arms.arms().behaviourSubjects().size(), BEHAVIOUR_JVMS);
+                : ArmSteps.BEHAVIOUR_SECONDS;
         long estimatedTotal = startupSeconds + behaviourSeconds
                 + steps.stream().filter(s -> refusal(s) == null).mapToLong(s -> s.shape().estimatedSeconds()).sum();
         int rounds = p.shapes().stream().mapToInt(Shape::rounds).max().orElse(1);
@@ -246,7 +246,8 @@ final class ComparisonRun {
             r = BehaviourRun.run(plan.clients(), plan.jdk(), BEHAVIOUR_JVMS, dir, out);
         } else {
             out.printf("[behaviour] %s through %d cases as shipped, each version in a JVM on its jar, both at once"
-                    + " (about a minute; --no-behaviour skips it)%n", arms.arms().words(), BehaviourRun.cases());
+                    + " (about %d s; --no-behaviour skips it)%n", arms.arms().words(), BehaviourRun.cases(),
+                    ArmSteps.BEHAVIOUR_SECONDS);
             r = BehaviourRun.runSubjects(arms.arms().behaviourSubjects(), plan.jdk(), BEHAVIOUR_JVMS, dir, out);
         }
         out.printf("[behaviour] done in %s s; %s%n", r.get("wallSeconds"), BehaviourRun.FILE);
