@@ -6,6 +6,7 @@ below it read the run (clientbench_load); the notebook displays these, and clien
 from __future__ import annotations
 
 import html
+import itertools
 
 import pandas as pd
 
@@ -357,10 +358,12 @@ def upgrade_html(run: cbl.Run, u: dict) -> str:
     import clientbench_upgrade as cbu
 
     lines = cbu.text(run, u).splitlines()
-    head = "".join(f"<li>{_e(line)}</li>" for line in lines[1:3])
+    head = "".join(f"<li>{_e(line.strip())}</li>" for line in cbu.versions(u))
+    first = next((i for i, line in enumerate(lines) if line.startswith("verdict")), len(lines))
+    said = lines[first:first + 1] + list(itertools.takewhile(lambda line: line.startswith("  "), lines[first + 1:]))
     png = run.path / cbu.PNG
     img = (f'<img alt="new/old per figure with its interval" src="data:image/png;base64,'
            f'{base64.b64encode(png.read_bytes()).decode("ascii")}">' if png.is_file() else "")
     return (f"<h2>{_e(lines[0])}</h2><ul>{head}</ul>" + _behaviour_changes(u.get("behaviour")) + _table(cbu.table(u))
-            + f"<p>{_e(' '.join(l for l in lines if l.startswith(('verdict', '  '))))}</p>" + img)
+            + f"<p>{_e(' '.join(said))}</p>" + img)
 

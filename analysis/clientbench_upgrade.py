@@ -257,18 +257,27 @@ def table(u: dict) -> pd.DataFrame:
                                        "could detect", "rounds"])
 
 
+def versions(u: dict) -> list:
+    """A line per version: its name in the run and the library its forks, and its behaviour cases' JVM, loaded."""
+    b, out = u.get("behaviour"), []
+    for side in ("old", "new"):
+        lib = ", ".join(u[side]["library"]) or "not recorded"
+        cases = (", ".join(b["library"][side]) or "not recorded") if b else None
+        said = (f"its forks and behaviour cases loaded {lib}" if cases == lib else f"its forks loaded {lib}"
+                + (f"; its behaviour cases {cases}" if b else ""))
+        out.append(f"  {side}: {u[side]['label']} ({said})")
+    return out
+
+
 def text(run: cbl.Run, u: dict, width: int = 118) -> str:
     """The terminal's ending, at most 40 lines: what the comparison holds for, the table, the verdict in a line."""
     hf = u["holdsFor"]
     lines = [f"upgrade {u['client']} {u['old']['version']} -> {u['new']['version']} ({hf['cores']} cores of "
              f"{hf['cpuModel']}, JDK {hf['jdk']})" + (": A FIRST LOOK, NOT FOR DECISIONS" if hf["firstLook"] else "")]
     b = u.get("behaviour")
-    for side in ("old", "new"):
-        lib = ", ".join(u[side]["library"]) or "not recorded"
-        cases = ", ".join(b["library"][side]) or "not recorded" if b else None
-        lines.append(f"  {side}: {u[side]['label']} (its forks " + (f"and behaviour cases loaded {lib})" if cases == lib
-                     else f"loaded {lib}" + (f"; its behaviour cases {cases})" if b else ")")))
-    head = lines + [""] + (cbb.change_lines(b, b["cases"]) + [""] if b else [])
+    lines += versions(u)
+    head = [lines[0]] + [w for line in lines[1:] for w in textwrap.wrap(line, width, subsequent_indent="      ")]
+    head += [""] + (cbb.change_lines(b, b["cases"]) + [""] if b else [])
     t = table(u)
     rows = cbd.grid(t) if not t.empty else []
     lines.append("")

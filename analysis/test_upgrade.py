@@ -11,6 +11,7 @@ import pytest
 from scipy import stats
 
 import clientbench_load as cbl
+import clientbench_tables as tables
 import clientbench_upgrade as cbu
 
 OPEN = {"name": "rate-4000", "benchmark": "clientbench.jmh.OpenLoopBenchmark.request", "rounds": 7,
@@ -318,8 +319,12 @@ def test_the_behaviour_cells_that_changed_stand_above_the_ratios(tmp_path):
     fixed = next(i for i, line in enumerate(lines) if line.startswith("behaviour: 1 fixed"))
     assert lines[fixed + 1].split()[:3] == ["fixed", "idle", "race"]
     assert fixed < next(i for i, line in enumerate(lines) if line.startswith("shape"))
-    assert "its forks loaded" in lines[2] and "its behaviour cases org.apache.httpcomponents.client5:httpclient5:5.6.5" \
-        in lines[2], "the fake run's forks record no library; its behaviour cases do"
+    assert cbu.versions(u)[1] == ("  new: apache@5.6.5 (its forks loaded not recorded; its behaviour cases "
+                                  "org.apache.httpcomponents.client5:httpclient5:5.6.5)"), "the fake forks record none"
+    assert all(len(line) <= 118 for line in lines)
+    html = tables.upgrade_html(run, u)
+    assert html.index("1 fixed") < html.index("<th>shape</th>") and "POST x2 NO" in html
+    assert "fixed" not in html[html.index("<th>shape</th>"):], "the verdict's paragraph holds the verdict alone"
     cbu.write(run, u)
     assert json.loads((tmp_path / "summary.json").read_text())["upgrade"]["behaviour"]["changed"][0]["aspect"] == "race"
 
