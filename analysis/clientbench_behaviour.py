@@ -148,9 +148,14 @@ def read(run_dir):
     return _read_json(path) if path.is_file() else None
 
 
-def revisions(data: dict) -> dict:
-    """case -> the revision a run measured (behaviour.json's definitions; 1 where not recorded)."""
-    return {c["key"]: c.get("revision", 1) for c in data.get("definitions", {}).get("cases", [])}
+def revisions(data: dict, client: str | None = None) -> dict:
+    """case -> the revision a run measured (behaviour.json's definitions; 1 where not recorded); with `client`, the one
+    its JVM ran where its results say (an upgrade's versions each run the cases of their own jar)."""
+    measured = {c["key"]: c.get("revision", 1) for c in data.get("definitions", {}).get("cases", [])}
+    if client is not None:
+        cases = (data["clients"].get(client) or {}).get("cases") or {}
+        measured.update({k: c["revision"] for k, c in cases.items() if c and c.get("revision")})
+    return measured
 
 
 def _cell(aspect: Aspect, result: dict | None, measured: dict) -> dict:
@@ -185,11 +190,51 @@ def decide(run_dir, clients: list | None = None) -> dict | None:
     if data is None:
         return None
     clients = [c for c in (clients or data["clients"]) if c in data["clients"]]
-    measured = revisions(data)
-    cells = {c: {a.key: _cell(a, data["clients"][c], measured) for a in ASPECTS} for c in clients}
+    cells = {c: {a.key: _cell(a, data["clients"][c], revisions(data, c)) for a in ASPECTS} for c in clients}
     return {"aspects": [{"key": a.key, "heading": a.heading, "label": a.label, "cases": list(a.cases)} for a in ASPECTS],
             "bounds": BOUNDS, "wallSeconds": data.get("wallSeconds"), "clients": cells,
             "wanted": {c: sum(x["mark"] == WANTED for x in cells[c].values()) for c in clients}}
+
+
+FIXED, BROKEN, CHANGED, NOT_COMPARED = "fixed", "broken", "changed", "not compared"
+
+
+def changes(b: dict, old: str, new: str) -> dict:
+    """The cells whose mark differs between two clients of one decided table (an upgrade's old and new versions), in
+    the table's order: `fixed` (NO -> ok), `broken` (ok -> NO), `not compared` where either was measured by an earlier
+    revision of its case (its figures mean something else), `changed` for any other pair (a case that failed, was not
+    reached or does not apply in one); each with both cells, and how many cells are of each kind."""
+    rows, counts = [], {k: 0 for k in (FIXED, BROKEN, CHANGED, NOT_COMPARED, "unchanged")}
+    for a in ASPECTS:
+        was, now = b["clients"][old][a.key], b["clients"][new][a.key]
+        if was["mark"] == now["mark"]:
+            counts["unchanged"] += 1
+            continue
+        kind = (NOT_COMPARED if EARLIER in (was["mark"], now["mark"])
+                else FIXED if (was["mark"], now["mark"]) == (NOT_WANTED, WANTED)
+                else BROKEN if (was["mark"], now["mark"]) == (WANTED, NOT_WANTED) else CHANGED)
+        counts[kind] += 1
+        rows.append({"aspect": a.key, "heading": a.heading, "change": kind, "old": was, "new": now})
+    return {"cells": len(ASPECTS), "changed": rows, "counts": counts}
+
+
+def change_lines(c: dict, cases: int) -> list:
+    """The changed cells for the terminal, one a line, the counts first; one line when none changed."""
+    if not c["changed"]:
+        return [f"behaviour: no behaviour cell changed ({cases} cases, {c['cells']} cells)"]
+    n = c["counts"]
+    said = ", ".join(f"{n[k]} {k}" for k in (FIXED, BROKEN, CHANGED, NOT_COMPARED) if n[k])
+    lines = [f"behaviour: {said} of {c['cells']} cells ({cases} cases; ok = as a team would want it, NO = not)"]
+    width = max(len(r["heading"]) for r in c["changed"])
+    for r in c["changed"]:
+        why = [x["why"] for x in (r["old"], r["new"]) if x["mark"] in (NOT_RUN, NOT_APPLICABLE, EARLIER)]
+        lines.append(f"  {r['change']:<12}  {r['heading']:<{width}}  {cell_text(r['old'])} -> {cell_text(r['new'])}"
+                     + (f" ({_short(why[0])})" if why else ""))
+    return lines
+
+
+def _short(why: str, width: int = 60) -> str:
+    return why if len(why) <= width else why[:width - 3] + "..."
 
 
 def not_wanted(b: dict) -> dict:
@@ -215,11 +260,11 @@ def rows(b: dict) -> list:
     """The table as rows of strings, the heading first: each cell its text and mark ('64 of 64 ok', '5 of 64 NO')."""
     out = [["client"] + [a["heading"] for a in b["aspects"]]]
     for client, cells in b["clients"].items():
-        out.append([client] + [_text(cells[a["key"]]) for a in b["aspects"]])
+        out.append([client] + [cell_text(cells[a["key"]]) for a in b["aspects"]])
     return out
 
 
-def _text(cell: dict) -> str:
+def cell_text(cell: dict) -> str:
     if cell["mark"] in (NOT_APPLICABLE, NOT_RUN, NOT_REACHED, EARLIER):
         return cell["mark"]
     return f"{cell['text']} {cell['mark']}"

@@ -6,6 +6,7 @@ below it read the run (clientbench_load); the notebook displays these, and clien
 from __future__ import annotations
 
 import html
+import itertools
 
 import pandas as pd
 
@@ -339,6 +340,16 @@ def how_to_read_html(run: cbl.Run, v: dict) -> str:
             f"mark; a knee that is only a lower bound is never found worse.<ul>{marks}</ul></li></ul>")
 
 
+def _behaviour_changes(b: dict | None) -> str:
+    """An upgrade's behaviour cells that changed mark, old and new beside each other, above the ratios."""
+    if not b:
+        return ""
+    head = cbb.change_lines(b, b["cases"])[0]
+    rows = pd.DataFrame([{"change": r["change"], "column": r["heading"], "old": cbb.cell_text(r["old"]),
+                          "new": cbb.cell_text(r["new"])} for r in b["changed"]], columns=["change", "column", "old", "new"])
+    return f"<p>{_e(head)}</p>" + (_table(rows) if b["changed"] else "")
+
+
 def upgrade_html(run: cbl.Run, u: dict) -> str:
     """An upgrade run's answer first: per figure the two versions' values, new/old with its interval, the verdict
     and the smallest change the run could detect, from summary.json's `upgrade` (clientbench_upgrade decided it)."""
@@ -347,10 +358,12 @@ def upgrade_html(run: cbl.Run, u: dict) -> str:
     import clientbench_upgrade as cbu
 
     lines = cbu.text(run, u).splitlines()
-    head = "".join(f"<li>{_e(line)}</li>" for line in lines[1:3])
+    head = "".join(f"<li>{_e(line.strip())}</li>" for line in cbu.versions(u))
+    first = next((i for i, line in enumerate(lines) if line.startswith("verdict")), len(lines))
+    said = lines[first:first + 1] + list(itertools.takewhile(lambda line: line.startswith("  "), lines[first + 1:]))
     png = run.path / cbu.PNG
     img = (f'<img alt="new/old per figure with its interval" src="data:image/png;base64,'
            f'{base64.b64encode(png.read_bytes()).decode("ascii")}">' if png.is_file() else "")
-    return (f"<h2>{_e(lines[0])}</h2><ul>{head}</ul>" + _table(cbu.table(u))
-            + f"<p>{_e(' '.join(l for l in lines if l.startswith(('verdict', '  '))))}</p>" + img)
+    return (f"<h2>{_e(lines[0])}</h2><ul>{head}</ul>" + _behaviour_changes(u.get("behaviour")) + _table(cbu.table(u))
+            + f"<p>{_e(' '.join(said))}</p>" + img)
 

@@ -16,6 +16,7 @@ import textwrap
 
 import pandas as pd
 
+import clientbench_behaviour as cbb
 import clientbench_decide as cbd
 import clientbench_load as cbl
 
@@ -145,6 +146,7 @@ def decide(run: cbl.Run) -> dict:
     m, jdk = run.env.get("machine", {}), run.env.get("launcherJdk", {})
     paired_by = pairing(run)
     return {"client": up["client"], "old": _version(run, up["old"]), "new": _version(run, up["new"]),
+            "behaviour": behaviour(run, old, new),
             "holdsFor": {"cpuModel": m.get("cpuModel"), "cores": m.get("cpuCount"), "jdk": jdk.get("version"),
                          "firstLook": run.first_look},
             "confidence": cbl.CONFIDENCE, "figuresTogether": both,
@@ -152,6 +154,21 @@ def decide(run: cbl.Run) -> dict:
             "method": ("per set, the mean over its blocks of log(new/old), each block's windows seconds apart"
                        if paired_by == "blocks" else "per round log(new/old), paired within the round")
                       + "; mean and Student t interval, Bonferroni over the figures", "figures": figures}
+
+
+def behaviour(run: cbl.Run, old: str, new: str) -> dict | None:
+    """The behaviour cells whose mark changed from the old version to the new (clientbench_behaviour decides each cell
+    and the change), with the library each version's behaviour JVM loaded (its cases' settings.library, never typed);
+    None for a run without behaviour.json (--no-behaviour) or without both versions in it."""
+    data = cbb.read(run.path)
+    if data is None or old not in data["clients"] or new not in data["clients"]:
+        return None
+    c = cbb.changes(cbb.decide(run.path, [old, new]), old, new)
+    libraries = {side: sorted({(x.get("settings") or {}).get("library") for x in (data["clients"][label].get("cases")
+                                                                                or {}).values()} - {None})
+                 for side, label in (("old", old), ("new", new))}
+    return {**c, "cases": len(data.get("definitions", {}).get("cases", [])), "wallSeconds": data.get("wallSeconds"),
+            "library": libraries}
 
 
 def pairing(run: cbl.Run) -> str:
@@ -242,14 +259,27 @@ def table(u: dict) -> pd.DataFrame:
                                        "could detect", "rounds"])
 
 
+def versions(u: dict) -> list:
+    """A line per version: its name in the run and the library its forks, and its behaviour cases' JVM, loaded."""
+    b, out = u.get("behaviour"), []
+    for side in ("old", "new"):
+        lib = ", ".join(u[side]["library"]) or "not recorded"
+        cases = (", ".join(b["library"][side]) or "not recorded") if b else None
+        said = (f"its forks and behaviour cases loaded {lib}" if cases == lib else f"its forks loaded {lib}"
+                + (f"; its behaviour cases {cases}" if b else ""))
+        out.append(f"  {side}: {u[side]['label']} ({said})")
+    return out
+
+
 def text(run: cbl.Run, u: dict, width: int = 118) -> str:
     """The terminal's ending, at most 40 lines: what the comparison holds for, the table, the verdict in a line."""
     hf = u["holdsFor"]
     lines = [f"upgrade {u['client']} {u['old']['version']} -> {u['new']['version']} ({hf['cores']} cores of "
              f"{hf['cpuModel']}, JDK {hf['jdk']})" + (": A FIRST LOOK, NOT FOR DECISIONS" if hf["firstLook"] else "")]
-    for side in ("old", "new"):
-        lib = ", ".join(u[side]["library"]) or "not recorded"
-        lines.append(f"  {side}: {u[side]['label']} (its forks loaded {lib})")
+    b = u.get("behaviour")
+    lines += versions(u)
+    head = [lines[0]] + [w for line in lines[1:] for w in textwrap.wrap(line, width, subsequent_indent="      ")]
+    head += [""] + (cbb.change_lines(b, b["cases"]) + [""] if b else [])
     t = table(u)
     rows = cbd.grid(t) if not t.empty else []
     lines.append("")
@@ -269,10 +299,10 @@ def text(run: cbl.Run, u: dict, width: int = 118) -> str:
         f"with {u['confidence']:.0%} probability; could detect: the change found four times in five; costs net of noop; "
         f"* marked (JIT compiling, a flag, a knee's lower bound, a fork that never settled): see summary.json", width)
     tail = [""] + lines[4:] + [f"figure of the ratios: {run.path / PNG}"]
-    room = 40 - 4 - len(tail)  # the table's rows beyond that are in summary.json and the report
+    room = 40 - len(head) - len(tail)  # the table's rows beyond that are in summary.json and the report
     if len(rows) > room:
         rows = rows[:room - 1] + [f"... {len(rows) - room + 1} more figures in summary.json"]
-    return "\n".join(lines[:4] + rows + tail) + "\n"
+    return "\n".join(head + rows + tail) + "\n"
 
 
 def figure(run: cbl.Run, u: dict):

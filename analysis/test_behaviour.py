@@ -265,3 +265,71 @@ def test_the_first_screen_names_each_clients_no_cells(tmp_path, facts):
             del c["revision"]
     assert "not judged for some clients (not run, or an earlier revision): reuse." in \
         cbt.behaviour_line_html({"behaviour": decided(tmp_path, facts)})
+
+
+def two_versions(facts, client="okhttp") -> dict:
+    """behaviour.json of an upgrade: one client's results twice, as its old and its new version."""
+    data = copy.deepcopy(facts)
+    one = data["clients"][client]
+    data["clients"] = {"okhttp@5.4.0": copy.deepcopy(one), "okhttp@5.5.1": copy.deepcopy(one)}
+    return data
+
+
+def changed(tmp_path, data) -> dict:
+    return cbb.changes(decided(tmp_path, data), "okhttp@5.4.0", "okhttp@5.5.1")
+
+
+def test_an_upgrade_names_the_cells_it_fixed_and_broke_and_counts_the_rest(tmp_path, facts):
+    data = two_versions(facts)
+    old, new = (data["clients"][v]["cases"] for v in ("okhttp@5.4.0", "okhttp@5.5.1"))
+    old["stale-race"]["figures"]["postSentTwice"], new["stale-race"]["figures"]["postSentTwice"] = 1, 0
+    new["reuse"]["figures"]["connectionsPer1000"] = 502
+    c = changed(tmp_path, data)
+    assert [(r["heading"], r["change"]) for r in c["changed"]] == [("idle race", cbb.FIXED), ("reuse", cbb.BROKEN)]
+    assert c["counts"] == {cbb.FIXED: 1, cbb.BROKEN: 1, cbb.CHANGED: 0, cbb.NOT_COMPARED: 0,
+                           "unchanged": len(cbb.ASPECTS) - 2}
+    fixed = c["changed"][0]
+    assert (fixed["old"]["text"], fixed["old"]["mark"], fixed["new"]["mark"]) == ("POST x2", cbb.NOT_WANTED, cbb.WANTED)
+    lines = cbb.change_lines(c, 12)
+    assert lines[0].startswith(f"behaviour: 1 fixed, 1 broken of {len(cbb.ASPECTS)} cells (12 cases")
+    assert lines[1].split() == ["fixed", "idle", "race", "POST", "x2", "NO", "->", "POST", "ok", "ok"]
+    assert lines[2].split() == ["broken", "reuse", "102/1k", "ok", "->", "502/1k", "NO"], "the counts beside the marks"
+
+
+def test_counts_that_differ_under_the_same_mark_change_no_cell(tmp_path, facts):
+    # Two JVMs of one version: how many streams a GOAWAY caught is a race, its mark stays.
+    data = two_versions(facts)
+    goaway = [data["clients"][v]["cases"]["h2-goaway"]["figures"] for v in data["clients"]]
+    goaway[0]["failures"], goaway[1]["failures"] = {"reset": 47}, {"reset": 46}
+    c = changed(tmp_path, data)
+    assert c["changed"] == [] and c["counts"]["unchanged"] == len(cbb.ASPECTS)
+    assert cbb.change_lines(c, 12) == [f"behaviour: no behaviour cell changed (12 cases, {len(cbb.ASPECTS)} cells)"]
+
+
+def test_a_case_missing_from_one_version_is_a_change_said_as_such_not_a_fix(tmp_path, facts):
+    data = two_versions(facts)
+    old = data["clients"]["okhttp@5.4.0"]["cases"]
+    del data["clients"]["okhttp@5.5.1"]["cases"]["slow-host"]  # NO in the fixture's okhttp
+    old["default-pool"]["failure"], old["default-pool"]["figures"] = "java.lang.IllegalStateException: x", None
+    c = changed(tmp_path, data)
+    assert [(r["heading"], r["change"], r["old"]["mark"], r["new"]["mark"]) for r in c["changed"]] == [
+        ("default pool", cbb.CHANGED, cbb.NOT_RUN, cbb.NOT_WANTED),
+        ("slow host", cbb.CHANGED, cbb.NOT_WANTED, cbb.NOT_RUN)]
+    assert c["counts"][cbb.FIXED] == 0 and c["counts"][cbb.CHANGED] == 2
+    lines = cbb.change_lines(c, 12)
+    assert lines[0].startswith("behaviour: 2 changed of")
+    assert lines[2].split()[:6] == ["changed", "slow", "host", "100", "wait", "NO"] and "the case did not run" in lines[2]
+
+
+def test_a_case_one_version_ran_at_an_earlier_revision_is_not_compared(tmp_path, facts):
+    data = two_versions(facts)
+    new = data["clients"]["okhttp@5.5.1"]["cases"]
+    for key, case_ in new.items():
+        case_["revision"] = cbb.REVISIONS.get(key, 1)  # what the JVM says its jar ran; the old one says nothing
+    new["reuse"]["revision"] = 1  # today's reuse is revision 2: its figures meant something else
+    new["reuse"]["figures"]["connectionsPer1000"] = 502
+    assert cbb.revisions(data, "okhttp@5.5.1")["reuse"] == 1 and cbb.revisions(data, "okhttp@5.4.0")["reuse"] == 2
+    c = changed(tmp_path, data)
+    assert [(r["heading"], r["change"], r["new"]["mark"]) for r in c["changed"]] == [
+        ("reuse", cbb.NOT_COMPARED, cbb.EARLIER)], "a count at another revision is neither fixed nor broken"
+    assert "revision 1 of reuse, now 2" in cbb.change_lines(c, 12)[1]

@@ -11,6 +11,7 @@ import pytest
 from scipy import stats
 
 import clientbench_load as cbl
+import clientbench_tables as tables
 import clientbench_upgrade as cbu
 
 OPEN = {"name": "rate-4000", "benchmark": "clientbench.jmh.OpenLoopBenchmark.request", "rounds": 7,
@@ -281,3 +282,51 @@ def test_a_round_without_noop_marks_the_net_figure(tmp_path):
     cpu = next(f for f in cbu.decide(_fake_run(_rows([10.0] * 4, [40.0] * 4, [37.0] * 4), tmp_path))["figures"]
                if f["figure"] == "cpu")
     assert "noop" not in cpu["marks"]
+
+
+def _behaviour(tmp_path, new_race_twice: int):
+    """behaviour.json of the run: the fixture's okhttp as both versions, each case's settings naming its library."""
+    import copy
+    from pathlib import Path
+
+    facts = json.loads((Path(__file__).parent / "fixtures" / "behaviour-small" / "behaviour.json").read_text())
+    one = facts["clients"]["okhttp"]
+    facts["clients"] = {OLD: copy.deepcopy(one), NEW: copy.deepcopy(one)}
+    for label in (OLD, NEW):
+        for c in facts["clients"][label]["cases"].values():
+            c["settings"]["library"] = "org.apache.httpcomponents.client5:httpclient5:" + label.split("@")[1]
+    facts["clients"][NEW]["cases"]["stale-race"]["figures"]["postSentTwice"] = new_race_twice
+    (tmp_path / "behaviour.json").write_text(json.dumps(facts))
+
+
+def test_the_behaviour_cells_that_changed_stand_above_the_ratios(tmp_path):
+    rows = []
+    for col in ("cpu", "alloc", "syscalls", "cswitches", "p50", "p99"):
+        rows += _rows([1.0] * 7, [10.0 + r for r in range(7)], [10.5 + r for r in range(7)], column=col)
+    for col in ("cpu", "alloc", "syscalls", "cswitches", "ok/s"):
+        rows += _rows([1.0] * 7, [10.0 + r for r in range(7)], [10.2 + r for r in range(7)], "closed-x16", col)
+    run = _fake_run(rows, tmp_path, (OPEN, CLOSED))
+    assert cbu.decide(run)["behaviour"] is None, "a run with --no-behaviour has no behaviour.json"
+    assert not any(line.startswith("behaviour") for line in cbu.text(run, cbu.decide(run)).splitlines())
+
+    _behaviour(tmp_path, new_race_twice=0)  # the fixture's okhttp sent a POST twice: the new version does not
+    u = cbu.decide(run)
+    assert u["behaviour"]["counts"]["fixed"] == 1 and u["behaviour"]["library"]["new"] == [
+        "org.apache.httpcomponents.client5:httpclient5:5.6.5"]
+    lines = cbu.text(run, u).splitlines()
+    assert len(lines) <= 40
+    fixed = next(i for i, line in enumerate(lines) if line.startswith("behaviour: 1 fixed"))
+    assert lines[fixed + 1].split()[:3] == ["fixed", "idle", "race"]
+    assert fixed < next(i for i, line in enumerate(lines) if line.startswith("shape"))
+    assert cbu.versions(u)[1] == ("  new: apache@5.6.5 (its forks loaded not recorded; its behaviour cases "
+                                  "org.apache.httpcomponents.client5:httpclient5:5.6.5)"), "the fake forks record none"
+    assert all(len(line) <= 118 for line in lines)
+    html = tables.upgrade_html(run, u)
+    assert html.index("1 fixed") < html.index("<th>shape</th>") and "POST x2 NO" in html
+    assert "fixed" not in html[html.index("<th>shape</th>"):], "the verdict's paragraph holds the verdict alone"
+    cbu.write(run, u)
+    assert json.loads((tmp_path / "summary.json").read_text())["upgrade"]["behaviour"]["changed"][0]["aspect"] == "race"
+
+    _behaviour(tmp_path, new_race_twice=1)  # the same marks: an A/A run's
+    lines = cbu.text(run, cbu.decide(run)).splitlines()
+    assert "behaviour: no behaviour cell changed (12 cases, 9 cells)" in lines

@@ -2,6 +2,7 @@ package clientbench.behaviour;
 
 import clientbench.adapters.Adapters;
 import clientbench.harness.JsonFiles;
+import clientbench.harness.Thresholds;
 import com.fasterxml.jackson.databind.SerializationFeature;
 
 import java.util.LinkedHashMap;
@@ -88,7 +89,7 @@ public final class BehaviourProbe {
         } catch (Exception | Error e) {
             failure = e.toString();
         }
-        return new CaseResult(theCase.tuning().label(), (System.nanoTime() - start) / 1e6, figures, notApplicable,
-                failure, context.settings());
+        return new CaseResult(theCase.tuning().label(), Thresholds.behaviourRevision(theCase.key()),
+                (System.nanoTime() - start) / 1e6, figures, notApplicable, failure, context.settings());
     }
 }

@@ -47,19 +47,33 @@ public final class BehaviourRun {
     public record ClientResult(boolean ok, String failure, long pid, double wallMs, Map<String, CaseResult> cases) {
     }
 
+    /**
+     * One client JVM of a run: its name in behaviour.json, the client it runs, and the jar it runs on (null: this JVM's
+     * class path). An upgrade's two versions are two subjects of one client, each on its version's jar.
+     */
+    public record Subject(String name, String client, Path jar) {
+    }
+
     /** Runs {@code clients} ({@code noop} is skipped: it has no behaviour), writes {@code runDir/behaviour.json}. */
     public static Map<String, Object> run(List<String> clients, Jdk jdk, int parallel, Path runDir, PrintStream progress)
             throws IOException, InterruptedException {
+        return runSubjects(clients.stream().filter(c -> !Adapters.NOOP.equals(c)).map(c -> new Subject(c, c, null)).toList(),
+                jdk, parallel, runDir, progress);
+    }
+
+    /** Runs each subject's JVM on its class path, {@code parallel} at a time; writes {@code runDir/behaviour.json}. */
+    public static Map<String, Object> runSubjects(List<Subject> subjects, Jdk jdk, int parallel, Path runDir,
+                                                  PrintStream progress) throws IOException, InterruptedException {
         long start = System.nanoTime();
         int ioThreads = CpuLayout.plan(CpuLayout.allowedCpus(), true).ioThreads();
-        List<String> real = clients.stream().filter(c -> !Adapters.NOOP.equals(c)).toList();
         Map<String, Future<ClientResult>> running = new LinkedHashMap<>();
         try (ExecutorService jvms = Executors.newFixedThreadPool(Math.max(1, parallel),
                 Thread.ofPlatform().name("behaviour-jvm-", 0).daemon().factory())) {
-            for (String client : real) {
-                running.put(client, jvms.submit(() -> {
-                    ClientResult r = probe(command(jdk, client, ioThreads));
-                    progress.println(line(client, r));
+            for (Subject s : subjects) {
+                String classPath = s.jar() == null ? System.getProperty("java.class.path") : s.jar().toString();
+                running.put(s.name(), jvms.submit(() -> {
+                    ClientResult r = probe(command(jdk, classPath, s.client(), ioThreads));
+                    progress.println(line(s.name(), r));
                     return r;
                 }));
             }
@@ -80,6 +94,11 @@ public final class BehaviourRun {
         json.put("parallelJvms", parallel);
         json.put("wallSeconds", Math.round((System.nanoTime() - start) / 1e7) / 100.0);
         json.put("clients", results);
+        Map<String, String> jars = new LinkedHashMap<>();
+        subjects.stream().filter(x -> x.jar() != null).forEach(x -> jars.put(x.name(), x.jar().toString()));
+        if (!jars.isEmpty()) {
+            json.put("jars", jars); // the class path each named client ran on, where it is not the launcher's
+        }
         JsonFiles.writeAtomically(runDir.resolve(FILE), json);
         return json;
     }
@@ -115,11 +134,16 @@ public final class BehaviourRun {
         return a;
     }
 
-    /** The client's JVM: every case, or only those named. */
+    /** The client's JVM on this JVM's class path: every case, or only those named. */
     static List<String> command(Jdk jdk, String client, int ioThreads, String... cases) {
+        return command(jdk, System.getProperty("java.class.path"), client, ioThreads, cases);
+    }
+
+    /** The client's JVM on {@code classPath} (a version's jar: the library it holds is the one loaded). */
+    static List<String> command(Jdk jdk, String classPath, String client, int ioThreads, String... cases) {
         List<String> cmd = new ArrayList<>(List.of(jdk.java().toString()));
         cmd.addAll(jvmArgs(jdk));
-        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), BehaviourProbe.class.getName(), client,
+        cmd.addAll(List.of("-cp", classPath, BehaviourProbe.class.getName(), client,
                 Integer.toString(ioThreads)));
         cmd.addAll(List.of(cases));
         return cmd;

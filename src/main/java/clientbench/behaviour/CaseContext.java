@@ -121,7 +121,10 @@ final class CaseContext implements AutoCloseable {
         observed.put(setting, what);
     }
 
-    /** The first adapter's settings, read as it was closed, with what was observed; null before. */
+    /**
+     * The first adapter's settings, read as it was closed, with what was observed, after the library the live client
+     * loaded ({@code library}, as a benchmark's trial records it); null before.
+     */
     Map<String, String> settings() {
         return settings;
     }
@@ -130,7 +133,9 @@ final class CaseContext implements AutoCloseable {
     public void close() {
         try {
             if (!adapters.isEmpty() && settings == null) {
-                settings = new java.util.LinkedHashMap<>(adapters.get(0).settings());
+                settings = new java.util.LinkedHashMap<>();
+                settings.put("library", adapters.get(0).libraryVersion());
+                settings.putAll(adapters.get(0).settings());
                 observed.forEach((k, v) -> settings.merge(k, v, (configured, live) -> live + "; the adapter's account: "
                         + configured));
             }

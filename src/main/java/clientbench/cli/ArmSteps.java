@@ -22,18 +22,30 @@ import java.util.List;
  * while the fork measures, as this one does in a comparison: the fork's figures are its own JVM's.
  */
 final class ArmSteps {
+    /**
+     * The behaviour cases of both versions, two JVMs at once on 2 cores: as long as the slower one (helidon 4.4.0 took
+     * 63 s, its HTTP/2 cases waiting on stalled streams; 4.5.0 beside it 36 s).
+     */
+    static final long BEHAVIOUR_SECONDS = 60;
     private final RunPlan plan;
     private final Arms arms;
     private final String sourceProfile;
+    private final boolean behaviour;
 
-    ArmSteps(RunPlan plan, Arms arms, String sourceProfile) {
+    /** @param behaviour whether each version goes through the behaviour cases first, in a JVM on its jar */
+    ArmSteps(RunPlan plan, Arms arms, String sourceProfile, boolean behaviour) {
         this.plan = plan;
         this.arms = arms;
         this.sourceProfile = sourceProfile;
+        this.behaviour = behaviour;
     }
 
     Arms arms() {
         return arms;
+    }
+
+    boolean behaviour() {
+        return behaviour;
     }
 
     /** Every step of the run, A B B A ({@link Schedule#alternating}). */

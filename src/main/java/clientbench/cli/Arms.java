@@ -1,5 +1,6 @@
 package clientbench.cli;
 
+import clientbench.behaviour.BehaviourRun;
 import clientbench.upgrade.VersionJar;
 
 import java.nio.file.Path;
@@ -55,6 +56,12 @@ record Arms(String client, Arm old, Arm neu) {
     /** The adapter a step's client runs: the client's for either version, noop for noop. */
     String adapter(String label) {
         return label.equals(old.label()) || label.equals(neu.label()) ? client : label;
+    }
+
+    /** The behaviour run's JVMs: the client on each version's jar, named as in the run (the old version first). */
+    List<BehaviourRun.Subject> behaviourSubjects() {
+        return List.of(new BehaviourRun.Subject(old.label(), client, old.jar()),
+                new BehaviourRun.Subject(neu.label(), client, neu.jar()));
     }
 
     /** "apache 5.4.4 -> 5.6.5". */

@@ -91,8 +91,10 @@ final class ComparisonRun {
         boolean startup = p.startup() != null && plan.target() == null; // cold starts need the stub
         int jvms = (int) plan.clients().stream().filter(c -> !Adapters.NOOP.equals(c)).count() + 1;
         long startupSeconds = startup ? p.startup().estimatedSeconds(jvms) : 0;
-        boolean behaviour = p.behaviour() && plan.target() == null; // the cases need the stub
-        long behaviourSeconds = behaviour ? BehaviourRun.estimatedSeconds(jvms - 1, BEHAVIOUR_JVMS) : 0;
+        // the cases need the stub; an upgrade's: each version once, on its jar
+        boolean behaviour = arms == null ? p.behaviour() && plan.target() == null : arms.behaviour();
+        long behaviourSeconds = !behaviour ? 0 : arms == null ? BehaviourRun.estimatedSeconds(jvms - 1, BEHAVIOUR_JVMS)
+                : ArmSteps.BEHAVIOUR_SECONDS;
         long estimatedTotal = startupSeconds + behaviourSeconds
                 + steps.stream().filter(s -> refusal(s) == null).mapToLong(s -> s.shape().estimatedSeconds()).sum();
         int rounds = p.shapes().stream().mapToInt(Shape::rounds).max().orElse(1);
@@ -232,11 +234,22 @@ final class ComparisonRun {
         }
     }
 
-    /** Every client through the behaviour cases, {@link #BEHAVIOUR_JVMS} client JVMs at a time; one line each. */
+    /**
+     * Every client through the behaviour cases, {@link #BEHAVIOUR_JVMS} client JVMs at a time; one line each. An
+     * upgrade's: the client once on each version's jar, both at once, named as the run names the versions.
+     */
     private void behaviour(Path dir) throws IOException, InterruptedException {
-        out.printf("[behaviour] each client through %d cases as shipped (stale connections, deadlines, leaks, reuse,"
-                + " default limits, a slow host, HTTP/2 GOAWAY), %d JVMs at a time%n", BehaviourRun.cases(), BEHAVIOUR_JVMS);
-        Map<String, Object> r = BehaviourRun.run(plan.clients(), plan.jdk(), BEHAVIOUR_JVMS, dir, out);
+        Map<String, Object> r;
+        if (arms == null) {
+            out.printf("[behaviour] each client through %d cases as shipped (stale connections, deadlines, leaks, reuse,"
+                    + " default limits, a slow host, HTTP/2 GOAWAY), %d JVMs at a time%n", BehaviourRun.cases(), BEHAVIOUR_JVMS);
+            r = BehaviourRun.run(plan.clients(), plan.jdk(), BEHAVIOUR_JVMS, dir, out);
+        } else {
+            out.printf("[behaviour] %s through %d cases as shipped, each version in a JVM on its jar, both at once"
+                    + " (about %d s; --no-behaviour skips it)%n", arms.arms().words(), BehaviourRun.cases(),
+                    ArmSteps.BEHAVIOUR_SECONDS);
+            r = BehaviourRun.runSubjects(arms.arms().behaviourSubjects(), plan.jdk(), BEHAVIOUR_JVMS, dir, out);
+        }
         out.printf("[behaviour] done in %s s; %s%n", r.get("wallSeconds"), BehaviourRun.FILE);
     }
 

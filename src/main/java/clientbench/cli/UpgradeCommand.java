@@ -20,14 +20,16 @@ import java.util.concurrent.Callable;
 
 /**
  * {@code ./bench upgrade CLIENT OLD NEW}: builds a jar per version ({@link VersionJar}: its contract test passed, or
- * one line why not), measures both in one run, interleaved with noop ({@link ArmSteps}), and ends with each figure's
- * ratio new/old, interval and verdict. docs/upgrade.md says how to read it.
+ * one line why not), runs the behaviour cases on each, measures both in one run, interleaved with noop ({@link
+ * ArmSteps}), and ends with the behaviour cells that changed and each figure's ratio new/old, interval and verdict.
+ * docs/upgrade.md says how to read it.
  */
 @Command(name = "upgrade", sortOptions = false, mixinStandardHelpOptions = true, versionProvider = Version.class,
         description = {"Whether to move a client from version OLD to NEW. Builds a jar per version into",
                 "target/upgrade/<client>-<version>/ (the adapter compiled and its contract test run against it),",
-                "measures both in one run, interleaved (old, noop, new; new, noop, old; ...), and gives per figure",
-                "the ratio NEW/OLD with its 95%% interval: better, worse, or no difference detected.",
+                "runs the behaviour cases on each version (the cells whose mark changed: fixed, broken), measures",
+                "both in one run, interleaved (old, noop, new; new, noop, old; ...), and gives per figure the ratio",
+                "NEW/OLD with its 95%% interval: better, worse, or no difference detected.",
                 "Writes results/<yyyyMMdd-HHmmss>-<host>/; anything after -- goes to JMH. See docs/upgrade.md."})
 final class UpgradeCommand implements Callable<Integer>, Bench.Checked {
 
@@ -74,6 +76,10 @@ final class UpgradeCommand implements Callable<Integer>, Bench.Checked {
 
     @Option(names = "--build-only", description = "build both jars and run their contract tests; measure nothing")
     boolean buildOnly;
+
+    @Option(names = "--no-behaviour", description = "skip the behaviour cases (each version once on its jar, first;"
+            + " about a minute), so compare costs only")
+    boolean noBehaviour;
 
     @Option(names = "--jdk", paramLabel = "PATH", description = "the JDK the client JVMs run on (default: the launcher's)")
     Path jdk;
@@ -138,7 +144,7 @@ final class UpgradeCommand implements Callable<Integer>, Bench.Checked {
         }
         Arms arms = Arms.of(built.get(0), built.get(1));
         RunPlan plan = new RunPlan(measured, arms.labels(), null, jmh, forkJdk);
-        return new ComparisonRun(plan, System.out, new ArmSteps(plan, arms, profile)).run();
+        return new ComparisonRun(plan, System.out, new ArmSteps(plan, arms, profile, !noBehaviour)).run();
     }
 
     /** rate-4000 and closed-x16 where {@code source} has them, else all of its shapes (smoke's, say). */

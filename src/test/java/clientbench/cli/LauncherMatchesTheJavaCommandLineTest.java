@@ -51,6 +51,18 @@ class LauncherMatchesTheJavaCommandLineTest {
     }
 
     @Test
+    void theLaunchersUsageOfUpgradeNamesEachOfItsOptions() throws Exception {
+        String script = Files.readString(Path.of(System.getProperty("user.dir"), "bench"));
+        Matcher m = Pattern.compile("(?s)  \\./bench upgrade CLIENT OLD NEW(.*?)\n  \\./bench ").matcher(script);
+        assertTrue(m.find(), "./bench upgrade in the launcher's usage");
+        for (CommandLine.Model.OptionSpec o : new CommandLine(new UpgradeCommand()).getCommandSpec().options()) {
+            if (!o.usageHelp() && !o.versionHelp() && !o.longestName().equals("--jdk")) { // --jdk: as every command's
+                assertTrue(m.group(1).contains("[" + o.longestName()), o.longestName() + " in: " + m.group(1));
+            }
+        }
+    }
+
+    @Test
     void theLauncherKnowsEveryProfile() throws Exception {
         assertEquals(Profile.names(), bashArray("PROFILES"));
     }

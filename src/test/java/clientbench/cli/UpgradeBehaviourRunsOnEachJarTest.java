@@ -1,0 +1,47 @@
+package clientbench.cli;
+
+import clientbench.behaviour.BehaviourRun;
+import clientbench.upgrade.ClientBuild;
+import clientbench.upgrade.VersionJar;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * An upgrade's behaviour cases: the client once on each version's jar, named as the run names the versions (so the
+ * library its JVM loads is that version's), unless {@code --no-behaviour} skips them.
+ */
+class UpgradeBehaviourRunsOnEachJarTest {
+
+    @Test
+    void eachVersionRunsTheCasesOnItsOwnJarUnderItsName() {
+        Path oldJar = Path.of("target/upgrade/jetty-12.1.3/benchmarks.jar");
+        Path newJar = Path.of("target/upgrade/jetty-12.1.14/benchmarks.jar");
+        Arms arms = Arms.of(new VersionJar.Built(ClientBuild.of("jetty", "12.1.3"), oldJar, "12.1.3", true),
+                new VersionJar.Built(ClientBuild.of("jetty", "12.1.14"), newJar, "12.1.14", true));
+        assertEquals(List.of(new BehaviourRun.Subject("jetty@12.1.3", "jetty", oldJar),
+                new BehaviourRun.Subject("jetty@12.1.14", "jetty", newJar)), arms.behaviourSubjects());
+
+        Arms aa = Arms.of(new VersionJar.Built(ClientBuild.of("jetty", "12.1.14"), newJar, "12.1.14", true),
+                new VersionJar.Built(ClientBuild.of("jetty", "12.1.14"), newJar, "12.1.14", true));
+        assertEquals(List.of("jetty@12.1.14", "jetty@12.1.14#2"), aa.behaviourSubjects().stream()
+                .map(BehaviourRun.Subject::name).toList(), "an A/A run's two JVMs are told apart");
+    }
+
+    @Test
+    void theCasesRunUnlessNoBehaviourIsGiven() {
+        UpgradeCommand c = new UpgradeCommand();
+        new CommandLine(c).parseArgs("jetty", "12.1.3", "12.1.14");
+        assertFalse(c.noBehaviour);
+        c = new UpgradeCommand();
+        new CommandLine(c).parseArgs("jetty", "12.1.3", "12.1.14", "--no-behaviour", "--", "-foe", "true");
+        assertTrue(c.noBehaviour);
+        assertEquals(List.of("-foe", "true"), c.jmhArgs, "JMH's arguments stay after --");
+    }
+}
