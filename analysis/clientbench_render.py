@@ -183,10 +183,15 @@ def resolution_block(run: cbl.Run) -> str:
             + f": at {u['confidence']:.0%} for all figures together, an A/A run does so one time in twenty or less")
     pairs = max((f["rounds"] for f in figures), default=0)
     sets = len({s.get("set") for s in run.env.get("sets", [])})
-    design = (f"{sets} set{'s' if sets != 1 else ''} of both versions alive at once, {pairs} blocks of windows in turn"
-              if u.get("pairedBy") == "blocks" else f"{pairs} rounds")
+    blocks = max((len(s.get("blockOrders", [])) for s in run.env.get("sets", [])), default=0)
+    duet = u.get("pairedBy") == "blocks"
+    design = (f"{sets} set{'s' if sets != 1 else ''} (both versions alive at once, {blocks} blocks of windows in "
+              f"turn)" if duet else f"{pairs} rounds")
+    names = [sh.get("name") for sh in run.env.get("shapes", [])]
+    options = ((f" --shapes {','.join(names)}" if names else "")
+               + (f" --rounds {sets} --blocks {blocks}" if duet else ""))
     lines = [begin("resolution"),
-             f"An A/A run, `./bench upgrade {u['client']} {version} {version}` (`{run.name}`: {design}{took} on "
+             f"An A/A run, `./bench upgrade {u['client']} {version} {version}{options}` (`{run.name}`: {design}{took} on "
              f"{hf['cores']} cores of {hf['cpuModel']}, JDK {hf['jdk']}), compared {len(figures)} figures and {said}. "
              f"The change each figure finds four times in five is what an upgrade's run of the same length can see on "
              f"this machine:", "",

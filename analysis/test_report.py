@@ -551,10 +551,14 @@ def test_a_duets_resolution_says_its_sets_and_blocks(tmp_path):
     readme = resolution_readme(tmp_path)
     run = aa_run(tmp_path)
     run.summary["upgrade"]["pairedBy"] = "blocks"
-    run.env["sets"] = [{"shape": sh, "set": n} for n in (1, 2) for sh in ("rate-4000", "closed-x16")]
+    run.env["sets"] = [{"shape": sh, "set": n, "blockOrders": [[]] * 5} for n in (1, 2)
+                       for sh in ("rate-4000", "closed-x16")]
     render.write_resolution(run, readme)
-    assert ("(`aa`: 2 sets of both versions alive at once, 7 blocks of windows in turn in 13 minutes on 2 cores"
-            in between(readme.read_text(), "resolution"))
+    assert ("`./bench upgrade apache 5.6.5 5.6.5 --rounds 2 --blocks 5` (`aa`: 2 sets (both versions alive at once, "
+            "5 blocks of windows in turn) in 13 minutes on 2 cores" in between(readme.read_text(), "resolution"))
+    run.env["shapes"] = [{"name": "rate-4000", "rounds": 2}]
+    render.write_resolution(run, readme)
+    assert "`./bench upgrade apache 5.6.5 5.6.5 --shapes rate-4000 --rounds 2 --blocks 5`" in readme.read_text()
 
 
 def test_an_aa_run_that_found_a_difference_says_which(tmp_path):
