@@ -248,13 +248,19 @@ def test_the_decision_is_written_once_into_summary_and_results_csv(tmp_path):
     assert next(r for r in table if r["client"] == OLD)["upgrade.cpu"] == ""
 
 
-def test_the_terminal_ending_fits_40_lines_and_names_both_versions(tmp_path):
+def _every_figure_run(tmp_path) -> cbl.Run:
+    """An upgrade run with every figure of rate-4000 and closed-x16 over 7 rounds, new 0.5 and 0.2 above old in each."""
     rows = []
     for col in ("cpu", "alloc", "syscalls", "cswitches", "p50", "p99"):
         rows += _rows([1.0] * 7, [10.0 + r for r in range(7)], [10.5 + r for r in range(7)], column=col)
     for col in ("cpu", "alloc", "syscalls", "cswitches", "ok/s"):
         rows += _rows([1.0] * 7, [10.0 + r for r in range(7)], [10.2 + r for r in range(7)], "closed-x16", col)
     run = _fake_run(rows, tmp_path, (OPEN, CLOSED))
+    return run
+
+
+def test_the_terminal_ending_fits_40_lines_and_names_both_versions(tmp_path):
+    run = _every_figure_run(tmp_path)
     u = cbu.decide(run)
     assert u["figuresTogether"] == 11
     words = cbu.text(run, u)
@@ -301,12 +307,7 @@ def _behaviour(tmp_path, new_race_twice: int):
 
 
 def test_the_behaviour_cells_that_changed_stand_above_the_ratios(tmp_path):
-    rows = []
-    for col in ("cpu", "alloc", "syscalls", "cswitches", "p50", "p99"):
-        rows += _rows([1.0] * 7, [10.0 + r for r in range(7)], [10.5 + r for r in range(7)], column=col)
-    for col in ("cpu", "alloc", "syscalls", "cswitches", "ok/s"):
-        rows += _rows([1.0] * 7, [10.0 + r for r in range(7)], [10.2 + r for r in range(7)], "closed-x16", col)
-    run = _fake_run(rows, tmp_path, (OPEN, CLOSED))
+    run = _every_figure_run(tmp_path)
     assert cbu.decide(run)["behaviour"] is None, "a run with --no-behaviour has no behaviour.json"
     assert not any(line.startswith("behaviour") for line in cbu.text(run, cbu.decide(run)).splitlines())
 
