@@ -242,7 +242,8 @@ final class ComparisonRun {
         Map<String, Object> r;
         if (arms == null) {
             out.printf("[behaviour] each client through %d cases as shipped (stale connections, deadlines, leaks, reuse,"
-                    + " default limits, a slow host, HTTP/2 GOAWAY), %d JVMs at a time%n", BehaviourRun.cases(), BEHAVIOUR_JVMS);
+                    + " default limits, a slow host, HTTP/2 GOAWAY), %d JVMs at a time%n", BehaviourRun.cases(),
+                    BEHAVIOUR_JVMS);
             r = BehaviourRun.run(plan.clients(), plan.jdk(), BEHAVIOUR_JVMS, dir, out);
         } else {
             out.printf("[behaviour] %s through %d cases as shipped, each version in a JVM on its jar, both at once"

@@ -9,8 +9,8 @@ import java.nio.file.Path;
 /**
  * Time this JVM's JIT compilers spent so far, in ns, from one source chosen at class load: their threads' CPU time
  * from /proc (schedstat's run time, in ns) where Linux tells it, else {@code CompilationMXBean}'s elapsed time, which
- * on a busy core includes waiting and overstates warm-up. A read that fails is -1, never the other source's: a window's share subtracts two
- * reads of one clock. An ended compiler thread takes its CPU time along: rare, and only ever less.
+ * on a busy core includes waiting and overstates warm-up. A read that fails is -1, never the other source's: a
+ * window's share subtracts two reads of one clock. An ended compiler thread takes its CPU time along: rare, and only ever less.
  */
 public final class JitTime {
 

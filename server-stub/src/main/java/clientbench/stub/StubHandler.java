@@ -263,7 +263,8 @@ final class StubHandler extends ChannelInboundHandlerAdapter {
             } else {
                 rawOut.writeAndFlush(responses.http1Head(200, bytes));
             }
-            ctx.executor().schedule(() -> trickle(ch, bytes, 0, params.trickleMs()), params.trickleMs(), TimeUnit.MILLISECONDS);
+            ctx.executor().schedule(() -> trickle(ch, bytes, 0, params.trickleMs()), params.trickleMs(),
+                    TimeUnit.MILLISECONDS);
             return;
         }
         if (fault == StubParams.Fault.TRUNCATE || fault == StubParams.Fault.STALL) {

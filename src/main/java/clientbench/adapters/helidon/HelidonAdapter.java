@@ -29,7 +29,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * Helidon WebClient 4 on virtual threads, Http1Client or Http2Client. Docs: https://helidon.io/docs/v4/se/webclient
  * Lacking a connection limit and whole-exchange timeout, it gets a fair semaphore ({@link Http2Ramp}) and a
- * {@link DeadlineTimer} (with the library's own timeout, its readTimeout alone). TCP_NODELAY on (Nagle delayed HTTP/2 frames); no redirects; close() closes lost sockets.
+ * {@link DeadlineTimer} (with the library's own timeout, its readTimeout alone). TCP_NODELAY on (Nagle delayed HTTP/2
+ * frames); no redirects; close() closes lost sockets.
  */
 public final class HelidonAdapter implements HttpClientAdapter {
 
