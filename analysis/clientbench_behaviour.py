@@ -114,6 +114,22 @@ def _go_away(f: dict) -> tuple:
     return _h2(c, c["goAways"] > 0)
 
 
+def _kib(n: int) -> str:
+    return f"{n / 1024:g}K"
+
+
+def _headers(f: dict) -> tuple:
+    """The largest head read with every smaller one ('40K'), or the smallest some request failed ('<12K'); ',hang' when
+    one timed out or was never reported. Unreached when the stub did not send every head it was asked for."""
+    sizes = f["large-headers"]["bySize"]
+    if any(s["stubSent"] < s["requests"] for s in sizes):
+        return "-", None
+    failed = [s["headerBytes"] for s in sizes if _sum(s["outcomes"], "ok")]
+    hung = any(s["outcomes"].get(k) for s in sizes for k in ("timeout", "unreported"))
+    text = (f"<{_kib(failed[0])}" if failed else _kib(sizes[-1]["headerBytes"])) + (",hang" if hung else "")
+    return text, not hung and not any(n <= BOUNDS["headerBytesRead"] for n in failed)
+
+
 ASPECTS = [
     Aspect("stale", "stale conn", "a kept-alive connection closed by the server once idle (FIN, RST)",
            ("stale-fin", "stale-rst"), _stale),
@@ -134,6 +150,9 @@ ASPECTS = [
            ("default-pool",), _pool),
     Aspect("slowHost", "slow host", "a fast host beside 16 slow ones at the library's own limits",
            ("slow-host",), _slow_host),
+    Aspect("headers", "big headers", "response heads of growing size: the largest read with every smaller one; ok when"
+           f" every head up to {BOUNDS['headerBytesRead'] // 1024} KiB is read and none hangs",
+           ("large-headers",), _headers),
     Aspect("h2Streams", "h2 streams", "HTTP/2 with a 10-stream limit, 30 callers; reached when the stub saw 10 streams"
            " at once on a connection", ("h2-streams",), _h2_streams),
     Aspect("goAway", "h2 goaway", "HTTP/2 with a GOAWAY every 50 streams of a connection; reached when the stub sent one",

@@ -123,6 +123,50 @@ def test_leaks_pool_slow_host_and_http2_marks_follow_their_counts(tmp_path, fact
     assert decided(tmp_path, facts)["clients"][client]["leaks"]["mark"] == cbb.NOT_WANTED
 
 
+def sizes(data, client) -> list:
+    return case(data, client, "large-headers")["bySize"]
+
+
+def test_large_headers_give_the_largest_head_read_and_are_marked_by_the_smallest_failed(tmp_path, facts):
+    client = next(iter(facts["clients"]))
+    bound = cbb.BOUNDS["headerBytesRead"]
+    for s, n in zip(sizes(facts, client), (6144, 12288, 40960)):
+        s.update(headerBytes=n, requests=3, stubSent=3, outcomes={"ok": 3})
+    assert decided(tmp_path, facts)["clients"][client]["headers"] == {
+        "text": "40K", "mark": cbb.WANTED, "why": cbb.BY_KEY["headers"].label}
+    # Failing past the bound, at once and saying why, is a clean failure: the cell says where.
+    sizes(facts, client)[2]["outcomes"] = {"other": 3}
+    assert 40960 > bound
+    assert decided(tmp_path, facts)["clients"][client]["headers"] == {
+        "text": "<40K", "mark": cbb.WANTED, "why": cbb.BY_KEY["headers"].label}
+    # One request of three failed at 12 KiB, within the bound: not wanted.
+    sizes(facts, client)[1]["outcomes"] = {"ok": 2, "other": 1}
+    assert 12288 <= bound
+    assert [decided(tmp_path, facts)["clients"][client]["headers"][k] for k in ("text", "mark")] == ["<12K", cbb.NOT_WANTED]
+    # A head at the bound itself must be read.
+    sizes(facts, client)[1].update(headerBytes=bound, outcomes={"ok": 3})
+    sizes(facts, client)[2]["outcomes"] = {"ok": 3}
+    sizes(facts, client)[2]["headerBytes"] = bound + 1024
+    sizes(facts, client)[2]["outcomes"] = {"reset": 3}
+    assert [decided(tmp_path, facts)["clients"][client]["headers"][k] for k in ("text", "mark")] == ["<17K", cbb.WANTED]
+    sizes(facts, client)[1]["outcomes"] = {"ok": 2, "reset": 1}
+    assert [decided(tmp_path, facts)["clients"][client]["headers"][k] for k in ("text", "mark")] == ["<16K", cbb.NOT_WANTED]
+
+
+def test_a_large_head_that_hangs_is_marked_even_past_the_bound_and_an_unsent_one_is_unreached(tmp_path, facts):
+    client = next(iter(facts["clients"]))
+    for s in sizes(facts, client):
+        s.update(requests=3, stubSent=3, outcomes={"ok": 3})
+    sizes(facts, client)[-1]["outcomes"] = {"other": 2, "unreported": 1}
+    assert decided(tmp_path, facts)["clients"][client]["headers"] == {
+        "text": "<40K,hang", "mark": cbb.NOT_WANTED, "why": cbb.BY_KEY["headers"].label}
+    sizes(facts, client)[-1]["outcomes"] = {"timeout": 3}
+    assert decided(tmp_path, facts)["clients"][client]["headers"]["text"] == "<40K,hang", "its own timer, not a failure"
+    sizes(facts, client)[-1].update(outcomes={"connect": 3}, stubSent=0)
+    assert decided(tmp_path, facts)["clients"][client]["headers"] == {
+        "text": "-", "mark": cbb.NOT_REACHED, "why": "not reached: " + cbb.BY_KEY["headers"].label}
+
+
 def test_an_http2_case_the_stub_says_never_provoked_its_condition_is_unreached_not_marked(tmp_path, facts):
     client = next(iter(facts["clients"]))
     case(facts, client, "h2-streams").update(failures={"reset": 5}, peakStreams=9, streamLimit=10)
@@ -137,13 +181,20 @@ def test_an_http2_case_the_stub_says_never_provoked_its_condition_is_unreached_n
     assert cbb.text(decided(tmp_path, facts)).count(cbb.NOT_REACHED) == 1, "only the heading names it"
 
 
+def forget_reuse_revision(facts):
+    """As a run from before revisions were recorded: neither its definitions nor its clients' results name one."""
+    for c in facts["definitions"]["cases"]:
+        if c["key"] == "reuse":
+            del c["revision"]
+    for r in facts["clients"].values():
+        r["cases"]["reuse"].pop("revision", None)
+
+
 def test_a_case_measured_by_an_earlier_revision_is_shown_as_such_not_judged(tmp_path, facts):
     # A run from before reuse left bodies unread recorded no revision (1); today's reuse is revision 2.
     assert cbb.REVISIONS["reuse"] == 2
     assert set(cbb.REVISIONS) <= {c["key"] for c in facts["definitions"]["cases"]}, "each revision names a case"
-    for c in facts["definitions"]["cases"]:
-        if c["key"] == "reuse":
-            del c["revision"]
+    forget_reuse_revision(facts)
     b = decided(tmp_path, facts)
     for client, cells in b["clients"].items():
         assert cells["reuse"]["mark"] == cbb.EARLIER, (client, cells["reuse"])
@@ -227,19 +278,21 @@ def test_marks_of_a_run_without_behaviour_are_none(tmp_path):
 
 
 # Each cell of the fixture as worked out by hand from its figures and thresholds.json's behaviour bounds (late by at most
-# 2,000 ms, 110 connections per 1,000, no dead connection, no failure after timeouts or on HTTP/2, no fast wait).
+# 2,000 ms, 110 connections per 1,000, no dead connection, no failure after timeouts or on HTTP/2, no fast wait, every
+# head up to 16 KiB read).
 BY_HAND = {
     "jdk": {"stale": ("0 failed", "ok"), "race": ("POST fails", "ok"), "deadline": ("headers: stall,trickle never", "NO"),
             "suiteDeadline": ("headers: never", "NO"), "leaks": ("0 left", "ok"), "reuse": ("502/1k", "NO"),
-            "pool": ("64/64", "ok"), "slowHost": ("32ms", "ok"), "h2Streams": ("767 fail", "NO"), "goAway": ("15 fail", "NO")},
-    "okhttp": {"stale": ("0 failed", "ok"), "race": ("POST x2", "NO"), "deadline": ("total +84ms", "ok"),
-               "suiteDeadline": ("total +47ms", "ok"), "leaks": ("0 left,+7.0s", "NO"), "reuse": ("102/1k", "ok"),
-               "pool": ("5/64", "NO"), "slowHost": ("100 wait", "NO"), "h2Streams": ("0 fail", "ok"),
+            "pool": ("64/64", "ok"), "slowHost": ("70ms", "ok"), "headers": ("40K", "ok"), "h2Streams": ("820 fail", "NO"),
+            "goAway": ("0 fail", "ok")},
+    "okhttp": {"stale": ("0 failed", "ok"), "race": ("POST x2", "NO"), "deadline": ("total +97ms", "ok"),
+               "suiteDeadline": ("total +15ms", "ok"), "leaks": ("0 left,+7.0s", "NO"), "reuse": ("102/1k", "ok"),
+               "pool": ("5/64", "NO"), "slowHost": ("100 wait", "NO"), "headers": ("40K", "ok"), "h2Streams": ("0 fail", "ok"),
                "goAway": ("0 fail", "ok")},
     "vertx": {"stale": ("0 failed", "ok"), "race": ("POST fails", "ok"),
-              "deadline": ("headers: stall,trickle never", "NO"), "suiteDeadline": ("suite +51ms", "ok"),
-              "leaks": ("0 left", "ok"), "reuse": ("102/1k", "ok"), "pool": ("5/64", "NO"), "slowHost": ("649ms", "ok"),
-              "h2Streams": ("0 fail", "ok"), "goAway": ("30 fail", "NO")},
+              "deadline": ("headers: stall,trickle never", "NO"), "suiteDeadline": ("suite +12ms", "ok"),
+              "leaks": ("0 left", "ok"), "reuse": ("102/1k", "ok"), "pool": ("5/64", "NO"), "slowHost": ("141ms", "ok"),
+              "headers": ("<12K", "NO"), "h2Streams": ("0 fail", "ok"), "goAway": ("22 fail", "NO")},
 }
 
 
@@ -260,9 +313,7 @@ def test_the_first_screen_names_each_clients_no_cells(tmp_path, facts):
         assert (f"{client}: {', '.join(no)}" in line) if no else (client in line.split("none for ")[-1]), (client, line)
     assert cbt.behaviour_line_html({"behaviour": None}) == ""
     assert "not judged" not in line, "every case of the fixture ran at today's revision"
-    for c in facts["definitions"]["cases"]:
-        if c["key"] == "reuse":
-            del c["revision"]
+    forget_reuse_revision(facts)
     assert "not judged for some clients (not run, or an earlier revision): reuse." in \
         cbt.behaviour_line_html({"behaviour": decided(tmp_path, facts)})
 

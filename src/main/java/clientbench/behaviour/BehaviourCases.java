@@ -11,7 +11,7 @@ final class BehaviourCases {
     static List<BehaviourCase> all() {
         return List.of(new StaleConnection("fin"), new StaleConnection("rst"), new StaleConnection("race"),
                 new Deadline("never"), new Deadline("stall"), new Deadline("trickle"), Deadline.suite(), new TimeoutLeaks(),
-                new ConnectionReuse(), new DefaultPoolLimits(), new SlowHost(), new Http2StreamLimit(),
+                new ConnectionReuse(), new DefaultPoolLimits(), new SlowHost(), new LargeHeaders(), new Http2StreamLimit(),
                 new Http2GoAway());
     }
 }

@@ -58,7 +58,7 @@ final class RawHttp implements AutoCloseable {
 
     String readHead() throws IOException {
         StringBuilder sb = new StringBuilder();
-        while (!sb.toString().endsWith("\r\n\r\n")) {
+        while (sb.length() < 4 || sb.lastIndexOf("\r\n\r\n") != sb.length() - 4) {
             int b = in.read();
             if (b < 0) {
                 throw new IOException("EOF in response head after: " + sb);

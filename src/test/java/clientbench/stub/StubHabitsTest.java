@@ -262,6 +262,34 @@ class StubHabitsTest {
         }
     }
 
+    /**
+     * headerBytes pads the head, status line to blank line, to exactly that many bytes, in header lines no longer than a
+     * cookie may be, on a connection kept alive; the body follows as asked. The stub counts each padded head it sent.
+     */
+    @Test
+    void headerBytesPadsTheHeadToExactlyThatManyBytes() throws Exception {
+        StubServer stub = fresh.server();
+        int[] sizes = {1024, 6 * 1024, 12 * 1024, 40 * 1024 + 1};
+        try (RawHttp c = new RawHttp(stub.port())) {
+            for (int n : sizes) {
+                RawHttp.Response r = c.send(RawHttp.get("/?bytes=10&headerBytes=" + n)).read();
+                assertEquals(200, r.status());
+                assertEquals(n, r.head().length(), "the head's bytes for headerBytes=" + n);
+                assertEquals(10, r.body().length);
+                assertEquals("10", r.header("content-length"));
+                for (String line : r.head().split("\r\n")) {
+                    assertTrue(line.length() + 2 <= StubResponses.PAD_LINE_BYTES, "a line of " + line.length());
+                }
+            }
+            String chunked = c.send(RawHttp.get("/?chunked=true&bytes=0&headerBytes=9000")).readHead();
+            assertEquals(9000, chunked.length());
+            assertEquals("0", new String(c.socket.getInputStream().readNBytes(5), java.nio.charset.StandardCharsets.US_ASCII)
+                    .trim(), "the chunked body's last chunk");
+            assertEquals(400, c.send(RawHttp.get("/?headerBytes=100")).read().status(), "too small to pad");
+        }
+        assertEquals(sizes.length + 1, stub.tally().largeHeads(), "each padded head sent, not the 400");
+    }
+
     private static String post(String path, String key) {
         return "POST " + path + " HTTP/1.1\r\nHost: localhost\r\nIdempotency-Key: " + key
                 + "\r\nContent-Type: application/octet-stream\r\nContent-Length: 4\r\n\r\nbody";

@@ -217,14 +217,18 @@ final class StubHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         release();
+        if (invalid == null && params.headerBytes() > 0) {
+            tally.largeHeads.increment();
+        }
         if (rawOut == null) {
             ctx.write(invalid != null ? responses.http2Text(400, invalid)
-                    : responses.http2(params.status(), params.bytes(), requestBytes, params.chunked()));
+                    : responses.http2(params.status(), params.bytes(), requestBytes, params.chunked(), params.headerBytes()));
             return;
         }
         ByteBuf bytes = invalid != null ? responses.http1Text(400, invalid, keepAlive)
-                : params.chunked() ? responses.http1Chunked(params.status(), params.bytes(), keepAlive, head, requestBytes)
-                : responses.http1(params.status(), params.bytes(), keepAlive, head, requestBytes);
+                : params.chunked() ? responses.http1Chunked(params.status(), params.bytes(), keepAlive, head, requestBytes,
+                params.headerBytes())
+                : responses.http1(params.status(), params.bytes(), keepAlive, head, requestBytes, params.headerBytes());
         if (keepAlive) {
             rawOut.write(bytes);
             habits.answered(params, held);

@@ -5,10 +5,11 @@ package clientbench.stub;
  * (the common case) must cost nothing. {@code chunked}: Transfer-Encoding chunked (HTTP/2: no Content-Length);
  * {@code trickleMs}: how far apart a trickled body's bytes go out;
  * {@code keepAlive} false: {@code Connection: close}, a new connection (and handshake) per request; ignored on HTTP/2.
+ * {@code headerBytes}: the response's head padded with headers to that many bytes (0: not padded).
  * The connection's habits ({@code idleClose}, {@code closeEvery}, {@code goAwayEvery}): see {@link Habits}.
  */
 record StubParams(long delayMs, int bytes, int status, Fault fault, long trickleMs, boolean chunked, boolean keepAlive,
-                  IdleClose idleClose, long idleMs, int closeEvery, int goAwayEvery) {
+                  IdleClose idleClose, long idleMs, int closeEvery, int goAwayEvery, int headerBytes) {
 
     /**
      * RESET: TCP RST (RST_STREAM on HTTP/2). CLOSE: close without answering. TRUNCATE: announce the body, send
@@ -33,9 +34,12 @@ record StubParams(long delayMs, int bytes, int status, Fault fault, long trickle
     static final long DEFAULT_TRICKLE_MS = 1_000;
     static final long DEFAULT_IDLE_MS = 200;
     static final int MAX_EVERY = 1_000_000;
+    /** A padded head is at least this long, room for the stub's own headers and one of padding. */
+    static final int MIN_HEADER_BYTES = 1024;
+    static final int MAX_HEADER_BYTES = 1024 * 1024;
     static final StubParams DEFAULT = new StubParams(0, DEFAULT_BYTES, 200, Fault.NONE, DEFAULT_TRICKLE_MS, false, true,
             IdleClose.NONE,
-            DEFAULT_IDLE_MS, 0, 0);
+            DEFAULT_IDLE_MS, 0, 0, 0);
 
     /** @throws IllegalArgumentException with the reason, which the stub sends back with a 400 */
     static StubParams parse(String uri) {
@@ -54,6 +58,7 @@ record StubParams(long delayMs, int bytes, int status, Fault fault, long trickle
         long idleMs = DEFAULT_IDLE_MS;
         int closeEvery = 0;
         int goAwayEvery = 0;
+        int headerBytes = 0;
         int end = uri.indexOf('#', q);
         String query = uri.substring(q + 1, end < 0 ? uri.length() : end);
         for (String pair : query.split("&")) {
@@ -84,13 +89,14 @@ record StubParams(long delayMs, int bytes, int status, Fault fault, long trickle
                 case "idleMs" -> idleMs = number(name, value, 1, MAX_DELAY_MS);
                 case "closeEvery" -> closeEvery = (int) number(name, value, 1, MAX_EVERY);
                 case "goAwayEvery" -> goAwayEvery = (int) number(name, value, 1, MAX_EVERY);
+                case "headerBytes" -> headerBytes = (int) number(name, value, MIN_HEADER_BYTES, MAX_HEADER_BYTES);
                 case "chunked" -> chunked = bool(name, value);
                 case "keepAlive" -> keepAlive = bool(name, value);
                 default -> { } // other parameters (cache busters, request ids) are allowed and ignored
             }
         }
         return new StubParams(delayMs, bytes, status, fault, trickleMs, chunked, keepAlive, idleClose, idleMs, closeEvery,
-                goAwayEvery);
+                goAwayEvery, headerBytes);
     }
 
     private static boolean bool(String name, String value) {

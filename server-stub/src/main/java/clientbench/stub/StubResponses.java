@@ -40,15 +40,23 @@ final class StubResponses {
 
     /** A complete HTTP/1.1 response; the caller writes it and must not keep it. */
     ByteBuf http1(int status, int bytes, boolean keepAlive, boolean head, long requestBytes) {
+        return http1(status, bytes, keepAlive, head, requestBytes, 0);
+    }
+
+    /** With {@code headerBytes} above 0, the head padded to that many bytes ({@link #pad}); built per request. */
+    ByteBuf http1(int status, int bytes, boolean keepAlive, boolean head, long requestBytes, int headerBytes) {
         int bodyLength = hasNoBody(status) ? 0 : bytes;
+        if (headerBytes > 0) {
+            return compose(status, bodyLength, keepAlive, head, requestBytes, headerBytes);
+        }
         if (requestBytes < 0 && bodyLength <= INLINE_BODY_MAX) {
             long key = ((long) status << 40) | ((long) bodyLength << 2) | (keepAlive ? 2 : 0) | (head ? 1 : 0);
             ByteBuf ready = http1Cache.get(key);
             if (ready == null) {
                 if (http1Cache.size() >= CACHE_MAX) {
-                    return compose(status, bodyLength, keepAlive, head, -1);
+                    return compose(status, bodyLength, keepAlive, head, -1, 0);
                 }
-                ByteBuf composed = compose(status, bodyLength, keepAlive, head, -1);
+                ByteBuf composed = compose(status, bodyLength, keepAlive, head, -1, 0);
                 ByteBuf shared = own(SHARED.directBuffer(composed.readableBytes()).writeBytes(composed));
                 composed.release();
                 ByteBuf raced = http1Cache.putIfAbsent(key, shared);
@@ -56,21 +64,21 @@ final class StubResponses {
             }
             return ready.duplicate();
         }
-        return compose(status, bodyLength, keepAlive, head, requestBytes);
+        return compose(status, bodyLength, keepAlive, head, requestBytes, 0);
     }
 
     /**
      * A response whose body goes out in chunks of {@link StubParams#CHUNK_BYTES} ({@code Transfer-Encoding:
      * chunked}); built per request, as chunked answers are for tests and are not measured.
      */
-    ByteBuf http1Chunked(int status, int bytes, boolean keepAlive, boolean head, long requestBytes) {
+    ByteBuf http1Chunked(int status, int bytes, boolean keepAlive, boolean head, long requestBytes, int headerBytes) {
         int bodyLength = hasNoBody(status) ? 0 : bytes;
-        String headers = statusLine(status)
+        String headers = pad(statusLine(status)
                 + "content-type: " + CONTENT_TYPE + "\r\n"
                 + "transfer-encoding: chunked\r\n"
                 + (keepAlive ? "" : "connection: close\r\n")
                 + (requestBytes >= 0 ? REQUEST_BYTES_HEADER + ": " + requestBytes + "\r\n" : "")
-                + "\r\n";
+                + "\r\n", headerBytes);
         io.netty.buffer.CompositeByteBuf out = Unpooled.compositeBuffer(Integer.MAX_VALUE);
         out.addComponent(true, Unpooled.wrappedBuffer(headers.getBytes(StandardCharsets.US_ASCII)));
         if (!head) {
@@ -114,6 +122,11 @@ final class StubResponses {
 
     /** With {@code chunked}, no Content-Length: the length is known only from the end of the stream. */
     FullHttpResponse http2(int status, int bytes, long requestBytes, boolean chunked) {
+        return http2(status, bytes, requestBytes, chunked, 0);
+    }
+
+    /** With {@code headerBytes} above 0, the padding headers an HTTP/1.1 head of that many bytes would carry. */
+    FullHttpResponse http2(int status, int bytes, long requestBytes, boolean chunked, int headerBytes) {
         int bodyLength = hasNoBody(status) ? 0 : bytes;
         FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status),
                 body(bodyLength));
@@ -123,6 +136,12 @@ final class StubResponses {
         }
         if (requestBytes >= 0) {
             r.headers().set(REQUEST_BYTES_HEADER, Long.toString(requestBytes));
+        }
+        if (headerBytes > 0) {
+            for (String line : padLines(headerBytes - statusLine(status).length() - 2)) {
+                int colon = line.indexOf(':');
+                r.headers().add(line.substring(0, colon), line.substring(colon + 2));
+            }
         }
         return r;
     }
@@ -144,13 +163,14 @@ final class StubResponses {
         return r;
     }
 
-    private ByteBuf compose(int status, int bodyLength, boolean keepAlive, boolean head, long requestBytes) {
-        String headers = statusLine(status)
+    private ByteBuf compose(int status, int bodyLength, boolean keepAlive, boolean head, long requestBytes,
+                            int headerBytes) {
+        String headers = pad(statusLine(status)
                 + "content-type: " + CONTENT_TYPE + "\r\n"
                 + (forbidsContentLength(status) ? "" : "content-length: " + bodyLength + "\r\n")
                 + (keepAlive ? "" : "connection: close\r\n")
                 + (requestBytes >= 0 ? REQUEST_BYTES_HEADER + ": " + requestBytes + "\r\n" : "")
-                + "\r\n";
+                + "\r\n", headerBytes);
         ByteBuf headBuf = Unpooled.wrappedBuffer(headers.getBytes(StandardCharsets.US_ASCII));
         if (head || bodyLength == 0) {
             return headBuf;
@@ -197,6 +217,40 @@ final class StubResponses {
             b.release();
         }
         http1Cache.clear();
+    }
+
+    /** Padding headers are lines of at most this many bytes (a browser's limit for one cookie), as many as it takes. */
+    static final int PAD_LINE_BYTES = 4096;
+
+    /**
+     * {@code head} (status line to blank line) with headers {@code x-large-1}, {@code x-large-2}, ... added before its
+     * blank line so that it is {@code headerBytes} long in all; unchanged when {@code headerBytes} is 0.
+     */
+    static String pad(String head, int headerBytes) {
+        if (headerBytes == 0) {
+            return head;
+        }
+        StringBuilder b = new StringBuilder(headerBytes).append(head, 0, head.length() - 2);
+        padLines(headerBytes - head.length()).forEach(line -> b.append(line).append("\r\n"));
+        return b.append("\r\n").toString();
+    }
+
+    /** Header lines ({@code name: value}, without their CRLF) of {@code room} bytes in all, CRLFs included. */
+    private static java.util.List<String> padLines(int room) {
+        if (room < 32) {
+            throw new IllegalArgumentException("headerBytes leaves no room past the stub's own headers");
+        }
+        int lines = (room + PAD_LINE_BYTES - 1) / PAD_LINE_BYTES;
+        java.util.List<String> out = new java.util.ArrayList<>(lines);
+        for (int i = 1; i <= lines; i++) {
+            int length = room / lines + (i <= room % lines ? 1 : 0) - 2;
+            StringBuilder line = new StringBuilder(length).append("x-large-").append(i).append(": ");
+            for (int j = line.length(); j < length; j++) {
+                line.append((char) ('a' + j % 26));
+            }
+            out.add(line.toString());
+        }
+        return out;
     }
 
     private static String statusLine(int status) {

@@ -166,18 +166,19 @@ public final class StubServer implements AutoCloseable {
     /**
      * What the stub's habits did and saw, since start: connections closed once idle ({@code idleCloses}: FIN or RST;
      * {@code raceCloses}: as a request's head arrived), answers ending with Connection: close ({@code closeEveryCloses}),
-     * GOAWAYs sent and the streams they refused, requests held now and at most at once (read, not yet answered), and
-     * the distinct idempotency keys kept (beyond {@link StubTally#MAX_KEYS}, {@code untrackedKeys} requests).
+     * GOAWAYs sent and the streams they refused, answers whose head was padded as {@code headerBytes} asked
+     * ({@code largeHeads}), requests held now and at most at once (read, not yet answered), and the distinct idempotency
+     * keys kept (beyond {@link StubTally#MAX_KEYS}, {@code untrackedKeys} requests).
      */
     public record Tally(long idleCloses, long raceCloses, long closeEveryCloses, long goAways, long refusedStreams,
-                        int inFlight, int peakInFlight, long keys, long untrackedKeys) {
+                        long largeHeads, int inFlight, int peakInFlight, long keys, long untrackedKeys) {
 
         /** One line of JSON, as {@code --control} prints it after {@code "tally "}. */
         public String toJson() {
             return String.format(java.util.Locale.ROOT, "{\"idleCloses\":%d,\"raceCloses\":%d,\"closeEveryCloses\":%d,"
-                    + "\"goAways\":%d,\"refusedStreams\":%d,\"inFlight\":%d,\"peakInFlight\":%d,\"keys\":%d,"
-                    + "\"untrackedKeys\":%d}", idleCloses, raceCloses, closeEveryCloses, goAways, refusedStreams, inFlight,
-                    peakInFlight, keys, untrackedKeys);
+                    + "\"goAways\":%d,\"refusedStreams\":%d,\"largeHeads\":%d,\"inFlight\":%d,\"peakInFlight\":%d,\"keys\":%d,"
+                    + "\"untrackedKeys\":%d}", idleCloses, raceCloses, closeEveryCloses, goAways, refusedStreams, largeHeads,
+                    inFlight, peakInFlight, keys, untrackedKeys);
         }
     }
 

@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * What the stub saw of the clients' misbehaviour, counted where it happened: each request by its {@value #KEY_HEADER}
  * (the same logical request sent twice counts twice), the connections its habits closed, the streams a GOAWAY refused,
- * and the requests it held at once. Since start; the keys kept are bounded, the rest only counted.
+ * the answers whose head it padded ({@code headerBytes}), and the requests it held at once. Since start; the keys kept are bounded, the rest only counted.
  */
 final class StubTally {
 
@@ -25,6 +25,7 @@ final class StubTally {
     final LongAdder closeEveryCloses = new LongAdder();
     final LongAdder goAways = new LongAdder();
     final LongAdder refusedStreams = new LongAdder();
+    final LongAdder largeHeads = new LongAdder();
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicInteger peakInFlight = new AtomicInteger();
 
@@ -66,6 +67,6 @@ final class StubTally {
 
     StubServer.Tally snapshot() {
         return new StubServer.Tally(idleCloses.sum(), raceCloses.sum(), closeEveryCloses.sum(), goAways.sum(),
-                refusedStreams.sum(), inFlight.get(), peakInFlight.get(), keys.size(), untrackedKeys.sum());
+                refusedStreams.sum(), largeHeads.sum(), inFlight.get(), peakInFlight.get(), keys.size(), untrackedKeys.sum());
     }
 }
