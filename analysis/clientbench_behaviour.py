@@ -221,11 +221,14 @@ FIXED, BROKEN, CHANGED, NOT_COMPARED = "fixed", "broken", "changed", "not compar
 def changes(b: dict, old: str, new: str) -> dict:
     """The cells whose mark differs between two clients of one decided table (an upgrade's old and new versions), in
     the table's order: `fixed` (NO -> ok), `broken` (ok -> NO), `not compared` where either was measured by an earlier
-    revision of its case (its figures mean something else), `changed` for any other pair (a case that failed, was not
+    revision of its case (its figures mean something else; counted, not listed, where both were), `changed` for any other pair (a case that failed, was not
     reached or does not apply in one); each with both cells, and how many cells are of each kind."""
     rows, counts = [], {k: 0 for k in (FIXED, BROKEN, CHANGED, NOT_COMPARED, "unchanged")}
     for a in ASPECTS:
         was, now = b["clients"][old][a.key], b["clients"][new][a.key]
+        if was["mark"] == now["mark"] == EARLIER:  # neither version measured today's revision: nothing compared
+            counts[NOT_COMPARED] += 1
+            continue
         if was["mark"] == now["mark"]:
             counts["unchanged"] += 1
             continue
@@ -240,7 +243,9 @@ def changes(b: dict, old: str, new: str) -> dict:
 def change_lines(c: dict, cases: int) -> list:
     """The changed cells for the terminal, one a line, the counts first; one line when none changed."""
     if not c["changed"]:
-        return [f"behaviour: no behaviour cell changed ({cases} cases, {c['cells']} cells)"]
+        apart = c["counts"][NOT_COMPARED]
+        return [f"behaviour: no behaviour cell changed ({cases} cases, {c['cells'] - apart} cells"
+                + (f"; {apart} not compared: neither version ran today's revision of its case)" if apart else ")")]
     n = c["counts"]
     said = ", ".join(f"{n[k]} {k}" for k in (FIXED, BROKEN, CHANGED, NOT_COMPARED) if n[k])
     lines = [f"behaviour: {said} of {c['cells']} cells ({cases} cases; ok = as a team would want it, NO = not)"]

@@ -357,6 +357,19 @@ def test_counts_that_differ_under_the_same_mark_change_no_cell(tmp_path, facts):
     assert cbb.change_lines(c, 12) == [f"behaviour: no behaviour cell changed (12 cases, {len(cbb.ASPECTS)} cells)"]
 
 
+def test_a_cell_neither_version_measured_today_is_not_compared_nor_unchanged(tmp_path, facts):
+    # Both versions ran a run's cases before the large-headers case existed: that cell is earlier in both.
+    data = two_versions(facts)
+    data["definitions"]["cases"] = [c for c in data["definitions"]["cases"] if c["key"] != "large-headers"]
+    for r in data["clients"].values():
+        r["cases"].pop("large-headers", None)
+    c = changed(tmp_path, data)
+    assert c["changed"] == [] and c["counts"][cbb.NOT_COMPARED] == 1
+    assert c["counts"]["unchanged"] == len(cbb.ASPECTS) - 1
+    assert cbb.change_lines(c, 12) == [f"behaviour: no behaviour cell changed (12 cases, {len(cbb.ASPECTS) - 1} "
+                                       "cells; 1 not compared: neither version ran today's revision of its case)"]
+
+
 def test_a_case_missing_from_one_version_is_a_change_said_as_such_not_a_fix(tmp_path, facts):
     data = two_versions(facts)
     old = data["clients"]["okhttp@5.4.0"]["cases"]
