@@ -8,9 +8,12 @@ import clientbench.stub.StubServer;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.stream.Collectors;
 
 /**
  * Responses whose head (status line to blank line) is 6, 12 and 40 KiB, {@value #REQUESTS} at once of each size, one
@@ -39,10 +42,10 @@ final class LargeHeaders implements BehaviourCase {
 
     @Override
     public String provokes() {
-        return REQUESTS + " requests at once for each of " + HEADER_BYTES.length + " response heads padded to "
-                + java.util.Arrays.stream(HEADER_BYTES).mapToObj(n -> n / 1024 + " KiB")
-                .collect(java.util.stream.Collectors.joining(", ")) + " (header lines of at most 4 KiB), one size after"
-                + " another, with a " + TIMEOUT.toMillis() + " ms request timeout";
+        String sizes = Arrays.stream(HEADER_BYTES).mapToObj(n -> n / 1024 + " KiB").collect(Collectors.joining(", "));
+        return REQUESTS + " requests at once for each of " + HEADER_BYTES.length + " response heads padded to " + sizes
+                + " (header lines of at most 4 KiB), one size after another, with a " + TIMEOUT.toMillis()
+                + " ms request timeout";
     }
 
     @Override
@@ -66,7 +69,7 @@ final class LargeHeaders implements BehaviourCase {
             size.putAll(Reads.of(stub, c.key("h" + n + "-"), "stub"));
             size.put("outcomes", Calls.classes(done));
             size.put("said", Calls.said(done));
-            java.util.OptionalDouble latest = done.stream().filter(Calls.Done::reported).mapToDouble(Calls.Done::millis).max();
+            OptionalDouble latest = done.stream().filter(Calls.Done::reported).mapToDouble(Calls.Done::millis).max();
             size.put("reportedMsMax", latest.isPresent() ? latest.getAsDouble() : null);
             bySize.add(size);
         }

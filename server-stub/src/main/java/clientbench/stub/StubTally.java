@@ -9,7 +9,8 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * What the stub saw of the clients' misbehaviour, counted where it happened: each request by its {@value #KEY_HEADER}
  * (the same logical request sent twice counts twice), the connections its habits closed, the streams a GOAWAY refused,
- * the answers whose head it padded ({@code headerBytes}), and the requests it held at once. Since start; the keys kept are bounded, the rest only counted.
+ * the answers whose head it padded ({@code headerBytes}), and the requests it held at once. Since start; the keys
+ * kept are bounded, the rest only counted.
  */
 final class StubTally {
 
