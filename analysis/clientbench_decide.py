@@ -266,10 +266,11 @@ def rank_startup(run: cbl.Run, figure: Figure) -> dict | None:
 
 def leaders(f: dict) -> list:
     """A figure's leaders: the shortest best-first run of its lettered clients each of which is told apart from every
-    lettered client after it; [] when no such run leaves anyone out."""
+    lettered client after it, and no more than half of them (more is the worst told apart, not a winner); [] when no
+    such run exists."""
     ranked = [x for x, c in f["clients"].items() if c["letters"]]  # best first, as decided
     apart = {(p["better"], p["worse"]) for p in f["pairs"]["apart"]}
-    for k in range(1, len(ranked)):
+    for k in range(1, len(ranked) // 2 + 1):
         if all((x, y) in apart for x in ranked[:k] for y in ranked[k:]):
             return ranked[:k]
     return []

@@ -422,3 +422,9 @@ def test_leaders_are_the_best_told_apart_from_every_other_client():
     assert chain.letters == {"a": "a", "b": "ab", "c": "bc", "d": "c"} and chain.tiers()[0] == ["a", "b"]
     assert leaders(chain) == []
     assert leaders(compare({"a": 10.0, "b": 10.1, "c": 10.2})) == []
+    # Only the worst told apart from the rest: three of four "lead", which names no winner.
+    worst = compare({"a": 10.0, "b": 10.1, "c": 10.2, "d": 15.0})
+    assert worst.letters["d"] == "b" and set(worst.letters[x] for x in "abc") == {"a"}
+    assert leaders(worst) == []
+    two = compare({"a": 10.0, "b": 15.0})
+    assert leaders(two) == ["a"], "one of two is half"
