@@ -14,15 +14,17 @@ public final class CpuPerRequest {
 
     /** Microseconds per request; NaN where the JVM's CPU time is unknown or nothing was sent. */
     public static double micros(long jvmCpuNanos, long compilerCpuNanos, long sent) {
-        if (jvmCpuNanos < 0 || sent == 0) {
-            return Double.NaN;
-        }
-        return (jvmCpuNanos - Math.max(0, compilerCpuNanos)) / 1e3 / sent;
+        return jvmCpuNanos < 0 || sent == 0 ? Double.NaN : lessCompilers(jvmCpuNanos, compilerCpuNanos) / 1e3 / sent;
     }
 
     /** A recorded window's CPU time in ns as {@link #micros} counts it; -1 where the JVM's was not read. */
     public static long nanos(JsonNode iteration) {
         long jvm = iteration.path("cpuNanosInWindow").asLong(-1);
-        return jvm < 0 ? -1 : jvm - Math.max(0, iteration.path("probes").path("compilerCpuNanos").asLong(-1));
+        return jvm < 0 ? -1 : lessCompilers(jvm, iteration.path("probes").path("compilerCpuNanos").asLong(-1));
+    }
+
+    /** The rule itself: the compilers' time taken off where it was read (-1: not read, nothing taken off). */
+    private static long lessCompilers(long jvmCpuNanos, long compilerCpuNanos) {
+        return jvmCpuNanos - Math.max(0, compilerCpuNanos);
     }
 }
