@@ -23,8 +23,8 @@ import java.util.List;
  */
 final class ArmSteps {
     /**
-     * The behaviour cases of both versions, two JVMs at once on 2 cores: as long as the slower one (helidon 4.4.0 took
-     * 63 s, its HTTP/2 cases waiting on stalled streams; 4.5.0 beside it 36 s).
+     * The behaviour cases of both versions, two JVMs at once on 2 cores, for the time left: as long as the slower one,
+     * which a version whose HTTP/2 cases wait on stalled streams makes about a minute (docs/upgrade.md).
      */
     static final long BEHAVIOUR_SECONDS = 60;
     private final RunPlan plan;
