@@ -275,6 +275,19 @@ def unjudged(b: dict) -> list:
             if any(cells[a["key"]]["mark"] in (NOT_RUN, EARLIER) for cells in b["clients"].values())]
 
 
+def no_line(b: dict) -> str:
+    """Each client's NO cells by heading, those with none, and the aspects not judged: the sentence the terminal and
+    the report's first screen print under the cost table, after their own label."""
+    no = not_wanted(b)
+    said = "; ".join(f"{c}: {', '.join(h)}" for c, h in no.items() if h) or "none"
+    clean = [c for c, h in no.items() if not h]
+    missing = unjudged(b)
+    return ("(not as a team would want it; the table below): " + said
+            + (f"; none for {', '.join(clean)}" if clean else "")
+            + (f"; not judged for some clients (not run, or an earlier revision): {', '.join(missing)}"
+               if missing else "") + ".")
+
+
 def marks(b: dict) -> dict:
     """client -> aspect -> mark: what two runs must agree on."""
     return {c: {k: x["mark"] for k, x in cells.items()} for c, cells in b["clients"].items()}

@@ -643,7 +643,8 @@ def grid(t: pd.DataFrame) -> list:
 def text(run: cbl.Run, v: dict, width: int = 118) -> str:
     """The terminal's verdict, in about 35 lines: what it holds for, the best per key figure, the load the columns
     come from, the decision table with the SLO and the failed requests at the run's rate, what every client's figure
-    carries (said once), the shapes it leaves to the report."""
+    carries (said once), the shapes it leaves to the report; then each client's behaviour cells marked NO, and the
+    behaviour table."""
     hf = v["holdsFor"]
     lines = [f"verdict ({hf['cores']} cores of {hf['cpuModel']}, JDK {hf['jdk']}, profile {hf['profile']})"
              + (": A FIRST LOOK, NOT FOR DECISIONS" if hf["firstLook"] else "")]
@@ -677,6 +678,7 @@ def text(run: cbl.Run, v: dict, width: int = 118) -> str:
     for u in v.get("unstoppedSets", []):
         lines.append("note: " + unstopped_words(u))
     if v.get("behaviour"):
+        lines += [""] + textwrap.wrap("behaviour, NO " + cbb.no_line(v["behaviour"]), width, subsequent_indent="  ")
         lines += ["", cbb.text(v["behaviour"], width).rstrip("\n")]
     return "\n".join(lines) + "\n"
 

@@ -169,15 +169,7 @@ def behaviour_line_html(v: dict) -> str:
     b = v.get("behaviour")
     if not b:
         return ""
-    no = cbb.not_wanted(b)
-    said = "; ".join(f"{c}: {', '.join(h)}" for c, h in no.items() if h) or "none"
-    clean = [c for c, h in no.items() if not h]
-    missing = cbb.unjudged(b)
-    return (f'<p class="behaviour-no"><b>Behaviour, NO</b> (not as a team would want it; the table below): {_e(said)}'
-            + (f"; none for {_e(', '.join(clean))}" if clean else "")
-            + (f"; not judged for some clients (not run, or an earlier revision): {_e(', '.join(missing))}"
-               if missing else "")
-            + ".</p>")
+    return f'<p class="behaviour-no"><b>Behaviour, NO</b> {_e(cbb.no_line(b))}</p>'
 
 
 # ---------------------------------------------------------------- behaviour

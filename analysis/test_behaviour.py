@@ -270,6 +270,12 @@ def test_the_verdict_summary_results_csv_and_terminal_carry_the_table_once(tmp_p
         row = next(line for line in table[1:] if line.startswith(client + " "))
         cells = [f"{BY_HAND[client][k][0]} {BY_HAND[client][k][1]}" for k in shown]
         assert row.split() == [client] + " ".join(cells).split(), row
+    # Above the table, each client's NO cells by heading, as the hand-worked table has them: README's excerpt shows it.
+    start = next(i for i, line in enumerate(text) if line.startswith("behaviour, NO "))
+    said = " ".join(text[start:text.index("", start)])
+    for client in clients:
+        no = [cbb.BY_KEY[k].heading for k, (_, mark) in BY_HAND[client].items() if mark == "NO"]
+        assert (f"{client}: {', '.join(no)}" in said) if no else (client in said.split("none for ")[-1]), (client, said)
 
 
 def test_marks_of_a_run_without_behaviour_are_none(tmp_path):
