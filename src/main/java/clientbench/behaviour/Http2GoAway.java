@@ -11,9 +11,9 @@ import java.util.Map;
  */
 final class Http2GoAway implements BehaviourCase {
 
-    static final int GOAWAY_EVERY = 50;
+    static final int GOAWAY_EVERY = 20;
     static final int CALLERS = 10;
-    static final int PER_CALLER = 50;
+    static final int PER_CALLER = 100;
 
     @Override
     public String key() {
