@@ -155,7 +155,7 @@ ASPECTS = [
            ("large-headers",), _headers),
     Aspect("h2Streams", "h2 streams", "HTTP/2 with a 10-stream limit, 30 callers; reached when the stub saw 10 streams"
            " at once on a connection", ("h2-streams",), _h2_streams),
-    Aspect("goAway", "h2 goaway", "HTTP/2 with a GOAWAY every 50 streams of a connection; reached when the stub sent one",
+    Aspect("goAway", "h2 goaway", "HTTP/2 with a GOAWAY every 20 streams of a connection; reached when the stub sent one",
            ("h2-goaway",), _go_away),
 ]
 BY_KEY = {a.key: a for a in ASPECTS}
