@@ -9,10 +9,12 @@ import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -33,6 +35,18 @@ class StubHabitsTest {
         try (RawHttp c = new RawHttp(fresh.port())) {
             assertEquals(200, c.send(RawHttp.get("/?idleClose=fin&idleMs=100")).read().status());
             assertEquals(-1, c.readByte(), "an orderly close (FIN) once idle");
+        }
+        assertEquals(1, fresh.server().tally().idleCloses());
+    }
+
+    @Test
+    void idleMsZeroClosesRightAfterTheWholeAnswer() throws Exception {
+        try (RawHttp c = new RawHttp(fresh.port())) {
+            RawHttp.Response r = c.send(RawHttp.get("/?idleClose=fin&idleMs=0&bytes=20000")).read();
+            assertEquals(200, r.status());
+            assertEquals(20_000, r.body().length, "the answer whole, flushed before the close");
+            assertEquals(-1, c.readByte(), "then an orderly close (FIN), no Connection: close announced");
+            assertFalse(r.head().toLowerCase(Locale.ROOT).contains("connection: close"), r.head());
         }
         assertEquals(1, fresh.server().tally().idleCloses());
     }

@@ -87,6 +87,7 @@ final class Habits {
         if (idleClose == StubParams.IdleClose.RST) {
             connection.config().setOption(ChannelOption.SO_LINGER, 0);
         }
+        connection.flush(); // at idleMs 0 the answer may still wait for its flush: a close would drop it
         connection.close();
     }
 

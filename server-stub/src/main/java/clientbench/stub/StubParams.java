@@ -86,7 +86,7 @@ record StubParams(long delayMs, int bytes, int status, Fault fault, long trickle
                     default -> throw new IllegalArgumentException("idleClose must be fin, rst or race, was '" + value + "'");
                 };
                 case "trickleMs" -> trickleMs = number(name, value, 1, MAX_DELAY_MS);
-                case "idleMs" -> idleMs = number(name, value, 1, MAX_DELAY_MS);
+                case "idleMs" -> idleMs = number(name, value, 0, MAX_DELAY_MS); // 0: closed right after the answer
                 case "closeEvery" -> closeEvery = (int) number(name, value, 1, MAX_EVERY);
                 case "goAwayEvery" -> goAwayEvery = (int) number(name, value, 1, MAX_EVERY);
                 case "headerBytes" -> headerBytes = (int) number(name, value, MIN_HEADER_BYTES, MAX_HEADER_BYTES);
