@@ -10,8 +10,8 @@ final class BehaviourCases {
 
     static List<BehaviourCase> all() {
         return List.of(new StaleConnection("fin"), new StaleConnection("rst"), new StaleConnection("race"),
-                new Deadline("never"), new Deadline("stall"), new Deadline("trickle"), Deadline.suite(), new TimeoutLeaks(),
-                new ConnectionReuse(), new DefaultPoolLimits(), new SlowHost(), new LargeHeaders(), new Http2StreamLimit(),
-                new Http2GoAway());
+                new ClosedAtOnce(), new Deadline("never"), new Deadline("stall"), new Deadline("trickle"),
+                Deadline.suite(), new TimeoutLeaks(), new ConnectionReuse(), new DefaultPoolLimits(), new SlowHost(),
+                new LargeHeaders(), new Http2StreamLimit(), new Http2GoAway());
     }
 }

@@ -18,8 +18,9 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "behaviour", sortOptions = false, mixinStandardHelpOptions = true, versionProvider = Version.class,
         description = {"How each client behaves when the server misbehaves, as teams ship it: stale connections,",
-                "deadlines, what 1,000 timeouts leave, reuse with bodies left unread, default pool limits, slow hosts",
-                "beside a fast one, an HTTP/2 stream limit, HTTP/2 GOAWAYs. Writes",
+                "connections closed right after an answer, deadlines, what 1,000 timeouts leave, reuse with bodies",
+                "left unread, default pool limits, slow hosts beside a fast one, large response heads, an HTTP/2",
+                "stream limit, HTTP/2 GOAWAYs. Writes",
                 "results/<yyyyMMdd-HHmmss>-<host>/behaviour.json (docs/behaviour.md)."})
 final class BehaviourCommand implements Callable<Integer>, Bench.Checked {
 

@@ -53,6 +53,8 @@ class CaseFiguresMatchTheClientsOwnCountsTest {
         scenarios.put("race, resending", new Object[] {new StaleConnection("race"), plain.resending()});
         scenarios.put("race, sending once", new Object[] {new StaleConnection("race"), plain});
         scenarios.put("fin, sending once", new Object[] {new StaleConnection("fin"), plain});
+        scenarios.put("closed at once, resending", new Object[] {new ClosedAtOnce(), plain.resending()});
+        scenarios.put("closed at once, sending once", new Object[] {new ClosedAtOnce(), plain});
         scenarios.put("stall, deadline over the body", new Object[] {new Deadline("stall"), plain});
         scenarios.put("stall, deadline to the head", new Object[] {new Deadline("stall"), plain.headersOnlyDeadline()});
         scenarios.put("trickle, total deadline", new Object[] {new Deadline("trickle"), plain});
@@ -105,6 +107,23 @@ class CaseFiguresMatchTheClientsOwnCountsTest {
                     () -> assertEquals(StaleConnection.ROUNDS, r.count("posts", "reset"),
                             "no stale check and no resend: each POST on a closed connection fails"));
         }
+    }
+
+    @Test
+    void aConnectionClosedAtOnceFailsTheNextRequestUnlessTheClientResends() {
+        Ran once = RAN.get("closed at once, sending once");
+        Ran resend = RAN.get("closed at once, resending");
+        int failed = once.count("posts", "reset") + once.count("gets", "reset");
+        assertAll(once.figures() + " / " + resend.figures(),
+                () -> assertTrue(failed > 0, "a client that checks nothing meets a closed connection"),
+                () -> assertEquals(once.count("posts", "ok"), once.figure("postReads"), "the stub read each POST that passed"),
+                () -> assertEquals(once.count("gets", "ok"), once.figure("getReads"), "and no request that failed"),
+                () -> assertEquals(0, once.figure("postSentTwice")),
+                () -> assertEquals(ClosedAtOnce.ROUNDS, resend.count("posts", "ok"), "resent on a fresh connection"),
+                () -> assertEquals(ClosedAtOnce.ROUNDS, resend.count("gets", "ok")),
+                () -> assertTrue(resend.client().resends.get() > 0, "the client met closed connections"),
+                () -> assertEquals(ClosedAtOnce.ROUNDS, resend.figure("postReads"),
+                        "a request refused on a closed connection was never read: each read once"));
     }
 
     @Test

@@ -1,0 +1,71 @@
+package clientbench.behaviour;
+
+import clientbench.api.HttpClientAdapter;
+import clientbench.api.Tuning;
+import clientbench.stub.StubServer;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * A server that closes each kept-alive connection (FIN) right after its answer, without {@code Connection: close}, as
+ * one does after an unhandled error; the client sends its next request as soon as the last answer is in, inside any
+ * idle check's window: {@value #ROUNDS} rounds of a 1 KiB POST, then a GET. The errors callers saw, and the stub's reads.
+ */
+final class ClosedAtOnce implements BehaviourCase {
+
+    static final int ROUNDS = 150;
+    private static final Duration TIMEOUT = Duration.ofSeconds(5);
+    private static final Duration WAIT = TIMEOUT.plusSeconds(1);
+    /** A client that hangs on each request stops the case here; what was sent is counted. */
+    private static final Duration BOUND = Duration.ofSeconds(20);
+
+    @Override
+    public String key() {
+        return "closed-at-once";
+    }
+
+    @Override
+    public Tuning tuning() {
+        return Tuning.AS_SHIPPED;
+    }
+
+    @Override
+    public String provokes() {
+        return "the server closes each kept-alive connection in order (FIN) right after its answer, without Connection:"
+                + " close; " + ROUNDS + " rounds of a 1 KiB POST and a GET, each sent as soon as the last answer is in";
+    }
+
+    @Override
+    public Map<String, Object> run(CaseContext c) throws Exception {
+        StubServer stub = c.stub();
+        URI uri = stub.uri();
+        String query = "/?idleClose=fin&idleMs=0";
+        HttpClientAdapter adapter = c.adapter(uri, TIMEOUT);
+        Map<String, Integer> warm = c.warmUp(adapter, uri);
+        Calls.sendAndWait(adapter, c.get(uri, query, "closed-from-here"), WAIT); // its connection takes on the habit
+        List<Calls.Done> posts = new ArrayList<>();
+        List<Calls.Done> gets = new ArrayList<>();
+        long deadline = System.nanoTime() + BOUND.toNanos();
+        for (int i = 1; i <= ROUNDS && System.nanoTime() - deadline < 0; i++) {
+            posts.add(Calls.sendAndWait(adapter, c.post(uri, query, "post-" + i), WAIT));
+            gets.add(Calls.sendAndWait(adapter, c.get(uri, query, "get-" + i), WAIT));
+        }
+        Map<String, Object> f = new LinkedHashMap<>();
+        f.put("warmUp", warm);
+        f.put("rounds", ROUNDS);
+        f.put("posts", Calls.classes(posts));
+        f.put("gets", Calls.classes(gets));
+        f.put("said", Calls.said(Stream.concat(posts.stream(), gets.stream()).toList()));
+        f.putAll(Reads.of(stub, c.key("post-"), "post"));
+        f.putAll(Reads.of(stub, c.key("get-"), "get"));
+        f.put("connectionsOpened", stub.stats().accepted());
+        f.put("closedByServer", stub.tally().idleCloses());
+        return f;
+    }
+}
