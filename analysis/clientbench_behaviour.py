@@ -130,6 +130,23 @@ def _headers(f: dict) -> tuple:
     return text, not hung and not any(n <= BOUNDS["headerBytesRead"] for n in failed)
 
 
+def _pool_timeouts(f: dict) -> tuple:
+    """The slots the pool served after the timeouts of the slots before, and how many callers waited for one; each case
+    whose pool lost a slot or failed an ordinary request after, by whose timeout ('suite 0/5,5 fail'). Unreached when no
+    caller waited for a slot in either case and none was lost: the pool never filled."""
+    bad, waited = [], 0
+    for key, c in f.items():
+        lost, failed = c["slotsBefore"] - c["slotsAfter"], _sum(c["afterOutcomes"], "ok")
+        waited = max(waited, c["callers"] - c["slotsBefore"])
+        if lost > BOUNDS["poolSlotsLost"] or failed > BOUNDS["failedAfterTimeouts"]:
+            bad.append(f"{'suite' if key.endswith('-suite') else 'own'} {c['slotsAfter']}/{c['slotsBefore']}"
+                       + (f",{failed} fail" if failed else ""))
+    if bad:
+        return ";".join(bad), False
+    c = next(iter(f.values()))
+    return f"{c['slotsAfter']}/{c['slotsBefore']},{waited} wait", True if waited > 0 else None
+
+
 ASPECTS = [
     Aspect("stale", "stale conn", "a kept-alive connection closed by the server once idle (FIN, RST)",
            ("stale-fin", "stale-rst"), _stale),
@@ -160,6 +177,9 @@ ASPECTS = [
            " at once on a connection", ("h2-streams",), _h2_streams),
     Aspect("goAway", "h2 goaway", "HTTP/2 with a GOAWAY every 20 streams of a connection; reached when the stub sent one",
            ("h2-goaway",), _go_away),
+    Aspect("poolTimeouts", "pool timeouts", "20 callers timing out at the library's own pool limits, on its own timeout"
+           " and on the suite's: the slots the pool served after of those before, and the callers that waited for one;"
+           " reached when some waited", ("pool-timeouts", "pool-timeouts-suite"), _pool_timeouts),
 ]
 BY_KEY = {a.key: a for a in ASPECTS}
 

@@ -167,6 +167,26 @@ def test_a_large_head_that_hangs_is_marked_even_past_the_bound_and_an_unsent_one
         "text": "-", "mark": cbb.NOT_REACHED, "why": "not reached: " + cbb.BY_KEY["headers"].label}
 
 
+def test_pool_timeouts_are_marked_by_a_slot_lost_or_a_request_failed_after_and_unreached_when_none_waited(tmp_path, facts):
+    own, suite = (case(facts, "okhttp", k) for k in ("pool-timeouts", "pool-timeouts-suite"))
+    cell = lambda: decided(tmp_path, facts)["clients"]["okhttp"]["poolTimeouts"]
+    assert [cell()[k] for k in ("text", "mark")] == ["5/5,15 wait", cbb.WANTED]
+    # The suite's timer lost every slot: each ordinary request after it timed out, its case named.
+    suite.update(slotsAfter=0, afterOutcomes={"timeout": 5})
+    assert [cell()[k] for k in ("text", "mark")] == ["suite 0/5,5 fail", cbb.NOT_WANTED]
+    # One slot lost, though every request after still passed (it waited for another): not wanted either.
+    suite.update(slotsAfter=4, afterOutcomes={"ok": 5})
+    assert [cell()[k] for k in ("text", "mark")] == ["suite 4/5", cbb.NOT_WANTED]
+    own.update(afterOutcomes={"ok": 4, "unreported": 1})
+    assert cell()["text"] == "own 5/5,1 fail;suite 4/5"
+    # A pool that never filled (every caller held at once) was not provoked; unless it then lost a slot.
+    for c in (own, suite):
+        c.update(slotsBefore=20, slotsAfter=20, callers=20, afterOutcomes={"ok": 20})
+    assert cell() == {"text": "-", "mark": cbb.NOT_REACHED, "why": "not reached: " + cbb.BY_KEY["poolTimeouts"].label}
+    own.update(slotsAfter=19)
+    assert [cell()[k] for k in ("text", "mark")] == ["own 19/20", cbb.NOT_WANTED]
+
+
 def test_an_http2_case_the_stub_says_never_provoked_its_condition_is_unreached_not_marked(tmp_path, facts):
     client = next(iter(facts["clients"]))
     case(facts, client, "h2-streams").update(failures={"reset": 5}, peakStreams=9, streamLimit=10)
@@ -287,18 +307,20 @@ def test_marks_of_a_run_without_behaviour_are_none(tmp_path):
 # 2,000 ms, 110 connections per 1,000, no dead connection, no failure after timeouts or on HTTP/2, no fast wait, every
 # head up to 16 KiB read).
 BY_HAND = {
-    "jdk": {"stale": ("0 failed", "ok"), "closedAtOnce": ("19 failed", "NO"), "race": ("POST fails", "ok"), "deadline": ("headers: stall,trickle never", "NO"),
-            "suiteDeadline": ("headers: never", "NO"), "leaks": ("0 left", "ok"), "reuse": ("502/1k", "NO"),
-            "pool": ("64/64", "ok"), "slowHost": ("70ms", "ok"), "headers": ("40K", "ok"), "h2Streams": ("820 fail", "NO"),
-            "goAway": ("0 fail", "ok")},
-    "okhttp": {"stale": ("0 failed", "ok"), "closedAtOnce": ("0 failed", "ok"), "race": ("POST x2", "NO"), "deadline": ("total +97ms", "ok"),
-               "suiteDeadline": ("total +15ms", "ok"), "leaks": ("0 left,+7.0s", "NO"), "reuse": ("102/1k", "ok"),
-               "pool": ("5/64", "NO"), "slowHost": ("100 wait", "NO"), "headers": ("40K", "ok"), "h2Streams": ("0 fail", "ok"),
-               "goAway": ("0 fail", "ok")},
-    "vertx": {"stale": ("0 failed", "ok"), "closedAtOnce": ("137 failed", "NO"), "race": ("POST fails", "ok"),
+    "jdk": {"stale": ("0 failed", "ok"), "race": ("POST fails", "ok"), "closedAtOnce": ("19 failed", "NO"),
+            "deadline": ("headers: stall,trickle never", "NO"), "suiteDeadline": ("headers: never", "NO"),
+            "leaks": ("0 left", "ok"), "reuse": ("502/1k", "NO"), "pool": ("64/64", "ok"), "slowHost": ("70ms", "ok"),
+            "headers": ("40K", "ok"), "h2Streams": ("820 fail", "NO"), "goAway": ("0 fail", "ok"),
+            "poolTimeouts": ("-", "unreached")},
+    "okhttp": {"stale": ("0 failed", "ok"), "race": ("POST x2", "NO"), "closedAtOnce": ("0 failed", "ok"),
+               "deadline": ("total +97ms", "ok"), "suiteDeadline": ("total +15ms", "ok"), "leaks": ("0 left,+7.0s", "NO"),
+               "reuse": ("102/1k", "ok"), "pool": ("5/64", "NO"), "slowHost": ("100 wait", "NO"), "headers": ("40K", "ok"),
+               "h2Streams": ("0 fail", "ok"), "goAway": ("0 fail", "ok"), "poolTimeouts": ("5/5,15 wait", "ok")},
+    "vertx": {"stale": ("0 failed", "ok"), "race": ("POST fails", "ok"), "closedAtOnce": ("137 failed", "NO"),
               "deadline": ("headers: stall,trickle never", "NO"), "suiteDeadline": ("suite +12ms", "ok"),
               "leaks": ("0 left", "ok"), "reuse": ("102/1k", "ok"), "pool": ("5/64", "NO"), "slowHost": ("141ms", "ok"),
-              "headers": ("<12K", "NO"), "h2Streams": ("0 fail", "ok"), "goAway": ("22 fail", "NO")},
+              "headers": ("<12K", "NO"), "h2Streams": ("0 fail", "ok"), "goAway": ("22 fail", "NO"),
+              "poolTimeouts": ("5/5,15 wait", "ok")},
 }
 
 

@@ -17,7 +17,9 @@ public enum Tuning {
      * As shipped, and the request timeout the library documents, of whatever kind it is ({@link TimeoutKind}), with
      * none of the adapter's: the suite's timer only where the library has no timeout of its own.
      */
-    LIBRARY_TIMEOUT("the library's own retries, connection checks and request timeout; the suite's connection limit");
+    LIBRARY_TIMEOUT("the library's own retries, connection checks and request timeout; the suite's connection limit"),
+    /** Both: the library's own pool and dispatcher limits and its own request timeout, as a team that sets neither runs. */
+    LIBRARY_LIMITS_AND_TIMEOUT("the library's own retries, connection checks, pool limits and request timeout");
 
     private final String meaning;
 
@@ -32,12 +34,12 @@ public enum Tuning {
 
     /** True when the adapter leaves the library's pool and dispatcher limits as they are and adds none of its own. */
     public boolean libraryLimits() {
-        return this == LIBRARY_LIMITS;
+        return this == LIBRARY_LIMITS || this == LIBRARY_LIMITS_AND_TIMEOUT;
     }
 
     /** True when the adapter gives the request timeout to the library's own timeout alone, whatever it covers. */
     public boolean libraryTimeout() {
-        return this == LIBRARY_TIMEOUT;
+        return this == LIBRARY_TIMEOUT || this == LIBRARY_LIMITS_AND_TIMEOUT;
     }
 
     public String label() {
