@@ -130,6 +130,19 @@ def _headers(f: dict) -> tuple:
     return text, not hung and not any(n <= BOUNDS["headerBytesRead"] for n in failed)
 
 
+def _tls_stall(f: dict) -> tuple:
+    """Whose timeout it was, then how late the latest request ended past it, or the ways some never did within the
+    bound. Unreached when the front read no ClientHello, or a request got through to the stub: no handshake was held."""
+    c = f["tls-stall"]
+    ways = ("stall", "trickle")
+    if any(c[w]["helloes"] == 0 or c[w]["stubReads"] for w in ways):
+        return "-", None
+    never = [w for w in ways if c[w]["ended"] < c["requests"] or c[w]["lateMsMax"] > BOUNDS["deadlineLateMillis"]]
+    if never:
+        return f"{c['timeoutKind']}: {','.join(never)} never", False
+    return f"{c['timeoutKind']} +{_ms(max(c[w]['lateMsMax'] for w in ways))}", True
+
+
 ASPECTS = [
     Aspect("stale", "stale conn", "a kept-alive connection closed by the server once idle (FIN, RST)",
            ("stale-fin", "stale-rst"), _stale),
@@ -157,6 +170,9 @@ ASPECTS = [
            " at once on a connection", ("h2-streams",), _h2_streams),
     Aspect("goAway", "h2 goaway", "HTTP/2 with a GOAWAY every 50 streams of a connection; reached when the stub sent one",
            ("h2-goaway",), _go_away),
+    Aspect("tlsStall", "tls stall", "HTTPS on the library's own 1 s timeout, the server never answering the ClientHello"
+           " or answering a byte every 400 ms: how late the latest request ended; reached when the ClientHellos were"
+           " held", ("tls-stall",), _tls_stall),
 ]
 BY_KEY = {a.key: a for a in ASPECTS}
 

@@ -190,6 +190,26 @@ def forget_reuse_revision(facts):
         r["cases"]["reuse"].pop("revision", None)
 
 
+def test_a_held_handshake_is_marked_by_the_latest_request_and_unreached_when_none_was_held(tmp_path, facts):
+    client = next(iter(facts["clients"]))
+    f = case(facts, client, "tls-stall")
+    late = cbb.BOUNDS["deadlineLateMillis"]
+    f["timeoutKind"] = "per-read"
+    f["stall"].update(ended=f["requests"], lateMsMax=late, helloes=5, stubReads=0)
+    f["trickle"].update(ended=f["requests"], lateMsMax=12.0, helloes=1, stubReads=0)
+    assert decided(tmp_path, facts)["clients"][client]["tlsStall"] == {
+        "text": f"per-read +{late / 1000:.1f}s", "mark": cbb.WANTED, "why": cbb.BY_KEY["tlsStall"].label}, "the bound is in"
+    f["stall"]["lateMsMax"] = late + 1
+    assert [decided(tmp_path, facts)["clients"][client]["tlsStall"][k] for k in ("text", "mark")] == [
+        "per-read: stall never", cbb.NOT_WANTED]
+    f["trickle"].update(ended=f["requests"] - 1)  # one still in its handshake at the end of the wait
+    assert decided(tmp_path, facts)["clients"][client]["tlsStall"]["text"] == "per-read: stall,trickle never"
+    f["trickle"]["stubReads"] = 1  # a handshake completed: the trickle held nothing
+    assert decided(tmp_path, facts)["clients"][client]["tlsStall"]["mark"] == cbb.NOT_REACHED
+    f["trickle"]["stubReads"], f["stall"]["helloes"] = 0, 0
+    assert decided(tmp_path, facts)["clients"][client]["tlsStall"]["mark"] == cbb.NOT_REACHED
+
+
 def test_a_case_measured_by_an_earlier_revision_is_shown_as_such_not_judged(tmp_path, facts):
     # A run from before reuse left bodies unread recorded no revision (1); today's reuse is revision 2.
     assert cbb.REVISIONS["reuse"] == 2
@@ -284,15 +304,16 @@ BY_HAND = {
     "jdk": {"stale": ("0 failed", "ok"), "race": ("POST fails", "ok"), "deadline": ("headers: stall,trickle never", "NO"),
             "suiteDeadline": ("headers: never", "NO"), "leaks": ("0 left", "ok"), "reuse": ("502/1k", "NO"),
             "pool": ("64/64", "ok"), "slowHost": ("70ms", "ok"), "headers": ("40K", "ok"), "h2Streams": ("820 fail", "NO"),
-            "goAway": ("0 fail", "ok")},
+            "goAway": ("0 fail", "ok"), "tlsStall": ("headers +12ms", "ok")},
     "okhttp": {"stale": ("0 failed", "ok"), "race": ("POST x2", "NO"), "deadline": ("total +97ms", "ok"),
                "suiteDeadline": ("total +15ms", "ok"), "leaks": ("0 left,+7.0s", "NO"), "reuse": ("102/1k", "ok"),
                "pool": ("5/64", "NO"), "slowHost": ("100 wait", "NO"), "headers": ("40K", "ok"), "h2Streams": ("0 fail", "ok"),
-               "goAway": ("0 fail", "ok")},
+               "goAway": ("0 fail", "ok"), "tlsStall": ("total +17ms", "ok")},
     "vertx": {"stale": ("0 failed", "ok"), "race": ("POST fails", "ok"),
               "deadline": ("headers: stall,trickle never", "NO"), "suiteDeadline": ("suite +12ms", "ok"),
               "leaks": ("0 left", "ok"), "reuse": ("102/1k", "ok"), "pool": ("5/64", "NO"), "slowHost": ("141ms", "ok"),
-              "headers": ("<12K", "NO"), "h2Streams": ("0 fail", "ok"), "goAway": ("22 fail", "NO")},
+              "headers": ("<12K", "NO"), "h2Streams": ("0 fail", "ok"), "goAway": ("22 fail", "NO"),
+              "tlsStall": ("headers +17ms", "ok")},
 }
 
 
