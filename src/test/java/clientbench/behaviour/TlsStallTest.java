@@ -41,11 +41,22 @@ class TlsStallTest {
                 () -> reachedEveryWay(perRead),
                 () -> assertEquals(Map.of("timeout", n), way(total, "stall").get("outcomes")),
                 () -> assertEquals(Map.of("timeout", n), way(total, "trickle").get("outcomes")),
-                () -> assertEquals(Map.of("connect", n), way(perRead, "stall").get("outcomes"),
-                        "its handshake's read timed out"),
+                () -> stallEndsAsAConnectTimeout(way(perRead, "stall")),
                 () -> assertEquals(Map.of("unreported", n), way(perRead, "trickle").get("outcomes")),
                 () -> assertTrue(number(way(perRead, "trickle"), "bytesTrickled") >= 2L * n,
                         "each connection was sent bytes through the wait: " + way(perRead, "trickle")));
+    }
+
+    /**
+     * The classic client's handshake read times out at the 2 s connect timeout, 1 s inside the wait: on a busy machine
+     * a request may still be waiting at its end, but every one that ended did so, and at least one did.
+     */
+    private static void stallEndsAsAConnectTimeout(Map<String, Object> stall) {
+        @SuppressWarnings("unchecked")
+        Map<String, Integer> outcomes = (Map<String, Integer>) stall.get("outcomes");
+        assertTrue(outcomes.getOrDefault("connect", 0) >= 1, "its handshake's read timed out: " + stall);
+        assertEquals(TlsStall.REQUESTS, outcomes.getOrDefault("connect", 0) + outcomes.getOrDefault("unreported", 0),
+                "nothing but that: " + stall);
     }
 
     /** The front read every request's ClientHello, the stub no request: each ended, if at all, in its handshake. */
