@@ -135,6 +135,11 @@ public final class HandshakeStall implements AutoCloseable {
                         public void channelInactive(ChannelHandlerContext b) {
                             client.close();
                         }
+
+                        @Override
+                        public void exceptionCaught(ChannelHandlerContext b, Throwable cause) {
+                            b.close();
+                        }
                     })
                     .connect(backend);
             toServer.addListener(f -> {
@@ -144,7 +149,8 @@ public final class HandshakeStall implements AutoCloseable {
             });
             pacer = client.eventLoop().scheduleAtFixedRate(() -> {
                 if (pending.isReadable()) {
-                    client.writeAndFlush(pending.readRetainedSlice(1));
+                    // A copy: a slice of pending would shift under it when its read components are discarded.
+                    client.writeAndFlush(client.alloc().buffer(1).writeByte(pending.readByte()));
                     pending.discardReadComponents();
                     trickled.increment();
                 }
