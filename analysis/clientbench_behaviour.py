@@ -9,6 +9,7 @@ clientbench_decide puts the result in summary.json's verdict, and the terminal a
 from __future__ import annotations
 
 import sys
+import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -147,6 +148,19 @@ def _pool_timeouts(f: dict) -> tuple:
     return f"{c['slotsAfter']}/{c['slotsBefore']},{waited} wait", True if waited > 0 else None
 
 
+def _tls_stall(f: dict) -> tuple:
+    """Whose timeout it was, then how late the latest request ended past it, or the ways some never did within the
+    bound. Unreached when the front read no ClientHello, or a request got through to the stub: no handshake was held."""
+    c = f["tls-stall"]
+    ways = ("stall", "trickle")
+    if any(c[w]["helloes"] == 0 or c[w]["stubReads"] for w in ways):
+        return "-", None
+    never = [w for w in ways if c[w]["ended"] < c["requests"] or c[w]["lateMsMax"] > BOUNDS["deadlineLateMillis"]]
+    if never:
+        return f"{c['timeoutKind']}: {','.join(never)} never", False
+    return f"{c['timeoutKind']} +{_ms(max(c[w]['lateMsMax'] for w in ways))}", True
+
+
 ASPECTS = [
     Aspect("stale", "stale conn", "a kept-alive connection closed by the server once idle (FIN, RST)",
            ("stale-fin", "stale-rst"), _stale),
@@ -180,6 +194,9 @@ ASPECTS = [
     Aspect("poolTimeouts", "pool timeouts", "20 callers timing out at the library's own pool limits, on its own timeout"
            " and on the suite's: the slots the pool served after of those before, and the callers that waited for one;"
            " reached when some waited", ("pool-timeouts", "pool-timeouts-suite"), _pool_timeouts),
+    Aspect("tlsStall", "tls stall", "HTTPS on the library's own 1 s timeout, the server never answering the ClientHello"
+           " or answering a byte every 400 ms: how late the latest request ended; reached when the ClientHellos were"
+           " held", ("tls-stall",), _tls_stall),
 ]
 BY_KEY = {a.key: a for a in ASPECTS}
 
@@ -343,7 +360,7 @@ def text(b: dict, width: int = 118) -> str:
              + " (docs/behaviour.md)"]
     lines += ["  ".join(c.ljust(w) for c, w in zip(r[:keep], widths)).rstrip() for r in table]
     if keep < len(table[0]):
-        lines.append("in the report only: " + ", ".join(table[0][keep:]))
+        lines += textwrap.wrap("in the report only: " + ", ".join(table[0][keep:]), width, subsequent_indent="  ")
     return "\n".join(lines) + "\n"
 
 

@@ -12,6 +12,7 @@ final class BehaviourCases {
         return List.of(new StaleConnection("fin"), new StaleConnection("rst"), new StaleConnection("race"),
                 new ClosedAtOnce(), new Deadline("never"), new Deadline("stall"), new Deadline("trickle"),
                 Deadline.suite(), new TimeoutLeaks(), new ConnectionReuse(), new DefaultPoolLimits(), new SlowHost(),
-                new LargeHeaders(), new Http2StreamLimit(), new Http2GoAway(), new PoolTimeouts(), PoolTimeouts.suite());
+                new LargeHeaders(), new Http2StreamLimit(), new Http2GoAway(), new PoolTimeouts(), PoolTimeouts.suite(),
+                new TlsStall());
     }
 }

@@ -63,12 +63,13 @@ final class CaseContext implements AutoCloseable {
     }
 
     /**
-     * The client on HTTP/1.1 (or {@code protocol}), as the case's tuning has it.
+     * The client on HTTP/1.1 (or {@code protocol}), as the case's tuning has it; over TLS trusting any certificate, as
+     * the cases' only servers are their own stubs.
      * @throws BehaviourCase.NotApplicable when the client refuses the protocol (it says why before it starts anything)
      */
     HttpClientAdapter adapter(URI target, Protocol protocol, Duration requestTimeout) throws BehaviourCase.NotApplicable {
         AdapterConfig config = new AdapterConfig(target, protocol, AdapterConfig.DEFAULT_MAX_CONNECTIONS,
-                AdapterConfig.DEFAULT_CONNECT_TIMEOUT, requestTimeout, ioThreads, false, theCase.tuning());
+                AdapterConfig.DEFAULT_CONNECT_TIMEOUT, requestTimeout, ioThreads, protocol.tls(), theCase.tuning());
         HttpClientAdapter a;
         try {
             synchronized (FIRST_USE) {
