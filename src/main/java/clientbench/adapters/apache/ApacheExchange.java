@@ -24,7 +24,7 @@ import org.apache.hc.core5.http.HttpResponse;
  */
 final class ApacheExchange implements FutureCallback<Long> {
 
-    final ByteCounter counter = new ByteCounter(this::headArrived);
+    final ByteCounter counter;
     private final clientbench.api.Request request;
     private final Completion completion;
     private final Set<ApacheExchange> inFlight;
@@ -40,6 +40,7 @@ final class ApacheExchange implements FutureCallback<Long> {
         this.request = request;
         this.completion = completion;
         this.inFlight = inFlight;
+        this.counter = new ByteCounter(this::headArrived, request.leavesBodyOpen() ? 0 : Integer.MAX_VALUE);
     }
 
     /**
@@ -74,6 +75,10 @@ final class ApacheExchange implements FutureCallback<Long> {
     }
 
     private void headArrived() {
+        if (request.leavesBodyOpen()) { // reported at its head; the exchange stays open, as nothing reads its body
+            finish(Outcomes.ofResponse(request, counter.status, -1), counter.status, -1, null);
+            return;
+        }
         if (request.abandonsBody()) {
             abandoned = true;
             Future<Long> f = future;
@@ -91,6 +96,14 @@ final class ApacheExchange implements FutureCallback<Long> {
             finish(Outcome.TIMEOUT, 0, new TimeoutException("request timeout passed"));
         } else {
             finish(Outcome.OTHER, 0, new CancellationException("exchange cancelled"));
+        }
+    }
+
+    /** What the caller would have closed: the exchange whose body it left open, cancelled (its connection closed). */
+    void closeLeftOpen() {
+        Future<Long> f = future;
+        if (f != null) {
+            f.cancel(true);
         }
     }
 
@@ -122,14 +135,19 @@ final class ApacheExchange implements FutureCallback<Long> {
         }
     }
 
-    /** Counts the body's bytes as they arrive, keeping none. */
+    /**
+     * Counts the body's bytes as they arrive, keeping none. A body left open asks for no more than the connection's
+     * first window ({@code capacityIncrement} 0), as a reactive body publisher never subscribed.
+     */
     static final class ByteCounter extends AbstractBinResponseConsumer<Long> {
         private final Runnable headArrived;
+        private final int capacityIncrement;
         private volatile int status;
         private long bytes;
 
-        ByteCounter(Runnable headArrived) {
+        ByteCounter(Runnable headArrived, int capacityIncrement) {
             this.headArrived = headArrived;
+            this.capacityIncrement = capacityIncrement;
         }
 
         @Override
@@ -140,7 +158,7 @@ final class ApacheExchange implements FutureCallback<Long> {
 
         @Override
         protected int capacityIncrement() {
-            return Integer.MAX_VALUE;
+            return capacityIncrement;
         }
 
         @Override
