@@ -130,6 +130,18 @@ def _headers(f: dict) -> tuple:
     return text, not hung and not any(n <= BOUNDS["headerBytesRead"] for n in failed)
 
 
+def _unclosed(f: dict) -> tuple:
+    """The connections the stub holds open after the bodies left open ('held 5'), then the ordinary requests that waited
+    unanswered or failed. Unreached when the stub read none of the requests whose bodies were to be left open."""
+    c = f["unclosed-body"]
+    if c["leftOpenStubReads"] == 0:
+        return "-", None
+    waited = c["afterOutcomes"].get("unreported", 0)
+    failed = _sum(c["afterOutcomes"], "ok", "unreported")
+    text = f"held {c['stubHeldOpen']}" + (f",{waited} wait" if waited else "") + (f",{failed} fail" if failed else "")
+    return text, waited + failed <= BOUNDS["failedAfterBodiesLeftOpen"]
+
+
 ASPECTS = [
     Aspect("stale", "stale conn", "a kept-alive connection closed by the server once idle (FIN, RST)",
            ("stale-fin", "stale-rst"), _stale),
@@ -157,6 +169,9 @@ ASPECTS = [
            " at once on a connection", ("h2-streams",), _h2_streams),
     Aspect("goAway", "h2 goaway", "HTTP/2 with a GOAWAY every 50 streams of a connection; reached when the stub sent one",
            ("h2-goaway",), _go_away),
+    Aspect("unclosed", "unclosed body", "70 error bodies left open (neither read nor closed) at the library's own pool"
+           " limits, then 5 requests: the connections the stub holds; ok when the 5 pass",
+           ("unclosed-body",), _unclosed),
 ]
 BY_KEY = {a.key: a for a in ASPECTS}
 
