@@ -67,7 +67,7 @@ public final class ApacheAdapter implements HttpClientAdapter {
             leftOpen.hold(exchange::closeLeftOpen);
         }
         try {
-            Future<Long> future = client.execute(b.build(), exchange.counter, exchange);
+            Future<Long> future = client.execute(b.build(), exchange.consumer, exchange);
             exchange.startDeadline(future, deadlines, config.requestTimeout());
         } catch (RuntimeException e) { // refused before it started, e.g. after close()
             exchange.failed(e);
