@@ -161,6 +161,18 @@ def _tls_stall(f: dict) -> tuple:
     return f"{c['timeoutKind']} +{_ms(max(c[w]['lateMsMax'] for w in ways))}", True
 
 
+def _unclosed(f: dict) -> tuple:
+    """The connections the stub holds open after the bodies left open ('held 5'), then the ordinary requests that waited
+    unanswered or failed. Unreached when the stub read none of the requests whose bodies were to be left open."""
+    c = f["unclosed-body"]
+    if c["leftOpenStubReads"] == 0:
+        return "-", None
+    waited = c["afterOutcomes"].get("unreported", 0)
+    failed = _sum(c["afterOutcomes"], "ok", "unreported")
+    text = f"held {c['stubHeldOpen']}" + (f",{waited} wait" if waited else "") + (f",{failed} fail" if failed else "")
+    return text, waited + failed <= BOUNDS["failedAfterBodiesLeftOpen"]
+
+
 ASPECTS = [
     Aspect("stale", "stale conn", "a kept-alive connection closed by the server once idle (FIN, RST)",
            ("stale-fin", "stale-rst"), _stale),
@@ -197,6 +209,9 @@ ASPECTS = [
     Aspect("tlsStall", "tls stall", "HTTPS on the library's own 1 s timeout, the server never answering the ClientHello"
            " or answering a byte every 400 ms: how late the latest request ended; reached when the ClientHellos were"
            " held", ("tls-stall",), _tls_stall),
+    Aspect("unclosed", "unclosed body", "70 error bodies left open (neither read nor closed) at the library's own pool"
+           " limits, then 5 requests: the connections the stub holds; ok when the 5 pass",
+           ("unclosed-body",), _unclosed),
 ]
 BY_KEY = {a.key: a for a in ASPECTS}
 

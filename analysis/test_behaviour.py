@@ -123,6 +123,28 @@ def test_leaks_pool_slow_host_and_http2_marks_follow_their_counts(tmp_path, fact
     assert decided(tmp_path, facts)["clients"][client]["leaks"]["mark"] == cbb.NOT_WANTED
 
 
+def test_bodies_left_open_are_marked_by_the_ordinary_requests_that_waited_or_failed(tmp_path, facts):
+    client = next(iter(facts["clients"]))
+    f = case(facts, client, "unclosed-body")
+    f.update(leftOpenStubReads=70, stubHeldOpen=70, afterOutcomes={"ok": 5})
+    assert decided(tmp_path, facts)["clients"][client]["unclosed"] == {
+        "text": "held 70", "mark": cbb.WANTED, "why": cbb.BY_KEY["unclosed"].label}
+    f.update(leftOpenStubReads=5, stubHeldOpen=5, afterOutcomes={"ok": 4, "unreported": 1})
+    assert [decided(tmp_path, facts)["clients"][client]["unclosed"][k] for k in ("text", "mark")] == [
+        "held 5,1 wait", cbb.NOT_WANTED]
+    # A pool that refuses at once (Reactor Netty's pending-acquire limit) fails them: marked, and said apart.
+    f.update(leftOpenStubReads=16, stubHeldOpen=16, afterOutcomes={"rejected": 5})
+    assert [decided(tmp_path, facts)["clients"][client]["unclosed"][k] for k in ("text", "mark")] == [
+        "held 16,5 fail", cbb.NOT_WANTED]
+
+
+def test_bodies_left_open_the_stub_never_read_are_unreached(tmp_path, facts):
+    client = next(iter(facts["clients"]))
+    case(facts, client, "unclosed-body").update(leftOpenStubReads=0, stubHeldOpen=0, afterOutcomes={"unreported": 5})
+    assert decided(tmp_path, facts)["clients"][client]["unclosed"] == {
+        "text": "-", "mark": cbb.NOT_REACHED, "why": "not reached: " + cbb.BY_KEY["unclosed"].label}
+
+
 def sizes(data, client) -> list:
     return case(data, client, "large-headers")["bySize"]
 
@@ -332,17 +354,19 @@ BY_HAND = {
             "deadline": ("headers: stall,trickle never", "NO"), "suiteDeadline": ("headers: never", "NO"),
             "leaks": ("0 left", "ok"), "reuse": ("502/1k", "NO"), "pool": ("64/64", "ok"), "slowHost": ("70ms", "ok"),
             "headers": ("40K", "ok"), "h2Streams": ("820 fail", "NO"), "goAway": ("0 fail", "ok"),
-            "poolTimeouts": ("-", "unreached"), "tlsStall": ("headers +12ms", "ok")},
+            "poolTimeouts": ("-", "unreached"), "tlsStall": ("headers +12ms", "ok"),
+            "unclosed": ("held 70", "ok")},
     "okhttp": {"stale": ("0 failed", "ok"), "race": ("POST x2", "NO"), "closedAtOnce": ("0 failed", "ok"),
                "deadline": ("total +97ms", "ok"), "suiteDeadline": ("total +15ms", "ok"), "leaks": ("0 left,+7.0s", "NO"),
                "reuse": ("102/1k", "ok"), "pool": ("5/64", "NO"), "slowHost": ("100 wait", "NO"), "headers": ("40K", "ok"),
                "h2Streams": ("0 fail", "ok"), "goAway": ("0 fail", "ok"), "poolTimeouts": ("5/5,15 wait", "ok"),
-               "tlsStall": ("total +17ms", "ok")},
+               "tlsStall": ("total +17ms", "ok"), "unclosed": ("held 70", "ok")},
     "vertx": {"stale": ("0 failed", "ok"), "race": ("POST fails", "ok"), "closedAtOnce": ("137 failed", "NO"),
               "deadline": ("headers: stall,trickle never", "NO"), "suiteDeadline": ("suite +12ms", "ok"),
               "leaks": ("0 left", "ok"), "reuse": ("102/1k", "ok"), "pool": ("5/64", "NO"), "slowHost": ("141ms", "ok"),
               "headers": ("<12K", "NO"), "h2Streams": ("0 fail", "ok"), "goAway": ("22 fail", "NO"),
-              "poolTimeouts": ("5/5,15 wait", "ok"), "tlsStall": ("headers +17ms", "ok")},
+              "poolTimeouts": ("5/5,15 wait", "ok"), "tlsStall": ("headers +17ms", "ok"),
+              "unclosed": ("held 5,5 wait", "NO")},
 }
 
 

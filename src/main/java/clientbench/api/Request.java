@@ -12,9 +12,10 @@ import java.util.regex.Pattern;
  * own request from it on every send, as its users write it. Headers go as given, in order, with Accept-Encoding
  * identity unless the caller set one; expectedBodyBytes -1: any length; expectedStatus 0: any 2xx. abandonsBody: the
  * caller reads the status and headers, then closes the response without reading its body, as that library's users do.
+ * leavesBodyOpen: the caller reads the status and headers and forgets the body, neither reading nor closing it.
  */
 public record Request(String method, URI uri, List<Header> headers, byte[] body, String contentType,
-                      long expectedBodyBytes, int expectedStatus, boolean abandonsBody) {
+                      long expectedBodyBytes, int expectedStatus, boolean abandonsBody, boolean leavesBodyOpen) {
 
     /** Where the body's type is not given: what every adapter sends with a body. */
     public static final String OCTET_STREAM = "application/octet-stream";
@@ -54,7 +55,13 @@ public record Request(String method, URI uri, List<Header> headers, byte[] body,
     /** A request whose body is read in full, as every benchmark's. */
     public Request(String method, URI uri, List<Header> headers, byte[] body, String contentType, long expectedBodyBytes,
                    int expectedStatus) {
-        this(method, uri, headers, body, contentType, expectedBodyBytes, expectedStatus, false);
+        this(method, uri, headers, body, contentType, expectedBodyBytes, expectedStatus, false, false);
+    }
+
+    /** A request whose body is read in full or, with {@code abandonsBody}, closed unread. */
+    public Request(String method, URI uri, List<Header> headers, byte[] body, String contentType, long expectedBodyBytes,
+                   int expectedStatus, boolean abandonsBody) {
+        this(method, uri, headers, body, contentType, expectedBodyBytes, expectedStatus, abandonsBody, false);
     }
 
     public Request {
@@ -89,8 +96,11 @@ public record Request(String method, URI uri, List<Header> headers, byte[] body,
         if (expectedStatus != 0 && (expectedStatus < 100 || expectedStatus > 599)) {
             throw new IllegalArgumentException("expected status must be 100-599 (or 0 for any 2xx), was " + expectedStatus);
         }
-        if (abandonsBody && expectedBodyBytes != -1) {
+        if ((abandonsBody || leavesBodyOpen) && expectedBodyBytes != -1) {
             throw new IllegalArgumentException("a body left unread has no length to check: expectedBodyBytes must be -1");
+        }
+        if (abandonsBody && leavesBodyOpen) {
+            throw new IllegalArgumentException("a body is either closed unread (abandonsBody) or left open, not both");
         }
     }
 
@@ -108,17 +118,27 @@ public record Request(String method, URI uri, List<Header> headers, byte[] body,
     public Request withHeaders(List<Header> more) {
         List<Header> all = new ArrayList<>(headers);
         all.addAll(more);
-        return new Request(method, uri, all, body, contentType, expectedBodyBytes, expectedStatus, abandonsBody);
+        return new Request(method, uri, all, body, contentType, expectedBodyBytes, expectedStatus, abandonsBody,
+                leavesBodyOpen);
     }
 
     /** The same request, ok only with this status (0: any 2xx). */
     public Request withExpectedStatus(int status) {
-        return new Request(method, uri, headers, body, contentType, expectedBodyBytes, status, abandonsBody);
+        return new Request(method, uri, headers, body, contentType, expectedBodyBytes, status, abandonsBody,
+                leavesBodyOpen);
     }
 
     /** The same request, its body left unread: the caller closes the response after its headers (any length). */
     public Request withBodyAbandoned() {
-        return new Request(method, uri, headers, body, contentType, -1, expectedStatus, true);
+        return new Request(method, uri, headers, body, contentType, -1, expectedStatus, true, false);
+    }
+
+    /**
+     * The same request, its body forgotten: the caller keeps the response but neither reads nor closes its body (any
+     * length). The adapter holds what the caller would have closed until its own close(), which frees it.
+     */
+    public Request withBodyLeftOpen() {
+        return new Request(method, uri, headers, body, contentType, -1, expectedStatus, false, true);
     }
 
     /** True when the request carries a body (possibly empty, as a POST may): send {@link #contentType()} with it. */

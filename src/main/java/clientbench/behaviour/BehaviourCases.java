@@ -13,6 +13,6 @@ final class BehaviourCases {
                 new ClosedAtOnce(), new Deadline("never"), new Deadline("stall"), new Deadline("trickle"),
                 Deadline.suite(), new TimeoutLeaks(), new ConnectionReuse(), new DefaultPoolLimits(), new SlowHost(),
                 new LargeHeaders(), new Http2StreamLimit(), new Http2GoAway(), new PoolTimeouts(), PoolTimeouts.suite(),
-                new TlsStall());
+                new TlsStall(), new UnclosedBody());
     }
 }

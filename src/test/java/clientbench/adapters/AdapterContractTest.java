@@ -245,6 +245,21 @@ abstract class AdapterContractTest {
         assertEquals(Outcome.OK, next.outcome, next::describe);
     }
 
+    /**
+     * A caller that keeps the response and forgets its body, neither read nor closed: the status is reported once, at
+     * the head, and close() still frees that connection with every other (the adapter holds the response until then).
+     */
+    @Test
+    void aBodyLeftOpenIsReportedByItsStatusAndCloseFreesItsConnection() throws Exception {
+        HttpClientAdapter adapter = open(config());
+        Reported open = sendAndWait(adapter, Request.get(stub.uri(), "/?status=500&bytes=1048576", -1)
+                .withBodyLeftOpen());
+        assertEquals(Outcome.STATUS, open.outcome, open::describe);
+        assertEquals(500, open.status, open::describe);
+        assertEquals(1, stub.openConnections(), "the body left open is on its connection");
+        closeAndAwaitStubConnectionsClosed(adapter);
+    }
+
     @Test
     void chunkedBodyIsReadWholeAndCounted() throws Exception {
         Reported r = sendAndWait(open(config()), Request.get(stub.uri(), "/?chunked=true&bytes=10000", 10_000));

@@ -68,6 +68,8 @@ class CaseFiguresMatchTheClientsOwnCountsTest {
         scenarios.put("slow host, 5 a host and 64 in all", new Object[] {new SlowHost(), plain.perHostLimitedTo(5).limitedTo(64)});
         scenarios.put("slow host, 5 a host only", new Object[] {new SlowHost(), plain.perHostLimitedTo(5)});
         scenarios.put("h2", new Object[] {new Http2GoAway(), plain});
+        scenarios.put("bodies left open", new Object[] {new UnclosedBody(), plain});
+        scenarios.put("bodies left open, 5 at once", new Object[] {new UnclosedBody(), plain.limitedTo(5)});
         Map<String, Future<Ran>> running = new LinkedHashMap<>();
         try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
             scenarios.forEach((name, s) -> running.put(name, threads.submit(() -> run((BehaviourCase) s[0], (KnownClient.Knobs) s[1]))));
@@ -182,6 +184,21 @@ class CaseFiguresMatchTheClientsOwnCountsTest {
                 () -> assertEquals(drops.client().connects.get(), drops.figure("connectionsOpened")),
                 () -> assertTrue(drops.figure("connectionsOpened") > drops.client().unreadDropped.get(),
                         "a connection for each body dropped, and those the server closed"));
+    }
+
+    @Test
+    void theConnectionsHeldAreTheBodiesTheClientLeftOpen() {
+        Ran free = RAN.get("bodies left open");
+        Ran five = RAN.get("bodies left open, 5 at once");
+        assertAll(free.figures() + " / " + five.figures(),
+                () -> assertEquals(UnclosedBody.LEFT_OPEN, free.client().leftOpen.size()),
+                () -> assertEquals(free.client().leftOpen.size(), free.figure("stubHeldOpen")),
+                () -> assertEquals(UnclosedBody.AFTER, free.count("afterOutcomes", "ok"), "no limit: they pass"),
+                () -> assertEquals(5, five.client().leftOpen.size(), "each body left open keeps its slot"),
+                () -> assertEquals(five.client().leftOpen.size(), five.figure("stubHeldOpen")),
+                () -> assertEquals(five.client().leftOpen.size(), five.figure("leftOpenStubReads")),
+                () -> assertEquals(UnclosedBody.AFTER, five.count("afterOutcomes", "unreported"),
+                        "every slot held: the ordinary requests wait"));
     }
 
     @Test

@@ -87,6 +87,8 @@ final class KnownClient implements HttpClientAdapter {
     final AtomicInteger unreadDropped = new AtomicInteger();
     /** Sockets a timeout left open: what a leak-counting case should find. */
     final Set<Socket> leaked = ConcurrentHashMap.newKeySet();
+    /** Sockets whose body the caller left open: each keeps its slot, as a pool's connection would, until close(). */
+    final Set<Socket> leftOpen = ConcurrentHashMap.newKeySet();
 
     private final AdapterConfig config;
     private final Knobs knobs;
@@ -124,6 +126,7 @@ final class KnownClient implements HttpClientAdapter {
                 boolean freeSlot = true;
                 try {
                     long[] answer = exchange(request, deadline);
+                    freeSlot = !request.leavesBodyOpen();
                     status = (int) answer[0];
                     outcome = Outcomes.ofResponse(request, status, answer[1]);
                 } catch (SocketTimeoutException e) {
@@ -201,6 +204,10 @@ final class KnownClient implements HttpClientAdapter {
             } else if (lower.startsWith("connection:") && lower.contains("close")) {
                 close = true;
             }
+        }
+        if (request.leavesBodyOpen()) {
+            leftOpen.add(s);
+            return new long[] {status, -1};
         }
         if (request.abandonsBody() && knobs.dropUnread()) {
             unreadDropped.incrementAndGet();

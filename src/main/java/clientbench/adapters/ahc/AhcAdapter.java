@@ -3,6 +3,7 @@ package clientbench.adapters.ahc;
 import clientbench.adapters.support.AdapterSettings;
 import clientbench.adapters.support.AsyncPermits;
 import clientbench.adapters.support.Http2Ramp;
+import clientbench.adapters.support.OpenBodies;
 import clientbench.api.AdapterConfig;
 import clientbench.api.Completion;
 import clientbench.api.HttpClientAdapter;
@@ -37,6 +38,7 @@ public final class AhcAdapter implements HttpClientAdapter {
     private final Http2Ramp ramp;
     private final Map<String, String> settings;
     private final AhcExchange.Observed observed = new AhcExchange.Observed();
+    private final OpenBodies leftOpen = new OpenBodies();
     private volatile boolean closed;
 
     public AhcAdapter(AdapterConfig config) {
@@ -70,6 +72,13 @@ public final class AhcAdapter implements HttpClientAdapter {
             completion.complete(Outcome.REJECTED, 0, new RejectedExecutionException(name() + " is closed"));
             return;
         }
+        if (request.leavesBodyOpen()) {
+            if (permits != null) {
+                permits.release(); // a body left open holds its connection, not one of the adapter's permits
+            }
+            startLeavingBodyOpen(request, completion);
+            return;
+        }
         AhcExchange handler = new AhcExchange(config, request, completion, inFlight, permits, ramp, observed);
         inFlight.add(handler);
         try {
@@ -79,9 +88,19 @@ public final class AhcAdapter implements HttpClientAdapter {
         }
     }
 
+    private void startLeavingBodyOpen(Request request, Completion completion) {
+        AhcLeftOpen handler = AhcLeftOpen.create(request, completion);
+        try {
+            handler.holdIn(leftOpen, client.executeRequest(toAhc(request), handler));
+        } catch (RuntimeException e) { // refused before it started, e.g. after close()
+            handler.onThrowable(e);
+        }
+    }
+
     @Override
     public void close() {
         closed = true;
+        leftOpen.closeAll();
         try {
             client.close(); // stops the timer (joins its thread) and starts the event loops' shutdown
         } catch (Exception e) {

@@ -2,6 +2,7 @@ package clientbench.adapters.apache;
 
 import clientbench.adapters.support.AdapterSettings;
 import clientbench.adapters.support.DeadlineTimer;
+import clientbench.adapters.support.OpenBodies;
 import clientbench.api.AdapterConfig;
 import clientbench.api.Completion;
 import clientbench.api.HttpClientAdapter;
@@ -36,6 +37,7 @@ public final class ApacheAdapter implements HttpClientAdapter {
     /** Null with the library's own timeout. */
     private final DeadlineTimer deadlines;
     private final Set<ApacheExchange> inFlight = ConcurrentHashMap.newKeySet();
+    private final OpenBodies leftOpen = new OpenBodies();
     private volatile boolean closed;
 
     public ApacheAdapter(AdapterConfig config) {
@@ -61,8 +63,11 @@ public final class ApacheAdapter implements HttpClientAdapter {
         }
         ApacheExchange exchange = new ApacheExchange(request, completion, inFlight);
         inFlight.add(exchange);
+        if (request.leavesBodyOpen()) {
+            leftOpen.hold(exchange::closeLeftOpen);
+        }
         try {
-            Future<Long> future = client.execute(b.build(), exchange.counter, exchange);
+            Future<Long> future = client.execute(b.build(), exchange.consumer, exchange);
             exchange.startDeadline(future, deadlines, config.requestTimeout());
         } catch (RuntimeException e) { // refused before it started, e.g. after close()
             exchange.failed(e);
@@ -73,6 +78,7 @@ public final class ApacheAdapter implements HttpClientAdapter {
     public void close() {
         closed = true;
         inFlight.forEach(ApacheExchange::abandon); // a graceful close would let them run to their end
+        leftOpen.closeAll();
         // GRACEFUL: the reactor closes its own channels. IMMEDIATE closes the selector under it and the
         // reactor thread logs a ClosedSelectorException at ERROR on every close.
         client.close(CloseMode.GRACEFUL);

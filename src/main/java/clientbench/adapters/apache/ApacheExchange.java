@@ -7,6 +7,7 @@ import clientbench.adapters.support.DeadlineTimer;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.Future;
@@ -16,7 +17,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.hc.client5.http.async.methods.AbstractBinResponseConsumer;
 import org.apache.hc.core5.concurrent.FutureCallback;
 import org.apache.hc.core5.http.ContentType;
+import org.apache.hc.core5.http.EntityDetails;
+import org.apache.hc.core5.http.Header;
+import org.apache.hc.core5.http.HttpException;
 import org.apache.hc.core5.http.HttpResponse;
+import org.apache.hc.core5.http.nio.AsyncResponseConsumer;
+import org.apache.hc.core5.http.nio.CapacityChannel;
+import org.apache.hc.core5.http.protocol.HttpContext;
 
 /**
  * One Apache async request: its response consumer (counting body bytes, keeping none), its callback,
@@ -25,6 +32,8 @@ import org.apache.hc.core5.http.HttpResponse;
 final class ApacheExchange implements FutureCallback<Long> {
 
     final ByteCounter counter = new ByteCounter(this::headArrived);
+    /** What the client is given: the counter, or for a body left open a consumer that stops at the first window. */
+    final AsyncResponseConsumer<Long> consumer;
     private final clientbench.api.Request request;
     private final Completion completion;
     private final Set<ApacheExchange> inFlight;
@@ -40,6 +49,7 @@ final class ApacheExchange implements FutureCallback<Long> {
         this.request = request;
         this.completion = completion;
         this.inFlight = inFlight;
+        this.consumer = request.leavesBodyOpen() ? new LeftOpen(counter) : counter;
     }
 
     /**
@@ -74,6 +84,10 @@ final class ApacheExchange implements FutureCallback<Long> {
     }
 
     private void headArrived() {
+        if (request.leavesBodyOpen()) { // reported at its head; the exchange stays open, as nothing reads its body
+            finish(Outcomes.ofResponse(request, counter.status, -1), counter.status, -1, null);
+            return;
+        }
         if (request.abandonsBody()) {
             abandoned = true;
             Future<Long> f = future;
@@ -91,6 +105,17 @@ final class ApacheExchange implements FutureCallback<Long> {
             finish(Outcome.TIMEOUT, 0, new TimeoutException("request timeout passed"));
         } else {
             finish(Outcome.OTHER, 0, new CancellationException("exchange cancelled"));
+        }
+    }
+
+    /** What the caller would have closed: the body left open, so the exchange and its connection end. */
+    void closeLeftOpen() {
+        if (consumer instanceof LeftOpen open) {
+            open.close();
+        }
+        Future<Long> f = future;
+        if (f != null) {
+            f.cancel(true);
         }
     }
 
@@ -119,6 +144,74 @@ final class ApacheExchange implements FutureCallback<Long> {
                 d.cancel(false);
             }
             completion.complete(outcome, status, bodyBytes, cause);
+        }
+    }
+
+    /**
+     * A body left open: the counter's, but no capacity granted past the connection's first window, as a reactive body
+     * publisher never subscribed. Closed, it grants capacity and fails the next data, which ends the exchange.
+     */
+    static final class LeftOpen implements AsyncResponseConsumer<Long> {
+        private final ByteCounter counter;
+        private volatile CapacityChannel channel;
+        private volatile boolean closed;
+
+        LeftOpen(ByteCounter counter) {
+            this.counter = counter;
+        }
+
+        void close() {
+            closed = true;
+            CapacityChannel c = channel;
+            if (c != null) {
+                try {
+                    c.update(Integer.MAX_VALUE);
+                } catch (IOException e) {
+                    // the connection is gone already
+                }
+            }
+        }
+
+        @Override
+        public void consumeResponse(HttpResponse response, EntityDetails entity, HttpContext context,
+                                    FutureCallback<Long> resultCallback) throws HttpException, IOException {
+            counter.consumeResponse(response, entity, context, resultCallback);
+        }
+
+        @Override
+        public void informationResponse(HttpResponse response, HttpContext context) throws HttpException, IOException {
+            counter.informationResponse(response, context);
+        }
+
+        @Override
+        public void updateCapacity(CapacityChannel capacityChannel) throws IOException {
+            channel = capacityChannel;
+            if (closed) {
+                capacityChannel.update(Integer.MAX_VALUE);
+            }
+        }
+
+        @Override
+        public void consume(ByteBuffer src) throws IOException {
+            if (closed) {
+                throw new IOException("the body left open was closed");
+            }
+            counter.consume(src);
+        }
+
+        @Override
+        public void streamEnd(List<? extends Header> trailers) throws HttpException, IOException {
+            counter.streamEnd(trailers);
+        }
+
+        @Override
+        public void failed(Exception cause) {
+            counter.failed(cause);
+        }
+
+        @Override
+        public void releaseResources() {
+            counter.releaseResources();
         }
     }
 

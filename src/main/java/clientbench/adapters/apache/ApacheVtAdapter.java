@@ -2,6 +2,7 @@ package clientbench.adapters.apache;
 
 import clientbench.adapters.support.AdapterSettings;
 import clientbench.adapters.support.BodyBuffers;
+import clientbench.adapters.support.OpenBodies;
 import clientbench.adapters.support.VirtualThreadExchanges;
 import clientbench.adapters.support.VirtualThreadExchanges.Answer;
 import clientbench.adapters.support.VirtualThreads;
@@ -32,6 +33,7 @@ public final class ApacheVtAdapter implements HttpClientAdapter {
     private final PoolingHttpClientConnectionManager pool;
     private final BodyBuffers buffers = new BodyBuffers();
     private final VirtualThreadExchanges exchanges;
+    private final OpenBodies leftOpen = new OpenBodies();
 
     public ApacheVtAdapter(AdapterConfig config) {
         AdapterSettings.refuseHttp2(name(), config,
@@ -54,6 +56,11 @@ public final class ApacheVtAdapter implements HttpClientAdapter {
             if (!config.tuning().libraryTimeout()) {
                 call.onDeadline(r::cancel);
             }
+            if (request.leavesBodyOpen()) { // the CloseableHttpResponse never closed: it keeps its pool slot
+                var response = client.execute(r);
+                leftOpen.hold(response);
+                return Answer.of(response.getCode(), -1);
+            }
             if (request.abandonsBody()) { // the response closed unread, as its users write it without a handler
                 try (var response = client.execute(r)) {
                     return Answer.of(response.getCode(), -1);
@@ -72,6 +79,7 @@ public final class ApacheVtAdapter implements HttpClientAdapter {
     @Override
     public void close() {
         exchanges.close();
+        leftOpen.closeAll();
         client.close(CloseMode.IMMEDIATE);
     }
 

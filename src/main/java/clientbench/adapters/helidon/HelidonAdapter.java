@@ -10,6 +10,7 @@ import clientbench.api.Request;
 import clientbench.adapters.support.AdapterSettings;
 import clientbench.adapters.support.DeadlineTimer;
 import clientbench.adapters.support.Http2Ramp;
+import clientbench.adapters.support.OpenBodies;
 import clientbench.adapters.support.VirtualThreads;
 import io.helidon.common.buffers.DataReader;
 import io.helidon.webclient.api.HttpClient;
@@ -43,6 +44,7 @@ public final class HelidonAdapter implements HttpClientAdapter {
     private final DeadlineTimer deadlines;
     private final ExecutorService threads;
     private final Map<String, String> settings;
+    private final OpenBodies leftOpen = new OpenBodies();
 
     public HelidonAdapter(AdapterConfig config) {
         this.config = config;
@@ -78,14 +80,26 @@ public final class HelidonAdapter implements HttpClientAdapter {
                 });
             }
             permits.acquire();
-            try (HttpClientResponse response = HelidonClients.call(client, request)) {
-                status = response.status().code();
-                ramp.onResponse(AdapterSettings.http2(config)); // with prior knowledge every response is on HTTP/2
-                // A caller that abandons the body closes the response unread: Helidon decides about the connection.
-                bodyBytes = request.abandonsBody() ? -1 : HelidonClients.drain(response, request.expectedBodyBytes());
-                outcome = Outcomes.ofResponse(request, status, bodyBytes);
-            } finally {
-                permits.release();
+            if (request.leavesBodyOpen()) { // the response neither read nor closed: its connection stays with it
+                try {
+                    HttpClientResponse response = HelidonClients.call(client, request);
+                    leftOpen.hold(response);
+                    status = response.status().code();
+                    outcome = Outcomes.ofResponse(request, status, -1);
+                } finally {
+                    permits.release();
+                }
+            } else {
+                try (HttpClientResponse response = HelidonClients.call(client, request)) {
+                    status = response.status().code();
+                    ramp.onResponse(AdapterSettings.http2(config)); // with prior knowledge every response is on HTTP/2
+                    // A caller that abandons the body closes the response unread: Helidon decides about the connection.
+                    bodyBytes = request.abandonsBody() ? -1
+                            : HelidonClients.drain(response, request.expectedBodyBytes());
+                    outcome = Outcomes.ofResponse(request, status, bodyBytes);
+                } finally {
+                    permits.release();
+                }
             }
         } catch (Exception e) {
             outcome = expired.get() ? Outcome.TIMEOUT : outcomeOf(e);
@@ -100,6 +114,7 @@ public final class HelidonAdapter implements HttpClientAdapter {
 
     @Override
     public void close() {
+        leftOpen.closeAll();
         VirtualThreads.shutdown(threads); // an interrupted virtual thread closes the socket it is blocked on
         try {
             client.closeResource(); // closes the idle cached connections

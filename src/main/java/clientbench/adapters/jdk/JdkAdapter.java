@@ -9,6 +9,7 @@ import clientbench.api.Request;
 import clientbench.adapters.support.AdapterSettings;
 import clientbench.adapters.support.AsyncPermits;
 import clientbench.adapters.support.Http2Ramp;
+import clientbench.adapters.support.OpenBodies;
 import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
@@ -31,6 +32,7 @@ public final class JdkAdapter implements HttpClientAdapter {
     private final HttpClient client;
     private final AsyncPermits permits;
     private final Http2Ramp ramp;
+    private final OpenBodies leftOpen = new OpenBodies();
     /** Requests sent and not yet reported, which close() waits for (one increment and decrement per request). */
     private final AtomicInteger unreported = new AtomicInteger();
     private volatile boolean closed;
@@ -62,7 +64,7 @@ public final class JdkAdapter implements HttpClientAdapter {
             if (remaining.isNegative() || remaining.isZero()) {
                 throw new HttpTimeoutException("request timed out while queued for a connection");
             }
-            exchange = client.sendAsync(JdkClients.toJdk(request, remaining), JdkClients.body(request));
+            exchange = client.sendAsync(JdkClients.toJdk(request, remaining), JdkClients.body(request, leftOpen));
         } catch (HttpTimeoutException | RuntimeException e) { // queued too long, or refused, e.g. after close()
             permits.release();
             report(completion, Outcomes.ofThrowable(e), 0, -1, e);
@@ -98,6 +100,7 @@ public final class JdkAdapter implements HttpClientAdapter {
     @Override
     public void close() {
         closed = true;
+        leftOpen.closeAll();
         JdkClients.shutdown(client);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
         while (unreported.get() > 0 && System.nanoTime() < deadline) {

@@ -6,6 +6,7 @@ import clientbench.api.TimeoutKind;
 import clientbench.api.TrustAllCertificates;
 import clientbench.adapters.support.AdapterSettings;
 import clientbench.adapters.support.Http2Ramp;
+import clientbench.adapters.support.OpenBodies;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -159,8 +160,17 @@ final class JdkClients {
         }
     };
 
-    /** What the caller does with the body: reads it to its end, or closes it unread. */
-    static HttpResponse.BodyHandler<Long> body(clientbench.api.Request request) {
+    /**
+     * What the caller does with the body: reads it to its end, closes it unread, or takes it as
+     * {@code BodyHandlers.ofInputStream()} and forgets the stream, neither read nor closed ({@code leftOpen} holds it).
+     */
+    static HttpResponse.BodyHandler<Long> body(clientbench.api.Request request, OpenBodies leftOpen) {
+        if (request.leavesBodyOpen()) {
+            return info -> HttpResponse.BodySubscribers.mapping(HttpResponse.BodySubscribers.ofInputStream(), in -> {
+                leftOpen.hold(in);
+                return -1L;
+            });
+        }
         return request.abandonsBody() ? ABANDON_BODY : COUNT_BODY;
     }
 

@@ -2,6 +2,7 @@ package clientbench.adapters.jdk;
 
 import clientbench.adapters.support.AdapterSettings;
 import clientbench.adapters.support.Http2Ramp;
+import clientbench.adapters.support.OpenBodies;
 import clientbench.adapters.support.VirtualThreadExchanges;
 import clientbench.adapters.support.VirtualThreadExchanges.Answer;
 import clientbench.adapters.support.VirtualThreads;
@@ -25,6 +26,7 @@ public final class JdkVtAdapter implements HttpClientAdapter {
     private final AdapterConfig config;
     private final HttpClient client;
     private final Http2Ramp ramp;
+    private final OpenBodies leftOpen = new OpenBodies();
     private final VirtualThreadExchanges exchanges;
 
     public JdkVtAdapter(AdapterConfig config) {
@@ -38,7 +40,8 @@ public final class JdkVtAdapter implements HttpClientAdapter {
     @Override
     public void send(Request request, Completion completion) {
         exchanges.send(request, completion, call -> {
-            HttpResponse<Long> response = client.send(JdkClients.toJdk(request, call.timeLeft()), JdkClients.body(request));
+            HttpResponse<Long> response = client.send(JdkClients.toJdk(request, call.timeLeft()),
+                    JdkClients.body(request, leftOpen));
             ramp.onResponse(response.version() == HttpClient.Version.HTTP_2);
             return new Answer(response.statusCode(), response.body(), JdkClients.wrongVersion(config, response));
         });
@@ -46,6 +49,7 @@ public final class JdkVtAdapter implements HttpClientAdapter {
 
     @Override
     public void close() {
+        leftOpen.closeAll();
         JdkClients.shutdown(client);
         exchanges.close();
     }

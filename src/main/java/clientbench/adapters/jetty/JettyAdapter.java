@@ -1,5 +1,6 @@
 package clientbench.adapters.jetty;
 
+import clientbench.adapters.support.OpenBodies;
 import clientbench.api.AdapterConfig;
 import clientbench.api.Completion;
 import clientbench.api.HttpClientAdapter;
@@ -8,7 +9,9 @@ import clientbench.api.Outcomes;
 import clientbench.api.Request;
 import java.nio.ByteBuffer;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.client.InputStreamResponseListener;
 import org.eclipse.jetty.client.Response;
 import org.eclipse.jetty.client.Result;
 
@@ -21,6 +24,7 @@ public final class JettyAdapter implements HttpClientAdapter {
 
     private final AdapterConfig config;
     private final HttpClient client;
+    private final OpenBodies leftOpen = new OpenBodies();
 
     public JettyAdapter(AdapterConfig config) {
         this.config = config;
@@ -29,6 +33,10 @@ public final class JettyAdapter implements HttpClientAdapter {
 
     @Override
     public void send(Request request, Completion completion) {
+        if (request.leavesBodyOpen()) {
+            sendLeavingBodyOpen(request, completion);
+            return;
+        }
         JettyClients.newRequest(client, config.requestTimeout(), request).send(new Response.Listener() {
             private long bytes;
             private volatile boolean abandoned;
@@ -59,8 +67,34 @@ public final class JettyAdapter implements HttpClientAdapter {
         });
     }
 
+    /** The body taken as an InputStreamResponseListener's stream, never read nor closed: Jetty holds the exchange. */
+    private void sendLeavingBodyOpen(Request request, Completion completion) {
+        AtomicBoolean reported = new AtomicBoolean();
+        InputStreamResponseListener listener = new InputStreamResponseListener() {
+            @Override
+            public void onHeaders(Response response) {
+                super.onHeaders(response);
+                if (reported.compareAndSet(false, true)) {
+                    int status = response.getStatus();
+                    completion.complete(Outcomes.ofResponse(request, status, -1), status, -1, null);
+                }
+            }
+
+            @Override
+            public void onComplete(Result result) {
+                super.onComplete(result);
+                if (result.isFailed() && reported.compareAndSet(false, true)) { // failed before its head
+                    completion.complete(JettyClients.outcomeOf(result.getFailure()), 0, result.getFailure());
+                }
+            }
+        };
+        leftOpen.hold(listener.getInputStream());
+        JettyClients.newRequest(client, config.requestTimeout(), request).send(listener);
+    }
+
     @Override
     public void close() {
+        leftOpen.closeAll();
         JettyClients.stop(client);
     }
 

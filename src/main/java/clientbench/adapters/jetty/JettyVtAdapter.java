@@ -1,6 +1,7 @@
 package clientbench.adapters.jetty;
 
 import clientbench.adapters.support.BodyBuffers;
+import clientbench.adapters.support.OpenBodies;
 import clientbench.adapters.support.VirtualThreadExchanges;
 import clientbench.adapters.support.VirtualThreadExchanges.Answer;
 import clientbench.adapters.support.VirtualThreads;
@@ -30,6 +31,7 @@ public final class JettyVtAdapter implements HttpClientAdapter {
     private final HttpClient client;
     private final BodyBuffers buffers = new BodyBuffers();
     private final VirtualThreadExchanges exchanges;
+    private final OpenBodies leftOpen = new OpenBodies();
 
     public JettyVtAdapter(AdapterConfig config) {
         this.config = config;
@@ -43,6 +45,10 @@ public final class JettyVtAdapter implements HttpClientAdapter {
             InputStreamResponseListener listener = new InputStreamResponseListener();
             JettyClients.newRequest(client, call.timeLeft(), request).send(listener);
             Response response = listener.get(call.timeLeft().toMillis() + BACKSTOP_MILLIS, TimeUnit.MILLISECONDS);
+            if (request.leavesBodyOpen()) { // the listener's InputStream never read nor closed
+                leftOpen.hold(listener.getInputStream());
+                return Answer.of(response.getStatus(), -1);
+            }
             try (InputStream body = listener.getInputStream()) { // closed unread when the caller abandons the body
                 return Answer.of(response.getStatus(), request.abandonsBody() ? -1 : buffers.drain(body));
             }
@@ -57,6 +63,7 @@ public final class JettyVtAdapter implements HttpClientAdapter {
     @Override
     public void close() {
         exchanges.close();
+        leftOpen.closeAll();
         JettyClients.stop(client);
     }
 

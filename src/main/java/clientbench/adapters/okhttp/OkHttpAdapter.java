@@ -7,6 +7,7 @@ import clientbench.api.Outcome;
 import clientbench.api.Outcomes;
 import clientbench.api.Request;
 import clientbench.adapters.support.Http2Ramp;
+import clientbench.adapters.support.OpenBodies;
 import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.RejectedExecutionException;
@@ -30,6 +31,7 @@ public final class OkHttpAdapter implements HttpClientAdapter {
     private final OkHttpClients.Owned owned;
     private final OkHttpClient client;
     private final Http2Ramp ramp;
+    private final OpenBodies leftOpen = new OpenBodies();
     private volatile boolean closed;
 
     public OkHttpAdapter(AdapterConfig config) {
@@ -62,6 +64,12 @@ public final class OkHttpAdapter implements HttpClientAdapter {
                 long bytes = -1;
                 Throwable failure = OkHttpClients.wrongVersion(config, response);
                 ramp.onResponse(OkHttpClients.isHttp2(response));
+                if (request.leavesBodyOpen()) { // the Response neither read nor closed: its connection stays the call's
+                    leftOpen.hold(response);
+                    Outcome head = failure != null ? Outcome.OTHER : Outcomes.ofResponse(request, response.code(), -1);
+                    completion.complete(head, response.code(), -1, failure);
+                    return;
+                }
                 try (response) { // closed unread when the caller abandons the body: OkHttp decides about the connection
                     bytes = request.abandonsBody() ? -1 : response.body().source().readAll(Okio.blackhole());
                     outcome = failure != null ? Outcome.OTHER
@@ -78,6 +86,7 @@ public final class OkHttpAdapter implements HttpClientAdapter {
     @Override
     public void close() {
         closed = true;
+        leftOpen.closeAll();
         owned.close();
     }
 

@@ -2,6 +2,7 @@ package clientbench.adapters.okhttp;
 
 import clientbench.adapters.support.AdapterSettings;
 import clientbench.adapters.support.Http2Ramp;
+import clientbench.adapters.support.OpenBodies;
 import clientbench.adapters.support.VirtualThreadExchanges;
 import clientbench.adapters.support.VirtualThreadExchanges.Answer;
 import clientbench.adapters.support.VirtualThreads;
@@ -30,6 +31,7 @@ public final class OkHttpVtAdapter implements HttpClientAdapter {
     private final OkHttpClient client;
     private final Http2Ramp ramp;
     private final VirtualThreadExchanges exchanges;
+    private final OpenBodies leftOpen = new OpenBodies();
 
     public OkHttpVtAdapter(AdapterConfig config) {
         this.config = config;
@@ -46,6 +48,12 @@ public final class OkHttpVtAdapter implements HttpClientAdapter {
         exchanges.send(request, completion, x -> {
             Call call = client.newCall(owned.toOkHttp(request));
             call.timeout().timeout(x.timeLeft().toNanos(), TimeUnit.NANOSECONDS);
+            if (request.leavesBodyOpen()) { // the Response neither read nor closed: its connection stays the call's
+                Response response = call.execute();
+                leftOpen.hold(response);
+                ramp.onResponse(OkHttpClients.isHttp2(response));
+                return new Answer(response.code(), -1, OkHttpClients.wrongVersion(config, response));
+            }
             try (Response response = call.execute()) {
                 ramp.onResponse(OkHttpClients.isHttp2(response));
                 return new Answer(response.code(), request.abandonsBody() ? -1 : response.body().source().readAll(Okio.blackhole()),
@@ -56,6 +64,7 @@ public final class OkHttpVtAdapter implements HttpClientAdapter {
 
     @Override
     public void close() {
+        leftOpen.closeAll();
         owned.close();
         exchanges.close();
     }

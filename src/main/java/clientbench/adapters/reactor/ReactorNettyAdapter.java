@@ -1,5 +1,6 @@
 package clientbench.adapters.reactor;
 
+import clientbench.adapters.support.OpenBodies;
 import clientbench.api.AdapterConfig;
 import clientbench.api.Completion;
 import clientbench.api.HttpClientAdapter;
@@ -44,6 +45,7 @@ public final class ReactorNettyAdapter implements HttpClientAdapter {
     private final Set<ReactorExchange> inFlight = ConcurrentHashMap.newKeySet();
     private final ReactorClients.Observed observed = new ReactorClients.Observed();
     private final OpenChannels channels = new OpenChannels();
+    private final OpenBodies leftOpen = new OpenBodies();
     private volatile boolean closed;
 
     public ReactorNettyAdapter(AdapterConfig config) {
@@ -96,12 +98,21 @@ public final class ReactorNettyAdapter implements HttpClientAdapter {
         ReactorExchange tracked = new ReactorExchange(config, request, completion, inFlight);
         inFlight.add(tracked);
         // A caller that abandons the body never subscribes to it; Reactor Netty decides about the connection.
-        Mono<Received> received = exchange.response((response, body) -> (request.abandonsBody() ? Mono.just(-1L)
+        Mono<Received> received = request.leavesBodyOpen() ? leavingBodyOpen(exchange)
+                : exchange.response((response, body) -> (request.abandonsBody() ? Mono.just(-1L)
                         : body.reduce(0L, (n, buf) -> n + buf.readableBytes()))
                         .map(bytes -> new Received(response.status().code(), response.version().majorVersion(), bytes)))
                 .single();
         (config.tuning().libraryTimeout() ? received : received.timeout(config.requestTimeout(), timeouts))
                 .subscribe(r -> tracked.received(r.status, r.majorVersion, r.bytes), tracked::failed);
+    }
+
+    /** The caller takes the connection with the response ({@code responseConnection}) and never disposes of it. */
+    private Mono<Received> leavingBodyOpen(HttpClient.ResponseReceiver<?> exchange) {
+        return exchange.responseConnection((response, connection) -> {
+            leftOpen.hold(connection::dispose);
+            return Mono.just(new Received(response.status().code(), response.version().majorVersion(), -1L));
+        }).single();
     }
 
     @Override
@@ -110,6 +121,7 @@ public final class ReactorNettyAdapter implements HttpClientAdapter {
             return; // the event loops shut down once: a second shutdown throws
         }
         closed = true;
+        leftOpen.closeAll();
         Duration max = Duration.ofSeconds(5);
         pool.disposeLater().block(max); // closes every idle connection; queued requests fail
         channels.closeAll(max); // and those in use or connecting, which neither the pool nor the loops' shutdown close

@@ -1,6 +1,7 @@
 package clientbench.adapters.vertx;
 
 import clientbench.adapters.support.AdapterSettings;
+import clientbench.adapters.support.OpenBodies;
 import clientbench.api.AdapterConfig;
 import clientbench.api.Completion;
 import clientbench.api.HttpClientAdapter;
@@ -41,6 +42,7 @@ public final class VertxAdapter implements HttpClientAdapter {
     private final Vertx vertx;
     private final List<Context> lanes;
     private final AtomicInteger next = new AtomicInteger();
+    private final OpenBodies leftOpen = new OpenBodies();
     private volatile boolean closed;
 
     public VertxAdapter(AdapterConfig config) {
@@ -114,6 +116,13 @@ public final class VertxAdapter implements HttpClientAdapter {
             return sent.compose(response -> {
                 exchange.status = response.statusCode();
                 exchange.version = response.version();
+                if (request.leavesBodyOpen()) { // paused, to be read later, and never resumed: the stream stays open
+                    response.pause();
+                    response.exceptionHandler(resetByClose -> { }); // close() resets it: the adapter's, nothing to log
+                    leftOpen.hold(() -> req.reset());
+                    exchange.bytes = -1;
+                    return io.vertx.core.Future.<Void>succeededFuture();
+                }
                 if (request.abandonsBody()) { // no handler and no wait for the end: Vert.x decides what the body becomes
                     exchange.bytes = -1;
                     return io.vertx.core.Future.<Void>succeededFuture();
@@ -141,6 +150,7 @@ public final class VertxAdapter implements HttpClientAdapter {
     @Override
     public void close() {
         closed = true;
+        leftOpen.closeAll();
         try {
             vertx.close().await(Duration.ofSeconds(10)); // undeploys, closes the clients and connections, then the loops
         } catch (TimeoutException e) {

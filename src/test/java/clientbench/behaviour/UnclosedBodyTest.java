@@ -1,0 +1,65 @@
+package clientbench.behaviour;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Real clients with bodies left open, set beside the stub's counts: Apache's classic client ships a pool of 5 per
+ * route, so the stub reads 5 of the requests, holds those 5 connections, and the ordinary requests then never reach
+ * it; the JDK has no limit, so the stub reads all 70 on 70 connections and the ordinary requests pass.
+ */
+@Timeout(60)
+class UnclosedBodyTest {
+
+    /** PoolingHttpClientConnectionManager's default max per route, which the classic client keeps. */
+    private static final int APACHE_MAX_PER_ROUTE = 5;
+
+    @Test
+    void apachesPoolOfFiveIsUsedUpAndTheJdkOpensOneConnectionPerBodyLeftOpen() throws Exception {
+        Future<CaseResult> apache;
+        Future<CaseResult> jdk;
+        try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            apache = threads.submit(() -> BehaviourProbe.one("apache-vt", 1, new UnclosedBody()));
+            jdk = threads.submit(() -> BehaviourProbe.one("jdk", 1, new UnclosedBody()));
+        }
+        Map<String, Object> a = figures(apache.get());
+        Map<String, Object> j = figures(jdk.get());
+        int n = UnclosedBody.LEFT_OPEN;
+        int after = UnclosedBody.AFTER;
+        assertTrue(n > APACHE_MAX_PER_ROUTE);
+        assertAll("apache-vt " + a + " / jdk " + j,
+                () -> assertEquals(APACHE_MAX_PER_ROUTE, number(a, "leftOpenStubReads"), "the stub read one a slot"),
+                () -> assertEquals(APACHE_MAX_PER_ROUTE, number(a, "stubHeldOpen"), "and holds each slot's connection"),
+                () -> assertEquals(Map.of("ok", APACHE_MAX_PER_ROUTE, "unreported", n - APACHE_MAX_PER_ROUTE),
+                        a.get("leftOpenOutcomes"), "the rest wait for a slot"),
+                () -> assertEquals(0, number(a, "afterStubReads"), "no ordinary request reached the stub"),
+                () -> assertEquals(Map.of("unreported", after), a.get("afterOutcomes")),
+                () -> assertEquals(n, number(j, "leftOpenStubReads")),
+                // One more only if the warm-up's connection was not back in the JDK's pool when the 70 went out.
+                () -> assertTrue(number(j, "stubHeldOpen") == n || number(j, "stubHeldOpen") == n + 1,
+                        "one connection held per body left open"),
+                () -> assertEquals(Map.of("ok", n), j.get("leftOpenOutcomes")),
+                () -> assertEquals(after, number(j, "afterStubReads")),
+                () -> assertEquals(Map.of("ok", after), j.get("afterOutcomes")));
+    }
+
+    private static Map<String, Object> figures(CaseResult r) {
+        assertNull(r.failure(), r.toString());
+        assertEquals("library-limits", r.tuning());
+        return r.figures();
+    }
+
+    private static int number(Map<String, Object> m, String name) {
+        return ((Number) m.get(name)).intValue();
+    }
+}
