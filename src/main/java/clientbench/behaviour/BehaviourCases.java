@@ -12,6 +12,6 @@ final class BehaviourCases {
         return List.of(new StaleConnection("fin"), new StaleConnection("rst"), new StaleConnection("race"),
                 new Deadline("never"), new Deadline("stall"), new Deadline("trickle"), Deadline.suite(), new TimeoutLeaks(),
                 new ConnectionReuse(), new DefaultPoolLimits(), new SlowHost(), new LargeHeaders(), new Http2StreamLimit(),
-                new Http2GoAway());
+                new Http2GoAway(), new Http2FlowControl());
     }
 }
