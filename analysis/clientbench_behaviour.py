@@ -114,6 +114,27 @@ def _go_away(f: dict) -> tuple:
     return _h2(c, c["goAways"] > 0)
 
 
+def _flow(f: dict) -> tuple:
+    """Down/up: per part reached (down: the client sent WINDOW_UPDATEs; up: the stub held its window shut) what went
+    wrong, requests hung (unreported past the wait), failed, uploads not read in full, windows the client overran; '-'
+    for a part not reached. ok when every request of each reached part ended ok with its full body; unreached when
+    neither part was."""
+    c = f["h2-flow"]
+    reached = {"down": c["down"]["windowUpdatesIn"] > 0, "up": c["up"]["readPauses"] > 0}
+    if not any(reached.values()):
+        return "-", None
+    texts = []
+    for name in ("down", "up"):
+        p = c[name]
+        hung = p["outcomes"].get("unreported", 0)  # its caller sent no more: the requests not sent are not counted
+        failed = _sum(p["outcomes"], "ok", "unreported")
+        unread = p["requests"] - p["pausedBodies"] if name == "up" else 0
+        bad = [f"{n} {what}" for n, what in ((hung, "hang"), (failed, "fail"), (unread, "unread"),
+                                             (p["flowControlErrors"], "overran")) if n]
+        texts.append(",".join(bad) or "ok" if reached[name] else "-")
+    return "/".join(texts), all(t in ("ok", "-") for t in texts)
+
+
 def _kib(n: int) -> str:
     return f"{n / 1024:g}K"
 
@@ -157,6 +178,9 @@ ASPECTS = [
            " at once on a connection", ("h2-streams",), _h2_streams),
     Aspect("goAway", "h2 goaway", "HTTP/2 with a GOAWAY every 50 streams of a connection; reached when the stub sent one",
            ("h2-goaway",), _go_away),
+    Aspect("h2Flow", "h2 flow", "HTTP/2 flow control, down/up: 12 MiB answers past the client's windows, 4 at once;"
+           " 512 KiB uploads to a server reopening its 64 KiB windows late; each part reached when the client sent"
+           " WINDOW_UPDATEs, or the stub held its window shut", ("h2-flow",), _flow),
 ]
 BY_KEY = {a.key: a for a in ASPECTS}
 
