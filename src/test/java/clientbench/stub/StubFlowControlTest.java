@@ -87,16 +87,40 @@ class StubFlowControlTest {
         }
     }
 
+    @Test
+    void anAnswerPastTheClientsWindowIsUnsentUntilTheClientReopensIt() throws Exception {
+        try (StubServer stub = StubServer.start(StubOptions.loopback()); RawH2 c = new RawH2(stub.port())) {
+            c.get(1, "/?bytes=" + (WINDOW + 1_000), null);
+            int data = 0;
+            while (data < WINDOW) {
+                Frame f = c.read();
+                data += f.type() == H2Frames.DATA ? f.payload().length : 0;
+            }
+            assertEquals(WINDOW, data, "the client's window, no more");
+            assertEquals(1, stub.tally().answersUnsent(), "held back: " + stub.tally().toJson());
+            c.windowUpdate(0, 1_000);
+            c.windowUpdate(1, 1_000);
+            for (Frame f = c.read(); ; f = c.read()) {
+                data += f.type() == H2Frames.DATA ? f.payload().length : 0;
+                if (f.stream() == 1 && (f.flags() & H2Frames.END_STREAM) != 0) {
+                    break;
+                }
+            }
+            assertEquals(WINDOW + 1_000, data);
+            assertTrue(until(() -> stub.tally().answersUnsent(), 0), "sent in full: " + stub.tally().toJson());
+        }
+    }
+
     private static void untilEndOfStream(RawH2 c, int stream) throws IOException {
         for (Frame f = c.read(); !(f.stream() == stream && (f.flags() & H2Frames.END_STREAM) != 0); f = c.read()) {
             // the answer's frames
         }
     }
 
-    /** Whether {@code count} reached exactly {@code expected} within 5 s (it counts what was sent: never past it). */
+    /** Whether {@code count} came to exactly {@code expected} within 5 s (it moves only towards it). */
     private static boolean until(LongSupplier count, long expected) throws InterruptedException {
         long deadline = System.nanoTime() + 5_000_000_000L;
-        while (count.getAsLong() < expected && System.nanoTime() < deadline) {
+        while (count.getAsLong() != expected && System.nanoTime() < deadline) {
             Thread.sleep(5);
         }
         return count.getAsLong() == expected;
