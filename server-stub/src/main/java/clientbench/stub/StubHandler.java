@@ -257,10 +257,10 @@ final class StubHandler extends ChannelInboundHandlerAdapter {
             tally.largeHeads.increment();
         }
         if (rawOut == null) {
-            tally.answersUnsent.incrementAndGet(); // until its last DATA frame is written: the client's window may hold it
+            tally.answersUnsent.incrementAndGet(); // until its last DATA frame is out: the client's window may hold it
             ctx.write(invalid != null ? responses.http2Text(400, invalid)
-                    : responses.http2(params.status(), params.bytes(), requestBytes, params.chunked(), params.headerBytes()))
-                    .addListener(f -> tally.answersUnsent.decrementAndGet());
+                    : responses.http2(params.status(), params.bytes(), requestBytes, params.chunked(),
+                    params.headerBytes())).addListener(f -> tally.answersUnsent.decrementAndGet());
             return;
         }
         ByteBuf bytes = invalid != null ? responses.http1Text(400, invalid, keepAlive)
