@@ -115,6 +115,27 @@ def _go_away(f: dict) -> tuple:
     return _h2(c, c["goAways"] > 0)
 
 
+def _flow(f: dict) -> tuple:
+    """Down/up: per part reached (down: the client sent WINDOW_UPDATEs; up: the stub held its window shut) what went
+    wrong, requests hung (unreported past the wait), failed, uploads not read in full, windows the client overran; '-'
+    for a part not reached. ok when every request of each reached part ended ok with its full body; unreached when
+    neither part was."""
+    c = f["h2-flow"]
+    reached = {"down": c["down"]["windowUpdatesIn"] > 0, "up": c["up"]["readPauses"] > 0}
+    if not any(reached.values()):
+        return "-", None
+    texts = []
+    for name in ("down", "up"):
+        p = c[name]
+        hung = p["outcomes"].get("unreported", 0)  # its caller sent no more: the requests not sent are not counted
+        failed = _sum(p["outcomes"], "ok", "unreported")
+        unread = p["requests"] - p["pausedBodies"] if name == "up" else 0
+        bad = [f"{n} {what}" for n, what in ((hung, "hang"), (failed, "fail"), (unread, "unread"),
+                                             (p["flowControlErrors"], "overran")) if n]
+        texts.append(",".join(bad) or "ok" if reached[name] else "-")
+    return "/".join(texts), all(t in ("ok", "-") for t in texts)
+
+
 def _kib(n: int) -> str:
     return f"{n / 1024:g}K"
 
@@ -190,8 +211,14 @@ ASPECTS = [
     Aspect("leaks", "1k timeouts", "1,000 timeouts: how late the latest fired; then connections left with a dead exchange,"
            " and 64 requests",
            ("timeout-leaks",), _leaks),
+    Aspect("poolTimeouts", "pool timeouts", "20 callers timing out at the library's own pool limits, on its own timeout"
+           " and on the suite's: the slots the pool served after of those before, and the callers that waited for one;"
+           " reached when some waited", ("pool-timeouts", "pool-timeouts-suite"), _pool_timeouts),
     Aspect("reuse", "reuse", "connections opened per 1,000 requests: error bodies left unread, Connection: close",
            ("reuse",), _reuse),
+    Aspect("unclosed", "unclosed body", "70 error bodies left open (neither read nor closed) at the library's own pool"
+           " limits, then 5 requests: the connections the stub holds; ok when the 5 pass",
+           ("unclosed-body",), _unclosed),
     Aspect("pool", "default pool", "64 callers at once at the library's own pool limits: held at once",
            ("default-pool",), _pool),
     Aspect("slowHost", "slow host", "a fast host beside 16 slow ones at the library's own limits",
@@ -199,19 +226,16 @@ ASPECTS = [
     Aspect("headers", "big headers", "response heads of growing size: the largest read with every smaller one; ok when"
            f" every head up to {BOUNDS['headerBytesRead'] // 1024} KiB is read and none hangs",
            ("large-headers",), _headers),
+    Aspect("tlsStall", "tls stall", "HTTPS on the library's own 1 s timeout, the server never answering the ClientHello"
+           " or answering a byte every 400 ms: how late the latest request ended; reached when the ClientHellos were"
+           " held", ("tls-stall",), _tls_stall),
     Aspect("h2Streams", "h2 streams", "HTTP/2 with a 10-stream limit, 30 callers; reached when the stub saw 10 streams"
            " at once on a connection", ("h2-streams",), _h2_streams),
     Aspect("goAway", "h2 goaway", "HTTP/2 with a GOAWAY every 20 streams of a connection; reached when the stub sent one",
            ("h2-goaway",), _go_away),
-    Aspect("poolTimeouts", "pool timeouts", "20 callers timing out at the library's own pool limits, on its own timeout"
-           " and on the suite's: the slots the pool served after of those before, and the callers that waited for one;"
-           " reached when some waited", ("pool-timeouts", "pool-timeouts-suite"), _pool_timeouts),
-    Aspect("tlsStall", "tls stall", "HTTPS on the library's own 1 s timeout, the server never answering the ClientHello"
-           " or answering a byte every 400 ms: how late the latest request ended; reached when the ClientHellos were"
-           " held", ("tls-stall",), _tls_stall),
-    Aspect("unclosed", "unclosed body", "70 error bodies left open (neither read nor closed) at the library's own pool"
-           " limits, then 5 requests: the connections the stub holds; ok when the 5 pass",
-           ("unclosed-body",), _unclosed),
+    Aspect("h2Flow", "h2 flow", "HTTP/2 flow control, down/up: 12 MiB answers past the client's windows, 4 at once;"
+           " 512 KiB uploads to a server reopening its 64 KiB windows late; each part reached when the client sent"
+           " WINDOW_UPDATEs, or the stub held its window shut", ("h2-flow",), _flow),
 ]
 BY_KEY = {a.key: a for a in ASPECTS}
 

@@ -223,6 +223,33 @@ def test_an_http2_case_the_stub_says_never_provoked_its_condition_is_unreached_n
     assert cbb.text(decided(tmp_path, facts)).count(cbb.NOT_REACHED) == 1, "only the heading names it"
 
 
+def flow(facts, client, part):
+    return case(facts, client, "h2-flow")[part]
+
+
+def test_a_flow_control_stall_or_overrun_is_marked_per_part_and_an_unread_upload_too(tmp_path, facts):
+    client = next(iter(facts["clients"]))
+    flow(facts, client, "down").update(sent=5, outcomes={"ok": 2, "unreported": 3}, answersUnsent=3)
+    flow(facts, client, "up").update(outcomes={"timeout": 3, "reset": 5}, pausedBodies=0, flowControlErrors=5)
+    assert decided(tmp_path, facts)["clients"][client]["h2Flow"] == {
+        "text": "3 hang/8 fail,8 unread,5 overran", "mark": cbb.NOT_WANTED, "why": cbb.BY_KEY["h2Flow"].label}
+    flow(facts, client, "down").update(sent=8, outcomes={"ok": 8})
+    flow(facts, client, "up").update(outcomes={"ok": 8}, pausedBodies=7, flowControlErrors=0)
+    assert decided(tmp_path, facts)["clients"][client]["h2Flow"]["text"] == "ok/1 unread", "the client's ok is not enough"
+    flow(facts, client, "up").update(pausedBodies=8, flowControlErrors=1)
+    assert decided(tmp_path, facts)["clients"][client]["h2Flow"]["mark"] == cbb.NOT_WANTED, "an overrun window alone"
+
+
+def test_a_flow_control_part_never_reached_is_not_judged_and_neither_reached_is_unreached(tmp_path, facts):
+    client = next(iter(facts["clients"]))
+    flow(facts, client, "down").update(windowUpdatesIn=0, outcomes={"timeout": 8})
+    assert decided(tmp_path, facts)["clients"][client]["h2Flow"] == {
+        "text": "-/ok", "mark": cbb.WANTED, "why": cbb.BY_KEY["h2Flow"].label}
+    flow(facts, client, "up").update(readPauses=0)
+    assert decided(tmp_path, facts)["clients"][client]["h2Flow"] == {
+        "text": "-", "mark": cbb.NOT_REACHED, "why": "not reached: " + cbb.BY_KEY["h2Flow"].label}
+
+
 def forget_reuse_revision(facts):
     """As a run from before revisions were recorded: neither its definitions nor its clients' results name one."""
     for c in facts["definitions"]["cases"]:
@@ -337,7 +364,7 @@ def test_the_verdict_summary_results_csv_and_terminal_carry_the_table_once(tmp_p
     start = next(i for i, line in enumerate(text) if line.startswith("behaviour, NO "))
     said = " ".join(line.strip() for line in text[start:text.index("", start)])
     for client in clients:
-        no = [cbb.BY_KEY[k].heading for k, (_, mark) in BY_HAND[client].items() if mark == "NO"]
+        no = [a.heading for a in cbb.ASPECTS if BY_HAND[client][a.key][1] == "NO"]  # in the table's order
         assert (f"{client}: {', '.join(no)}" in said) if no else (client in said.split("none for ")[-1]), (client, said)
 
 
@@ -355,18 +382,18 @@ BY_HAND = {
             "leaks": ("0 left", "ok"), "reuse": ("502/1k", "NO"), "pool": ("64/64", "ok"), "slowHost": ("70ms", "ok"),
             "headers": ("40K", "ok"), "h2Streams": ("820 fail", "NO"), "goAway": ("0 fail", "ok"),
             "poolTimeouts": ("-", "unreached"), "tlsStall": ("headers +12ms", "ok"),
-            "unclosed": ("held 70", "ok")},
+            "unclosed": ("held 70", "ok"), "h2Flow": ("ok/ok", "ok")},
     "okhttp": {"stale": ("0 failed", "ok"), "race": ("POST x2", "NO"), "closedAtOnce": ("0 failed", "ok"),
                "deadline": ("total +97ms", "ok"), "suiteDeadline": ("total +15ms", "ok"), "leaks": ("0 left,+7.0s", "NO"),
                "reuse": ("102/1k", "ok"), "pool": ("5/64", "NO"), "slowHost": ("100 wait", "NO"), "headers": ("40K", "ok"),
                "h2Streams": ("0 fail", "ok"), "goAway": ("0 fail", "ok"), "poolTimeouts": ("5/5,15 wait", "ok"),
-               "tlsStall": ("total +17ms", "ok"), "unclosed": ("held 70", "ok")},
+               "tlsStall": ("total +17ms", "ok"), "unclosed": ("held 70", "ok"), "h2Flow": ("ok/ok", "ok")},
     "vertx": {"stale": ("0 failed", "ok"), "race": ("POST fails", "ok"), "closedAtOnce": ("137 failed", "NO"),
               "deadline": ("headers: stall,trickle never", "NO"), "suiteDeadline": ("suite +12ms", "ok"),
               "leaks": ("0 left", "ok"), "reuse": ("102/1k", "ok"), "pool": ("5/64", "NO"), "slowHost": ("141ms", "ok"),
               "headers": ("<12K", "NO"), "h2Streams": ("0 fail", "ok"), "goAway": ("22 fail", "NO"),
               "poolTimeouts": ("5/5,15 wait", "ok"), "tlsStall": ("headers +17ms", "ok"),
-              "unclosed": ("held 5,5 wait", "NO")},
+              "unclosed": ("held 5,5 wait", "NO"), "h2Flow": ("ok/ok", "ok")},
 }
 
 
@@ -383,7 +410,7 @@ def test_the_first_screen_names_each_clients_no_cells(tmp_path, facts):
     b = decided(tmp_path, facts)
     line = cbt.behaviour_line_html({"behaviour": b})
     for client, cells in BY_HAND.items():  # counted against the hand-worked table, not the code's own list
-        no = [cbb.BY_KEY[k].heading for k, (_, mark) in cells.items() if mark == "NO"]
+        no = [a.heading for a in cbb.ASPECTS if cells[a.key][1] == "NO"]  # in the table's order
         assert (f"{client}: {', '.join(no)}" in line) if no else (client in line.split("none for ")[-1]), (client, line)
     assert cbt.behaviour_line_html({"behaviour": None}) == ""
     assert "not judged" not in line, "every case of the fixture ran at today's revision"

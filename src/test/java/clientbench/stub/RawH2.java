@@ -56,6 +56,26 @@ final class RawH2 implements AutoCloseable {
         H2Frames.write(out, H2Frames.HEADERS, H2Frames.END_HEADERS | H2Frames.END_STREAM, id, block.toByteArray());
     }
 
+    /** Opens stream {@code id} with a POST of {@code path} whose body follows in {@link #data} frames. */
+    void post(int id, String path) throws IOException {
+        ByteArrayOutputStream block = new ByteArrayOutputStream();
+        block.write(0x83); // :method POST, static table 3
+        block.write(0x86); // :scheme http, static table 6
+        literal(block, 4, path); // :path
+        literal(block, 1, "localhost"); // :authority
+        H2Frames.write(out, H2Frames.HEADERS, H2Frames.END_HEADERS, id, block.toByteArray());
+    }
+
+    /** A DATA frame of {@code bytes} zeros on stream {@code id}, ending it when {@code end}; no flow control kept. */
+    void data(int id, int bytes, boolean end) throws IOException {
+        H2Frames.write(out, H2Frames.DATA, end ? H2Frames.END_STREAM : 0, id, new byte[bytes]);
+    }
+
+    /** A WINDOW_UPDATE (type 0x8) of {@code increment} bytes on stream {@code id} (0: the connection). */
+    void windowUpdate(int id, int increment) throws IOException {
+        H2Frames.write(out, 0x8, 0, id, java.nio.ByteBuffer.allocate(4).putInt(increment).array());
+    }
+
     /** The next frame; throws EOFException when the server closed the connection. */
     Frame read() throws IOException {
         return H2Frames.read(in);

@@ -47,6 +47,11 @@ final class StubHandler extends ChannelInboundHandlerAdapter {
     private int held;
     /** The rest of a request that was refused as its head arrived (closed under it, or refused by a GOAWAY). */
     private boolean ignoring;
+    /** A paced body is read {@value #PAUSED_BYTES} bytes per {@code readPauseMs} (HTTP/2): its window reopens late. */
+    private boolean pausing;
+    private long readSincePause;
+    /** How much of a paced body is read between two pauses: one DATA frame of the default size. */
+    static final int PAUSED_BYTES = 16 * 1024;
 
     // The request being read.
     private StubParams params;
@@ -96,6 +101,14 @@ final class StubHandler extends ChannelInboundHandlerAdapter {
                 requestBytes += content.content().readableBytes();
                 if (content instanceof LastHttpContent) {
                     end();
+                } else if (pausing) {
+                    readSincePause += content.content().readableBytes();
+                    if (readSincePause >= PAUSED_BYTES) {
+                        readSincePause = 0;
+                        readAfterPause();
+                    } else {
+                        ctx.read();
+                    }
                 }
             }
         } finally {
@@ -111,6 +124,7 @@ final class StubHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         // A client that vanishes mid-response costs only its own connection.
+        tally.protocolError(cause);
         if (!(cause instanceof IOException)) {
             System.err.println("stub: closing " + ctx.channel() + ": " + cause);
         }
@@ -148,6 +162,22 @@ final class StubHandler extends ChannelInboundHandlerAdapter {
         if (rawOut != null && HttpUtil.is100ContinueExpected(request) && invalid == null) {
             rawOut.write(CONTINUE.duplicate());
         }
+        if (rawOut == null && hasBody && invalid == null && params.readPauseMs() > 0) {
+            pausing = true;
+            readSincePause = 0;
+            ctx.channel().config().setAutoRead(false); // frames wait in the stream, unconsumed: no WINDOW_UPDATE
+            readAfterPause();
+        }
+    }
+
+    /** Reads on in a paced body after its pause; consuming what it reads lets the codec reopen the window. */
+    private void readAfterPause() {
+        tally.readPauses.increment();
+        ctx.executor().schedule(() -> {
+            if (ctx.channel().isActive()) {
+                ctx.read();
+            }
+        }, params.readPauseMs(), TimeUnit.MILLISECONDS);
     }
 
     /**
@@ -164,6 +194,12 @@ final class StubHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void end() {
+        if (pausing) {
+            pausing = false;
+            tally.pausedBodies.increment();
+            tally.pausedBodyBytes.add(requestBytes);
+            ctx.channel().config().setAutoRead(true);
+        }
         stats.answered(rawOut == null ? ctx.channel().parent() : ctx.channel(), rawOut == null);
         long echo = hasBody ? requestBytes : -1;
         if (invalid != null) {
@@ -221,8 +257,10 @@ final class StubHandler extends ChannelInboundHandlerAdapter {
             tally.largeHeads.increment();
         }
         if (rawOut == null) {
+            tally.answersUnsent.incrementAndGet(); // until its last DATA frame is out: the client's window may hold it
             ctx.write(invalid != null ? responses.http2Text(400, invalid)
-                    : responses.http2(params.status(), params.bytes(), requestBytes, params.chunked(), params.headerBytes()));
+                    : responses.http2(params.status(), params.bytes(), requestBytes, params.chunked(),
+                    params.headerBytes())).addListener(f -> tally.answersUnsent.decrementAndGet());
             return;
         }
         ByteBuf bytes = invalid != null ? responses.http1Text(400, invalid, keepAlive)

@@ -15,10 +15,12 @@ import io.netty.handler.codec.http.HttpServerUpgradeHandler;
 import io.netty.handler.codec.http2.Http2CodecUtil;
 import io.netty.handler.codec.http2.Http2FrameCodec;
 import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
+import io.netty.handler.codec.http2.Http2FrameLogger;
 import io.netty.handler.codec.http2.Http2MultiplexHandler;
 import io.netty.handler.codec.http2.Http2ServerUpgradeCodec;
 import io.netty.handler.codec.http2.Http2StreamChannel;
 import io.netty.handler.codec.http2.Http2StreamFrameToHttpObjectCodec;
+import io.netty.handler.logging.LogLevel;
 import io.netty.handler.ssl.ApplicationProtocolNames;
 import io.netty.handler.ssl.ApplicationProtocolNegotiationHandler;
 import io.netty.handler.ssl.SslContext;
@@ -93,9 +95,10 @@ final class StubInitializer extends ChannelInitializer<SocketChannel> {
     }
 
     /** A client that resets or drops an HTTP/2 connection costs that connection, quietly, as on HTTP/1.1. */
-    private static final class ConnectionErrors extends io.netty.channel.ChannelInboundHandlerAdapter {
+    private final class ConnectionErrors extends io.netty.channel.ChannelInboundHandlerAdapter {
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            tally.protocolError(cause);
             if (!(cause instanceof java.io.IOException)) {
                 System.err.println("stub: closing " + ctx.channel() + ": " + cause);
             }
@@ -106,7 +109,31 @@ final class StubInitializer extends ChannelInitializer<SocketChannel> {
     private Http2FrameCodec frameCodec() {
         return Http2FrameCodecBuilder.forServer()
                 .initialSettings(io.netty.handler.codec.http2.Http2Settings.defaultSettings().maxConcurrentStreams(maxStreams))
+                .frameLogger(new WindowUpdates(tally))
                 .build();
+    }
+
+    /**
+     * Counts the WINDOW_UPDATE frames read and written (connection and streams), through the codec's logging hook: the
+     * codec applies flow control itself and passes no connection-level update on. Logs nothing.
+     */
+    private static final class WindowUpdates extends Http2FrameLogger {
+        private final StubTally tally;
+
+        WindowUpdates(StubTally tally) {
+            super(LogLevel.TRACE, WindowUpdates.class);
+            this.tally = tally;
+        }
+
+        @Override
+        public boolean isEnabled() {
+            return false;
+        }
+
+        @Override
+        public void logWindowsUpdate(Direction direction, ChannelHandlerContext ctx, int streamId, int increment) {
+            (direction == Direction.INBOUND ? tally.windowUpdatesIn : tally.windowUpdatesOut).increment();
+        }
     }
 
     private Http2MultiplexHandler multiplex() {

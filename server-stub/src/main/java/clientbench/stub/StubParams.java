@@ -6,10 +6,12 @@ package clientbench.stub;
  * {@code trickleMs}: how far apart a trickled body's bytes go out;
  * {@code keepAlive} false: {@code Connection: close}, a new connection (and handshake) per request; ignored on HTTP/2.
  * {@code headerBytes}: the response's head padded with headers to that many bytes (0: not padded).
+ * {@code readPauseMs}: HTTP/2 only, the request body read 16 KiB each that many ms (0: as it comes), so the stub's
+ * WINDOW_UPDATEs go out that late and a body larger than the window waits for them.
  * The connection's habits ({@code idleClose}, {@code closeEvery}, {@code goAwayEvery}): see {@link Habits}.
  */
 record StubParams(long delayMs, int bytes, int status, Fault fault, long trickleMs, boolean chunked, boolean keepAlive,
-                  IdleClose idleClose, long idleMs, int closeEvery, int goAwayEvery, int headerBytes) {
+                  IdleClose idleClose, long idleMs, int closeEvery, int goAwayEvery, int headerBytes, long readPauseMs) {
 
     /**
      * RESET: TCP RST (RST_STREAM on HTTP/2). CLOSE: close without answering. TRUNCATE: announce the body, send
@@ -39,7 +41,7 @@ record StubParams(long delayMs, int bytes, int status, Fault fault, long trickle
     static final int MAX_HEADER_BYTES = 1024 * 1024;
     static final StubParams DEFAULT = new StubParams(0, DEFAULT_BYTES, 200, Fault.NONE, DEFAULT_TRICKLE_MS, false, true,
             IdleClose.NONE,
-            DEFAULT_IDLE_MS, 0, 0, 0);
+            DEFAULT_IDLE_MS, 0, 0, 0, 0);
 
     /** @throws IllegalArgumentException with the reason, which the stub sends back with a 400 */
     static StubParams parse(String uri) {
@@ -59,6 +61,7 @@ record StubParams(long delayMs, int bytes, int status, Fault fault, long trickle
         int closeEvery = 0;
         int goAwayEvery = 0;
         int headerBytes = 0;
+        long readPauseMs = 0;
         int end = uri.indexOf('#', q);
         String query = uri.substring(q + 1, end < 0 ? uri.length() : end);
         for (String pair : query.split("&")) {
@@ -90,13 +93,14 @@ record StubParams(long delayMs, int bytes, int status, Fault fault, long trickle
                 case "closeEvery" -> closeEvery = (int) number(name, value, 1, MAX_EVERY);
                 case "goAwayEvery" -> goAwayEvery = (int) number(name, value, 1, MAX_EVERY);
                 case "headerBytes" -> headerBytes = (int) number(name, value, MIN_HEADER_BYTES, MAX_HEADER_BYTES);
+                case "readPauseMs" -> readPauseMs = number(name, value, 0, MAX_DELAY_MS);
                 case "chunked" -> chunked = bool(name, value);
                 case "keepAlive" -> keepAlive = bool(name, value);
                 default -> { } // other parameters (cache busters, request ids) are allowed and ignored
             }
         }
         return new StubParams(delayMs, bytes, status, fault, trickleMs, chunked, keepAlive, idleClose, idleMs, closeEvery,
-                goAwayEvery, headerBytes);
+                goAwayEvery, headerBytes, readPauseMs);
     }
 
     private static boolean bool(String name, String value) {

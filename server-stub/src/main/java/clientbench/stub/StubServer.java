@@ -168,17 +168,25 @@ public final class StubServer implements AutoCloseable {
      * {@code raceCloses}: as a request's head arrived), answers ending with Connection: close ({@code closeEveryCloses}),
      * GOAWAYs sent and the streams they refused, answers whose head was padded as {@code headerBytes} asked
      * ({@code largeHeads}), requests held now and at most at once (read, not yet answered), and the distinct idempotency
-     * keys kept (beyond {@link StubTally#MAX_KEYS}, {@code untrackedKeys} requests).
+     * keys kept (beyond {@link StubTally#MAX_KEYS}, {@code untrackedKeys} requests); HTTP/2's WINDOW_UPDATE frames read
+     * and written, the pauses of {@code readPauseMs} and the bodies and body bytes read with them, and the streams and
+     * connections closed because the client sent past the window granted ({@code flowControlErrors}), and the HTTP/2
+     * answers written but not yet sent in full ({@code answersUnsent}, now: on loopback, held back by a closed window).
      */
     public record Tally(long idleCloses, long raceCloses, long closeEveryCloses, long goAways, long refusedStreams,
-                        long largeHeads, int inFlight, int peakInFlight, long keys, long untrackedKeys) {
+                        long largeHeads, int inFlight, int peakInFlight, long keys, long untrackedKeys,
+                        long windowUpdatesIn, long windowUpdatesOut, long readPauses, long pausedBodies,
+                        long pausedBodyBytes, long flowControlErrors, int answersUnsent) {
 
         /** One line of JSON, as {@code --control} prints it after {@code "tally "}. */
         public String toJson() {
             return String.format(java.util.Locale.ROOT, "{\"idleCloses\":%d,\"raceCloses\":%d,\"closeEveryCloses\":%d,"
                     + "\"goAways\":%d,\"refusedStreams\":%d,\"largeHeads\":%d,\"inFlight\":%d,\"peakInFlight\":%d,\"keys\":%d,"
-                    + "\"untrackedKeys\":%d}", idleCloses, raceCloses, closeEveryCloses, goAways, refusedStreams, largeHeads,
-                    inFlight, peakInFlight, keys, untrackedKeys);
+                    + "\"untrackedKeys\":%d,\"windowUpdatesIn\":%d,\"windowUpdatesOut\":%d,\"readPauses\":%d,"
+                    + "\"pausedBodies\":%d,\"pausedBodyBytes\":%d,\"flowControlErrors\":%d,"
+                    + "\"answersUnsent\":%d}", idleCloses, raceCloses, closeEveryCloses, goAways,
+                    refusedStreams, largeHeads, inFlight, peakInFlight, keys, untrackedKeys, windowUpdatesIn, windowUpdatesOut,
+                    readPauses, pausedBodies, pausedBodyBytes, flowControlErrors, answersUnsent);
         }
     }
 

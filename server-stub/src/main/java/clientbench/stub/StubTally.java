@@ -1,5 +1,8 @@
 package clientbench.stub;
 
+import io.netty.handler.codec.http2.Http2Error;
+import io.netty.handler.codec.http2.Http2Exception;
+
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -9,8 +12,9 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * What the stub saw of the clients' misbehaviour, counted where it happened: each request by its {@value #KEY_HEADER}
  * (the same logical request sent twice counts twice), the connections its habits closed, the streams a GOAWAY refused,
- * the answers whose head it padded ({@code headerBytes}), and the requests it held at once. Since start; the keys
- * kept are bounded, the rest only counted.
+ * the answers whose head it padded ({@code headerBytes}), the requests it held at once, and HTTP/2 flow control: the
+ * WINDOW_UPDATE frames it read and wrote, the request bodies it read slowly ({@code readPauseMs}), the windows the
+ * client overran. Since start; the keys kept are bounded, the rest only counted.
  */
 final class StubTally {
 
@@ -27,6 +31,16 @@ final class StubTally {
     final LongAdder goAways = new LongAdder();
     final LongAdder refusedStreams = new LongAdder();
     final LongAdder largeHeads = new LongAdder();
+    final LongAdder windowUpdatesIn = new LongAdder();
+    final LongAdder windowUpdatesOut = new LongAdder();
+    /** The pauses paced request bodies were read with ({@code readPauseMs}), the bodies read to the end, their bytes. */
+    final LongAdder readPauses = new LongAdder();
+    final LongAdder pausedBodies = new LongAdder();
+    final LongAdder pausedBodyBytes = new LongAdder();
+    /** HTTP/2 streams and connections the client overran: DATA past the window the stub had granted. */
+    final LongAdder flowControlErrors = new LongAdder();
+    /** HTTP/2 answers written and not yet sent in full (or failed): held back, on loopback, by a closed window. */
+    final AtomicInteger answersUnsent = new AtomicInteger();
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicInteger peakInFlight = new AtomicInteger();
 
@@ -55,6 +69,13 @@ final class StubTally {
         }
     }
 
+    /** An error on a connection or stream: counted when it is the client's FLOW_CONTROL_ERROR. */
+    void protocolError(Throwable cause) {
+        if (cause instanceof Http2Exception e && e.error() == Http2Error.FLOW_CONTROL_ERROR) {
+            flowControlErrors.increment();
+        }
+    }
+
     /** The times each key starting with {@code prefix} was seen, by key. */
     Map<String, Integer> seen(String prefix) {
         Map<String, Integer> out = new TreeMap<>();
@@ -68,6 +89,8 @@ final class StubTally {
 
     StubServer.Tally snapshot() {
         return new StubServer.Tally(idleCloses.sum(), raceCloses.sum(), closeEveryCloses.sum(), goAways.sum(),
-                refusedStreams.sum(), largeHeads.sum(), inFlight.get(), peakInFlight.get(), keys.size(), untrackedKeys.sum());
+                refusedStreams.sum(), largeHeads.sum(), inFlight.get(), peakInFlight.get(), keys.size(), untrackedKeys.sum(),
+                windowUpdatesIn.sum(), windowUpdatesOut.sum(), readPauses.sum(), pausedBodies.sum(),
+                pausedBodyBytes.sum(), flowControlErrors.sum(), answersUnsent.get());
     }
 }
