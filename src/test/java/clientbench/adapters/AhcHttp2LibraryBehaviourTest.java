@@ -12,14 +12,19 @@ import clientbench.stub.StubOptions;
 import clientbench.stub.StubServer;
 import io.netty.channel.Channel;
 import java.net.InetSocketAddress;
+import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.asynchttpclient.AsyncCompletionHandlerBase;
@@ -30,6 +35,7 @@ import org.asynchttpclient.Response;
 import org.asynchttpclient.exception.TooManyConnectionsException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.function.Executable;
 
 /**
  * What AsyncHttpClient 3.0.13 does on HTTP/2 (h2c) against the stub, one behaviour per test, each beside its control:
@@ -41,6 +47,18 @@ class AhcHttp2LibraryBehaviourTest {
 
     private static final String RESET_BY_SERVER = "HTTP/2 stream reset by server, error code: 7"; // 7 = REFUSED_STREAM
     private static final String CLOSED_UNEXPECTEDLY = "HTTP/2 stream channel closed unexpectedly";
+
+    // How the GOAWAY test classes each request by the wire.
+    private static final String OK = "200";
+    private static final String REFUSED = "failed, above last-stream-id";
+    private static final String REFUSED_OTHERWISE = "failed, above last-stream-id, not as closed unexpectedly";
+    private static final String NEVER_SENT = "failed, never on the wire";
+    private static final String ANSWERED_FAILED = "failed, answered in full (END_STREAM on the wire)";
+    private static final String UNANSWERED_FAILED = "failed, at or below last-stream-id, unanswered";
+    private static final String SENT_TWICE = "sent twice";
+    private static final String GOAWAYS_ON_WIRE = "GOAWAYs on the wire";
+    private static final String GOAWAYS_BY_SERVER = "GOAWAYs the server counted";
+    private static final String TAP_ERRORS = "frames the tap could not read";
 
     /**
      * Streams opened before the server's first SETTINGS pass its SETTINGS_MAX_CONCURRENT_STREAMS: the client's cap is
@@ -204,6 +222,98 @@ class AhcHttp2LibraryBehaviourTest {
             }
             assertEquals(0, leaks, "connections left open after close(), stub " + stub.stats().toJson());
         }
+    }
+
+    /**
+     * A GOAWAY refuses the streams above its last-stream-id, unprocessed; the client fails them as "stream channel
+     * closed unexpectedly" (as a stream dropped mid-answer) and never sends them again, whatever maxRequestRetry: it
+     * fails a closed stream before its retry path looks. Read on the wire; against the stub, a plain Netty server, and
+     * at the client's own limits: no setting avoids it, so the adapter has no work-around.
+     */
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void streamsAGoAwayRefusedFailAndAreNeverSentAgain() throws Exception {
+        Map<String, Integer> stub;
+        Map<String, Integer> plain;
+        Map<String, Integer> defaults;
+        try (StubServer server = StubServer.start(StubOptions.loopback())) {
+            stub = goAwayRound(server.uri(), "/?goAwayEvery=20", 1, 99); // the adapter's limits
+            stub.put(GOAWAYS_BY_SERVER, (int) server.tally().goAways());
+        }
+        try (GracefulGoAwayServer server = new GracefulGoAwayServer(20)) {
+            plain = goAwayRound(server.uri(), "/", 1, 99);
+            plain.put(GOAWAYS_BY_SERVER, server.closes.get());
+        }
+        try (StubServer server = StubServer.start(StubOptions.loopback())) {
+            defaults = goAwayRound(server.uri(), "/?goAwayEvery=20", -1, -1); // the client's own limits
+            defaults.put(GOAWAYS_BY_SERVER, (int) server.tally().goAways());
+        }
+        System.out.println("h2 GOAWAY, 10 callers x 50 requests: stub " + stub + "; plain Netty server " + plain
+                + "; stub, the client's own limits " + defaults);
+        List<Executable> checks = new ArrayList<>();
+        for (Map<String, Integer> r : List.of(stub, plain, defaults)) {
+            checks.add(() -> assertEquals(0, r.get(TAP_ERRORS), "every frame read " + r));
+            checks.add(() -> assertEquals(r.get(GOAWAYS_BY_SERVER), r.get(GOAWAYS_ON_WIRE), "the tap saw each " + r));
+            checks.add(() -> assertTrue(r.get(GOAWAYS_ON_WIRE) > 0, "some GOAWAY " + r));
+            checks.add(() -> assertEquals(500, r.get(OK) + r.get(REFUSED) + r.get(NEVER_SENT) + r.get(ANSWERED_FAILED)
+                    + r.get(UNANSWERED_FAILED), "each request counted once " + r));
+            checks.add(() -> assertTrue(r.get(REFUSED) > 0, "refused streams failed " + r));
+            checks.add(() -> assertEquals(0, r.get(REFUSED_OTHERWISE), "each as " + CLOSED_UNEXPECTEDLY + " " + r));
+            checks.add(() -> assertEquals(0, r.get(SENT_TWICE), "none sent again, maxRequestRetry 5 " + r));
+        }
+        assertAll("the wire's view of each request", checks);
+    }
+
+    /**
+     * 10 callers x 50 GETs in turn, as the {@code h2-goaway} case sends them, through a wire tap, with the library's
+     * retries (maxRequestRetry 5); each request classified by its stream against its connection's first GOAWAY.
+     */
+    private static Map<String, Integer> goAwayRound(URI server, String path, int maxConnections, int streams)
+            throws Exception {
+        Map<String, String> outcome = new ConcurrentHashMap<>();
+        Map<String, Integer> r = new TreeMap<>();
+        try (Http2WireTap tap = new Http2WireTap(server);
+             AsyncHttpClient client = client(maxConnections, b -> b.setHttp2MaxConcurrentStreams(streams)
+                     .setMaxRequestRetry(5).setRequestTimeout(Duration.ofSeconds(5))
+                     .setReadTimeout(Duration.ofSeconds(5)))) {
+            String url = tap.uri() + path;
+            client.prepareGet(url).setHeader(Http2WireTap.ID_HEADER, "warm").execute().get(5, TimeUnit.SECONDS);
+            try (ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor()) {
+                for (int c = 0; c < 10; c++) {
+                    int caller = c;
+                    callers.submit(() -> {
+                        for (int j = 0; j < 50; j++) {
+                            String id = caller + "-" + j;
+                            CompletableFuture<Response> f = client.prepareGet(url)
+                                    .setHeader(Http2WireTap.ID_HEADER, id).execute().toCompletableFuture();
+                            outcome.put(id, outcomes(List.of(f)).keySet().iterator().next());
+                        }
+                        return null;
+                    });
+                }
+            }
+            Map<String, List<String>> wire = new HashMap<>(); // request id -> the class of each stream it was sent on
+            int goAways = 0;
+            for (Http2WireTap.Conn conn : tap.connections()) {
+                int last = conn.goAwayLast.isEmpty() ? Integer.MAX_VALUE : conn.goAwayLast.get(0);
+                goAways += conn.goAwayLast.size();
+                conn.opened.forEach((stream, id) -> wire.computeIfAbsent(id, k -> new ArrayList<>()).add(stream > last
+                        ? REFUSED : conn.ended.contains(stream) ? ANSWERED_FAILED : UNANSWERED_FAILED));
+            }
+            List.of(OK, REFUSED, REFUSED_OTHERWISE, NEVER_SENT, ANSWERED_FAILED, UNANSWERED_FAILED, SENT_TWICE)
+                    .forEach(k -> r.put(k, 0));
+            outcome.forEach((id, o) -> {
+                List<String> sent = wire.getOrDefault(id, List.of());
+                String kind = o.equals(OK) ? OK : sent.isEmpty() ? NEVER_SENT : sent.getLast();
+                r.merge(kind, 1, Integer::sum);
+                r.merge(SENT_TWICE, sent.size() > 1 ? 1 : 0, Integer::sum);
+                r.merge(REFUSED_OTHERWISE, kind.equals(REFUSED) && !o.equals(CLOSED_UNEXPECTEDLY) ? 1 : 0,
+                        Integer::sum);
+            });
+            r.put(GOAWAYS_ON_WIRE, goAways);
+            r.put(TAP_ERRORS, tap.errors().size());
+        }
+        return r;
     }
 
     /** The client with the adapter's HTTP/2 settings, except the work-arounds the tests turn on themselves. */
