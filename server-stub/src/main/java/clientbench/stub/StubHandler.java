@@ -15,6 +15,7 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.codec.http2.Http2CodecUtil;
 import io.netty.handler.codec.http2.Http2StreamChannel;
 import io.netty.util.ReferenceCountUtil;
 
@@ -257,10 +258,12 @@ final class StubHandler extends ChannelInboundHandlerAdapter {
             tally.largeHeads.increment();
         }
         if (rawOut == null) {
-            tally.answersUnsent.incrementAndGet(); // until its last DATA frame is out: the client's window may hold it
-            ctx.write(invalid != null ? responses.http2Text(400, invalid)
-                    : responses.http2(params.status(), params.bytes(), requestBytes, params.chunked(),
-                    params.headerBytes())).addListener(f -> tally.answersUnsent.decrementAndGet());
+            ChannelFuture written = ctx.write(invalid != null ? responses.http2Text(400, invalid)
+                    : responses.http2(params.status(), params.bytes(), requestBytes, params.chunked(), params.headerBytes()));
+            if (params.bytes() > Http2CodecUtil.DEFAULT_WINDOW_SIZE) { // only a body past a window can wait for it
+                tally.answersUnsent.incrementAndGet(); // until its last DATA frame is out
+                written.addListener(f -> tally.answersUnsent.decrementAndGet());
+            }
             return;
         }
         ByteBuf bytes = invalid != null ? responses.http1Text(400, invalid, keepAlive)

@@ -39,7 +39,7 @@ final class StubTally {
     final LongAdder pausedBodyBytes = new LongAdder();
     /** HTTP/2 streams and connections the client overran: DATA past the window the stub had granted. */
     final LongAdder flowControlErrors = new LongAdder();
-    /** HTTP/2 answers written and not yet sent in full (or failed): held back, on loopback, by a closed window. */
+    /** HTTP/2 answers past the default window written and not yet sent in full (or failed): held by a closed window. */
     final AtomicInteger answersUnsent = new AtomicInteger();
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicInteger peakInFlight = new AtomicInteger();
