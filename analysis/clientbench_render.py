@@ -46,6 +46,7 @@ table.decision { font-size: 13px; } table.decision td { text-align: right; white
 table.decision td[title], table.decision th[title] { cursor: help; }
 table.decision .tier { display: inline-block; min-width: 2.6em; text-align: left; font-weight: 600; }
 table.behaviour td { white-space: nowrap; } table.behaviour td.mark-NO { background: #fde2e1; }
+.wide { overflow-x: auto; max-width: 100%; } /* a table wider than the page scrolls within itself */
 table.decision .ci { display: block; font-size: 11px; line-height: 1.15; color: #666; }
 table.decision td.slo, table.decision td.failed { text-align: left; } table.decision td.bad { color: #a00; font-weight: 600; }
 p.load { margin: 0.3rem 0; font-size: 13px; }

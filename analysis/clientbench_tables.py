@@ -185,9 +185,10 @@ def behaviour_html(v: dict) -> str:
         f'<td class="mark-{_e(cells[a["key"]]["mark"])}" title="{_e(cells[a["key"]]["why"])}">'
         f'{_e(cells[a["key"]]["text"])} <b>{_e(cells[a["key"]]["mark"])}</b></td>' for a in b["aspects"]) + "</tr>"
                    for c, cells in b["clients"].items())
-    return (f'<table class="behaviour"><thead><tr><th>client</th>{head}</tr></thead><tbody>{body}</tbody></table>'
+    return (f'<div class="wide"><table class="behaviour"><thead><tr><th>client</th>{head}</tr></thead><tbody>{body}'
+            f'</tbody></table></div>'
             f'<p class="notes">Each client as its team ships it (the library\'s own retries and connection checks; the '
-            f'default pool and slow host at the library\'s own limits), {b["wallSeconds"]} s for all. ok: as a team '
+            f'default pool, slow host, unclosed body and pool timeouts at the library\'s own limits), {b["wallSeconds"]} s for all. ok: as a team '
             f'would want it; NO: not; n/a: the client cannot take part; unreached: the stub\'s counts say the case never '
             f'provoked its condition for the client; earlier: the run measured an earlier revision of the case, not '
             f'judged today; failed: the case did not run (hover for why). '
