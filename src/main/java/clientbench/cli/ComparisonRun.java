@@ -241,8 +241,8 @@ final class ComparisonRun {
     private void behaviour(Path dir) throws IOException, InterruptedException {
         Map<String, Object> r;
         if (arms == null) {
-            out.printf("[behaviour] each client through %d cases as shipped (stale connections, deadlines, leaks, reuse,"
-                    + " default limits, a slow host, HTTP/2 GOAWAY), %d JVMs at a time%n", BehaviourRun.cases(),
+            out.printf("[behaviour] each client through %d cases as shipped (stale connections, deadlines, timeouts,"
+                    + " pools, bodies, a slow host, big heads, TLS, HTTP/2), %d JVMs at a time%n", BehaviourRun.cases(),
                     BEHAVIOUR_JVMS);
             r = BehaviourRun.run(plan.clients(), plan.jdk(), BEHAVIOUR_JVMS, dir, out);
         } else {
