@@ -200,7 +200,7 @@ ASPECTS = [
     Aspect("race", "idle race", "the server's idle close racing the client's reuse: a POST closed under it",
            ("stale-race",), _race),
     Aspect("closedAtOnce", "closed at once", "each answer followed at once by a FIN, without Connection: close, and the"
-           " next request sent as it arrives (200 POSTs, 200 GETs): failed, or a POST sent twice", ("closed-at-once",),
+           " next request sent as it arrives (500 POSTs, 500 GETs): failed, or a POST sent twice", ("closed-at-once",),
            _stale),
     Aspect("deadline", "own deadline", "the library's own 1 s timeout (total, headers or per-read; suite where it has"
            " none) against no answer, a stalled body, a body trickled a byte every 400 ms",

@@ -108,9 +108,9 @@ public final class BehaviourRun {
         return BehaviourCases.all().size();
     }
 
-    /** About 30 s a client JVM on a busy 2-core machine, {@code parallel} at a time; for the time-left estimate. */
+    /** About 35 s a client JVM on a busy 2-core machine, {@code parallel} at a time; for the time-left estimate. */
     public static long estimatedSeconds(int clients, int parallel) {
-        return 30L * ((clients + parallel - 1) / Math.max(1, parallel));
+        return 35L * ((clients + parallel - 1) / Math.max(1, parallel));
     }
 
     /** Each case's key, tuning and what it provokes; each tuning's meaning. */

@@ -19,7 +19,7 @@ import java.util.stream.Stream;
  */
 final class ClosedAtOnce implements BehaviourCase {
 
-    static final int ROUNDS = 200;
+    static final int ROUNDS = 500;
     private static final Duration TIMEOUT = Duration.ofSeconds(5);
     private static final Duration WAIT = TIMEOUT.plusSeconds(1);
     /** A client that hangs on each request stops the case here; what was sent is counted. */

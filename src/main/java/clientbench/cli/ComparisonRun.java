@@ -46,7 +46,7 @@ import java.util.Random;
  */
 final class ComparisonRun {
     /** Client JVMs of the behaviour run at once: its cases mostly wait, so more than the 2 cores fit. */
-    static final int BEHAVIOUR_JVMS = 3;
+    static final int BEHAVIOUR_JVMS = 4;
     private final RunPlan plan;
     private final PrintStream out;
     private final ArmSteps arms;
