@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * A server that closes each kept-alive connection (FIN) right after its answer, without {@code Connection: close}, as
@@ -65,13 +64,7 @@ final class ClosedAtOnce implements BehaviourCase {
         Map<String, Object> f = new LinkedHashMap<>();
         f.put("warmUp", warm);
         f.put("rounds", ROUNDS);
-        f.put("posts", Calls.classes(posts));
-        f.put("gets", Calls.classes(gets));
-        f.put("said", Calls.said(Stream.concat(posts.stream(), gets.stream()).toList()));
-        f.putAll(Reads.of(stub, c.key("post-"), "post"));
-        f.putAll(Reads.of(stub, c.key("get-"), "get"));
-        f.put("connectionsOpened", stub.stats().accepted());
-        f.put("closedByServer", stub.tally().idleCloses());
+        f.putAll(StaleConnection.postsAndGets(c, stub, posts, gets));
         return f;
     }
 }

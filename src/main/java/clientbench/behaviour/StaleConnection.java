@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * A kept-alive connection the server closes once idle, and the client's next request on it: closed in order (FIN), by
@@ -72,12 +73,23 @@ final class StaleConnection implements BehaviourCase {
             gets.add(Calls.sendAndWait(adapter, c.get(uri, query, "get-" + i), WAIT));
             Calls.sendAndWait(adapter, c.get(uri, query, "idle-after-get-" + i), WAIT);
         }
-        StubServer.Tally tally = stub.tally();
         Map<String, Object> f = new LinkedHashMap<>();
         f.put("warmUp", warm);
+        f.putAll(postsAndGets(c, stub, posts, gets));
+        return f;
+    }
+
+    /**
+     * How the POSTs and GETs sent on connections the server closed ended, what the clients said, the stub's reads of
+     * each (a POST read twice was sent twice), the connections opened and those the server's habit closed.
+     */
+    static Map<String, Object> postsAndGets(CaseContext c, StubServer stub, List<Calls.Done> posts,
+                                            List<Calls.Done> gets) {
+        StubServer.Tally tally = stub.tally();
+        Map<String, Object> f = new LinkedHashMap<>();
         f.put("posts", Calls.classes(posts));
         f.put("gets", Calls.classes(gets));
-        f.put("said", Calls.said(java.util.stream.Stream.concat(posts.stream(), gets.stream()).toList()));
+        f.put("said", Calls.said(Stream.concat(posts.stream(), gets.stream()).toList()));
         f.putAll(Reads.of(stub, c.key("post-"), "post"));
         f.putAll(Reads.of(stub, c.key("get-"), "get"));
         f.put("connectionsOpened", stub.stats().accepted());
