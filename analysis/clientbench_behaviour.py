@@ -176,10 +176,8 @@ def _tls_stall(f: dict) -> tuple:
     ways = ("stall", "trickle")
     if any(c[w]["helloes"] == 0 or c[w]["stubReads"] for w in ways):
         return "-", None
-    never = [w for w in ways if c[w]["ended"] < c["requests"] or c[w]["lateMsMax"] > BOUNDS["deadlineLateMillis"]]
-    if never:
-        return f"{c['timeoutKind']}: {','.join(never)} never", False
-    return f"{c['timeoutKind']} +{_ms(max(c[w]['lateMsMax'] for w in ways))}", True
+    return _deadline({w: {"fired": c[w]["ended"], "requests": c["requests"], "lateMsMax": c[w]["lateMsMax"],
+                          "timeoutKind": c["timeoutKind"]} for w in ways})  # each way judged as a deadline case
 
 
 def _unclosed(f: dict) -> tuple:
