@@ -16,11 +16,16 @@ def test_the_verdict_and_the_merged_histograms_are_the_same_and_the_folder_is_sm
     src = tmp_path / "run"
     shutil.copytree(FIXTURE, src)
     (src / "jmh.log").write_text("x" * 100_000, encoding="utf-8")
+    for raw in cbc.UNINDENTED:  # as Java writes them, indented
+        shutil.copy(FIXTURE.parent / f"{raw.split('.')[0]}-small" / raw, src / raw)
     size = cbc.compact(src, tmp_path / "small")
     small = cbl.load_run(tmp_path / "small")
     full = cbl.load_run(src)
     assert json.dumps(cbd.verdict(small)) == json.dumps(cbd.verdict(full))
-    for t in full.trials[:5]:
+    knees = [t for t in full.trials if cbl.kind(full, t.shape) == "capacity"]
+    assert knees and all(x.intervals(tag) == [] for x in small.trials if cbl.kind(small, x.shape) == "capacity"
+                         for tag in cbc.TAGS)
+    for t in [t for t in full.trials if t not in knees][:5]:
         for tag in ("latency", "service"):
             a, b = (cbl.merged([h for x in run.trials_of(t.shape, t.client) for h in x.intervals(tag)])
                     for run in (full, small))
@@ -31,6 +36,10 @@ def test_the_verdict_and_the_merged_histograms_are_the_same_and_the_folder_is_sm
     assert size["after"] < size["before"]
     assert not (tmp_path / "small" / "jmh.log").exists() and (tmp_path / "small" / cbc.NOTE).is_file()
     assert len(list((tmp_path / "small").glob("*.trial.json.gz"))) == len(list(src.glob("*.trial.json"))) > 0
+    assert all("latency.ok" not in t.record["histograms"] for t in small.trials)
+    for raw in cbc.UNINDENTED:
+        assert json.loads((tmp_path / "small" / raw).read_text()) == json.loads((src / raw).read_text())
+        assert (tmp_path / "small" / raw).stat().st_size < (src / raw).stat().st_size
     assert not list((tmp_path / "small").glob("*.trial.json")) and not list((tmp_path / "small").glob("*.hlog"))
 
 
