@@ -18,8 +18,6 @@ import org.apache.hc.client5.http.impl.async.CloseableHttpAsyncClient;
 import org.apache.hc.client5.http.impl.nio.PoolingAsyncClientConnectionManager;
 import org.apache.hc.core5.http.ContentType;
 import org.apache.hc.core5.http.nio.support.AsyncRequestBuilder;
-import org.apache.hc.core5.io.CloseMode;
-import org.apache.hc.core5.util.TimeValue;
 
 /**
  * Apache HttpClient 5, async, built by {@link ApacheClients}. Docs: https://hc.apache.org/httpcomponents-client-5.6.x/
@@ -79,15 +77,7 @@ public final class ApacheAdapter implements HttpClientAdapter {
         closed = true;
         inFlight.forEach(ApacheExchange::abandon); // a graceful close would let them run to their end
         leftOpen.closeAll();
-        // GRACEFUL: the reactor closes its own channels. IMMEDIATE closes the selector under it and the
-        // reactor thread logs a ClosedSelectorException at ERROR on every close.
-        client.close(CloseMode.GRACEFUL);
-        try {
-            client.awaitShutdown(TimeValue.ofSeconds(5));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        client.close(CloseMode.IMMEDIATE); // no-op once shut down; ends a reactor that outlived the wait
+        ApacheClients.close(client);
         inFlight.forEach(ApacheExchange::abandon); // sent while closing
         if (deadlines != null) {
             deadlines.close();
