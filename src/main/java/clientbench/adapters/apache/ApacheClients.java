@@ -28,6 +28,7 @@ import org.apache.hc.client5.http.ssl.ClientTlsStrategyBuilder;
 import org.apache.hc.client5.http.ssl.NoopHostnameVerifier;
 import org.apache.hc.core5.concurrent.FutureCallback;
 import org.apache.hc.core5.http.HttpHost;
+import org.apache.hc.core5.http.io.SocketConfig;
 import org.apache.hc.core5.http.nio.ssl.TlsStrategy;
 import org.apache.hc.core5.http2.HttpVersionPolicy;
 import org.apache.hc.core5.io.CloseMode;
@@ -245,6 +246,16 @@ public final class ApacheClients {
                 + " error such as NoHttpResponseException; a 429 or 503 once more after Retry-After, else 1 s"
                 : "off (disableAutomaticRetries; nothing else resends a sent request)");
         s.put("threading", threading);
+        return s;
+    }
+
+    /** The classic client's settings on virtual threads: its pool's limits, TCP_NODELAY and no I/O threads of its own. */
+    public static Map<String, String> classicSettings(AdapterConfig config, PoolingHttpClientConnectionManager pool,
+                                                      String threading) {
+        Map<String, String> s = settings(config, poolLimits(pool), threading);
+        AdapterSettings.tcpNoDelay(s, SocketConfig.DEFAULT.isTcpNoDelay(),
+                "SocketConfig.DEFAULT.isTcpNoDelay(), the socket configuration of the client's connection manager");
+        AdapterSettings.ioThreads(s, 0, "none: blocking I/O on each request's virtual thread");
         return s;
     }
 
