@@ -91,15 +91,10 @@ public final class ApacheAdapter implements HttpClientAdapter {
 
     @Override
     public Map<String, String> settings() {
-        Map<String, String> s = ApacheClients.settings(config, AdapterSettings.http2(config)
+        return Collections.unmodifiableMap(ApacheClients.asyncSettings(config, AdapterSettings.http2(config)
                         ? "one HTTP/2 connection (maxConnections does not apply); streams as the server allows"
-                        : ApacheClients.poolLimits(pool),
-                "I/O reactor threads; callbacks on them" + (deadlines == null ? "" : "; one deadline thread of the adapter"));
-        AdapterSettings.tcpNoDelay(s, ApacheClients.reactorConfig(config).isTcpNoDelay(),
-                "IOReactorConfig.isTcpNoDelay() of the configuration the client was built with");
-        AdapterSettings.ioThreads(s, reactorThreads.reactorThreads(), "I/O reactor threads, counted as the client's"
-                + " thread factory made them (the client has no getter)");
-        return Collections.unmodifiableMap(s);
+                        : ApacheClients.poolLimits(pool), reactorThreads,
+                "I/O reactor threads; callbacks on them" + (deadlines == null ? "" : "; one deadline thread of the adapter")));
     }
 
     @Override

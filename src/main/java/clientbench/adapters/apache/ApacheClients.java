@@ -249,6 +249,17 @@ public final class ApacheClients {
         return s;
     }
 
+    /** The async client's settings: its limit, TCP_NODELAY and the I/O reactor threads it made. */
+    public static Map<String, String> asyncSettings(AdapterConfig config, String connectionLimit, ReactorThreads reactorThreads,
+                                                    String threading) {
+        Map<String, String> s = settings(config, connectionLimit, threading);
+        AdapterSettings.tcpNoDelay(s, reactorConfig(config).isTcpNoDelay(),
+                "IOReactorConfig.isTcpNoDelay() of the configuration the client was built with");
+        AdapterSettings.ioThreads(s, reactorThreads.reactorThreads(), "I/O reactor threads, counted as the client's"
+                + " thread factory made them (the client has no getter)");
+        return s;
+    }
+
     /** The classic client's settings on virtual threads: its pool's limits, TCP_NODELAY and no I/O threads of its own. */
     public static Map<String, String> classicSettings(AdapterConfig config, PoolingHttpClientConnectionManager pool,
                                                       String threading) {
