@@ -3,6 +3,7 @@ package clientbench.adapters;
 import clientbench.adapters.ahc.AhcAdapter;
 import clientbench.adapters.apache.ApacheAdapter;
 import clientbench.adapters.apache.ApacheVtAdapter;
+import clientbench.adapters.armeria.ArmeriaAdapter;
 import clientbench.adapters.helidon.HelidonAdapter;
 import clientbench.adapters.jdk.JdkAdapter;
 import clientbench.adapters.jdk.JdkVtAdapter;
@@ -12,9 +13,18 @@ import clientbench.adapters.noop.NoopAdapter;
 import clientbench.adapters.okhttp.OkHttpAdapter;
 import clientbench.adapters.okhttp.OkHttpVtAdapter;
 import clientbench.adapters.reactor.ReactorNettyAdapter;
+import clientbench.adapters.spring.RestClientApacheAdapter;
+import clientbench.adapters.spring.RestClientJdkAdapter;
+import clientbench.adapters.spring.RestClientJettyAdapter;
+import clientbench.adapters.spring.RestClientReactorAdapter;
+import clientbench.adapters.spring.WebClientApacheAdapter;
+import clientbench.adapters.spring.WebClientJdkAdapter;
+import clientbench.adapters.spring.WebClientJettyAdapter;
+import clientbench.adapters.spring.WebClientReactorAdapter;
 import clientbench.adapters.vertx.VertxAdapter;
 import clientbench.api.AdapterConfig;
 import clientbench.api.HttpClientAdapter;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,12 +33,14 @@ import java.util.function.Function;
 
 /**
  * Every adapter by its JMH {@code client} parameter value: the asynchronous APIs first, then the
- * blocking APIs driven from virtual threads ({@code -vt}).
+ * blocking APIs driven from virtual threads ({@code -vt}); then the opt-in ones, which only a run that names them runs.
  */
 public final class Adapters {
 
     private static final Map<String, Function<AdapterConfig, HttpClientAdapter>> FACTORIES = new LinkedHashMap<>();
     private static final Map<String, Class<? extends HttpClientAdapter>> TYPES = new LinkedHashMap<>();
+    /** Not in {@link #names()}: layers over the clients above, and clients measured on request. */
+    private static final List<String> OPT_IN = new ArrayList<>();
 
     static {
         register("ahc", AhcAdapter.class, AhcAdapter::new);
@@ -43,6 +55,32 @@ public final class Adapters {
         register("reactor", ReactorNettyAdapter.class, ReactorNettyAdapter::new);
         register("vertx", VertxAdapter.class, VertxAdapter::new);
         register("helidon", HelidonAdapter.class, HelidonAdapter::new);
+        optIn("restclient-jdk", RestClientJdkAdapter.class, RestClientJdkAdapter::new);
+        optIn("restclient-apache", RestClientApacheAdapter.class, RestClientApacheAdapter::new);
+        optIn("restclient-jetty", RestClientJettyAdapter.class, RestClientJettyAdapter::new);
+        optIn("restclient-reactor", RestClientReactorAdapter.class, RestClientReactorAdapter::new);
+        optIn("webclient-reactor", WebClientReactorAdapter.class, WebClientReactorAdapter::new);
+        optIn("webclient-jetty", WebClientJettyAdapter.class, WebClientJettyAdapter::new);
+        optIn("webclient-jdk", WebClientJdkAdapter.class, WebClientJdkAdapter::new);
+        optIn("webclient-apache", WebClientApacheAdapter.class, WebClientApacheAdapter::new);
+        optIn("armeria", ArmeriaAdapter.class, ArmeriaAdapter::new);
+    }
+
+    /**
+     * The Spring family: every Spring client, then the bare clients they run over, each with its threading: RestClient
+     * is blocking on virtual threads (jdk-vt, apache-vt, jetty-vt, and reactor, which has no -vt), WebClient async
+     * (jdk, apache, jetty, reactor). So one run compares each layer with its engine on the same threads.
+     */
+    public static final String SPRING = "spring";
+
+    private static final Map<String, List<String>> FAMILIES = Map.of(SPRING, List.of(
+            "restclient-jdk", "restclient-apache", "restclient-jetty", "restclient-reactor",
+            "webclient-reactor", "webclient-jetty", "webclient-jdk", "webclient-apache",
+            "apache", "jetty", "jdk", "apache-vt", "jetty-vt", "jdk-vt", "reactor"));
+
+    private static <A extends HttpClientAdapter> void optIn(String name, Class<A> type, Function<AdapterConfig, A> factory) {
+        register(name, type, factory);
+        OPT_IN.add(name);
     }
 
     private static <A extends HttpClientAdapter> void register(String name, Class<A> type, Function<AdapterConfig, A> factory) {
@@ -69,9 +107,29 @@ public final class Adapters {
         return t;
     }
 
-    /** The valid names, in a fixed order. */
+    /** The clients every run compares, in a fixed order: the opt-in ones are not among them. */
     public static List<String> names() {
+        return FACTORIES.keySet().stream().filter(n -> !OPT_IN.contains(n)).toList();
+    }
+
+    /** The clients only a run that names them runs (the Spring layers, Armeria), in a fixed order. */
+    public static List<String> optIn() {
+        return List.copyOf(OPT_IN);
+    }
+
+    /** Every client, those of {@link #names()} first, then the opt-in ones. */
+    public static List<String> all() {
         return List.copyOf(FACTORIES.keySet());
+    }
+
+    /** True for a registered client, default or opt-in ({@code noop} is none). */
+    public static boolean isClient(String name) {
+        return name != null && FACTORIES.containsKey(name.trim());
+    }
+
+    /** The clients a family name stands for ({@value #SPRING}), or null for a name that is no family. */
+    public static List<String> family(String name) {
+        return name == null ? null : FAMILIES.get(name.trim());
     }
 
     /**
