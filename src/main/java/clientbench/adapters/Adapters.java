@@ -39,8 +39,6 @@ public final class Adapters {
 
     private static final Map<String, Function<AdapterConfig, HttpClientAdapter>> FACTORIES = new LinkedHashMap<>();
     private static final Map<String, Class<? extends HttpClientAdapter>> TYPES = new LinkedHashMap<>();
-    /** Not in {@link #names()}: layers over the clients above, and clients measured on request. */
-    private static final List<String> OPT_IN = new ArrayList<>();
 
     static {
         register("ahc", AhcAdapter.class, AhcAdapter::new);
@@ -55,15 +53,32 @@ public final class Adapters {
         register("reactor", ReactorNettyAdapter.class, ReactorNettyAdapter::new);
         register("vertx", VertxAdapter.class, VertxAdapter::new);
         register("helidon", HelidonAdapter.class, HelidonAdapter::new);
-        optIn("restclient-jdk", RestClientJdkAdapter.class, RestClientJdkAdapter::new);
-        optIn("restclient-apache", RestClientApacheAdapter.class, RestClientApacheAdapter::new);
-        optIn("restclient-jetty", RestClientJettyAdapter.class, RestClientJettyAdapter::new);
-        optIn("restclient-reactor", RestClientReactorAdapter.class, RestClientReactorAdapter::new);
-        optIn("webclient-reactor", WebClientReactorAdapter.class, WebClientReactorAdapter::new);
-        optIn("webclient-jetty", WebClientJettyAdapter.class, WebClientJettyAdapter::new);
-        optIn("webclient-jdk", WebClientJdkAdapter.class, WebClientJdkAdapter::new);
-        optIn("webclient-apache", WebClientApacheAdapter.class, WebClientApacheAdapter::new);
-        optIn("armeria", ArmeriaAdapter.class, ArmeriaAdapter::new);
+    }
+
+    /**
+     * The clients only a run that names them runs: layers over the clients above, and clients measured on request. A
+     * holder of their own, so that a default run never loads their classes (its cold starts stay as they were).
+     */
+    private static final class OptIn {
+        static final Map<String, Function<AdapterConfig, HttpClientAdapter>> FACTORIES = new LinkedHashMap<>();
+        static final Map<String, Class<? extends HttpClientAdapter>> TYPES = new LinkedHashMap<>();
+
+        static {
+            add("restclient-jdk", RestClientJdkAdapter.class, RestClientJdkAdapter::new);
+            add("restclient-apache", RestClientApacheAdapter.class, RestClientApacheAdapter::new);
+            add("restclient-jetty", RestClientJettyAdapter.class, RestClientJettyAdapter::new);
+            add("restclient-reactor", RestClientReactorAdapter.class, RestClientReactorAdapter::new);
+            add("webclient-reactor", WebClientReactorAdapter.class, WebClientReactorAdapter::new);
+            add("webclient-jetty", WebClientJettyAdapter.class, WebClientJettyAdapter::new);
+            add("webclient-jdk", WebClientJdkAdapter.class, WebClientJdkAdapter::new);
+            add("webclient-apache", WebClientApacheAdapter.class, WebClientApacheAdapter::new);
+            add("armeria", ArmeriaAdapter.class, ArmeriaAdapter::new);
+        }
+
+        private static <A extends HttpClientAdapter> void add(String name, Class<A> type, Function<AdapterConfig, A> factory) {
+            FACTORIES.put(name, factory::apply);
+            TYPES.put(name, type);
+        }
     }
 
     /**
@@ -77,11 +92,6 @@ public final class Adapters {
             "restclient-jdk", "restclient-apache", "restclient-jetty", "restclient-reactor",
             "webclient-reactor", "webclient-jetty", "webclient-jdk", "webclient-apache",
             "apache", "jetty", "jdk", "apache-vt", "jetty-vt", "jdk-vt", "reactor"));
-
-    private static <A extends HttpClientAdapter> void optIn(String name, Class<A> type, Function<AdapterConfig, A> factory) {
-        register(name, type, factory);
-        OPT_IN.add(name);
-    }
 
     private static <A extends HttpClientAdapter> void register(String name, Class<A> type, Function<AdapterConfig, A> factory) {
         FACTORIES.put(name, factory::apply);
@@ -100,31 +110,35 @@ public final class Adapters {
      * @throws IllegalArgumentException for a name that is not a client ({@code noop} is none)
      */
     public static Class<? extends HttpClientAdapter> type(String name) {
-        Class<? extends HttpClientAdapter> t = TYPES.get(name == null ? "" : name.trim());
+        String key = name == null ? "" : name.trim();
+        Class<? extends HttpClientAdapter> t = TYPES.containsKey(key) ? TYPES.get(key) : OptIn.TYPES.get(key);
         if (t == null) {
-            throw new IllegalArgumentException("unknown client '" + name + "'; valid: " + String.join(", ", TYPES.keySet()));
+            throw new IllegalArgumentException("unknown client '" + name + "'; valid: " + String.join(", ", all()));
         }
         return t;
     }
 
     /** The clients every run compares, in a fixed order: the opt-in ones are not among them. */
     public static List<String> names() {
-        return FACTORIES.keySet().stream().filter(n -> !OPT_IN.contains(n)).toList();
+        return List.copyOf(FACTORIES.keySet());
     }
 
     /** The clients only a run that names them runs (the Spring layers, Armeria), in a fixed order. */
     public static List<String> optIn() {
-        return List.copyOf(OPT_IN);
+        return List.copyOf(OptIn.FACTORIES.keySet());
     }
 
     /** Every client, those of {@link #names()} first, then the opt-in ones. */
     public static List<String> all() {
-        return List.copyOf(FACTORIES.keySet());
+        List<String> all = new ArrayList<>(FACTORIES.keySet());
+        all.addAll(OptIn.FACTORIES.keySet());
+        return List.copyOf(all);
     }
 
     /** True for a registered client, default or opt-in ({@code noop} is none). */
     public static boolean isClient(String name) {
-        return name != null && FACTORIES.containsKey(name.trim());
+        String key = name == null ? "" : name.trim();
+        return FACTORIES.containsKey(key) || OptIn.FACTORIES.containsKey(key);
     }
 
     /** The clients a family name stands for ({@value #SPRING}), or null for a name that is no family. */
@@ -142,10 +156,12 @@ public final class Adapters {
             Objects.requireNonNull(config, "config");
             return new NoopAdapter();
         }
-        Function<AdapterConfig, HttpClientAdapter> factory = FACTORIES.get(name == null ? "" : name.trim());
+        String key = name == null ? "" : name.trim();
+        Function<AdapterConfig, HttpClientAdapter> factory = FACTORIES.containsKey(key) ? FACTORIES.get(key)
+                : OptIn.FACTORIES.get(key);
         if (factory == null) {
             throw new IllegalArgumentException("unknown client '" + name + "'; valid: "
-                    + String.join(", ", FACTORIES.keySet()) + " (and " + NOOP + ", the harness's own)");
+                    + String.join(", ", all()) + " (and " + NOOP + ", the harness's own)");
         }
         return factory.apply(Objects.requireNonNull(config, "config"));
     }
