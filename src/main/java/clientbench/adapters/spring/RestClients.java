@@ -62,7 +62,7 @@ final class RestClients {
         java.net.http.HttpClient client = JdkClients.newClient(config);
         JdkClientHttpRequestFactory factory = new JdkClientHttpRequestFactory(client, bodyWriters);
         boolean own = config.tuning().libraryTimeout();
-        if (own) { // never 0: that fails every request at once (spring-framework#37232)
+        if (own) { // never 0: Spring 7.0 then fails every request at once
             factory.setReadTimeout(config.requestTimeout());
         }
         Semaphore permits = AdapterSettings.adapterLimits(config) ? new Semaphore(config.maxConnections(), true) : null;
