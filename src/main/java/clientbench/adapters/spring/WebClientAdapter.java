@@ -91,7 +91,8 @@ public abstract class WebClientAdapter implements HttpClientAdapter {
             answer = answer.doFinally(signal -> permits.release());
         }
         try {
-            exchange.subscribed(answer.subscribe(r -> exchange.received(r.status(), r.bytes()), exchange::failed));
+            exchange.subscribed(answer.subscribe(r -> exchange.received(r.status(), r.bytes()), exchange::failed,
+                    () -> exchange.failed(new IllegalStateException("the exchange ended without a response"))));
         } catch (RuntimeException e) { // refused before it started, e.g. by a client closing under it
             exchange.failed(e);
         }
