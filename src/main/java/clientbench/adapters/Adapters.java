@@ -3,7 +3,6 @@ package clientbench.adapters;
 import clientbench.adapters.ahc.AhcAdapter;
 import clientbench.adapters.apache.ApacheAdapter;
 import clientbench.adapters.apache.ApacheVtAdapter;
-import clientbench.adapters.armeria.ArmeriaAdapter;
 import clientbench.adapters.helidon.HelidonAdapter;
 import clientbench.adapters.jdk.JdkAdapter;
 import clientbench.adapters.jdk.JdkVtAdapter;
@@ -72,7 +71,6 @@ public final class Adapters {
             add("webclient-jetty", WebClientJettyAdapter.class, WebClientJettyAdapter::new);
             add("webclient-jdk", WebClientJdkAdapter.class, WebClientJdkAdapter::new);
             add("webclient-apache", WebClientApacheAdapter.class, WebClientApacheAdapter::new);
-            add("armeria", ArmeriaAdapter.class, ArmeriaAdapter::new);
         }
 
         private static <A extends HttpClientAdapter> void add(String name, Class<A> type, Function<AdapterConfig, A> factory) {
@@ -123,7 +121,7 @@ public final class Adapters {
         return List.copyOf(FACTORIES.keySet());
     }
 
-    /** The clients only a run that names them runs (the Spring layers, Armeria), in a fixed order. */
+    /** The clients only a run that names them runs (the Spring layers), in a fixed order. */
     public static List<String> optIn() {
         return List.copyOf(OptIn.FACTORIES.keySet());
     }
