@@ -1,7 +1,7 @@
 """The report's figures, drawn from a run (clientbench_load) and its verdict (clientbench_decide's dict).
 
-One hue per client family (Paul Tol's colour-blind-safe 'muted'); a -vt variant dashed in its base's hue; noop grey,
-dotted. Each function returns a matplotlib figure whose label is its alternative text; `show` embeds it as a PNG.
+One hue per client family (Paul Tol's colour-blind-safe 'muted'); a -vt variant dashed in its base's hue, a Spring
+layer dash-dotted in its engine's; noop grey, dotted. Each function returns a matplotlib figure whose label is its alternative text; `show` embeds it as a PNG.
 """
 from __future__ import annotations
 
@@ -32,13 +32,18 @@ plt.rcParams.update({"font.size": 9, "axes.titlesize": 9, "axes.spines.top": Fal
                      "legend.fontsize": 8, "legend.frameon": False})
 
 
+LAYERS = ("restclient-", "webclient-")  # Spring's clients, each named after the engine it runs over
+
+
 def style(client: str) -> dict:
-    """Colour and line style: -vt variants in their base client's hue, dashed; noop grey, dotted."""
+    """Colour and line style: -vt variants in their base client's hue, dashed; a Spring layer in its engine's hue,
+    dash-dotted; noop grey, dotted."""
     if client == cbl.NOOP:
         return {"color": NOOP_COLOUR, "linestyle": ":"}
-    base = client.removesuffix("-vt")
+    layer = client.startswith(LAYERS)
+    base = client.split("-", 1)[1] if layer else client.removesuffix("-vt")
     colour = BASE_COLOURS.get(base) or EXTRA_COLOURS[sum(map(ord, base)) % len(EXTRA_COLOURS)]
-    return {"color": colour, "linestyle": "--" if client.endswith("-vt") else "-"}
+    return {"color": colour, "linestyle": "-." if layer else "--" if client.endswith("-vt") else "-"}
 
 
 def png(fig, dpi: int = DPI) -> bytes:

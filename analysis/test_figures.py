@@ -38,6 +38,12 @@ def test_vt_variants_take_their_base_hue_dashed_and_families_differ():
         assert figs.style(b + "-vt") == {"color": figs.style(b)["color"], "linestyle": "--"}
 
 
+def test_a_spring_layer_takes_its_engines_hue_dash_dotted():
+    for engine in ("jdk", "apache", "jetty", "reactor"):
+        for layer in ("restclient-", "webclient-"):
+            assert figs.style(layer + engine) == {"color": figs.style(engine)["color"], "linestyle": "-."}
+
+
 def test_a_dot_per_round_is_the_forks_bytes_per_request_net_of_noops_in_that_round(decided):
     run = decided[0]
     _, f = figure_of(run, "rate-4000", "alloc")

@@ -12,9 +12,18 @@ import clientbench.adapters.noop.NoopAdapter;
 import clientbench.adapters.okhttp.OkHttpAdapter;
 import clientbench.adapters.okhttp.OkHttpVtAdapter;
 import clientbench.adapters.reactor.ReactorNettyAdapter;
+import clientbench.adapters.spring.RestClientApacheAdapter;
+import clientbench.adapters.spring.RestClientJdkAdapter;
+import clientbench.adapters.spring.RestClientJettyAdapter;
+import clientbench.adapters.spring.RestClientReactorAdapter;
+import clientbench.adapters.spring.WebClientApacheAdapter;
+import clientbench.adapters.spring.WebClientJdkAdapter;
+import clientbench.adapters.spring.WebClientJettyAdapter;
+import clientbench.adapters.spring.WebClientReactorAdapter;
 import clientbench.adapters.vertx.VertxAdapter;
 import clientbench.api.AdapterConfig;
 import clientbench.api.HttpClientAdapter;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +32,7 @@ import java.util.function.Function;
 
 /**
  * Every adapter by its JMH {@code client} parameter value: the asynchronous APIs first, then the
- * blocking APIs driven from virtual threads ({@code -vt}).
+ * blocking APIs driven from virtual threads ({@code -vt}); then the opt-in ones, which only a run that names them runs.
  */
 public final class Adapters {
 
@@ -45,6 +54,43 @@ public final class Adapters {
         register("helidon", HelidonAdapter.class, HelidonAdapter::new);
     }
 
+    /**
+     * The clients only a run that names them runs: layers over the clients above, and clients measured on request. A
+     * holder of their own, so that a default run never loads their classes (its cold starts stay as they were).
+     */
+    private static final class OptIn {
+        static final Map<String, Function<AdapterConfig, HttpClientAdapter>> FACTORIES = new LinkedHashMap<>();
+        static final Map<String, Class<? extends HttpClientAdapter>> TYPES = new LinkedHashMap<>();
+
+        static {
+            add("restclient-jdk", RestClientJdkAdapter.class, RestClientJdkAdapter::new);
+            add("restclient-apache", RestClientApacheAdapter.class, RestClientApacheAdapter::new);
+            add("restclient-jetty", RestClientJettyAdapter.class, RestClientJettyAdapter::new);
+            add("restclient-reactor", RestClientReactorAdapter.class, RestClientReactorAdapter::new);
+            add("webclient-reactor", WebClientReactorAdapter.class, WebClientReactorAdapter::new);
+            add("webclient-jetty", WebClientJettyAdapter.class, WebClientJettyAdapter::new);
+            add("webclient-jdk", WebClientJdkAdapter.class, WebClientJdkAdapter::new);
+            add("webclient-apache", WebClientApacheAdapter.class, WebClientApacheAdapter::new);
+        }
+
+        private static <A extends HttpClientAdapter> void add(String name, Class<A> type, Function<AdapterConfig, A> factory) {
+            FACTORIES.put(name, factory::apply);
+            TYPES.put(name, type);
+        }
+    }
+
+    /**
+     * The Spring family: every Spring client, then the bare clients they run over, each with its threading: RestClient
+     * is blocking on virtual threads (jdk-vt, apache-vt, jetty-vt, and reactor, which has no -vt), WebClient async
+     * (jdk, apache, jetty, reactor). So one run compares each layer with its engine on the same threads.
+     */
+    public static final String SPRING = "spring";
+
+    private static final Map<String, List<String>> FAMILIES = Map.of(SPRING, List.of(
+            "restclient-jdk", "restclient-apache", "restclient-jetty", "restclient-reactor",
+            "webclient-reactor", "webclient-jetty", "webclient-jdk", "webclient-apache",
+            "apache", "jetty", "jdk", "apache-vt", "jetty-vt", "jdk-vt", "reactor"));
+
     private static <A extends HttpClientAdapter> void register(String name, Class<A> type, Function<AdapterConfig, A> factory) {
         FACTORIES.put(name, factory::apply);
         TYPES.put(name, type);
@@ -62,16 +108,40 @@ public final class Adapters {
      * @throws IllegalArgumentException for a name that is not a client ({@code noop} is none)
      */
     public static Class<? extends HttpClientAdapter> type(String name) {
-        Class<? extends HttpClientAdapter> t = TYPES.get(name == null ? "" : name.trim());
+        String key = name == null ? "" : name.trim();
+        Class<? extends HttpClientAdapter> t = TYPES.containsKey(key) ? TYPES.get(key) : OptIn.TYPES.get(key);
         if (t == null) {
-            throw new IllegalArgumentException("unknown client '" + name + "'; valid: " + String.join(", ", TYPES.keySet()));
+            throw new IllegalArgumentException("unknown client '" + name + "'; valid: " + String.join(", ", all()));
         }
         return t;
     }
 
-    /** The valid names, in a fixed order. */
+    /** The clients every run compares, in a fixed order: the opt-in ones are not among them. */
     public static List<String> names() {
         return List.copyOf(FACTORIES.keySet());
+    }
+
+    /** The clients only a run that names them runs (the Spring layers), in a fixed order. */
+    public static List<String> optIn() {
+        return List.copyOf(OptIn.FACTORIES.keySet());
+    }
+
+    /** Every client, those of {@link #names()} first, then the opt-in ones. */
+    public static List<String> all() {
+        List<String> all = new ArrayList<>(FACTORIES.keySet());
+        all.addAll(OptIn.FACTORIES.keySet());
+        return List.copyOf(all);
+    }
+
+    /** True for a registered client, default or opt-in ({@code noop} is none). */
+    public static boolean isClient(String name) {
+        String key = name == null ? "" : name.trim();
+        return FACTORIES.containsKey(key) || OptIn.FACTORIES.containsKey(key);
+    }
+
+    /** The clients a family name stands for ({@value #SPRING}), or null for a name that is no family. */
+    public static List<String> family(String name) {
+        return name == null ? null : FAMILIES.get(name.trim());
     }
 
     /**
@@ -84,10 +154,12 @@ public final class Adapters {
             Objects.requireNonNull(config, "config");
             return new NoopAdapter();
         }
-        Function<AdapterConfig, HttpClientAdapter> factory = FACTORIES.get(name == null ? "" : name.trim());
+        String key = name == null ? "" : name.trim();
+        Function<AdapterConfig, HttpClientAdapter> factory = FACTORIES.containsKey(key) ? FACTORIES.get(key)
+                : OptIn.FACTORIES.get(key);
         if (factory == null) {
             throw new IllegalArgumentException("unknown client '" + name + "'; valid: "
-                    + String.join(", ", FACTORIES.keySet()) + " (and " + NOOP + ", the harness's own)");
+                    + String.join(", ", all()) + " (and " + NOOP + ", the harness's own)");
         }
         return factory.apply(Objects.requireNonNull(config, "config"));
     }

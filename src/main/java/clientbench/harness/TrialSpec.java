@@ -42,7 +42,7 @@ public record TrialSpec(String client, String target, Protocol protocol, int con
     public TrialSpec {
         Objects.requireNonNull(load, "load");
         Objects.requireNonNull(protocol, "protocol");
-        if (!Adapters.NOOP.equals(client) && !Adapters.names().contains(client)) {
+        if (!Adapters.NOOP.equals(client) && !Adapters.isClient(client)) {
             Adapters.create(client, null); // throws the error that lists the valid names
         }
         if (target == null) {

@@ -71,16 +71,23 @@ public record Profile(String name, String purpose, List<Shape> shapes, Duration 
         return Adapters.names();
     }
 
-    /** Parses {@code a,b}; an unknown name is an error that lists the valid ones. */
+    /**
+     * Parses {@code a,b}: any client, opt-in ones too, and a family ({@code spring}: every Spring client and the bare
+     * clients it runs over); an unknown name is an error that lists the valid ones.
+     */
     public static List<String> clients(String csv) {
         List<String> out = new ArrayList<>();
         for (String c : csv.split(",")) {
             String name = c.trim();
-            if (!Adapters.names().contains(name)) {
-                throw new IllegalArgumentException("unknown client '" + name + "'; valid: " + String.join(", ", Adapters.names()));
+            List<String> family = Adapters.family(name);
+            if (family == null && !Adapters.isClient(name)) {
+                throw new IllegalArgumentException("unknown client '" + name + "'; valid: " + String.join(", ", Adapters.all())
+                        + ", or the family " + Adapters.SPRING);
             }
-            if (!out.contains(name)) {
-                out.add(name);
+            for (String client : family == null ? List.of(name) : family) {
+                if (!out.contains(client)) {
+                    out.add(client);
+                }
             }
         }
         return out;

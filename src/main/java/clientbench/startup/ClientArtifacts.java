@@ -2,6 +2,7 @@ package clientbench.startup;
 
 import clientbench.adapters.Adapters;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -12,7 +13,7 @@ import java.util.Map;
  */
 public final class ClientArtifacts {
 
-    private static final Map<String, List<String>> BY_BASE = Map.of(
+    private static final Map<String, List<String>> BARE = Map.of(
             "ahc", List.of("org.asynchttpclient:async-http-client"),
             "apache", List.of("org.apache.httpcomponents.client5:httpclient5"),
             // HTTP/2 for the jetty adapters: h2c by prior knowledge, and h2 with the JDK's ALPN.
@@ -24,6 +25,33 @@ public final class ClientArtifacts {
             "vertx", List.of("io.vertx:vertx-core"),
             // helidon-webclient pulls HTTP/1.1 only; the adapter speaks HTTP/2 too.
             "helidon", List.of("io.helidon.webclient:helidon-webclient", "io.helidon.webclient:helidon-webclient-http2"));
+
+    private static final String SPRING_WEB = "org.springframework:spring-web";
+    private static final String SPRING_WEBFLUX = "org.springframework:spring-webflux";
+
+    /** Every client's; a Spring one lists the Spring layer first (the artifact an upgrade moves), then its engine's. */
+    private static final Map<String, List<String>> BY_BASE = byBase();
+
+    private static Map<String, List<String>> byBase() {
+        Map<String, List<String>> all = new HashMap<>(BARE);
+        for (String engine : List.of("jdk", "apache", "jetty", "reactor")) {
+            all.put("restclient-" + engine, with(List.of(SPRING_WEB), BARE.get(engine)));
+        }
+        all.put("webclient-reactor", with(List.of(SPRING_WEB, SPRING_WEBFLUX), BARE.get("reactor")));
+        all.put("webclient-jdk", List.of(SPRING_WEB, SPRING_WEBFLUX));
+        // The connectors' reactive bridges, which Spring declares optional.
+        all.put("webclient-jetty", with(List.of(SPRING_WEB, SPRING_WEBFLUX, "org.eclipse.jetty:jetty-reactive-httpclient"),
+                BARE.get("jetty")));
+        all.put("webclient-apache", with(List.of(SPRING_WEB, SPRING_WEBFLUX,
+                "org.apache.httpcomponents.core5:httpcore5-reactive"), BARE.get("apache")));
+        return Map.copyOf(all);
+    }
+
+    private static List<String> with(List<String> first, List<String> then) {
+        List<String> all = new java.util.ArrayList<>(first);
+        all.addAll(then);
+        return List.copyOf(all);
+    }
 
     private static final String VIRTUAL_THREADS = "-vt";
 
@@ -42,9 +70,9 @@ public final class ClientArtifacts {
      */
     public static List<String> of(String client) {
         List<String> a = BY_BASE.get(base(client));
-        if (a == null || !Adapters.names().contains(client)) {
+        if (a == null || !Adapters.isClient(client)) {
             throw new IllegalArgumentException("no artifacts listed for client '" + client + "'; valid: "
-                    + String.join(", ", Adapters.names()));
+                    + String.join(", ", Adapters.all()));
         }
         return a;
     }

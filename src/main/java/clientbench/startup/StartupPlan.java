@@ -28,8 +28,8 @@ public record StartupPlan(List<String> clients, int starts, Jdk jdk, String clas
     public StartupPlan {
         List<String> all = new ArrayList<>();
         for (String c : clients) {
-            if (!Adapters.NOOP.equals(c) && !Adapters.names().contains(c)) {
-                throw new IllegalArgumentException("unknown client '" + c + "'; valid: " + String.join(", ", Adapters.names()));
+            if (!Adapters.NOOP.equals(c) && !Adapters.isClient(c)) {
+                throw new IllegalArgumentException("unknown client '" + c + "'; valid: " + String.join(", ", Adapters.all()));
             }
             if (!all.contains(c)) {
                 all.add(c);

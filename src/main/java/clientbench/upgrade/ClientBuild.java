@@ -16,9 +16,15 @@ public record ClientBuild(String client, String version, Map<String, String> pro
                           String contractTest) {
 
     /** Each client's version property in pom.xml; the JDK's own client has none. */
-    private static final Map<String, String> PROPERTY = Map.of("ahc", "ahc.version", "apache", "httpclient5.version",
-            "jetty", "jetty.version", "okhttp", "okhttp.version", "reactor", "reactor-netty.version",
-            "vertx", "vertx.version", "helidon", "helidon.version");
+    private static final Map<String, String> PROPERTY = Map.ofEntries(Map.entry("ahc", "ahc.version"),
+            Map.entry("apache", "httpclient5.version"), Map.entry("jetty", "jetty.version"),
+            Map.entry("okhttp", "okhttp.version"), Map.entry("reactor", "reactor-netty.version"),
+            Map.entry("vertx", "vertx.version"), Map.entry("helidon", "helidon.version"),
+            // A Spring client's upgrade moves Spring, its engine staying as built.
+            Map.entry("restclient-jdk", "spring.version"), Map.entry("restclient-apache", "spring.version"),
+            Map.entry("restclient-jetty", "spring.version"), Map.entry("restclient-reactor", "spring.version"),
+            Map.entry("webclient-reactor", "spring.version"), Map.entry("webclient-jetty", "spring.version"),
+            Map.entry("webclient-jdk", "spring.version"), Map.entry("webclient-apache", "spring.version"));
     private static final Pattern VERSION = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._+-]*");
 
     public ClientBuild {

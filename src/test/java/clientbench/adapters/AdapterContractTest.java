@@ -134,12 +134,38 @@ abstract class AdapterContractTest {
      */
     protected abstract String retriesAsShipped(HttpClientAdapter adapter) throws Exception;
 
-    /** The adapter's own field of type {@code type}: the live client it built. */
+    /**
+     * The adapter's own field of type {@code type}: the live client it built. A layer's adapter (Spring's) holds it in
+     * a superclass's field, or in a record of the engine it runs over, where it is found by its value.
+     */
     protected static <T> T liveClient(HttpClientAdapter adapter, Class<T> type) throws IllegalAccessException {
-        for (var f : adapter.getClass().getDeclaredFields()) {
-            if (type.isAssignableFrom(f.getType()) && !java.lang.reflect.Modifier.isStatic(f.getModifiers())) {
+        List<Object> records = new ArrayList<>();
+        for (Class<?> c = adapter.getClass(); c != null && c != Object.class; c = c.getSuperclass()) {
+            for (var f : c.getDeclaredFields()) {
+                if (java.lang.reflect.Modifier.isStatic(f.getModifiers())) {
+                    continue;
+                }
                 f.setAccessible(true);
-                return type.cast(f.get(adapter));
+                if (type.isAssignableFrom(f.getType())) {
+                    return type.cast(f.get(adapter));
+                }
+                if (f.getType().isRecord()) {
+                    records.add(f.get(adapter));
+                }
+            }
+        }
+        for (Object r : records) {
+            for (var component : r.getClass().getRecordComponents()) {
+                var accessor = component.getAccessor();
+                accessor.setAccessible(true); // the engine's record is its package's own
+                try {
+                    Object value = accessor.invoke(r);
+                    if (type.isInstance(value)) {
+                        return type.cast(value);
+                    }
+                } catch (java.lang.reflect.InvocationTargetException e) {
+                    throw new IllegalStateException(e.getCause());
+                }
             }
         }
         throw new IllegalStateException(adapter.getClass().getSimpleName() + " has no field of type " + type.getName());

@@ -1,6 +1,8 @@
 package clientbench.adapters;
 
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -24,6 +26,39 @@ class AdaptersTest {
         assertEquals(List.of("ahc", "apache", "jetty", "okhttp", "jdk", "apache-vt", "jetty-vt", "okhttp-vt", "jdk-vt",
                         "reactor", "vertx", "helidon"),
                 Adapters.names());
+    }
+
+    @Test
+    void optInClientsAreKnownButNotAmongTheNamesEveryRunCompares() {
+        assertEquals(List.of("restclient-jdk", "restclient-apache", "restclient-jetty", "restclient-reactor",
+                "webclient-reactor", "webclient-jetty", "webclient-jdk", "webclient-apache"), Adapters.optIn());
+        for (String name : Adapters.optIn()) {
+            assertTrue(!Adapters.names().contains(name) && Adapters.all().contains(name) && Adapters.isClient(name), name);
+            assertDoesNotThrow(() -> Adapters.type(name), name);
+        }
+    }
+
+    /** Every layer in the family comes with the bare clients it runs over, so one run compares the two. */
+    @Test
+    void theSpringFamilyHoldsEverySpringClientAndItsEngines() {
+        List<String> spring = Adapters.family(Adapters.SPRING);
+        for (String name : Adapters.optIn()) {
+            assertTrue(spring.contains(name), name);
+        }
+        for (String engine : List.of("jdk", "jdk-vt", "apache", "apache-vt", "jetty", "jetty-vt", "reactor")) {
+            assertTrue(spring.contains(engine), engine);
+        }
+        assertTrue(spring.stream().allMatch(Adapters::isClient), spring::toString);
+        assertNull(Adapters.family("jdk"));
+    }
+
+    /** Every registered client, opt-in ones too, has its contract test: none is benchmarked before it passes. */
+    @Test
+    void everyClientHasAContractTest() {
+        for (String name : Adapters.all()) {
+            String test = "clientbench.adapters." + Adapters.type(name).getSimpleName() + "ContractTest";
+            assertDoesNotThrow(() -> Class.forName(test), name);
+        }
     }
 
     @Test

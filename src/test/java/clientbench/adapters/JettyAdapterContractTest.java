@@ -13,6 +13,9 @@ class JettyAdapterContractTest extends AdapterContractTest {
     /** Jetty has no retry knob: it re-sends only a request it never wrote, on a connection it closed itself. */
     @Override
     protected String retriesAsShipped(HttpClientAdapter adapter) {
-        return "none (Jetty re-sends only a request never written, on a connection it closed itself)";
+        return JETTY_RETRIES;
     }
+
+    static final String JETTY_RETRIES = "none (Jetty re-sends only a request never written, on a connection it closed"
+            + " itself)";
 }

@@ -18,8 +18,6 @@ import org.apache.hc.client5.http.impl.async.CloseableHttpAsyncClient;
 import org.apache.hc.client5.http.impl.nio.PoolingAsyncClientConnectionManager;
 import org.apache.hc.core5.http.ContentType;
 import org.apache.hc.core5.http.nio.support.AsyncRequestBuilder;
-import org.apache.hc.core5.io.CloseMode;
-import org.apache.hc.core5.util.TimeValue;
 
 /**
  * Apache HttpClient 5, async, built by {@link ApacheClients}. Docs: https://hc.apache.org/httpcomponents-client-5.6.x/
@@ -79,15 +77,7 @@ public final class ApacheAdapter implements HttpClientAdapter {
         closed = true;
         inFlight.forEach(ApacheExchange::abandon); // a graceful close would let them run to their end
         leftOpen.closeAll();
-        // GRACEFUL: the reactor closes its own channels. IMMEDIATE closes the selector under it and the
-        // reactor thread logs a ClosedSelectorException at ERROR on every close.
-        client.close(CloseMode.GRACEFUL);
-        try {
-            client.awaitShutdown(TimeValue.ofSeconds(5));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        client.close(CloseMode.IMMEDIATE); // no-op once shut down; ends a reactor that outlived the wait
+        ApacheClients.close(client);
         inFlight.forEach(ApacheExchange::abandon); // sent while closing
         if (deadlines != null) {
             deadlines.close();
@@ -101,15 +91,10 @@ public final class ApacheAdapter implements HttpClientAdapter {
 
     @Override
     public Map<String, String> settings() {
-        Map<String, String> s = ApacheClients.settings(config, AdapterSettings.http2(config)
+        return Collections.unmodifiableMap(ApacheClients.asyncSettings(config, AdapterSettings.http2(config)
                         ? "one HTTP/2 connection (maxConnections does not apply); streams as the server allows"
-                        : ApacheClients.poolLimits(pool),
-                "I/O reactor threads; callbacks on them" + (deadlines == null ? "" : "; one deadline thread of the adapter"));
-        AdapterSettings.tcpNoDelay(s, ApacheClients.reactorConfig(config).isTcpNoDelay(),
-                "IOReactorConfig.isTcpNoDelay() of the configuration the client was built with");
-        AdapterSettings.ioThreads(s, reactorThreads.reactorThreads(), "I/O reactor threads, counted as the client's"
-                + " thread factory made them (the client has no getter)");
-        return Collections.unmodifiableMap(s);
+                        : ApacheClients.poolLimits(pool), reactorThreads,
+                "I/O reactor threads; callbacks on them" + (deadlines == null ? "" : "; one deadline thread of the adapter")));
     }
 
     @Override

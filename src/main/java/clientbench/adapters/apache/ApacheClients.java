@@ -28,11 +28,14 @@ import org.apache.hc.client5.http.ssl.ClientTlsStrategyBuilder;
 import org.apache.hc.client5.http.ssl.NoopHostnameVerifier;
 import org.apache.hc.core5.concurrent.FutureCallback;
 import org.apache.hc.core5.http.HttpHost;
+import org.apache.hc.core5.http.io.SocketConfig;
 import org.apache.hc.core5.http.nio.ssl.TlsStrategy;
 import org.apache.hc.core5.http2.HttpVersionPolicy;
+import org.apache.hc.core5.io.CloseMode;
 import org.apache.hc.core5.net.NamedEndpoint;
 import org.apache.hc.core5.reactor.IOReactorConfig;
 import org.apache.hc.core5.reactor.ssl.TransportSecurityLayer;
+import org.apache.hc.core5.util.TimeValue;
 import org.apache.hc.core5.util.Timeout;
 
 /**
@@ -40,7 +43,7 @@ import org.apache.hc.core5.util.Timeout;
  * ({@code HttpAsyncClients.custom()} over a pooling manager for HTTP/1.1, {@code customHttp2()} for HTTP/2),
  * the classic one, their shared pool and TLS setup, and how their failures and settings read.
  */
-final class ApacheClients {
+public final class ApacheClients {
 
     private ApacheClients() {
     }
@@ -50,7 +53,7 @@ final class ApacheClients {
      * beyond SETTINGS_MAX_CONCURRENT_STREAMS queued in the client; the HTTP/1.1 pooling manager would lease a
      * connection per exchange and open one connection per concurrent request.
      */
-    static CloseableHttpAsyncClient newAsyncClient(AdapterConfig config, ThreadFactory reactorThreads,
+    public static CloseableHttpAsyncClient newAsyncClient(AdapterConfig config, ThreadFactory reactorThreads,
                                                    PoolingAsyncClientConnectionManager pool) {
         IOReactorConfig reactor = reactorConfig(config);
         if (AdapterSettings.http2(config)) {
@@ -76,7 +79,7 @@ final class ApacheClients {
     }
 
     /** The async client's HTTP/1.1 pool: the suite's limit on total and per route, or the library's own (25, 5). */
-    static PoolingAsyncClientConnectionManager asyncPool(AdapterConfig config) {
+    public static PoolingAsyncClientConnectionManager asyncPool(AdapterConfig config) {
         PoolingAsyncClientConnectionManagerBuilder pool = PoolingAsyncClientConnectionManagerBuilder.create()
                 .setDefaultConnectionConfig(connectionConfig(config))
                 .setDefaultTlsConfig(TlsConfig.custom().setVersionPolicy(HttpVersionPolicy.FORCE_HTTP_1).build());
@@ -105,13 +108,13 @@ final class ApacheClients {
     }
 
     /** The pool's limits as the live pool reports them. */
-    static String poolLimits(ConnPoolControl<?> pool) {
+    public static String poolLimits(ConnPoolControl<?> pool) {
         return "pool max total " + pool.getMaxTotal() + ", max per route " + pool.getDefaultMaxPerRoute()
                 + " (read from the live pool); more wait for a lease";
     }
 
     /** The I/O reactor's configuration: the client's defaults (TCP_NODELAY on among them), I/O threads if given. */
-    static IOReactorConfig reactorConfig(AdapterConfig config) {
+    public static IOReactorConfig reactorConfig(AdapterConfig config) {
         IOReactorConfig.Builder reactor = IOReactorConfig.custom();
         if (config.ioThreads() > 0) {
             reactor.setIoThreadCount(config.ioThreads());
@@ -119,7 +122,7 @@ final class ApacheClients {
         return reactor.build();
     }
 
-    static CloseableHttpClient newClassicClient(AdapterConfig config, PoolingHttpClientConnectionManager pool) {
+    public static CloseableHttpClient newClassicClient(AdapterConfig config, PoolingHttpClientConnectionManager pool) {
         var b = HttpClients.custom()
                 .setConnectionManager(pool)
                 .setDefaultRequestConfig(requestConfig(config))
@@ -130,7 +133,7 @@ final class ApacheClients {
     }
 
     /** The classic client's pool: the suite's limit on total and per route, or the library's own (25, 5). */
-    static PoolingHttpClientConnectionManager classicPool(AdapterConfig config) {
+    public static PoolingHttpClientConnectionManager classicPool(AdapterConfig config) {
         PoolingHttpClientConnectionManagerBuilder pool = PoolingHttpClientConnectionManagerBuilder.create()
                 .setDefaultConnectionConfig(connectionConfig(config));
         if (!config.tuning().libraryLimits()) {
@@ -180,12 +183,12 @@ final class ApacheClients {
      * makes its worker threads when the client is built, and to the client's one "main" thread, made only
      * when the client starts: so the threads made by the end of {@code build()} are the reactor's.
      */
-    static final class ReactorThreads implements ThreadFactory {
+    public static final class ReactorThreads implements ThreadFactory {
         private final String adapterName;
         private final AtomicInteger next = new AtomicInteger();
         private volatile int reactorCount = -1;
 
-        ReactorThreads(String adapterName) {
+        public ReactorThreads(String adapterName) {
             this.adapterName = adapterName;
         }
 
@@ -196,7 +199,7 @@ final class ApacheClients {
         }
 
         /** Call once, after {@code build()} and before {@code start()}. */
-        void built() {
+        public void built() {
             reactorCount = next.get();
         }
 
@@ -204,17 +207,31 @@ final class ApacheClients {
          * The reactor's worker threads, as the client made them. Not "alive now": the client starts them on its
          * main thread a moment after {@code start()} returns.
          */
-        int reactorThreads() {
+        public int reactorThreads() {
             return Math.max(0, reactorCount);
         }
     }
 
+    /**
+     * Closes the async client and waits (bounded) for its reactor. GRACEFUL: the reactor closes its own channels;
+     * IMMEDIATE closes the selector under it and the reactor thread logs a ClosedSelectorException at ERROR.
+     */
+    public static void close(CloseableHttpAsyncClient client) {
+        client.close(CloseMode.GRACEFUL);
+        try {
+            client.awaitShutdown(TimeValue.ofSeconds(5));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        client.close(CloseMode.IMMEDIATE); // no-op once shut down; ends a reactor that outlived the wait
+    }
+
     /** Apache reports a connect timeout as a {@code SocketTimeoutException} subclass: a connect failure. */
-    static Outcome outcomeOf(Throwable failure) {
+    public static Outcome outcomeOf(Throwable failure) {
         return Outcomes.cause(failure, ConnectTimeoutException.class) != null ? Outcome.CONNECT : Outcomes.ofThrowable(failure);
     }
 
-    static Map<String, String> settings(AdapterConfig config, String connectionLimit, String threading) {
+    public static Map<String, String> settings(AdapterConfig config, String connectionLimit, String threading) {
         Map<String, String> s = config.tuning().libraryTimeout()
                 ? AdapterSettings.common(config, connectionLimit, TimeoutKind.PER_READ, "RequestConfig.responseTimeout "
                 + requestConfig(config).getResponseTimeout() + " (the default request config the client was built with;"
@@ -232,7 +249,28 @@ final class ApacheClients {
         return s;
     }
 
-    static String libraryVersion() {
+    /** The async client's settings: its limit, TCP_NODELAY and the I/O reactor threads it made. */
+    public static Map<String, String> asyncSettings(AdapterConfig config, String connectionLimit, ReactorThreads reactorThreads,
+                                                    String threading) {
+        Map<String, String> s = settings(config, connectionLimit, threading);
+        AdapterSettings.tcpNoDelay(s, reactorConfig(config).isTcpNoDelay(),
+                "IOReactorConfig.isTcpNoDelay() of the configuration the client was built with");
+        AdapterSettings.ioThreads(s, reactorThreads.reactorThreads(), "I/O reactor threads, counted as the client's"
+                + " thread factory made them (the client has no getter)");
+        return s;
+    }
+
+    /** The classic client's settings on virtual threads: its pool's limits, TCP_NODELAY and no I/O threads of its own. */
+    public static Map<String, String> classicSettings(AdapterConfig config, PoolingHttpClientConnectionManager pool,
+                                                      String threading) {
+        Map<String, String> s = settings(config, poolLimits(pool), threading);
+        AdapterSettings.tcpNoDelay(s, SocketConfig.DEFAULT.isTcpNoDelay(),
+                "SocketConfig.DEFAULT.isTcpNoDelay(), the socket configuration of the client's connection manager");
+        AdapterSettings.ioThreads(s, 0, "none: blocking I/O on each request's virtual thread");
+        return s;
+    }
+
+    public static String libraryVersion() {
         return LibraryVersion.of(CloseableHttpAsyncClient.class, "org.apache.httpcomponents.client5", "httpclient5");
     }
 }

@@ -16,7 +16,6 @@ import org.apache.hc.client5.http.classic.methods.HttpUriRequestBase;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.apache.hc.core5.http.ContentType;
-import org.apache.hc.core5.http.io.SocketConfig;
 import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
 import org.apache.hc.core5.io.CloseMode;
 
@@ -90,12 +89,9 @@ public final class ApacheVtAdapter implements HttpClientAdapter {
 
     @Override
     public Map<String, String> settings() {
-        Map<String, String> s = ApacheClients.settings(config, ApacheClients.poolLimits(pool),
+        Map<String, String> s = ApacheClients.classicSettings(config, pool,
                 VirtualThreads.THREADING + (config.tuning().libraryTimeout() ? "" : "; one deadline thread of the adapter"));
         s.put("body", "read in the response handler into a reused 16 KiB buffer");
-        AdapterSettings.tcpNoDelay(s, SocketConfig.DEFAULT.isTcpNoDelay(),
-                "SocketConfig.DEFAULT.isTcpNoDelay(), the socket configuration of the client's connection manager");
-        AdapterSettings.ioThreads(s, 0, "none: blocking I/O on each request's virtual thread");
         return Collections.unmodifiableMap(s);
     }
 

@@ -22,7 +22,7 @@ import java.util.concurrent.Flow;
  * (a response still on HTTP/1.1 is {@code OTHER}). Connect retry off, set as this class loads, as the JDK reads it once
  * per JVM; a GET whose connection dies before the first byte, or a refused stream, is still resent once.
  */
-final class JdkClients {
+public final class JdkClients {
 
     /** The JDK's switch for its connect retry, read once per JVM. */
     static final String DISABLE_RETRY_CONNECT = "jdk.httpclient.disableRetryConnect";
@@ -36,7 +36,7 @@ final class JdkClients {
     private JdkClients() {
     }
 
-    static HttpClient newClient(AdapterConfig config) {
+    public static HttpClient newClient(AdapterConfig config) {
         HttpClient.Builder builder = HttpClient.newBuilder()
                 .version(AdapterSettings.http2(config) ? HttpClient.Version.HTTP_2 : HttpClient.Version.HTTP_1_1)
                 .connectTimeout(config.connectTimeout())
@@ -67,12 +67,13 @@ final class JdkClients {
     }
 
     /** HttpRequest.timeout ends at the response headers before JDK 26 (JDK-8208693), of the JDK running it. */
-    static TimeoutKind timeoutKind() {
+    public static TimeoutKind timeoutKind() {
         return Runtime.version().feature() >= 26 ? TimeoutKind.TOTAL : TimeoutKind.HEADERS;
     }
 
     /** What the live client runs with, read from it: its selector thread and the retry switch. */
-    static Map<String, String> settings(AdapterConfig config, HttpClient client, String connectionLimit, String threading) {
+    public static Map<String, String> settings(AdapterConfig config, HttpClient client, String connectionLimit,
+                                               String threading) {
         Map<String, String> s = AdapterSettings.common(config, connectionLimit, timeoutKind(),
                 "HttpRequest.timeout, less time queued in the adapter; up to the response headers before JDK 26");
         if (config.protocol() == Protocol.H2C) {
@@ -114,12 +115,12 @@ final class JdkClients {
     }
 
     /** The adapters' connection limit, as settings() records it. */
-    static String connectionLimit(AdapterConfig config, String http1Limit) {
+    public static String connectionLimit(AdapterConfig config, String http1Limit) {
         return AdapterSettings.http2(config) ? http1Limit + "; on HTTP/2 " + Http2Ramp.LIMIT : http1Limit;
     }
 
     /** {@code shutdownNow} aborts what is in flight; then waits (bounded) for the client's threads. */
-    static void shutdown(HttpClient client) {
+    public static void shutdown(HttpClient client) {
         client.shutdownNow();
         try {
             client.awaitTermination(Duration.ofSeconds(5));

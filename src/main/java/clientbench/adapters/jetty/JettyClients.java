@@ -23,7 +23,7 @@ import org.eclipse.jetty.io.SelectorManager;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 
 /** The Jetty client both Jetty adapters use (settings: docs/clients.md), and its helpers. */
-final class JettyClients {
+public final class JettyClients {
 
     /**
      * Requests that may wait per destination: unbounded, as the harness bounds requests in flight itself (up to tens of
@@ -35,7 +35,7 @@ final class JettyClients {
     private JettyClients() {
     }
 
-    static HttpClient newClient(AdapterConfig config) {
+    public static HttpClient newClient(AdapterConfig config) {
         ClientConnector connector = new ClosingClientConnector();
         if (config.ioThreads() > 0) {
             connector.setSelectors(config.ioThreads());
@@ -80,7 +80,7 @@ final class JettyClients {
     }
 
     /** Jetty reports a connect timeout as a plain {@code SocketTimeoutException}: a connect failure. */
-    static Outcome outcomeOf(Throwable failure) {
+    public static Outcome outcomeOf(Throwable failure) {
         for (Throwable c : Outcomes.causes(failure)) {
             if (c instanceof SocketTimeoutException && String.valueOf(c.getMessage()).contains("Connect")) {
                 return Outcome.CONNECT;
@@ -90,7 +90,7 @@ final class JettyClients {
     }
 
     /** What the live client runs with, read from it: connections, queue, selectors. */
-    static Map<String, String> settings(AdapterConfig config, HttpClient client, String threading) {
+    public static Map<String, String> settings(AdapterConfig config, HttpClient client, String threading) {
         Map<String, String> s = AdapterSettings.common(config, "maxConnectionsPerDestination = "
                         + client.getMaxConnectionsPerDestination() + "; more wait in the destination queue, which holds "
                         + client.getMaxRequestsQueuedPerDestination() + " (the harness bounds requests in flight)",
@@ -109,7 +109,7 @@ final class JettyClients {
     }
 
     /** Stops the executor, scheduler, selectors and connections; blocks until they are stopped. */
-    static void stop(HttpClient client) {
+    public static void stop(HttpClient client) {
         try {
             client.stop();
         } catch (Exception e) {

@@ -1,0 +1,103 @@
+package clientbench.adapters.reactor;
+
+import clientbench.api.AdapterConfig;
+import clientbench.api.Outcome;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
+import reactor.netty.http.HttpProtocol;
+import reactor.netty.http.client.HttpClient;
+import reactor.netty.resources.ConnectionProvider;
+import reactor.netty.resources.LoopResources;
+
+/**
+ * The Reactor Netty client as the reactor adapter builds it, with its own loops, pool and {@link OpenChannels}: for
+ * that adapter and for the layers run over it (Spring's), so each measures the same engine. Close it once done.
+ */
+public final class ReactorEngine implements AutoCloseable {
+
+    private final AdapterConfig config;
+    private final LoopResources loops;
+    private final EventLoopGroup group;
+    private final ConnectionProvider pool;
+    private final Scheduler timeouts;
+    private final HttpClient client;
+    private final ReactorClients.Observed observed = new ReactorClients.Observed();
+    private final OpenChannels channels = new OpenChannels();
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    /** @param name the pool's name; the loops are {@code <name>-adapter} */
+    public ReactorEngine(AdapterConfig config, String name) {
+        this.config = config;
+        int workers = config.ioThreads() > 0 ? config.ioThreads() : LoopResources.DEFAULT_IO_WORKER_COUNT;
+        this.loops = LoopResources.create(name + "-adapter", workers, true);
+        this.group = loops.onClient(LoopResources.DEFAULT_NATIVE);
+        this.timeouts = Schedulers.fromExecutorService(group, name + "-adapter-timeouts");
+        this.pool = ReactorClients.pool(config, name, group);
+        HttpClient c = HttpClient.create(pool)
+                .runOn(loops)
+                .protocol(switch (config.protocol()) {
+                    case HTTP1, HTTPS1 -> HttpProtocol.HTTP11;
+                    case H2C -> HttpProtocol.H2C;
+                    case H2 -> HttpProtocol.H2;
+                })
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) config.connectTimeout().toMillis())
+                .compress(false)
+                .followRedirect(false)
+                .disableRetry(!config.tuning().libraryRetries())
+                .doOnChannelInit(observed.then(channels));
+        if (config.protocol().tls()) {
+            c = c.secure(spec -> spec.sslContext(ReactorClients.spec(config)));
+        }
+        if (config.tuning().libraryTimeout()) {
+            c = c.responseTimeout(config.requestTimeout());
+        }
+        this.client = c;
+    }
+
+    public HttpClient client() {
+        return client;
+    }
+
+    /** A scheduler on the engine's own loops, for timeouts that must not start Reactor's JVM-wide threads. */
+    public Scheduler timeouts() {
+        return timeouts;
+    }
+
+    /** The reactor adapter's settings, read back from the live loops, pool and connections. */
+    public Map<String, String> settings() {
+        Map<String, String> s = new LinkedHashMap<>(ReactorClients.settings(config, group, pool,
+                client.configuration().responseTimeout()));
+        String seen = observed.value;
+        if (seen != null) {
+            s.put("observedConnection", seen);
+        }
+        return observed.noDelay.addTo(s);
+    }
+
+    /** The reactor adapter's failure classes. */
+    public static Outcome outcomeOf(Throwable failure) {
+        return ReactorNettyAdapter.outcomeOf(failure);
+    }
+
+    /**
+     * Closes the pool, every connection and the loops, once. Not loops.disposeLater(quiet, timeout): its timeout runs on
+     * Reactor's JVM-wide Schedulers.parallel(), whose thread it starts and which outlives close().
+     */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return; // the event loops shut down once: a second shutdown throws
+        }
+        Duration max = Duration.ofSeconds(5);
+        pool.disposeLater().block(max); // closes every idle connection; queued requests fail
+        channels.closeAll(max); // and those in use or connecting, which neither the pool nor the loops' shutdown close
+        group.shutdownGracefully(0, max.toMillis(), TimeUnit.MILLISECONDS).awaitUninterruptibly(max.plusSeconds(1).toMillis());
+    }
+}

@@ -1,0 +1,107 @@
+package clientbench.adapters.spring;
+
+import clientbench.adapters.support.AdapterSettings;
+import clientbench.adapters.support.OpenBodies;
+import clientbench.adapters.support.VirtualThreadExchanges;
+import clientbench.adapters.support.VirtualThreadExchanges.Answer;
+import clientbench.adapters.support.VirtualThreads;
+import clientbench.api.AdapterConfig;
+import clientbench.api.Completion;
+import clientbench.api.HttpClientAdapter;
+import clientbench.api.Request;
+import java.util.Collections;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import org.springframework.http.HttpMethod;
+import org.springframework.web.client.RestClient;
+
+/**
+ * Spring's RestClient over one engine's request factory ({@link RestClients}), blocking, one virtual thread per request
+ * as the -vt adapters. Status read by {@code exchange} (no status handler), body as byte[]. A body the caller abandons
+ * is closed by Spring, which drains it for JDK, Apache and Reactor. Docs: docs/clients.md#spring-restclient
+ */
+public abstract class RestClientAdapter implements HttpClientAdapter {
+
+    private final AdapterConfig config;
+    private final String name;
+    private final ExecutorService bodyWriters;
+    private final RestClients.Engine engine;
+    private final RestClient client;
+    private final VirtualThreadExchanges exchanges;
+    private final OpenBodies leftOpen = new OpenBodies();
+
+    RestClientAdapter(AdapterConfig config, String name, RestClients.Builder engine) {
+        AdapterSettings.refuseHttp2(name, config, SpringLayer.NO_HTTP2);
+        this.config = config;
+        this.name = name;
+        this.bodyWriters = VirtualThreads.perRequest(name + "-body");
+        this.engine = engine.build(config, name, bodyWriters);
+        this.client = RestClient.builder().requestFactory(this.engine.factory()).build(); // as Boot's configurer
+        this.exchanges = new VirtualThreadExchanges(name, config, this.engine.permits(), this.engine.interruptAtDeadline(),
+                this.engine.classify());
+    }
+
+    @Override
+    public void send(Request request, Completion completion) {
+        exchanges.send(request, completion, call -> {
+            if (engine.interruptAtDeadline()) {
+                call.onDeadline(Thread.currentThread()::interrupt);
+            }
+            RestClient.RequestBodySpec spec = client.method(HttpMethod.valueOf(request.method())).uri(request.uri())
+                    .headers(h -> SpringLayer.headers(request, h));
+            if (request.hasBody()) {
+                spec = spec.contentType(SpringLayer.contentType(request)).body(request.body());
+            }
+            if (request.leavesBodyOpen()) { // exchange(fn, false): the caller closes the response, and never does
+                return spec.exchange((req, response) -> {
+                    leftOpen.hold(response);
+                    return Answer.of(response.getStatusCode().value(), -1);
+                }, false);
+            }
+            return spec.exchange((req, response) -> {
+                int status = response.getStatusCode().value();
+                if (request.abandonsBody()) {
+                    return Answer.of(status, -1);
+                }
+                byte[] body = response.bodyTo(byte[].class);
+                return Answer.of(status, body == null ? 0 : body.length);
+            }, true);
+        });
+    }
+
+    /** The engine's own order: the bare -vt adapter's (jdk-vt closes its client first, apache-vt its threads). */
+    @Override
+    public void close() {
+        if (engine.threadsFirst()) {
+            exchanges.close();
+        }
+        leftOpen.closeAll();
+        engine.close().run();
+        exchanges.close();
+        VirtualThreads.shutdown(bodyWriters);
+    }
+
+    @Override
+    public String libraryVersion() {
+        return SpringLayer.springWeb() + " over " + engine.version();
+    }
+
+    @Override
+    public Map<String, String> settings() {
+        Map<String, String> s = engine.settings().get();
+        s.put("layer", "Spring RestClient " + SpringLayer.versionOf(SpringLayer.springWeb()) + " over "
+                + engine.factory().getClass().getSimpleName() + ", built as Boot's RestClient.Builder builds it:"
+                + " requestFactory only, no interceptors, no buffering");
+        s.put("bootWouldPick", SpringLayer.BOOT_FACTORY + "; " + SpringLayer.BOOT_ENGINE);
+        s.put("status", "exchange(fn): no status handler runs, a 4xx or 5xx is read like a 2xx");
+        s.put("body", "bodyTo(byte[].class): ByteArrayHttpMessageConverter, readNBytes(Content-Length) or readAllBytes");
+        s.put("bodyAbandoned", "the response closed unread by exchange(fn, true): Spring's close() drains the rest"
+                + " of the body for JDK, Apache and Reactor Netty, and only closes the stream for Jetty (which aborts it)");
+        return Collections.unmodifiableMap(s);
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+}

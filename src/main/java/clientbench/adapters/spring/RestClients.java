@@ -1,0 +1,149 @@
+package clientbench.adapters.spring;
+
+import clientbench.adapters.apache.ApacheClients;
+import clientbench.adapters.jdk.JdkClients;
+import clientbench.adapters.jetty.JettyClients;
+import clientbench.adapters.reactor.ReactorEngine;
+import clientbench.adapters.support.AdapterSettings;
+import clientbench.adapters.support.VirtualThreads;
+import clientbench.api.AdapterConfig;
+import clientbench.api.LibraryVersion;
+import clientbench.api.Outcome;
+import clientbench.api.Outcomes;
+import clientbench.api.TimeoutKind;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Semaphore;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
+import org.apache.hc.core5.io.CloseMode;
+import org.springframework.http.client.ClientHttpRequestFactory;
+import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
+import org.springframework.http.client.JdkClientHttpRequestFactory;
+import org.springframework.http.client.JettyClientHttpRequestFactory;
+import org.springframework.http.client.ReactorClientHttpRequestFactory;
+
+/**
+ * Each engine under RestClient: the client built by the bare adapter's own code, wrapped in its factory as Boot 4's
+ * builders wrap a given client, plus the timeout and body-writing executor the suite needs (docs/clients.md).
+ */
+final class RestClients {
+
+    /**
+     * One engine under RestClient.
+     *
+     * @param client the engine's live client, as the bare adapter holds it
+     * @param permits the adapter's connection limit, or null where the engine limits itself
+     * @param interruptAtDeadline the suite's deadline interrupts the request's virtual thread (no total timeout of its own)
+     * @param threadsFirst close() ends the virtual threads before the engine, as the bare -vt adapter does
+     */
+    record Engine(Object client, ClientHttpRequestFactory factory, Semaphore permits, boolean interruptAtDeadline,
+                  Function<Throwable, Outcome> classify, Supplier<Map<String, String>> settings, String version,
+                  boolean threadsFirst, Runnable close) {
+    }
+
+    /** Builds one engine; {@code bodyWriters} runs what Spring writes request bodies on (virtual threads). */
+    @FunctionalInterface
+    interface Builder {
+        Engine build(AdapterConfig config, String name, Executor bodyWriters);
+    }
+
+    private static final String DEADLINE = "adapter deadline interrupts the request's virtual thread (Boot's default"
+            + " factory sets no timeout): total, from send() to the body's end";
+
+    private RestClients() {
+    }
+
+    /** The JDK's client as jdk-vt builds it; the factory writes bodies on virtual threads, not a thread per body. */
+    static Engine jdk(AdapterConfig config, String name, Executor bodyWriters) {
+        java.net.http.HttpClient client = JdkClients.newClient(config);
+        JdkClientHttpRequestFactory factory = new JdkClientHttpRequestFactory(client, bodyWriters);
+        boolean own = config.tuning().libraryTimeout();
+        if (own) { // never 0: Spring 7.0 then fails every request at once
+            factory.setReadTimeout(config.requestTimeout());
+        }
+        Semaphore permits = AdapterSettings.adapterLimits(config) ? new Semaphore(config.maxConnections(), true) : null;
+        Supplier<Map<String, String>> settings = () -> {
+            Map<String, String> s = new LinkedHashMap<>(JdkClients.settings(config, client, JdkClients.connectionLimit(config,
+                    permits != null ? "at most maxConnections exchanges at once; more wait on a fair semaphore in their"
+                            + " virtual thread" : "none: the client has no limit, and the adapter adds none (the library's own)"),
+                    VirtualThreads.THREADING + "; request bodies written on virtual threads (the factory's executor)"));
+            SpringLayer.timeout(s, own ? TimeoutKind.TOTAL : TimeoutKind.SUITE, own ? "JdkClientHttpRequestFactory"
+                    + ".setReadTimeout: a timer that cancels the exchange before the headers and closes the body after"
+                    + " them (an expiry while reading is reported as an I/O error)" : DEADLINE);
+            s.put("springFactory", "JdkClientHttpRequestFactory(client, executor); compression on, Spring's default since"
+                    + " 7.0 (no getter): it adds Accept-Encoding gzip, deflate only to a request without one, and the suite"
+                    + " sends identity; without an executor it would write each body on a new platform thread");
+            return s;
+        };
+        return new Engine(client, factory, permits, !own, Outcomes::ofThrowable, settings, "java.net.http:"
+                + Runtime.version(), false, () -> JdkClients.shutdown(client));
+    }
+
+    /** Apache's classic client as apache-vt builds it; the factory adds no timeout when none is set on it. */
+    static Engine apache(AdapterConfig config, String name, Executor bodyWriters) {
+        PoolingHttpClientConnectionManager pool = ApacheClients.classicPool(config);
+        CloseableHttpClient client = ApacheClients.newClassicClient(config, pool);
+        HttpComponentsClientHttpRequestFactory factory = new HttpComponentsClientHttpRequestFactory(client);
+        boolean own = config.tuning().libraryTimeout();
+        Supplier<Map<String, String>> settings = () -> {
+            Map<String, String> s = ApacheClients.classicSettings(config, pool,
+                    VirtualThreads.THREADING + (own ? "" : "; one deadline thread of the adapter"));
+            if (!own) { // with its own timeout the client's RequestConfig applies, as apache-vt records it
+                SpringLayer.timeout(s, TimeoutKind.SUITE, DEADLINE);
+            }
+            s.put("springFactory", "HttpComponentsClientHttpRequestFactory(client); no connection-request or read timeout"
+                    + " set on it, so the client's own RequestConfig applies; a body goes as a non-chunked entity of"
+                    + " Content-Length");
+            return s;
+        };
+        return new Engine(client, factory, null, !own, ApacheClients::outcomeOf, settings, ApacheClients.libraryVersion(),
+                true, () -> client.close(CloseMode.IMMEDIATE));
+    }
+
+    /** Jetty's client as jetty-vt builds it; the factory's own 10 s cap is set to the request timeout. */
+    static Engine jetty(AdapterConfig config, String name, Executor bodyWriters) {
+        org.eclipse.jetty.client.HttpClient client = JettyClients.newClient(config);
+        JettyClientHttpRequestFactory factory = new JettyClientHttpRequestFactory(client);
+        factory.setReadTimeout(config.requestTimeout());
+        Supplier<Map<String, String>> settings = () -> {
+            Map<String, String> s = new LinkedHashMap<>(JettyClients.settings(config, client, VirtualThreads.THREADING
+                    + "; Jetty's pool and selectors do the I/O"));
+            SpringLayer.timeout(s, TimeoutKind.TOTAL, "JettyClientHttpRequestFactory.setReadTimeout(requestTimeout):"
+                    + " Request.timeout, total from send() to the body's end, and the wait for the head (no getter)");
+            s.put("springFactory", "JettyClientHttpRequestFactory(client): never stops the client; its read timeout,"
+                    + " 10 s unless set, caps every request; bodies go through a 1 KiB buffered stream on the caller's thread");
+            return s;
+        };
+        return new Engine(client, factory, null, false, JettyClients::outcomeOf, settings,
+                LibraryVersion.of(org.eclipse.jetty.client.HttpClient.class, "org.eclipse.jetty", "jetty-client"), true,
+                () -> JettyClients.stop(client));
+    }
+
+    /**
+     * Reactor Netty as the reactor adapter builds it. The factory has no whole-exchange timeout and its body stream
+     * ignores interrupts, so its read timeout (responseTimeout) bounds each wait instead of the suite's deadline.
+     */
+    static Engine reactor(AdapterConfig config, String name, Executor bodyWriters) {
+        ReactorEngine engine = new ReactorEngine(config, name);
+        ReactorClientHttpRequestFactory factory = new ReactorClientHttpRequestFactory(engine.client());
+        factory.setReadTimeout(config.requestTimeout());
+        factory.setExecutor(bodyWriters);
+        Supplier<Map<String, String>> settings = () -> {
+            Map<String, String> s = new LinkedHashMap<>(engine.settings());
+            SpringLayer.timeout(s, TimeoutKind.PER_READ, "ReactorClientHttpRequestFactory.setReadTimeout(requestTimeout):"
+                    + " the client's responseTimeout, from the request's end to the response's, each read resets it");
+            s.put("threading", VirtualThreads.THREADING + "; the engine's event loops do the I/O; request bodies written"
+                    + " on virtual threads (the factory's executor, not Reactor's JVM-wide boundedElastic)");
+            s.put("springFactory", "ReactorClientHttpRequestFactory(client): takes the client as is (no compression or"
+                    + " proxy initializer), never disposes its pool or loops; the exchange blocks on Mono.block()");
+            return s;
+        };
+        return new Engine(engine.client(), factory, null, false, ReactorEngine::outcomeOf, settings,
+                LibraryVersion.of(reactor.netty.http.client.HttpClient.class, "io.projectreactor.netty", "reactor-netty-http"),
+                false, engine::close);
+    }
+}
