@@ -1,7 +1,8 @@
 """The report's figures, drawn from a run (clientbench_load) and its verdict (clientbench_decide's dict).
 
 One hue per client family (Paul Tol's colour-blind-safe 'muted'); a -vt variant dashed in its base's hue, a Spring
-layer dash-dotted in its engine's; noop grey, dotted. Each function returns a matplotlib figure whose label is its alternative text; `show` embeds it as a PNG.
+layer dash-dotted in its engine's; noop grey, dotted. Each function returns a matplotlib figure whose label is its
+alternative text; `show` embeds it as a PNG.
 """
 from __future__ import annotations
 
