@@ -2,6 +2,7 @@ package clientbench.adapters.reactor;
 
 import clientbench.api.AdapterConfig;
 import clientbench.api.Outcome;
+import clientbench.api.Outcomes;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import java.time.Duration;
@@ -81,9 +82,22 @@ public final class ReactorEngine implements AutoCloseable {
         return observed.noDelay.addTo(s);
     }
 
-    /** The reactor adapter's failure classes. */
+    /**
+     * The failure classes of this engine, bare or under a layer. Netty's read timeout is no
+     * {@code java.util.concurrent.TimeoutException}; the pool's exceptions are shaded into Reactor Netty's internal
+     * packages, so they are matched by simple name.
+     */
     public static Outcome outcomeOf(Throwable failure) {
-        return ReactorNettyAdapter.outcomeOf(failure);
+        for (Throwable c : Outcomes.causes(failure)) {
+            if (c instanceof io.netty.handler.timeout.TimeoutException) {
+                return Outcome.TIMEOUT;
+            }
+            String type = c.getClass().getSimpleName();
+            if (type.equals("PoolAcquirePendingLimitException") || type.equals("PoolShutdownException")) {
+                return Outcome.REJECTED;
+            }
+        }
+        return Outcomes.ofThrowable(failure);
     }
 
     /**

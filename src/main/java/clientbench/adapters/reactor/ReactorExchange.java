@@ -44,7 +44,7 @@ final class ReactorExchange {
 
     void failed(Throwable failure) {
         if (finish()) {
-            completion.complete(ReactorNettyAdapter.outcomeOf(failure), 0, failure);
+            completion.complete(ReactorEngine.outcomeOf(failure), 0, failure);
         }
     }
 

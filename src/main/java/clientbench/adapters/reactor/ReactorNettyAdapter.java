@@ -6,7 +6,6 @@ import clientbench.api.Completion;
 import clientbench.api.HttpClientAdapter;
 import clientbench.api.LibraryVersion;
 import clientbench.api.Outcome;
-import clientbench.api.Outcomes;
 import clientbench.api.Request;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.HttpMethod;
@@ -103,23 +102,6 @@ public final class ReactorNettyAdapter implements HttpClientAdapter {
     @Override
     public String name() {
         return "reactor";
-    }
-
-    /**
-     * Netty's read timeout is no {@code java.util.concurrent.TimeoutException}; the pool's exceptions are
-     * shaded into Reactor Netty's internal packages, so they are matched by simple name.
-     */
-    public static Outcome outcomeOf(Throwable failure) {
-        for (Throwable c : Outcomes.causes(failure)) {
-            if (c instanceof io.netty.handler.timeout.TimeoutException) {
-                return Outcome.TIMEOUT;
-            }
-            String type = c.getClass().getSimpleName();
-            if (type.equals("PoolAcquirePendingLimitException") || type.equals("PoolShutdownException")) {
-                return Outcome.REJECTED;
-            }
-        }
-        return Outcomes.ofThrowable(failure);
     }
 
     private record Received(int status, int majorVersion, long bytes) {
