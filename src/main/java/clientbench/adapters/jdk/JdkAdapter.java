@@ -110,7 +110,7 @@ public final class JdkAdapter implements HttpClientAdapter {
 
     @Override
     public String libraryVersion() {
-        return "java.net.http:" + Runtime.version();
+        return JdkClients.libraryVersion();
     }
 
     @Override

@@ -206,4 +206,9 @@ public final class JdkClients {
             return count;
         }
     }
+
+    /** The JDK's client has no jar: its module and the runtime's version. */
+    public static String libraryVersion() {
+        return "java.net.http:" + Runtime.version();
+    }
 }

@@ -56,7 +56,7 @@ public final class JdkVtAdapter implements HttpClientAdapter {
 
     @Override
     public String libraryVersion() {
-        return "java.net.http:" + Runtime.version();
+        return JdkClients.libraryVersion();
     }
 
     @Override

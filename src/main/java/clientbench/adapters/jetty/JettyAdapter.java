@@ -4,7 +4,6 @@ import clientbench.adapters.support.OpenBodies;
 import clientbench.api.AdapterConfig;
 import clientbench.api.Completion;
 import clientbench.api.HttpClientAdapter;
-import clientbench.api.LibraryVersion;
 import clientbench.api.Outcomes;
 import clientbench.api.Request;
 import java.nio.ByteBuffer;
@@ -100,7 +99,7 @@ public final class JettyAdapter implements HttpClientAdapter {
 
     @Override
     public String libraryVersion() {
-        return LibraryVersion.of(HttpClient.class, "org.eclipse.jetty", "jetty-client");
+        return JettyClients.libraryVersion();
     }
 
     @Override

@@ -116,4 +116,9 @@ public final class JettyClients {
             throw new IllegalStateException("Jetty HttpClient did not stop: " + e, e);
         }
     }
+
+    /** Maven coordinates and version of jetty-client, read from its jar. */
+    public static String libraryVersion() {
+        return clientbench.api.LibraryVersion.of(HttpClient.class, "org.eclipse.jetty", "jetty-client");
+    }
 }

@@ -8,7 +8,6 @@ import clientbench.adapters.support.VirtualThreads;
 import clientbench.api.AdapterConfig;
 import clientbench.api.Completion;
 import clientbench.api.HttpClientAdapter;
-import clientbench.api.LibraryVersion;
 import clientbench.api.Request;
 import java.io.InputStream;
 import java.util.Map;
@@ -69,7 +68,7 @@ public final class JettyVtAdapter implements HttpClientAdapter {
 
     @Override
     public String libraryVersion() {
-        return LibraryVersion.of(HttpClient.class, "org.eclipse.jetty", "jetty-client");
+        return JettyClients.libraryVersion();
     }
 
     @Override

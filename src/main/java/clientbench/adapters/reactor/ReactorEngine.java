@@ -114,4 +114,9 @@ public final class ReactorEngine implements AutoCloseable {
         channels.closeAll(max); // and those in use or connecting, which neither the pool nor the loops' shutdown close
         group.shutdownGracefully(0, max.toMillis(), TimeUnit.MILLISECONDS).awaitUninterruptibly(max.plusSeconds(1).toMillis());
     }
+
+    /** Maven coordinates and version of reactor-netty-http, read from its jar. */
+    public static String libraryVersion() {
+        return clientbench.api.LibraryVersion.of(HttpClient.class, "io.projectreactor.netty", "reactor-netty-http");
+    }
 }

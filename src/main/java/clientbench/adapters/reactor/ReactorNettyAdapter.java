@@ -4,7 +4,6 @@ import clientbench.adapters.support.OpenBodies;
 import clientbench.api.AdapterConfig;
 import clientbench.api.Completion;
 import clientbench.api.HttpClientAdapter;
-import clientbench.api.LibraryVersion;
 import clientbench.api.Outcome;
 import clientbench.api.Request;
 import io.netty.buffer.Unpooled;
@@ -91,7 +90,7 @@ public final class ReactorNettyAdapter implements HttpClientAdapter {
 
     @Override
     public String libraryVersion() {
-        return LibraryVersion.of(HttpClient.class, "io.projectreactor.netty", "reactor-netty-http");
+        return ReactorEngine.libraryVersion();
     }
 
     @Override

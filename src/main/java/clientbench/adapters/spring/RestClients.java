@@ -7,7 +7,6 @@ import clientbench.adapters.reactor.ReactorEngine;
 import clientbench.adapters.support.AdapterSettings;
 import clientbench.adapters.support.VirtualThreads;
 import clientbench.api.AdapterConfig;
-import clientbench.api.LibraryVersion;
 import clientbench.api.Outcome;
 import clientbench.api.Outcomes;
 import clientbench.api.TimeoutKind;
@@ -79,8 +78,8 @@ final class RestClients {
                     + " sends identity; without an executor it would write each body on a new platform thread");
             return s;
         };
-        return new Engine(client, factory, permits, !own, Outcomes::ofThrowable, settings, "java.net.http:"
-                + Runtime.version(), false, () -> JdkClients.shutdown(client));
+        return new Engine(client, factory, permits, !own, Outcomes::ofThrowable, settings, JdkClients.libraryVersion(),
+                false, () -> JdkClients.shutdown(client));
     }
 
     /** Apache's classic client as apache-vt builds it; the factory adds no timeout when none is set on it. */
@@ -119,7 +118,7 @@ final class RestClients {
             return s;
         };
         return new Engine(client, factory, null, false, JettyClients::outcomeOf, settings,
-                LibraryVersion.of(org.eclipse.jetty.client.HttpClient.class, "org.eclipse.jetty", "jetty-client"), true,
+                JettyClients.libraryVersion(), true,
                 () -> JettyClients.stop(client));
     }
 
@@ -143,7 +142,7 @@ final class RestClients {
             return s;
         };
         return new Engine(engine.client(), factory, null, false, ReactorEngine::outcomeOf, settings,
-                LibraryVersion.of(reactor.netty.http.client.HttpClient.class, "io.projectreactor.netty", "reactor-netty-http"),
+                ReactorEngine.libraryVersion(),
                 false, engine::close);
     }
 }

@@ -7,7 +7,6 @@ import clientbench.adapters.reactor.ReactorEngine;
 import clientbench.adapters.support.AdapterSettings;
 import clientbench.adapters.support.AsyncPermits;
 import clientbench.api.AdapterConfig;
-import clientbench.api.LibraryVersion;
 import clientbench.api.Outcome;
 import clientbench.api.Outcomes;
 import clientbench.api.TimeoutKind;
@@ -67,8 +66,7 @@ final class WebClients {
             return s;
         };
         return new Engine(engine.client(), connector, null, config.tuning().libraryTimeout() ? null : engine.timeouts(),
-                ReactorEngine::outcomeOf, settings, LibraryVersion.of(reactor.netty.http.client.HttpClient.class,
-                "io.projectreactor.netty", "reactor-netty-http"), engine::close);
+                ReactorEngine::outcomeOf, settings, ReactorEngine.libraryVersion(), engine::close);
     }
 
     /** Jetty as the jetty adapter builds it; the connector sets no Request.timeout, so the suite's timer is the only one. */
@@ -85,7 +83,7 @@ final class WebClients {
             return s;
         };
         return new Engine(client, connector, null, deadlines.scheduler, JettyClients::outcomeOf, settings,
-                LibraryVersion.of(org.eclipse.jetty.client.HttpClient.class, "org.eclipse.jetty", "jetty-client"), () -> {
+                JettyClients.libraryVersion(), () -> {
                     JettyClients.stop(client);
                     deadlines.close();
                 });
@@ -113,7 +111,7 @@ final class WebClients {
             return s;
         };
         return new Engine(client, connector, permits, deadlines == null ? null : deadlines.scheduler, Outcomes::ofThrowable,
-                settings, "java.net.http:" + Runtime.version(), () -> {
+                settings, JdkClients.libraryVersion(), () -> {
                     JdkClients.shutdown(client);
                     if (deadlines != null) {
                         deadlines.close();
