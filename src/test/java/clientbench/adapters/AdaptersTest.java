@@ -7,10 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import clientbench.api.AdapterConfig;
+import clientbench.api.HttpClientAdapter;
 import clientbench.api.Protocol;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -48,8 +51,23 @@ class AdaptersTest {
         for (String engine : List.of("jdk", "jdk-vt", "apache", "apache-vt", "jetty", "jetty-vt", "reactor")) {
             assertTrue(spring.contains(engine), engine);
         }
+        assertEquals(spring.size(), Adapters.optIn().size() + 7, spring::toString);
         assertTrue(spring.stream().allMatch(Adapters::isClient), spring::toString);
         assertNull(Adapters.family("jdk"));
+    }
+
+    /** Each layer names, in its live settings, the bare client of its engine on its threads: the verdict's pair. */
+    @Test
+    void eachSpringClientRecordsTheBareClientItIsComparedWith() throws Exception {
+        Map<String, String> expected = Map.of("restclient-jdk", "jdk-vt", "restclient-apache", "apache-vt",
+                "restclient-jetty", "jetty-vt", "restclient-reactor", "reactor", "webclient-reactor", "reactor",
+                "webclient-jetty", "jetty", "webclient-jdk", "jdk", "webclient-apache", "apache");
+        assertEquals(expected.keySet(), Set.copyOf(Adapters.optIn()));
+        for (String name : Adapters.optIn()) {
+            try (HttpClientAdapter a = Adapters.create(name, CONFIG)) {
+                assertEquals(expected.get(name), a.settings().get("bareClient"), name);
+            }
+        }
     }
 
     /** Every registered client, opt-in ones too, has its contract test: none is benchmarked before it passes. */

@@ -24,16 +24,19 @@ public abstract class RestClientAdapter implements HttpClientAdapter {
 
     private final AdapterConfig config;
     private final String name;
+    /** The suite's client of the same engine on the same threads: what the layer's cost is measured over. */
+    private final String bareClient;
     private final ExecutorService bodyWriters;
     private final RestClients.Engine engine;
     private final RestClient client;
     private final VirtualThreadExchanges exchanges;
     private final OpenBodies leftOpen = new OpenBodies();
 
-    RestClientAdapter(AdapterConfig config, String name, RestClients.Builder engine) {
+    RestClientAdapter(AdapterConfig config, String name, String bareClient, RestClients.Builder engine) {
         AdapterSettings.refuseHttp2(name, config, SpringLayer.NO_HTTP2);
         this.config = config;
         this.name = name;
+        this.bareClient = bareClient;
         this.bodyWriters = VirtualThreads.perRequest(name + "-body");
         this.engine = engine.build(config, name, bodyWriters);
         this.client = RestClient.builder().requestFactory(this.engine.factory()).build(); // as Boot's configurer
@@ -89,6 +92,7 @@ public abstract class RestClientAdapter implements HttpClientAdapter {
     @Override
     public Map<String, String> settings() {
         Map<String, String> s = engine.settings().get();
+        s.put("bareClient", bareClient);
         s.put("layer", "Spring RestClient " + SpringLayer.versionOf(SpringLayer.springWeb()) + " over "
                 + engine.factory().getClass().getSimpleName() + ", built as Boot's RestClient.Builder builds it:"
                 + " requestFactory only, no interceptors, no buffering");

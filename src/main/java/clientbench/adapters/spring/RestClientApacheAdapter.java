@@ -9,6 +9,6 @@ import clientbench.api.AdapterConfig;
 public final class RestClientApacheAdapter extends RestClientAdapter {
 
     public RestClientApacheAdapter(AdapterConfig config) {
-        super(config, "restclient-apache", RestClients::apache);
+        super(config, "restclient-apache", "apache-vt", RestClients::apache);
     }
 }

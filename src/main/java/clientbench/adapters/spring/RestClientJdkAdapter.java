@@ -9,6 +9,6 @@ import clientbench.api.AdapterConfig;
 public final class RestClientJdkAdapter extends RestClientAdapter {
 
     public RestClientJdkAdapter(AdapterConfig config) {
-        super(config, "restclient-jdk", RestClients::jdk);
+        super(config, "restclient-jdk", "jdk-vt", RestClients::jdk);
     }
 }

@@ -9,6 +9,6 @@ import clientbench.api.AdapterConfig;
 public final class RestClientJettyAdapter extends RestClientAdapter {
 
     public RestClientJettyAdapter(AdapterConfig config) {
-        super(config, "restclient-jetty", RestClients::jetty);
+        super(config, "restclient-jetty", "jetty-vt", RestClients::jetty);
     }
 }

@@ -9,6 +9,6 @@ import clientbench.api.AdapterConfig;
 public final class RestClientReactorAdapter extends RestClientAdapter {
 
     public RestClientReactorAdapter(AdapterConfig config) {
-        super(config, "restclient-reactor", RestClients::reactor);
+        super(config, "restclient-reactor", "reactor", RestClients::reactor);
     }
 }

@@ -37,6 +37,8 @@ public abstract class WebClientAdapter implements HttpClientAdapter {
 
     private final AdapterConfig config;
     private final String name;
+    /** The suite's client of the same engine on the same threads: what the layer's cost is measured over. */
+    private final String bareClient;
     private final WebClients.Engine engine;
     private final ExchangeStrategies strategies;
     private final WebClient client;
@@ -44,10 +46,11 @@ public abstract class WebClientAdapter implements HttpClientAdapter {
     private final OpenBodies leftOpen = new OpenBodies();
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    WebClientAdapter(AdapterConfig config, String name, WebClients.Builder engine) {
+    WebClientAdapter(AdapterConfig config, String name, String bareClient, WebClients.Builder engine) {
         AdapterSettings.refuseHttp2(name, config, SpringLayer.NO_HTTP2);
         this.config = config;
         this.name = name;
+        this.bareClient = bareClient;
         this.engine = engine.build(config, name);
         this.strategies = ExchangeStrategies.builder()
                 .codecs(codecs -> codecs.defaultCodecs().maxInMemorySize(MAX_IN_MEMORY_SIZE)).build();
@@ -146,6 +149,7 @@ public abstract class WebClientAdapter implements HttpClientAdapter {
     @Override
     public Map<String, String> settings() {
         Map<String, String> s = engine.settings().get();
+        s.put("bareClient", bareClient);
         s.put("layer", "Spring WebClient " + SpringLayer.versionOf(SpringLayer.springWebflux()) + " over "
                 + engine.connector().getClass().getSimpleName() + ", built as Boot's WebClient.Builder builds it:"
                 + " clientConnector and codecs only, no filters");

@@ -9,6 +9,6 @@ import clientbench.api.AdapterConfig;
 public final class WebClientApacheAdapter extends WebClientAdapter {
 
     public WebClientApacheAdapter(AdapterConfig config) {
-        super(config, "webclient-apache", WebClients::apache);
+        super(config, "webclient-apache", "apache", WebClients::apache);
     }
 }

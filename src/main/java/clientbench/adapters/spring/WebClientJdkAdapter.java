@@ -9,6 +9,6 @@ import clientbench.api.AdapterConfig;
 public final class WebClientJdkAdapter extends WebClientAdapter {
 
     public WebClientJdkAdapter(AdapterConfig config) {
-        super(config, "webclient-jdk", WebClients::jdk);
+        super(config, "webclient-jdk", "jdk", WebClients::jdk);
     }
 }

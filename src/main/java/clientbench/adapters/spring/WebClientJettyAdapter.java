@@ -9,6 +9,6 @@ import clientbench.api.AdapterConfig;
 public final class WebClientJettyAdapter extends WebClientAdapter {
 
     public WebClientJettyAdapter(AdapterConfig config) {
-        super(config, "webclient-jetty", WebClients::jetty);
+        super(config, "webclient-jetty", "jetty", WebClients::jetty);
     }
 }

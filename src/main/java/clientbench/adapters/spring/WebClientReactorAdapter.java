@@ -9,6 +9,6 @@ import clientbench.api.AdapterConfig;
 public final class WebClientReactorAdapter extends WebClientAdapter {
 
     public WebClientReactorAdapter(AdapterConfig config) {
-        super(config, "webclient-reactor", WebClients::reactor);
+        super(config, "webclient-reactor", "reactor", WebClients::reactor);
     }
 }
