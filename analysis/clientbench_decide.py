@@ -16,6 +16,7 @@ import pandas as pd
 
 import clientbench_behaviour as cbb
 import clientbench_conditions as cond
+import clientbench_layercost as cblc
 import clientbench_load as cbl
 import clientbench_stats as cbs
 
@@ -203,7 +204,8 @@ def rank(run: cbl.Run, shape: str, figure: Figure) -> dict | None:
         marks[client] = sorted(flags)
     if not values:
         return None
-    c = cbs.compare(values, figure.higher_is_better, cbl.CONFIDENCE, lower, figure.exact, floor_var, unsteady)
+    c = cbs.compare(values, figure.higher_is_better, cbl.CONFIDENCE, lower, figure.exact, floor_var, unsteady,
+                    cblc.pairs(run))
     gone, _ = cbl.failures(run)
     not_ranked.update({cl: why for (s, cl), why in gone.items() if s == shape})
     out = _figure_dict(shape, figure, c, marks, not_ranked, delay_us, max(len(v) for v in values.values()))
@@ -293,6 +295,8 @@ def _figure_dict(shape: str, figure: Figure, c: cbs.Comparison, marks: dict, not
                   "withheld": [{"better": x, "lowerBound": y} for x, y in c.withheld],
                   "ratios": [{"x": r.x, "y": r.y, "ratio": _round(r.ratio), "low": _round(r.low),
                               "high": _round(r.high), "relation": r.relation} for r in c.ratios]},
+        **({"planned": [{"x": r.x, "y": r.y, "ratio": _round(r.ratio), "low": _round(r.low), "high": _round(r.high),
+                         "relation": r.relation} for r in c.planned]} if c.planned else {}),
         "ownSpread": c.noisy,
         "unlettered": c.unlettered,
         "why": c.why,
@@ -323,12 +327,15 @@ def verdict(run: cbl.Run) -> dict:
             shapes.insert(0, {"shape": "startup", "kind": "startup", "figures": figures})
     flagged = [r for r in cbl.rounds(run) if r.get("flags") and not (r.get("repeat") or {}).get("stands")]
     unstopped = unstopped_sets(run)
-    return {"holdsFor": {"cpuModel": m.get("cpuModel"), "cores": m.get("cpuCount"), "jdk": jdk.get("version"),
+    v = {"holdsFor": {"cpuModel": m.get("cpuModel"), "cores": m.get("cpuCount"), "jdk": jdk.get("version"),
                          "profile": run.env.get("profile"), "firstLook": run.first_look,
                          "confidence": cbl.CONFIDENCE},
             "clients": run.clients, "shapes": shapes,
             "flaggedRounds": [{"shape": r["shape"], "round": r["round"], "flags": r["flags"]} for r in flagged],
             "behaviour": cbb.decide(run.path, run.clients), **({"unstoppedSets": unstopped} if unstopped else {})}
+    costs = cblc.judge(shapes, rate_shape(v), cbl.CONFIDENCE)
+    changed = cblc.behaviour_changes(v["behaviour"], cblc.pairs(run))
+    return {**v, **({"layerCost": costs} if costs else {}), **({"layerBehaviour": changed} if changed else {})}
 
 
 def write(run: cbl.Run, v: dict):
@@ -678,10 +685,25 @@ def text(run: cbl.Run, v: dict, width: int = 118) -> str:
         lines.append(f"note: {r['shape']} round {r['round']} was flagged ({', '.join(r['flags'])}) and stands")
     for u in v.get("unstoppedSets", []):
         lines.append("note: " + unstopped_words(u))
+    lines += layer_cost_lines(run, v, width)
     if v.get("behaviour"):
         lines += [""] + textwrap.wrap("behaviour, NO " + cbb.no_line(v["behaviour"]), width, subsequent_indent="  ")
         lines += ["", cbb.text(v["behaviour"], width).rstrip("\n")]
+    if v.get("layerBehaviour"):
+        lines += ["what each layer changes in its engine's behaviour (the engine's cell -> the layer's):"]
+        lines += [w for x in cblc.behaviour_lines(v["layerBehaviour"]) for w in textwrap.wrap(x, width, initial_indent="  ",
+                                                                                          subsequent_indent="    ")]
     return "\n".join(lines) + "\n"
+
+
+def layer_cost_lines(run: cbl.Run, v: dict, width: int) -> list:
+    """The layers' cost over their engines, as the verdict judged it; [] for a run without a layer and its engine."""
+    costs = v.get("layerCost")
+    if not costs:
+        return []
+    rows = cblc.table_rows(costs, {k: column_name({}, "", k) for k in cblc.SHOWN})
+    return ([""] + textwrap.wrap(cblc.caption(costs, where(run.shape_params(costs["shape"]))), width)
+            + grid(pd.DataFrame(rows[1:], columns=rows[0])))
 
 
 # ---------------------------------------------------------------- two runs

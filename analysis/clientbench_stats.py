@@ -55,6 +55,7 @@ class Comparison:
     unlettered: dict = field(default_factory=dict)  # client -> why it is shown without letters
     noisy: list = field(default_factory=list)  # clients judged on their own spread
     why: str = ""  # why there are no letters at all
+    planned: list = field(default_factory=list)  # Ratio per pair named before the run (`compare`'s `planned`)
 
     @property
     def separated(self) -> int:
@@ -85,19 +86,21 @@ class _Spread:
 
 
 def compare(values: dict, higher_is_better: bool, confidence: float = 0.95, lower_bounds: set = frozenset(),
-            is_exact: bool = False, floor_var: dict | None = None, left_out: dict | None = None) -> Comparison:
+            is_exact: bool = False, floor_var: dict | None = None, left_out: dict | None = None,
+            planned: tuple = ()) -> Comparison:
     """Compares clients on one figure. `values`: client -> {round: value > 0}. `is_exact`: the figure is declared
     exact (a count, a size): where no client's value differs between rounds, clients are apart wherever the values
     differ. `floor_var`: client -> a variance of its log estimate that no number of rounds removes (a histogram's
     resolution). `left_out`: client -> rounds shown but kept out of the fit and the letters (a fork that never
     settled). `lower_bounds`: clients whose figure is only a lower bound (an open knee search): never found worse
-    (higher is better then), and the pair is listed as withheld."""
+    (higher is better then), and the pair is listed as withheld. `planned`: pairs (x, y) named before the run, each
+    given x/y with its interval at `confidence` over these pairs alone (`Comparison.planned`)."""
     logs = {c: {r: math.log(v) for r, v in rs.items() if v > 0} for c, rs in values.items()}
     logs = {c: rs for c, rs in logs.items() if rs}
     if not logs:
         return Comparison([], {}, {}, {}, {}, [], "none", math.nan, 0)
     if is_exact and all(max(rs.values()) == min(rs.values()) for rs in logs.values()):
-        return exact({c: values[c][next(iter(rs))] for c, rs in logs.items()}, higher_is_better)
+        return exact({c: values[c][next(iter(rs))] for c, rs in logs.items()}, higher_is_better, planned)
     left_out, floor_var = left_out or {}, floor_var or {}
     kept = {c: {r: y for r, y in rs.items() if r not in left_out.get(c, ())} for c, rs in logs.items()}
     lettered = [c for c in logs if len(kept[c]) >= MIN_ROUNDS]
@@ -122,10 +125,11 @@ def compare(values: dict, higher_is_better: bool, confidence: float = 0.95, lowe
         half = _t(confidence, s.df) * math.sqrt(s.var / n[c] + s.floor_var) if s and s.var + s.floor_var > 0 else math.inf
         low[c], high[c] = (math.exp(means[c] - half), math.exp(means[c] + half)) if half < math.inf else (0.0, math.inf)
     marks = letters(ranked, {(x, y) for x, y, r in pairs if r != TIED})
+    chosen = _planned([(x, y) for x, y in planned if x in ranked and y in ranked], means, spread, n, confidence, sign)
     return Comparison(order, {c: math.exp(means[c]) for c in order}, low, high,
                       {c: marks.get(c, "") for c in order}, pairs, "rounds" if ranked else "none",
                       math.sqrt(pooled_var) if pooled_var == pooled_var else math.nan, pooled_df, n, withheld, ratios,
-                      {c: unlettered[c] for c in order if c in unlettered}, sorted(noisy & set(ranked)), why)
+                      {c: unlettered[c] for c in order if c in unlettered}, sorted(noisy & set(ranked)), why, chosen)
 
 
 def _no_letters(logs: dict, lettered: list, pooled_var: float, floor_var: dict) -> str:
@@ -160,24 +164,42 @@ def _pairs(ranked: list, means: dict, spread: dict, n: dict, confidence: float, 
     return pairs, withheld, ratios
 
 
+def _planned(pairs: list, means: dict, spread: dict, n: dict, confidence: float, sign: float) -> list:
+    """x/y of each pair with its interval at `confidence` over these pairs alone (Bonferroni): a few comparisons chosen
+    before the run need no allowance for every other pair. `sign`: -1 where higher is better."""
+    out = []
+    for x, y in pairs:
+        diff = means[x] - means[y]
+        se, df = _pair(spread[x], n[x], spread[y], n[y])
+        half = _t(1 - (1 - confidence) / len(pairs), df) * se if se > 0 else math.inf
+        relation = TIED if abs(diff) <= half else BETTER if sign * diff < 0 else WORSE
+        out.append(Ratio(x, y, math.exp(diff), math.exp(diff - half) if half < math.inf else 0.0, math.exp(diff + half),
+                         relation))
+    return out
+
+
 def _unlettered_why(rounds: int, left_out: int) -> str:
     if rounds <= 1:
         return ONE_ROUND
     return f"{left_out} of its {rounds} rounds never settled: fewer than {MIN_ROUNDS} steady rounds"
 
 
-def exact(values: dict, higher_is_better: bool) -> Comparison:
+def exact(values: dict, higher_is_better: bool, planned: tuple = ()) -> Comparison:
     """A figure declared exact (a count, a dependency's size) whose values did not change between rounds: clients
-    are apart wherever their values differ, tied where equal; the interval is the value."""
+    are apart wherever their values differ, tied where equal; the interval is the value, and so is a planned ratio's."""
     sign = -1.0 if higher_is_better else 1.0
     order = sorted(values, key=lambda c: (sign * values[c], c))
     pairs = [(x, y, TIED if values[x] == values[y] else BETTER) for i, x in enumerate(order) for y in order[i + 1:]]
     ratio = {(x, y): values[x] / values[y] if values[y] else 1.0 if values[x] == values[y] else math.inf
              for x, y, _ in pairs}
     ratios = [Ratio(x, y, ratio[x, y], ratio[x, y], ratio[x, y], r) for x, y, r in pairs]
+    chosen = []
+    for x, y in ((x, y) for x, y in planned if x in values and y in values):
+        q = values[x] / values[y] if values[y] else 1.0 if values[x] == values[y] else math.inf
+        chosen.append(Ratio(x, y, q, q, q, TIED if q == 1 else BETTER if (q > 1) == higher_is_better else WORSE))
     return Comparison(order, dict(values), dict(values), dict(values),
                       letters(order, {(x, y) for x, y, r in pairs if r != TIED}), pairs, "exact", 0.0, 0,
-                      {c: 1 for c in order}, [], ratios)
+                      {c: 1 for c in order}, [], ratios, planned=chosen)
 
 
 

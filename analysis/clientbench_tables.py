@@ -14,6 +14,7 @@ import clientbench_behaviour as cbb
 import clientbench_conditions as cond
 import clientbench_decide as cbd
 import clientbench_figures as figs
+import clientbench_layercost as cblc
 import clientbench_load as cbl
 
 VERDICT_LINES = 6
@@ -161,7 +162,20 @@ def first_screen_html(run: cbl.Run, v: dict) -> str:
             + "".join(f"<li>{_e(x)}</li>" for x in lines[1:]) + "</ol>"
             + f'<p class="load"><b>Load</b>: {_e(cbd.load_line(run, v))}.</p>' + decision_table_html(run, v)
             + f'<p class="notes">{" ".join(_e(n) for n in notes)} <a href="#how-to-read-this">How to read this</a></p>'
-            + behaviour_line_html(v))
+            + behaviour_line_html(v) + layer_cost_html(run, v))
+
+
+def layer_cost_html(run: cbl.Run, v: dict) -> str:
+    """Each layer's cost over its engine, as the verdict judged it (`layerCost`); "" for a run without one."""
+    costs = v.get("layerCost")
+    if not costs:
+        return ""
+    rows = cblc.table_rows(costs, {k: cbd.column_name({}, "", k) for k in cblc.SHOWN})
+    head = "".join(f"<th>{_e(h)}</th>" for h in rows[0])
+    body = "".join("<tr>" + "".join(f"<td>{_e(x)}</td>" for x in r) + "</tr>" for r in rows[1:])
+    caption = cblc.caption(costs, cbd.where(run.shape_params(costs["shape"])))
+    return (f'<h3>The layer over its engine</h3><p>{_e(caption[0].upper() + caption[1:])}.</p>'
+            f'<table class="layers"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>')
 
 
 def behaviour_line_html(v: dict) -> str:
@@ -181,10 +195,17 @@ def behaviour_html(v: dict) -> str:
     if not b:
         return "<p>This run has no behaviour cases (./bench behaviour, or the quick and standard profiles, run them).</p>"
     head = "".join(f'<th title="{_e(a["label"])}">{_e(a["heading"])}</th>' for a in b["aspects"])
+    layers = v.get("layerBehaviour", [])
+    changed = {(x["layer"], r["aspect"]): x["bare"] for x in layers for r in x["changed"]}
     body = "".join("<tr><th>" + _e(c) + "</th>" + "".join(
         f'<td class="mark-{_e(cells[a["key"]]["mark"])}" title="{_e(cells[a["key"]]["why"])}">'
-        f'{_e(cells[a["key"]]["text"])} <b>{_e(cells[a["key"]]["mark"])}</b></td>' for a in b["aspects"]) + "</tr>"
+        f'{_e(cells[a["key"]]["text"])} <b>{_e(cells[a["key"]]["mark"])}</b>'
+        + (f' <i title="not as {_e(changed[c, a["key"]])} does">&ne; {_e(changed[c, a["key"]])}</i>'
+           if (c, a["key"]) in changed else "") + "</td>" for a in b["aspects"]) + "</tr>"
                    for c, cells in b["clients"].items())
+    said = "".join(f"<li>{_e(x)}</li>" for x in cblc.behaviour_lines(layers))
+    if said:
+        said = f"<p>What each layer changes in its engine's behaviour (the engine's cell -> the layer's):</p><ul>{said}</ul>"
     return (f'<div class="wide"><table class="behaviour"><thead><tr><th>client</th>{head}</tr></thead><tbody>{body}'
             f'</tbody></table></div>'
             f'<p class="notes">Each client as its team ships it (the library\'s own retries and connection checks; the '
@@ -193,7 +214,7 @@ def behaviour_html(v: dict) -> str:
             f'provoked its condition for the client; earlier: the run measured an earlier revision of the case, not '
             f'judged today; failed: the case did not run (hover for why). '
             f'The bounds are thresholds.json\'s; what each case provokes and the upstream issue it reproduces: '
-            f'docs/behaviour.md.</p>')
+            f'docs/behaviour.md.</p>' + said)
 
 
 # ---------------------------------------------------------------- the details
