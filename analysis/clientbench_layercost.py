@@ -68,10 +68,15 @@ def table_rows(costs: dict, labels: dict) -> list:
 
 def behaviour_changes(b: dict | None, pairs_: list) -> list:
     """For each pair the behaviour table decided: the cells whose mark the layer changes from its engine's (as an
-    upgrade's are found, `clientbench_behaviour.changes`), in the table's order."""
-    if not b:
-        return []
-    return [{"layer": x, "bare": y, **cbb.changes(b, y, x)} for x, y in pairs_ if x in b["clients"] and y in b["clients"]]
+    upgrade's are found, `clientbench_behaviour.changes`), in the table's order; a case the layer cannot take part in
+    (HTTP/2 through Spring) is counted under `notApplicable`, not listed: it says what the layer allows, not does."""
+    out = []
+    for x, y in ((x, y) for x, y in pairs_ if b and x in b["clients"] and y in b["clients"]):
+        c = cbb.changes(b, y, x)
+        na = [r for r in c["changed"] if cbb.NOT_APPLICABLE in (r["old"]["mark"], r["new"]["mark"])]
+        out.append({"layer": x, "bare": y, **c, "changed": [r for r in c["changed"] if r not in na],
+                    "notApplicable": [r["heading"] for r in na]})
+    return out
 
 
 def behaviour_lines(changes: list) -> list:
@@ -80,6 +85,8 @@ def behaviour_lines(changes: list) -> list:
     for c in changes:
         said = "; ".join(f"{r['heading']}: {cbb.cell_text(r['old'])} -> {cbb.cell_text(r['new'])}" for r in c["changed"])
         apart = c["counts"][cbb.NOT_COMPARED]
+        na = f"; n/a through the layer: {', '.join(c['notApplicable'])}" if c["notApplicable"] else ""
         out.append(f"{c['layer']} over {c['bare']}: " + (said or f"no cell changed ({c['counts']['unchanged']} the same"
-                                                                    + (f", {apart} not compared)" if apart else ")")))
+                                                                    + (f", {apart} not compared)" if apart else ")"))
+                   + na)
     return out

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+import clientbench_behaviour as cbb
 import clientbench_decide as cbd
 import clientbench_layercost as cblc
 import clientbench_load as cbl
@@ -131,13 +132,16 @@ def test_the_behaviour_cells_a_layer_changes_are_named_with_its_engines(tmp_path
     data["clients"] = {"bare": copy.deepcopy(one), "layer": copy.deepcopy(one), "same": copy.deepcopy(one)}
     data["clients"]["bare"]["cases"]["stale-race"]["figures"]["postSentTwice"] = 1
     data["clients"]["layer"]["cases"]["stale-race"]["figures"]["postSentTwice"] = 0
+    data["clients"]["layer"]["cases"]["h2-streams"]["notApplicable"] = "HTTP/1.1 only"
+    data["clients"]["same"] = copy.deepcopy(data["clients"]["bare"])
     b = decided(tmp_path, data)
-    changes = cblc.behaviour_changes(b, [("layer", "bare"), ("same", "layer"), ("layer", "absent")])
+    changes = cblc.behaviour_changes(b, [("layer", "bare"), ("same", "bare"), ("layer", "absent")])
     assert [(c["layer"], c["bare"], [r["heading"] for r in c["changed"]]) for c in changes] == [
-        ("layer", "bare", ["idle race"]), ("same", "layer", [])]
+        ("layer", "bare", ["idle race"]), ("same", "bare", [])]
     first, second = cblc.behaviour_lines(changes)
-    assert first.startswith("layer over bare: idle race: POST x2 NO -> ") and first.endswith(" ok")
-    assert second == f"same over layer: no cell changed ({changes[1]['counts']['unchanged']} the same)"
+    assert changes[0]["notApplicable"] == [next(a.heading for a in cbb.ASPECTS if "h2-streams" in a.cases)]
+    assert first.startswith("layer over bare: idle race: POST x2 NO -> ") and " ok; n/a through the layer: h2" in first
+    assert second == f"same over bare: no cell changed ({changes[1]['counts']['unchanged']} the same)"
     assert changes[1]["counts"]["unchanged"] > 10, "the fixture's cells compared, not skipped"
     assert cblc.behaviour_changes(None, [("layer", "bare")]) == []
 
