@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import functools
 import math
+import multiprocessing
 import random
 import re
 import sys
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pandas as pd
@@ -164,8 +166,13 @@ def more_rates(runs: int = MORE_RUNS) -> dict:
 @functools.cache
 def rates() -> dict:
     """Every rate the block states: {2: A/A at two rounds, 3: at three, "planted": planted_rates(), "more":
-    more_rates()}."""
-    return {2: aa_rates(2), 3: aa_rates(3), "planted": planted_rates(), "more": more_rates()}
+    more_rates()}. Each seeds its own generator, so they run two at a time and come out as one after another."""
+    # Spawned, not forked: the caller (pytest, a notebook) may have threads of its own.
+    with ProcessPoolExecutor(max_workers=2, mp_context=multiprocessing.get_context("spawn")) as pool:
+        more = pool.submit(more_rates)  # the longest first, so that the two workers end about together
+        aa2, aa3 = pool.submit(aa_rates, 2), pool.submit(aa_rates, 3)
+        planted = pool.submit(planted_rates)
+        return {2: aa2.result(), 3: aa3.result(), "planted": planted.result(), "more": more.result()}
 
 
 def _pct(x: float) -> str:

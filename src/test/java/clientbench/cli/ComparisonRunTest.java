@@ -6,6 +6,7 @@ import clientbench.plan.Shape;
 import clientbench.testkit.Prerequisites;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.parallel.Execution;
@@ -37,6 +38,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  */
 @org.junit.jupiter.api.Tag("reliability") // needs target/benchmarks.jar: mvn verify (Failsafe), after mvn package
 @Timeout(300)
+@Order(1) // the longest of the reliability classes: first, so that the two at a time end together (pom.xml)
 class ComparisonRunTest {
     static final Path REPO = Path.of(System.getProperty("user.dir"));
     static final Path JAR = REPO.resolve("target").resolve("benchmarks.jar");

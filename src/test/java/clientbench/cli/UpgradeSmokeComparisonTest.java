@@ -6,6 +6,7 @@ import clientbench.testkit.Prerequisites;
 import clientbench.upgrade.ClientBuild;
 import clientbench.upgrade.VersionJarCache;
 import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -30,6 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @Tag("reliability") // needs target/benchmarks.jar: mvn verify (Failsafe), after mvn package
 @Timeout(240)
+@Order(2) // the second longest of the reliability classes (ComparisonRunTest)
 class UpgradeSmokeComparisonTest {
     static final Path REPO = Path.of(System.getProperty("user.dir"));
     static final Path JAR = REPO.resolve("target").resolve("benchmarks.jar");

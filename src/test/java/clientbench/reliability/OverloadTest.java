@@ -8,6 +8,7 @@ import clientbench.testkit.ChildJvm;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -25,6 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @org.junit.jupiter.api.Tag("reliability") // a long test: mvn verify (Failsafe), not mvn package
 @Timeout(120)
+@Isolated // it saturates both cores and times the iteration: no other test beside it
 class OverloadTest {
     private static final int RATE = 200_000;
     /** Half a second is 100,000 requests: tens of times what any client sends in it, even on a quiet machine. */

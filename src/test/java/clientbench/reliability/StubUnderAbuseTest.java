@@ -5,6 +5,7 @@ import clientbench.stub.StubExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -27,6 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @org.junit.jupiter.api.Tag("reliability") // a long test: mvn verify (Failsafe), not mvn package
 @Timeout(120)
+@Isolated // 15,000 connections of this JVM: no other test's ports and descriptors beside them
 class StubUnderAbuseTest {
     @RegisterExtension
     final StubExtension stub = new StubExtension(); // one a test: no abuse outlives its test
