@@ -328,11 +328,10 @@ def verdict(run: cbl.Run) -> dict:
     flagged = [r for r in cbl.rounds(run) if r.get("flags") and not (r.get("repeat") or {}).get("stands")]
     unstopped = unstopped_sets(run)
     v = {"holdsFor": {"cpuModel": m.get("cpuModel"), "cores": m.get("cpuCount"), "jdk": jdk.get("version"),
-                         "profile": run.env.get("profile"), "firstLook": run.first_look,
-                         "confidence": cbl.CONFIDENCE},
-            "clients": run.clients, "shapes": shapes,
-            "flaggedRounds": [{"shape": r["shape"], "round": r["round"], "flags": r["flags"]} for r in flagged],
-            "behaviour": cbb.decide(run.path, run.clients), **({"unstoppedSets": unstopped} if unstopped else {})}
+                      "profile": run.env.get("profile"), "firstLook": run.first_look, "confidence": cbl.CONFIDENCE},
+         "clients": run.clients, "shapes": shapes,
+         "flaggedRounds": [{"shape": r["shape"], "round": r["round"], "flags": r["flags"]} for r in flagged],
+         "behaviour": cbb.decide(run.path, run.clients), **({"unstoppedSets": unstopped} if unstopped else {})}
     costs = cblc.judge(shapes, rate_shape(v), cbl.CONFIDENCE)
     changed = cblc.behaviour_changes(v["behaviour"], cblc.pairs(run))
     return {**v, **({"layerCost": costs} if costs else {}), **({"layerBehaviour": changed} if changed else {})}

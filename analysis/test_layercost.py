@@ -144,6 +144,11 @@ def test_the_behaviour_cells_a_layer_changes_are_named_with_its_engines(tmp_path
     assert second == f"same over bare: no cell changed ({changes[1]['counts']['unchanged']} the same)"
     assert changes[1]["counts"]["unchanged"] > 10, "the fixture's cells compared, not skipped"
     assert cblc.behaviour_changes(None, [("layer", "bare")]) == []
+    import clientbench_tables as cbt
+
+    page = cbt.behaviour_html({"behaviour": b, "layerBehaviour": changes})
+    assert page.count("&ne; bare") == 1, "the one cell the layer changed, marked in the table"
+    assert "<li>layer over bare: idle race: POST x2 NO -&gt; " in page
 
 
 def test_a_cell_shows_the_ratio_its_interval_and_a_star_and_an_unbounded_end_as_such():
