@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import clientbench_behaviour as cbb
 import clientbench_load as cbl
+import clientbench_stats as cbs
 
 # The figures a team weighs a layer on, in the order shown; each is one the verdict ranks at a fixed rate.
 SHOWN = ("cpu", "alloc", "syscalls", "p50", "p99")
@@ -30,7 +31,7 @@ def judge(shapes: list, shape: str | None, confidence: float) -> dict | None:
         if f["figure"] not in SHOWN:
             continue
         for r in f.get("planned", []):
-            one = {"ratio": r["ratio"], "low": r["low"], "high": r["high"], "apart": r["relation"] != "not separated"}
+            one = {"ratio": r["ratio"], "low": r["low"], "high": r["high"], "apart": r["relation"] != cbs.TIED}
             by_pair.setdefault((r["x"], r["y"]), {})[f["figure"]] = one
     if not by_pair:
         return None
