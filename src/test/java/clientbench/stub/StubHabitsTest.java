@@ -195,6 +195,8 @@ class StubHabitsTest {
         }
         assertEquals(3, stub.tally().peakInFlight());
         assertEquals(0, stub.tally().inFlight());
+        stub.restartPeakInFlight();
+        assertEquals(0, stub.tally().peakInFlight(), "a new window: none held since");
     }
 
     /**

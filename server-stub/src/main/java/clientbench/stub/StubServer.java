@@ -167,7 +167,8 @@ public final class StubServer implements AutoCloseable {
      * What the stub's habits did and saw, since start: connections closed once idle ({@code idleCloses}: FIN or RST;
      * {@code raceCloses}: as a request's head arrived), answers ending with Connection: close ({@code closeEveryCloses}),
      * GOAWAYs sent and the streams they refused, answers whose head was padded as {@code headerBytes} asked
-     * ({@code largeHeads}), requests held now and at most at once (read, not yet answered), and the distinct idempotency
+     * ({@code largeHeads}), requests held now and at most at once (read, not yet answered; the most since start or
+     * {@link #restartPeakInFlight()}), and the distinct idempotency
      * keys kept (beyond {@link StubTally#MAX_KEYS}, {@code untrackedKeys} requests); HTTP/2's WINDOW_UPDATE frames read
      * and written, the pauses of {@code readPauseMs} and the bodies and body bytes read with them, and the streams and
      * connections closed because the client sent past the window granted ({@code flowControlErrors}), and the HTTP/2
@@ -192,6 +193,14 @@ public final class StubServer implements AutoCloseable {
 
     public Tally tally() {
         return tally.snapshot();
+    }
+
+    /**
+     * {@link Tally#peakInFlight()} restarts from the requests held now, so that a wave sent after it reads its own
+     * peak; call it while no request is on its way to the stub.
+     */
+    public void restartPeakInFlight() {
+        tally.restartPeakInFlight();
     }
 
     /**

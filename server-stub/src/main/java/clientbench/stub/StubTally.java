@@ -62,6 +62,11 @@ final class StubTally {
         peakInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
     }
 
+    /** The most held at once counts again from those held now; call it while no request arrives. */
+    void restartPeakInFlight() {
+        peakInFlight.set(inFlight.get());
+    }
+
     /** {@code n} held requests answered, faulted or gone with their connection. */
     void released(int n) {
         if (n > 0) {
