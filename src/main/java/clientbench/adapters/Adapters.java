@@ -3,6 +3,7 @@ package clientbench.adapters;
 import clientbench.adapters.ahc.AhcAdapter;
 import clientbench.adapters.apache.ApacheAdapter;
 import clientbench.adapters.apache.ApacheVtAdapter;
+import clientbench.adapters.armeria.ArmeriaAdapter;
 import clientbench.adapters.helidon.HelidonAdapter;
 import clientbench.adapters.jdk.JdkAdapter;
 import clientbench.adapters.jdk.JdkVtAdapter;
@@ -71,6 +72,7 @@ public final class Adapters {
             add("webclient-jetty", WebClientJettyAdapter.class, WebClientJettyAdapter::new);
             add("webclient-jdk", WebClientJdkAdapter.class, WebClientJdkAdapter::new);
             add("webclient-apache", WebClientApacheAdapter.class, WebClientApacheAdapter::new);
+            add("armeria", ArmeriaAdapter.class, ArmeriaAdapter::new);
         }
 
         private static <A extends HttpClientAdapter> void add(String name, Class<A> type, Function<AdapterConfig, A> factory) {
@@ -121,7 +123,7 @@ public final class Adapters {
         return List.copyOf(FACTORIES.keySet());
     }
 
-    /** The clients only a run that names them runs (the Spring layers), in a fixed order. */
+    /** The clients only a run that names them runs (the Spring layers, Armeria), in a fixed order. */
     public static List<String> optIn() {
         return List.copyOf(OptIn.FACTORIES.keySet());
     }

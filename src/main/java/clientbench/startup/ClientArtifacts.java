@@ -44,6 +44,7 @@ public final class ClientArtifacts {
                 BARE.get("jetty")));
         all.put("webclient-apache", with(List.of(SPRING_WEB, SPRING_WEBFLUX,
                 "org.apache.httpcomponents.core5:httpcore5-reactive"), BARE.get("apache")));
+        all.put("armeria", List.of("com.linecorp.armeria:armeria"));
         return Map.copyOf(all);
     }
 

@@ -1,0 +1,100 @@
+package clientbench.adapters.armeria;
+
+import clientbench.api.Completion;
+import clientbench.api.Outcome;
+import clientbench.api.Outcomes;
+import clientbench.api.Request;
+import java.io.IOException;
+import java.util.Set;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * One Armeria request: gives its permit back and reports once, whichever of the response, the timeout or the
+ * adapter's close() ends it first. A callback on loops already shut down never runs, so close() abandons what is left.
+ */
+final class ArmeriaExchange {
+
+    private final Request request;
+    private final Completion completion;
+    private final Set<ArmeriaExchange> inFlight;
+    private final Runnable releasePermit;
+    private final AtomicBoolean done = new AtomicBoolean();
+    private final AtomicBoolean permitHeld = new AtomicBoolean();
+    private volatile Executor connectionLoop;
+
+    /** The caller adds it to {@code inFlight}; it removes itself when it reports. */
+    ArmeriaExchange(Request request, Completion completion, Set<ArmeriaExchange> inFlight, Runnable releasePermit) {
+        this.request = request;
+        this.completion = completion;
+        this.inFlight = inFlight;
+        this.releasePermit = releasePermit;
+    }
+
+    Request request() {
+        return request;
+    }
+
+    /** Takes the adapter's permit for it; false, the permit given back, when close() ended it meanwhile. */
+    boolean permitted() {
+        permitHeld.set(true);
+        if (done.get()) {
+            if (permitHeld.compareAndSet(true, false)) {
+                releasePermit.run();
+            }
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * The permit then goes back in a later task of the connection's loop: Armeria frees the stream or returns the
+     * connection after it completes the response, and a request started before that opens a connection past the limit.
+     */
+    void startedOn(Executor loop) {
+        connectionLoop = loop;
+    }
+
+    void received(int status, long bytes) {
+        if (finish()) {
+            completion.complete(Outcomes.ofResponse(request, status, bytes), status, bytes, null);
+        }
+    }
+
+    void failed(Outcome outcome, Throwable failure) {
+        if (finish()) {
+            completion.complete(outcome, 0, failure);
+        }
+    }
+
+    /** For close(): nothing else will end this request once the loops are gone. */
+    void abandon() {
+        failed(Outcome.RESET, new IOException("Armeria closed with the request in flight"));
+    }
+
+    /** The permit goes back before the report: the next request never waits on this one's completion. */
+    private boolean finish() {
+        if (!done.compareAndSet(false, true)) {
+            return false;
+        }
+        inFlight.remove(this);
+        if (permitHeld.compareAndSet(true, false)) {
+            releasePermit();
+        }
+        return true;
+    }
+
+    private void releasePermit() {
+        Executor loop = connectionLoop;
+        if (loop == null) {
+            releasePermit.run();
+            return;
+        }
+        try {
+            loop.execute(releasePermit);
+        } catch (RejectedExecutionException stopped) { // the loops are shut down: no connection left to reuse
+            releasePermit.run();
+        }
+    }
+}

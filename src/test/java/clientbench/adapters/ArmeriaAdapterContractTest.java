@@ -1,0 +1,30 @@
+package clientbench.adapters;
+
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import clientbench.api.HttpClientAdapter;
+import com.linecorp.armeria.client.WebClient;
+import com.linecorp.armeria.client.retry.RetryingClient;
+import java.util.List;
+
+/** {@link clientbench.adapters.armeria.ArmeriaAdapter} against the adapter contract. */
+class ArmeriaAdapterContractTest extends AdapterContractTest {
+
+    @Override
+    protected String adapterName() {
+        return "armeria";
+    }
+
+    /** Armeria's client TLS context for h2 offers its default ALPN list, h2 then http/1.1 (SslContextUtil). */
+    @Override
+    protected List<String> alpnOffersForH2() {
+        return List.of("h2", "http/1.1");
+    }
+
+    /** Armeria retries only through a RetryingClient decorator: none on the live client, as shipped. */
+    @Override
+    protected String retriesAsShipped(HttpClientAdapter adapter) throws Exception {
+        assertNull(liveClient(adapter, WebClient.class).as(RetryingClient.class), "a RetryingClient on the live client");
+        return "none: Armeria retries only through a RetryingClient decorator, which is not added (nor is it by default)";
+    }
+}
