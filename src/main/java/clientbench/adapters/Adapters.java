@@ -84,14 +84,15 @@ public final class Adapters {
     /**
      * The Spring family: every Spring client, then the bare clients they run over, each with its threading: RestClient
      * is blocking on virtual threads (jdk-vt, apache-vt, jetty-vt, and reactor, which has no -vt), WebClient async
-     * (jdk, apache, jetty, reactor). So one run compares each layer with its engine on the same threads.
+     * (jdk, apache, jetty, reactor). So one run compares each layer with its engine on the same threads. Then Armeria,
+     * the async client a WebClient user weighs against it.
      */
     public static final String SPRING = "spring";
 
     private static final Map<String, List<String>> FAMILIES = Map.of(SPRING, List.of(
             "restclient-jdk", "restclient-apache", "restclient-jetty", "restclient-reactor",
             "webclient-reactor", "webclient-jetty", "webclient-jdk", "webclient-apache",
-            "apache", "jetty", "jdk", "apache-vt", "jetty-vt", "jdk-vt", "reactor"));
+            "apache", "jetty", "jdk", "apache-vt", "jetty-vt", "jdk-vt", "reactor", "armeria"));
 
     private static <A extends HttpClientAdapter> void register(String name, Class<A> type, Function<AdapterConfig, A> factory) {
         FACTORIES.put(name, factory::apply);

@@ -34,7 +34,7 @@ final class RunCommand implements Callable<Integer>, Bench.Checked {
     @Option(names = "--profile", paramLabel = "NAME", description = "quick (default, ~10 min), standard (~1 h, for decisions), full")
     String profile = "quick";
 
-    @Option(names = "--clients", paramLabel = "A,B", description = "clients to run (default: all)")
+    @Option(names = "--clients", paramLabel = "A,B", description = "clients to run (default: the twelve); spring: Spring's clients, their engines and Armeria")
     String clients;
 
     @Option(names = "--target", paramLabel = "URL", description = {"an already running server (yours, or a stub) instead of a stub per trial;",
