@@ -69,8 +69,9 @@ final class RunCommand implements Callable<Integer>, Bench.Checked {
         RequestSpec request;
         try {
             request = request();
-            plan = new RunPlan(Profile.named(profile), clients == null ? Profile.allClients() : Profile.clients(clients),
-                    target, JmhArgs.parse(jmhArgs), jdk == null ? Jdk.current() : jdkAt(jdk), request);
+            List<String> names = clients == null ? Profile.allClients() : Profile.clients(clients);
+            plan = new RunPlan(Profile.named(profile).fittedTo(names.size()), names, target, JmhArgs.parse(jmhArgs),
+                    jdk == null ? Jdk.current() : jdkAt(jdk), request);
         } catch (RequestOptionException e) {
             System.err.println("bench: " + e.getMessage());
             return e.exitCode;

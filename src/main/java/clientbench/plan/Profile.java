@@ -6,6 +6,7 @@ import clientbench.harness.TrialSpec;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * A named set of shapes for {@code ./bench --profile NAME} (docs/profiles.md: what each measures, and why). Fixed-rate
@@ -54,8 +55,28 @@ public record Profile(String name, String purpose, List<Shape> shapes, Duration 
         };
     }
 
+    /**
+     * The shapes a profile with a time limit leaves out when a run holds more clients than the default set: the knee
+     * search, whose two rounds narrow least per minute (14 of standard's 54 for twelve clients and noop), and the 1 s
+     * answers, one unranked round of the longest fixed-rate fork (6 of them). The spring family's 16: about 75 with them.
+     */
+    private static final Set<String> LEFT_OUT_BEYOND_THE_DEFAULT_SET = Set.of("capacity-http1", "delay1s-1000");
+
+    /** This profile for a run of {@code clients} clients: its time limit holds for the default set, so beyond it fewer shapes. */
+    public Profile fittedTo(int clients) {
+        int budgeted = Adapters.names().size();
+        List<Shape> kept = shapes.stream().filter(s -> !LEFT_OUT_BEYOND_THE_DEFAULT_SET.contains(s.name())).toList();
+        if (timeLimit == null || clients <= budgeted || kept.size() == shapes.size()) {
+            return this;
+        }
+        List<String> left = shapes.stream().map(Shape::name).filter(LEFT_OUT_BEYOND_THE_DEFAULT_SET::contains).toList();
+        return new Profile(name, purpose + "; without " + String.join(" and ", left) + ": its "
+                + TimeLeft.human(timeLimit) + " holds " + budgeted + " clients with them, not " + clients, kept, timeLimit,
+                startup);
+    }
+
     /** The profiles that run every client through the behaviour cases: counts, so a quick run's answer is final. */
-    private static final java.util.Set<String> BEHAVIOUR = java.util.Set.of("quick", "standard", "full", "interleaved");
+    private static final Set<String> BEHAVIOUR = Set.of("quick", "standard", "full", "interleaved");
 
     /** Whether the profile runs the behaviour cases (clientbench.behaviour) after the cold starts. */
     public boolean behaviour() {

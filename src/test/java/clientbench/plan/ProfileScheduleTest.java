@@ -83,4 +83,22 @@ class ProfileScheduleTest {
             assertEquals((long) shape.rounds() * shape.clients(CLIENTS).size(), forks, shape.name());
         }
     }
+
+    /** Standard's hour holds the default set with every shape; the spring family's 16 clients run fewer. */
+    @Test
+    void aProfileRunWithMoreThanTheDefaultClientsLeavesOutItsLongestUnrankedShapes() {
+        Profile standard = Profile.named("standard");
+        assertEquals(standard, standard.fittedTo(Adapters.names().size()));
+        int spring = Profile.clients(Adapters.SPRING).size();
+        Profile fitted = standard.fittedTo(spring);
+        assertEquals(List.of("rate-4000", "closed-x16", "faults-1000"), fitted.shapes().stream().map(Shape::name).toList());
+        assertTrue(fitted.purpose().endsWith("; without capacity-http1 and delay1s-1000: its 1h00m holds 12 clients with"
+                + " them, not " + spring), fitted.purpose());
+        assertEquals(standard.timeLimit(), fitted.timeLimit());
+        assertEquals(standard.startup(), fitted.startup());
+        Profile full = Profile.named("full"); // no time limit: every shape, whatever the clients
+        assertEquals(full, full.fittedTo(spring));
+        Profile quick = Profile.named("quick"); // none of them to leave out
+        assertEquals(quick, quick.fittedTo(spring));
+    }
 }
