@@ -93,7 +93,8 @@ public final class ArmeriaAdapter implements HttpClientAdapter {
         try (ClientRequestContextCaptor captor = Clients.newContextCaptor()) {
             response = client.execute(toArmeria(request), RequestOptions.builder().responseTimeout(left).build());
             if (captor.size() > 0) {
-                exchange.startedOn(captor.get().eventLoop());
+                // withoutContext: the next request, started by the permit, runs in no finished request's context
+                exchange.startedOn(captor.get().eventLoop().withoutContext());
             }
         } catch (RuntimeException e) { // refused before it started, e.g. by a factory closing under it
             exchange.failed(ArmeriaClients.outcomeOf(e), e);

@@ -5,8 +5,8 @@ import clientbench.api.Outcome;
 import clientbench.api.Outcomes;
 import clientbench.api.Request;
 import java.io.IOException;
+import io.netty.util.concurrent.EventExecutor;
 import java.util.Set;
-import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -22,7 +22,7 @@ final class ArmeriaExchange {
     private final Runnable releasePermit;
     private final AtomicBoolean done = new AtomicBoolean();
     private final AtomicBoolean permitHeld = new AtomicBoolean();
-    private volatile Executor connectionLoop;
+    private volatile EventExecutor connectionLoop;
 
     /** The caller adds it to {@code inFlight}; it removes itself when it reports. */
     ArmeriaExchange(Request request, Completion completion, Set<ArmeriaExchange> inFlight, Runnable releasePermit) {
@@ -52,7 +52,7 @@ final class ArmeriaExchange {
      * The permit then goes back in a later task of the connection's loop: Armeria frees the stream or returns the
      * connection after it completes the response, and a request started before that opens a connection past the limit.
      */
-    void startedOn(Executor loop) {
+    void startedOn(EventExecutor loop) {
         connectionLoop = loop;
     }
 
@@ -73,7 +73,7 @@ final class ArmeriaExchange {
         failed(Outcome.RESET, new IOException("Armeria closed with the request in flight"));
     }
 
-    /** The permit goes back before the report: the next request never waits on this one's completion. */
+    /** The permit goes back before the report; once started, in its loop's next task ({@link #startedOn} says why). */
     private boolean finish() {
         if (!done.compareAndSet(false, true)) {
             return false;
@@ -85,15 +85,16 @@ final class ArmeriaExchange {
         return true;
     }
 
+    /** Inline where the loop is stopping: a task queued as it stops may be dropped without a rejection. */
     private void releasePermit() {
-        Executor loop = connectionLoop;
-        if (loop == null) {
+        EventExecutor loop = connectionLoop;
+        if (loop == null || loop.isShuttingDown()) {
             releasePermit.run();
             return;
         }
         try {
             loop.execute(releasePermit);
-        } catch (RejectedExecutionException stopped) { // the loops are shut down: no connection left to reuse
+        } catch (RejectedExecutionException stopped) {
             releasePermit.run();
         }
     }
