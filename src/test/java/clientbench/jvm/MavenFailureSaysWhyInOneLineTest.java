@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Why a version's build failed, in one line, from Maven's logs of real builds of this project: OkHttp 4.12.0
@@ -26,6 +27,15 @@ class MavenFailureSaysWhyInOneLineTest {
     void aVersionTheRegistryDoesNotServe() throws IOException {
         assertEquals("Maven cannot resolve org.apache.httpcomponents.client5:httpclient5:jar:9.9.9 (the registry does not serve it)",
                 MavenFailure.why(recorded("apache-9.9.9-unresolved.mvn.txt")));
+    }
+
+    /** A footprint's resolution: `mvn -q` starts its log with colour resets, even with -Dstyle.color=never. */
+    @Test
+    void aNativeJarTheRegistryDoesNotServeBehindColourCodes() throws IOException {
+        List<String> log = recorded("reactor-footprint-unresolved.mvn.txt");
+        assertTrue(log.get(0).startsWith("\u001B[0m"), log.get(0));
+        assertEquals("Maven cannot resolve io.netty:netty-codec-native-quic:jar:linux-x86_64:4.2.19.Final (the registry does"
+                + " not serve it)", MavenFailure.why(log));
     }
 
     @Test
