@@ -82,10 +82,9 @@ public final class Adapters {
     }
 
     /**
-     * The Spring family: every Spring client, then the bare clients they run over, each with its threading: RestClient
-     * is blocking on virtual threads (jdk-vt, apache-vt, jetty-vt, and reactor, which has no -vt), WebClient async
-     * (jdk, apache, jetty, reactor). So one run compares each layer with its engine on the same threads. Then Armeria,
-     * the async client a WebClient user weighs against it.
+     * The Spring family: every Spring client, then the bare clients they run over on the same threads (RestClient on
+     * virtual threads: jdk-vt, apache-vt, jetty-vt, reactor, which has no -vt; WebClient async: jdk, apache, jetty,
+     * reactor), then Armeria, the async client a WebClient user weighs against it.
      */
     public static final String SPRING = "spring";
 

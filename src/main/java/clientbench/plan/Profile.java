@@ -11,7 +11,7 @@ import java.util.Set;
 /**
  * A named set of shapes for {@code ./bench --profile NAME} (docs/profiles.md: what each measures, and why). Fixed-rate
  * and closed shapes also run {@code noop} each round, the baseline subtracted from each client's costs.
- * {@code timeLimit}: time promised for all clients on 2 cores; {@code startup}: cold starts run first; null: none.
+ * {@code timeLimit}: time promised for the default clients on 2 cores; {@code startup}: cold starts run first; null: none.
  */
 public record Profile(String name, String purpose, List<Shape> shapes, Duration timeLimit, Startup startup) {
 
@@ -56,13 +56,12 @@ public record Profile(String name, String purpose, List<Shape> shapes, Duration 
     }
 
     /**
-     * The shapes a profile with a time limit leaves out when a run holds more clients than the default set: the knee
-     * search, whose two rounds narrow least per minute (14 of standard's 54 for twelve clients and noop), and the 1 s
-     * answers, one unranked round of the longest fixed-rate fork (6 of them). The spring family's 16: about 75 with them.
+     * What a profile with a time limit leaves out when a run holds more clients than the default set (docs/profiles.md):
+     * the knee search and the 1 s answers, the least ranking per minute of run.
      */
     private static final Set<String> LEFT_OUT_BEYOND_THE_DEFAULT_SET = Set.of("capacity-http1", "delay1s-1000");
 
-    /** This profile for a run of {@code clients} clients: its time limit holds for the default set, so beyond it fewer shapes. */
+    /** This profile for a run of {@code clients} clients: its time limit is for the default set, so beyond it fewer shapes. */
     public Profile fittedTo(int clients) {
         int budgeted = Adapters.names().size();
         List<Shape> kept = shapes.stream().filter(s -> !LEFT_OUT_BEYOND_THE_DEFAULT_SET.contains(s.name())).toList();
@@ -70,7 +69,7 @@ public record Profile(String name, String purpose, List<Shape> shapes, Duration 
             return this;
         }
         List<String> left = shapes.stream().map(Shape::name).filter(LEFT_OUT_BEYOND_THE_DEFAULT_SET::contains).toList();
-        return new Profile(name, purpose + "; without " + String.join(" and ", left) + ": its "
+        return new Profile(name, purpose + "; this run leaves out " + String.join(" and ", left) + ": its "
                 + TimeLeft.human(timeLimit) + " holds " + budgeted + " clients with them, not " + clients, kept, timeLimit,
                 startup);
     }
@@ -93,8 +92,8 @@ public record Profile(String name, String purpose, List<Shape> shapes, Duration 
     }
 
     /**
-     * Parses {@code a,b}: any client, opt-in ones too, and a family ({@code spring}: every Spring client and the bare
-     * clients it runs over); an unknown name is an error that lists the valid ones.
+     * Parses {@code a,b}: any client, opt-in ones too, and a family ({@code spring}: every Spring client, the bare
+     * clients it runs over and Armeria); an unknown name is an error that lists the valid ones.
      */
     public static List<String> clients(String csv) {
         List<String> out = new ArrayList<>();

@@ -92,8 +92,8 @@ class ProfileScheduleTest {
         int spring = Profile.clients(Adapters.SPRING).size();
         Profile fitted = standard.fittedTo(spring);
         assertEquals(List.of("rate-4000", "closed-x16", "faults-1000"), fitted.shapes().stream().map(Shape::name).toList());
-        assertTrue(fitted.purpose().endsWith("; without capacity-http1 and delay1s-1000: its 1h00m holds 12 clients with"
-                + " them, not " + spring), fitted.purpose());
+        assertTrue(fitted.purpose().endsWith("; this run leaves out capacity-http1 and delay1s-1000: its 1h00m holds 12"
+                + " clients with them, not " + spring), fitted.purpose());
         assertEquals(standard.timeLimit(), fitted.timeLimit());
         assertEquals(standard.startup(), fitted.startup());
         Profile full = Profile.named("full"); // no time limit: every shape, whatever the clients
