@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 
 /**
  * Maven on PATH, run on a JDK with the flags every JVM clientbench starts gets (the launcher builds so too), its
@@ -16,7 +17,15 @@ public final class Maven {
     /** What {@link #run} returns for a Maven that took longer than it may (and was ended). */
     public static final int TIMED_OUT = -1;
 
+    /** Console colours, which Maven writes even with -Dstyle.color=never (resets before `-q`'s first line). */
+    private static final Pattern COLOURS = Pattern.compile("\u001B\\[[0-9;]*m");
+
     private Maven() {
+    }
+
+    /** One line of Maven's output or of a file it wrote, its colour codes taken out. */
+    public static String uncoloured(String line) {
+        return COLOURS.matcher(line).replaceAll("");
     }
 
     /**

@@ -16,8 +16,6 @@ public final class MavenFailure {
     private static final Pattern COMPILE = Pattern.compile("(\\S+\\.java):\\[(\\d+)(?:,\\d+)?] (.+)");
     private static final Pattern UPPER_BOUND = Pattern.compile("Require upper bound dependencies error for (\\S+)");
     private static final Pattern TEST_CASE = Pattern.compile("^ {2,}(\\S.*)");
-    /** Colour codes: `mvn -q` writes resets before its first line even with -Dstyle.color=never. */
-    private static final Pattern ANSI = Pattern.compile("\u001B\\[[;\\d]*m");
 
     private MavenFailure() {
     }
@@ -78,7 +76,7 @@ public final class MavenFailure {
 
     /** The reason in Maven's log {@code lines}, as a phrase ("the adapter does not compile against it: ..."). */
     public static String why(List<String> lines) {
-        List<String> errors = lines.stream().map(l -> ANSI.matcher(l).replaceAll("")).filter(l -> l.startsWith("[ERROR]"))
+        List<String> errors = lines.stream().map(Maven::uncoloured).filter(l -> l.startsWith("[ERROR]"))
                 .map(l -> l.substring("[ERROR]".length()).stripTrailing()).toList();
         for (String e : errors) {
             Matcher m = UNRESOLVED.matcher(e);

@@ -1,5 +1,7 @@
 package clientbench.startup;
 
+import clientbench.jvm.Maven;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -26,8 +28,7 @@ final class DependencyList {
     static List<Entry> parse(List<String> lines) {
         List<Entry> out = new ArrayList<>();
         for (String raw : lines) {
-            // Maven colours the file when it runs on a terminal.
-            String line = raw.replaceAll("\u001B\\[[0-9;]*m", "").strip();
+            String line = Maven.uncoloured(raw).strip(); // Maven colours the file when it runs on a terminal
             int module = line.indexOf(" -- ");
             line = (module >= 0 ? line.substring(0, module) : line).replace(" (optional)", "").strip();
             String[] parts = line.split(":");
