@@ -64,14 +64,13 @@ public record Profile(String name, String purpose, List<Shape> shapes, Duration 
     /** This profile for a run of {@code clients} clients: its time limit is for the default set, so beyond it fewer shapes. */
     public Profile fittedTo(int clients) {
         int budgeted = Adapters.names().size();
-        List<Shape> kept = shapes.stream().filter(s -> !LEFT_OUT_BEYOND_THE_DEFAULT_SET.contains(s.name())).toList();
-        if (timeLimit == null || clients <= budgeted || kept.size() == shapes.size()) {
+        List<String> left = shapes.stream().map(Shape::name).filter(LEFT_OUT_BEYOND_THE_DEFAULT_SET::contains).toList();
+        if (timeLimit == null || clients <= budgeted || left.isEmpty()) {
             return this;
         }
-        List<String> left = shapes.stream().map(Shape::name).filter(LEFT_OUT_BEYOND_THE_DEFAULT_SET::contains).toList();
         return new Profile(name, purpose + "; this run leaves out " + String.join(" and ", left) + ": its "
-                + TimeLeft.human(timeLimit) + " holds " + budgeted + " clients with them, not " + clients, kept, timeLimit,
-                startup);
+                + TimeLeft.human(timeLimit) + " holds " + budgeted + " clients with them, not " + clients,
+                shapes.stream().filter(s -> !left.contains(s.name())).toList(), timeLimit, startup);
     }
 
     /** The profiles that run every client through the behaviour cases: counts, so a quick run's answer is final. */
