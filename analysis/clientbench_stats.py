@@ -123,7 +123,7 @@ def compare(values: dict, higher_is_better: bool, confidence: float = 0.95, lowe
     for c in order:
         s = spread.get(c)
         half = _t(confidence, s.df) * math.sqrt(s.var / n[c] + s.floor_var) if s and s.var + s.floor_var > 0 else math.inf
-        low[c], high[c] = (math.exp(means[c] - half), math.exp(means[c] + half)) if half < math.inf else (0.0, math.inf)
+        low[c], high[c] = (_exp(means[c] - half), _exp(means[c] + half)) if half < math.inf else (0.0, math.inf)
     marks = letters(ranked, {(x, y) for x, y, r in pairs if r != TIED})
     chosen = _planned([(x, y) for x, y in planned if x in ranked and y in ranked], means, spread, n, confidence, sign)
     return Comparison(order, {c: math.exp(means[c]) for c in order}, low, high,
@@ -159,8 +159,8 @@ def _pairs(ranked: list, means: dict, spread: dict, n: dict, confidence: float, 
                 withheld.append((x, y))
                 apart = False
             pairs.append((x, y, BETTER if apart else TIED))
-            low = math.exp(diff - half) if half < math.inf and not bound else 0.0
-            ratios.append(Ratio(x, y, math.exp(diff), low, math.exp(diff + half), BETTER if apart else TIED))
+            low = _exp(diff - half) if half < math.inf and not bound else 0.0
+            ratios.append(Ratio(x, y, math.exp(diff), low, _exp(diff + half), BETTER if apart else TIED))
     return pairs, withheld, ratios
 
 
@@ -173,9 +173,14 @@ def _planned(pairs: list, means: dict, spread: dict, n: dict, confidence: float,
         se, df = _pair(spread[x], n[x], spread[y], n[y])
         half = _t(1 - (1 - confidence) / len(pairs), df) * se if se > 0 else math.inf
         relation = TIED if abs(diff) <= half else BETTER if sign * diff < 0 else WORSE
-        out.append(Ratio(x, y, math.exp(diff), math.exp(diff - half) if half < math.inf else 0.0, math.exp(diff + half),
+        out.append(Ratio(x, y, math.exp(diff), _exp(diff - half) if half < math.inf else 0.0, _exp(diff + half),
                          relation))
     return out
+
+
+def _exp(x: float) -> float:
+    """e^x, inf past what a float holds: a pair's interval on one degree of freedom can reach that far."""
+    return math.exp(x) if x < 709 else math.inf
 
 
 def _unlettered_why(rounds: int, left_out: int) -> str:

@@ -209,3 +209,12 @@ def test_a_lower_bound_has_no_low_end_in_its_ratio():
                 lower_bounds={"open"})
     (r,) = c.ratios
     assert (r.x, r.y, r.low) == ("fast", "open", 0.0) and r.relation == TIED and r.high > r.ratio
+
+
+def test_an_interval_wider_than_a_float_holds_ends_at_infinity():
+    # Two rounds of a client whose values differ by 10^200: judged on its own spread (one degree of freedom), its
+    # pairs' intervals reach past e^709; they end at inf instead of raising.
+    c = compare({"a": rounds(100, 101), "b": rounds(100, 102), "c": rounds(1e-100, 1e100)}, False)
+    far = [r for r in c.ratios if "c" in (r.x, r.y)]
+    assert far and all(r.high == math.inf and r.relation == TIED for r in far), far
+
