@@ -2,7 +2,8 @@
 
 Commands and arguments: USAGE. check, decide (the verdict; an upgrade run's ratios), upgrade (ratios new/old), compare
 (two runs), render (the report), readme (README's generated blocks; an A/A run's resolution block) and compact (a
-reference run) each read run folders and print or write.
+reference run) each read run folders and print or write; look (a running folder: whether a shape is decided, as JSON)
+is what a run given --until-decided asks after each round.
 """
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import clientbench_load as cbl
 USAGE = ("usage: clientbench_cli.py check RUN | decide RUN | upgrade RUN | compare RUN_A RUN_B | "
          "render OUT.html RUN [RUN] | readme RUN [README.md [OTHER]] | compact RUN OUT")
 ARITY = {"check": (1, 1), "decide": (1, 1), "upgrade": (1, 1), "compare": (2, 2), "render": (2, 3), "readme": (1, 3),
-         "compact": (2, 2)}
+         "compact": (2, 2), "look": (2, 2)}
 
 
 def main(argv) -> int:
@@ -35,6 +36,12 @@ def main(argv) -> int:
         if command == "compare":
             import clientbench_decide as cbd
             print(cbd.compare_text(cbl.load_run(args[0]), cbl.load_run(args[1])), end="")
+            return 0
+        if command == "look":
+            import json
+
+            import clientbench_decide as cbd
+            print(json.dumps(cbd.look(cbl.load_run(args[0], running=True), args[1])))
             return 0
         run = cbl.load_run(args[0])
         if command == "decide" and run.env.get("upgrade"):

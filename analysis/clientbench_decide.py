@@ -16,6 +16,7 @@ import pandas as pd
 
 import clientbench_behaviour as cbb
 import clientbench_conditions as cond
+import clientbench_decided as cbud
 import clientbench_layercost as cblc
 import clientbench_load as cbl
 import clientbench_stats as cbs
@@ -205,7 +206,7 @@ def rank(run: cbl.Run, shape: str, figure: Figure) -> dict | None:
     if not values:
         return None
     c = cbs.compare(values, figure.higher_is_better, cbl.CONFIDENCE, lower, figure.exact, floor_var, unsteady,
-                    cblc.pairs(run))
+                    cblc.pairs(run), pair_confidence=cbl.confidence(run))
     gone, _ = cbl.failures(run)
     not_ranked.update({cl: why for (s, cl), why in gone.items() if s == shape})
     out = _figure_dict(shape, figure, c, marks, not_ranked, delay_us, max(len(v) for v in values.values()))
@@ -261,7 +262,7 @@ def rank_startup(run: cbl.Run, figure: Figure) -> dict | None:
             not_ranked[client] = "no start measured" if g.empty else "at or below the harness's own"
     if not values:
         return None
-    c = cbs.compare(values, False, cbl.CONFIDENCE, is_exact=figure.exact)
+    c = cbs.compare(values, False, cbl.CONFIDENCE, is_exact=figure.exact, pair_confidence=cbl.confidence(run))
     return _figure_dict("startup", figure, c, {cl: [] for cl in c.order}, not_ranked, 0,
                         max(len(v) for v in values.values()))
 
@@ -328,13 +329,24 @@ def verdict(run: cbl.Run) -> dict:
     flagged = [r for r in cbl.rounds(run) if r.get("flags") and not (r.get("repeat") or {}).get("stands")]
     unstopped = unstopped_sets(run)
     v = {"holdsFor": {"cpuModel": m.get("cpuModel"), "cores": m.get("cpuCount"), "jdk": jdk.get("version"),
-                      "profile": run.env.get("profile"), "firstLook": run.first_look, "confidence": cbl.CONFIDENCE},
+                      "profile": run.env.get("profile"), "firstLook": run.first_look, "confidence": cbl.confidence(run)},
          "clients": run.clients, "shapes": shapes,
          "flaggedRounds": [{"shape": r["shape"], "round": r["round"], "flags": r["flags"]} for r in flagged],
          "behaviour": cbb.decide(run.path, run.clients), **({"unstoppedSets": unstopped} if unstopped else {})}
-    costs = cblc.judge(shapes, rate_shape(v), cbl.CONFIDENCE)
+    costs = cblc.judge(shapes, rate_shape(v), cbl.confidence(run))
     changed = cblc.behaviour_changes(v["behaviour"], cblc.pairs(run))
-    return {**v, **({"layerCost": costs} if costs else {}), **({"layerBehaviour": changed} if changed else {})}
+    record = run.env.get("untilDecided")
+    until = cbud.summary(record, look(run, record["shape"])) if record else None
+    return {**v, **({"layerCost": costs} if costs else {}), **({"layerBehaviour": changed} if changed else {}),
+            **({"untilDecided": until} if until else {})}
+
+
+def look(run: cbl.Run, shape: str) -> dict:
+    """Whether every pair of `shape` is decided on the figures a run given --until-decided waits for
+    (clientbench_decided), each ranked as the verdict ranks it; a running folder's look and the verdict's account."""
+    figures = {key: rank(run, shape, BY_KEY[key]) for key in cbud.FIGURES}
+    rounds = len({t.round for t in run.trials if t.shape == shape})
+    return cbud.look(shape, figures, run.clients, rounds, cbl.confidence(run))
 
 
 def write(run: cbl.Run, v: dict):
@@ -671,7 +683,7 @@ def text(run: cbl.Run, v: dict, width: int = 118) -> str:
     once = said_once(run, v, most)
     if once:
         lines += textwrap.wrap("on every client, so said once and not starred: " + "; ".join(once), width)
-    lines += textwrap.wrap(f"letters: best first; clients sharing a letter are not told apart ({hf['confidence']:.0%} over "
+    lines += textwrap.wrap(f"letters: best first; clients sharing a letter are not told apart ({cbl.percent(hf['confidence'])} over "
                            "every pair of a figure, rounds compared within rounds); costs net of the harness (noop); "
                            "* a mark only some clients carry (JIT still compiling, a flag, a knee that is a lower "
                            "bound): see the report; each pair's ratio and interval: summary.json (verdict, "
@@ -684,6 +696,8 @@ def text(run: cbl.Run, v: dict, width: int = 118) -> str:
         lines.append(f"note: {r['shape']} round {r['round']} was flagged ({', '.join(r['flags'])}) and stands")
     for u in v.get("unstoppedSets", []):
         lines.append("note: " + unstopped_words(u))
+    if v.get("untilDecided"):
+        lines += textwrap.wrap(cbud.words(v["untilDecided"]), width, subsequent_indent="  ")
     lines += layer_cost_lines(run, v, width)
     if v.get("behaviour"):
         lines += [""] + textwrap.wrap("behaviour, NO " + cbb.no_line(v["behaviour"]), width, subsequent_indent="  ")

@@ -42,6 +42,18 @@ JIT_WARMING = THRESHOLDS["jitWarmingShare"]
 CONFIDENCE = THRESHOLDS["verdict"]["confidence"]
 
 
+def percent(share: float) -> str:
+    """'95%', '97.5%': a confidence as the verdict says it, a tenth shown where it has one."""
+    return f"{share:.0%}" if round(share * 100, 6) == round(share * 100) else f"{share:.1%}"
+
+
+def confidence(run) -> float:
+    """The family-wise confidence a run's pairs are judged at: CONFIDENCE, split evenly over the looks of a run that
+    went on until decided (env.json's untilDecided), as a look that stops on a chance difference would add false pairs."""
+    looks = (run.env.get("untilDecided") or {}).get("looks") or 1
+    return 1 - (1 - CONFIDENCE) / looks
+
+
 @dataclass
 class Trial:
     """One fork of one shape and client, in one round: its record and its interval log."""
@@ -144,12 +156,13 @@ class Run:
         return f"{m.get('cpuCount', '?')} cores of {m.get('cpuModel', '?')}, JDK {jdk.get('version', '?')}"
 
 
-def load_run(path) -> Run:
-    """One run folder. Raises AnalysisError, naming the file, for anything missing or malformed."""
+def load_run(path, running: bool = False) -> Run:
+    """One run folder. Raises AnalysisError, naming the file, for anything missing or malformed. `running`: a folder
+    still being written (its records as of the last round), which a run reads to decide whether to go on."""
     path = Path(path)
     if not path.is_dir():
         raise AnalysisError(f"{path}: no such run folder")
-    if (path / "INCOMPLETE").exists():
+    if (path / "INCOMPLETE").exists() and not running:
         reason = (path / "INCOMPLETE").read_text(encoding="utf-8").strip()
         raise AnalysisError(f"{path}: marked incomplete ({reason})")
     results = _read_json(path / "results.json")

@@ -140,7 +140,7 @@ def how_to_read_block(run: cbl.Run, v: dict) -> str:
     lines += ["", "Each value is the estimate the verdict ranks, the same in the table, `results.csv` and the report's "
               "figures ([one estimate per figure](docs/verdict.md#one-estimate-per-figure)); the report shows its 95% "
               "interval under it. Letters are tiers: `a` is best; two clients that share a letter are not told apart by "
-              f"the data; clients with no letter in common are, with {hf['confidence']:.0%} confidence after correcting "
+              f"the data; clients with no letter in common are, with {cbl.percent(hf['confidence'])} confidence after correcting "
               "for the number of pairs (Games-Howell on the log of the figure: round effects as medians, each pair on "
               "its own two spreads); a client measured in one round, or whose forks never settled, gets no letters. "
               "A mark every client carries in a column is said once under the table; `*` "

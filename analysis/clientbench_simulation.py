@@ -175,6 +175,61 @@ def rates() -> dict:
         return {2: aa2.result(), 3: aa3.result(), "planted": planted.result(), "more": more.result()}
 
 
+UNTIL_CLIENTS = ["x", "y", "z"]  # a team's question about three clients
+UNTIL_ROUNDS = 6  # --until-decided 6: looks after rounds 2 to 6, each at 1 - 0.05/5
+UNTIL_RUNS = 1000
+
+
+def until_decided(rng: random.Random, slower: dict, split: bool = True, max_rounds: int = UNTIL_ROUNDS,
+                  clients: tuple = tuple(UNTIL_CLIENTS)) -> tuple:
+    """(each pair's state where the run stopped, the rounds it took): one made-up run of `clients` under
+    --until-decided, a client's log figure moving by the host's round (sd HOST) and its own spread (sd SPREAD), each
+    look by clientbench_stats.compare and clientbench_decided.pair_states as a run's. `slower`: client -> factor.
+    `split`: each look at the confidence split over the looks, as the suite does; False: every look at 95%."""
+    import dataclasses
+    import types
+
+    import clientbench_decided as cbud
+    import clientbench_stats as cbs
+
+    values = {c: {} for c in clients}
+    looks = max_rounds - 1 if split else 1  # what env.json's untilDecided says of such a run
+    confidence = cbl.confidence(types.SimpleNamespace(env={"untilDecided": {"looks": looks}}))
+    for r in range(1, max_rounds + 1):
+        host = rng.gauss(0, HOST)
+        for c in clients:
+            values[c][r] = CLIENT_US * slower.get(c, 1.0) * math.exp(host + rng.gauss(0, SPREAD))
+        if r < 2:
+            continue
+        cmp = cbs.compare(values, False, cbl.CONFIDENCE, pair_confidence=confidence)
+        states = cbud.pair_states({"pairs": {"ratios": [dataclasses.asdict(x) for x in cmp.ratios]}}, list(clients))
+        if r == max_rounds or not states[cbud.OPEN]:
+            return states, r
+
+
+def until_decided_rates(runs: int = UNTIL_RUNS) -> dict:
+    """Per truth (two or three clients alike; of three, z 10% and 20% slower) and look (split or not): the share of
+    runs with a pair of equal clients told apart (`false`), with z told apart from both others (`found`), and the mean
+    rounds a run took. Two alike is the case a look's stop favours most: the run stops exactly when its pair is apart."""
+    import clientbench_decided as cbud
+
+    out = {}
+    for name, slower, clients in (("two alike", {}, ("x", "y")), ("three alike", {}, tuple(UNTIL_CLIENTS)),
+                                  ("z 10% slower", {"z": 1.1}, tuple(UNTIL_CLIENTS)),
+                                  ("z 20% slower", {"z": 1.2}, tuple(UNTIL_CLIENTS))):
+        for split in (True, False):
+            rng = random.Random(11)
+            false = found = took = 0
+            for _ in range(runs):
+                states, r = until_decided(rng, slower, split, clients=clients)
+                apart = [set(p) for p in states[cbud.APART]]
+                false += any(not ({"z"} & p) or not slower for p in apart)
+                found += bool(slower) and {"x", "z"} in apart and {"y", "z"} in apart
+                took += r
+            out[(name, split)] = {"false": false / runs, "found": found / runs, "rounds": took / runs}
+    return out
+
+
 def _pct(x: float) -> str:
     return f"{x:.1%}"
 
@@ -235,8 +290,13 @@ if __name__ == "__main__":
     if sys.argv[1:] == ["--write"]:
         write()
         print(f"simulation: the block of {DOC}")
+    elif sys.argv[1:] == ["--until-decided"]:
+        print(f"{UNTIL_RUNS} runs each, up to {UNTIL_ROUNDS} rounds, host sd {HOST}, own sd {SPREAD}")
+        for (name, split), x in until_decided_rates().items():
+            print(f"{name:13s} {'split' if split else '95% each':9s} false pair {_pct(x['false'])}, z apart from both "
+                  f"{_pct(x['found'])}, rounds {x['rounds']:.2f}")
     elif sys.argv[1:]:
-        print("usage: clientbench_simulation.py [--write]", file=sys.stderr)
+        print("usage: clientbench_simulation.py [--write | --until-decided]", file=sys.stderr)
         sys.exit(2)
     else:
         print(block())

@@ -87,14 +87,16 @@ class _Spread:
 
 def compare(values: dict, higher_is_better: bool, confidence: float = 0.95, lower_bounds: set = frozenset(),
             is_exact: bool = False, floor_var: dict | None = None, left_out: dict | None = None,
-            planned: tuple = ()) -> Comparison:
+            planned: tuple = (), pair_confidence: float | None = None) -> Comparison:
     """Compares clients on one figure. `values`: client -> {round: value > 0}. `is_exact`: the figure is declared
     exact (a count, a size): where no client's value differs between rounds, clients are apart wherever the values
     differ. `floor_var`: client -> a variance of its log estimate that no number of rounds removes (a histogram's
     resolution). `left_out`: client -> rounds shown but kept out of the fit and the letters (a fork that never
     settled). `lower_bounds`: clients whose figure is only a lower bound (an open knee search): never found worse
     (higher is better then), and the pair is listed as withheld. `planned`: pairs (x, y) named before the run, each
-    given x/y with its interval at `confidence` over these pairs alone (`Comparison.planned`)."""
+    given x/y with its interval at `confidence` over these pairs alone (`Comparison.planned`). `pair_confidence`: where
+    pairs are judged at another family-wise confidence than each client's interval is drawn at (a run's looks split it)."""
+    pair_confidence = pair_confidence or confidence
     logs = {c: {r: math.log(v) for r, v in rs.items() if v > 0} for c, rs in values.items()}
     logs = {c: rs for c, rs in logs.items() if rs}
     if not logs:
@@ -118,14 +120,15 @@ def compare(values: dict, higher_is_better: bool, confidence: float = 0.95, lowe
     sign = -1.0 if higher_is_better else 1.0
     order = sorted(logs, key=lambda c: (sign * means[c], c))
     ranked = [c for c in order if c in lettered]
-    pairs, withheld, ratios = _pairs(ranked, means, spread, n, confidence, lower_bounds if higher_is_better else set())
+    pairs, withheld, ratios = _pairs(ranked, means, spread, n, pair_confidence, lower_bounds if higher_is_better else set())
     low, high = {}, {}
     for c in order:
         s = spread.get(c)
         half = _t(confidence, s.df) * math.sqrt(s.var / n[c] + s.floor_var) if s and s.var + s.floor_var > 0 else math.inf
         low[c], high[c] = (_exp(means[c] - half), _exp(means[c] + half)) if half < math.inf else (0.0, math.inf)
     marks = letters(ranked, {(x, y) for x, y, r in pairs if r != TIED})
-    chosen = _planned([(x, y) for x, y in planned if x in ranked and y in ranked], means, spread, n, confidence, sign)
+    chosen = _planned([(x, y) for x, y in planned if x in ranked and y in ranked], means, spread, n, pair_confidence,
+                      sign)
     return Comparison(order, {c: math.exp(means[c]) for c in order}, low, high,
                       {c: marks.get(c, "") for c in order}, pairs, "rounds" if ranked else "none",
                       math.sqrt(pooled_var) if pooled_var == pooled_var else math.nan, pooled_df, n, withheld, ratios,

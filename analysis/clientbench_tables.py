@@ -344,7 +344,7 @@ def how_to_read_html(run: cbl.Run, v: dict) -> str:
             "merged histograms, a cost over its requests, net of noop's fork in the same round), and over the rounds "
             "the client's effect with the rounds' taken out; the table, the figures and results.csv all show it.</li>"
             f"<li><b>Letters</b>: a compact letter display. Each pair of clients is compared on each figure at "
-            f"{hf['confidence']:.0%} over every pair of that figure (Games-Howell on the log figure, round effects "
+            f"{cbl.percent(hf['confidence'])} over every pair of that figure (Games-Howell on the log figure, round effects "
             "taken out as medians, each pair on its own two spreads); clients sharing a letter are not told apart, and "
             "'a' holds the best. A client measured in one round gets no letters.</li>"
             "<li><b>Intervals</b>: each client's 95% interval of the figure, under its value in the table and as bars in "

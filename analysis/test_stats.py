@@ -218,3 +218,13 @@ def test_an_interval_wider_than_a_float_holds_ends_at_infinity():
     far = [r for r in c.ratios if "c" in (r.x, r.y)]
     assert far and all(r.high == math.inf and r.relation == TIED for r in far), far
 
+
+def test_pairs_judged_at_a_stricter_confidence_keep_each_clients_interval():
+    # Three clients 8% apart over six rounds: apart at 95%, the pairs' intervals wider at 99.9%, the clients' the same.
+    values = {c: rounds(*(k * (1 + 0.01 * ((i * 7 + j) % 3 - 1)) for i in range(6))) for j, (c, k) in
+              enumerate((("a", 100), ("b", 108), ("c", 116.6)))}
+    loose, strict = compare(values, False), compare(values, False, pair_confidence=0.999)
+    assert (loose.low, loose.high) == (strict.low, strict.high)
+    for lo, st in zip(loose.ratios, strict.ratios):
+        assert st.low < lo.low and st.high > lo.high, (lo, st)
+    assert loose.separated >= strict.separated
