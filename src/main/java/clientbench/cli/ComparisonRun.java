@@ -10,6 +10,7 @@ import clientbench.plan.RunPlan;
 import clientbench.plan.Schedule;
 import clientbench.plan.Shape;
 import clientbench.plan.TimeLeft;
+import clientbench.plan.UntilDecided;
 import clientbench.startup.Footprint;
 import clientbench.startup.StartupPlan;
 import clientbench.startup.StartupResult;
@@ -50,20 +51,27 @@ final class ComparisonRun {
     private final RunPlan plan;
     private final PrintStream out;
     private final ArmSteps arms;
+    private final Looks looks;
 
     ComparisonRun(RunPlan plan, PrintStream out) {
         this(plan, out, null);
+    }
+
+    ComparisonRun(RunPlan plan, PrintStream out, ArmSteps arms) {
+        this(plan, out, arms, null);
     }
 
     /**
      * @param arms for an upgrade's run: its two versions, each step in a JVM on its version's jar, the rounds A B B A,
      *             none repeated (each round's versions are compared within it), and the upgrade's decision at the end;
      *             null for a comparison of clients
+     * @param until the shape whose rounds stop once every pair is decided (its rounds already in {@code plan}); null: none
      */
-    ComparisonRun(RunPlan plan, PrintStream out, ArmSteps arms) {
+    ComparisonRun(RunPlan plan, PrintStream out, ArmSteps arms, UntilDecided until) {
         this.plan = plan;
         this.out = out;
         this.arms = arms;
+        this.looks = until == null ? null : new Looks(until, out);
     }
 
     /** One step as it ran: its result (null when it failed or was skipped), the files it wrote, why it failed. */
@@ -140,6 +148,10 @@ final class ComparisonRun {
                     continue;
                 }
                 n++;
+                if (looks != null && looks.skips(step)) {
+                    done[0] += step.shape().estimatedSeconds();
+                    continue;
+                }
                 String start = ProgressLine.start(n, steps.size(), step);
                 String refusal = refusal(step);
                 if (refusal != null) {
@@ -155,6 +167,11 @@ final class ComparisonRun {
                 ran.add(r);
                 out.println(ProgressLine.end(start, r.result() == null ? "FAILED: " + r.failure()
                         : ProgressLine.figures(r.files()), left(started, done[0], estimatedTotal)));
+                if (looks != null && looks.due(steps, i)) {
+                    Map<String, List<Ran>> byRound = byRound(ran);
+                    looks.take(run.dir(), step.round(), until -> writeRecords(run, started, collect(ran), skipped,
+                            roundRecords(judged(byRound), byRound, List.of()), forkJvmArgs, sets, until));
+                }
             }
             roundRecords = repeatFlaggedRounds(ran, forkJvmArgs, requestFile, jmhLog, run.dir(),
                     Repeats.budgetSeconds(estimatedTotal, limitLeft(p.timeLimit(), started), Duration.between(started,
@@ -162,29 +179,10 @@ final class ComparisonRun {
         }
 
         redact(requestFile); // every fork is done with it
-        List<RunResult> all = new ArrayList<>();
-        List<Map<String, Object>> runs = new ArrayList<>();
-        List<String> failed = new ArrayList<>();
-        for (Ran r : ran) {
-            if (r.result() == null) {
-                // "shape/client: round 1/3: why", which the report reads
-                failed.add(r.step().shape().name() + "/" + r.step().client() + ": " + r.step().roundWords() + ": " + r.failure());
-                continue;
-            }
-            all.add(r.result());
-            runs.add(describe(r));
-        }
-        Rounds.merge(all, runs); // one result per (shape, client), each round a fork of it
-        writeResults(plan.jmh(), run.dir(), run.finalDir().getFileName().toString(), all, runs);
-        JsonFiles.writeAtomically(run.dir().resolve("summary.json"), Summary.json(all, runs, Capacity.read(run.dir())));
-        Map<String, Object> env = EnvJson.of(plan, started, runs, failed, skipped, roundRecords, forkJvmArgs, run.dir());
-        if (arms != null) {
-            env.put("upgrade", arms.arms().toJson());
-        }
-        if (!sets.isEmpty()) {
-            env.put("sets", sets);
-        }
-        JsonFiles.writeAtomically(run.dir().resolve("env.json"), env);
+        Collected c = collect(ran);
+        List<RunResult> all = c.all();
+        List<String> failed = c.failed();
+        writeRecords(run, started, c, skipped, roundRecords, forkJvmArgs, sets, looks == null ? null : looks.record());
         if (!failed.isEmpty()) {
             out.println("bench: " + failed.size() + " of " + steps.size() + " runs failed (env.json and the report say why)");
         }
@@ -211,6 +209,46 @@ final class ComparisonRun {
         out.println(reported ? "bench: report " + run.finalDir().resolve("report.html") : "bench: results in "
                 + run.finalDir() + " (the report could not be rendered; ./bench report " + run.finalDir() + " tries again)");
         return reported ? 0 : 1;
+    }
+
+    /** What the runs so far make: JMH's results, one per (shape, client) with each round a fork of it; env.json's
+     *  runs entries; and each failed run's "shape/client: round 1/3: why", which the report reads. */
+    record Collected(List<RunResult> all, List<Map<String, Object>> runs, List<String> failed) {
+    }
+
+    static Collected collect(List<Ran> ran) {
+        List<RunResult> all = new ArrayList<>();
+        List<Map<String, Object>> runs = new ArrayList<>();
+        List<String> failed = new ArrayList<>();
+        for (Ran r : ran) {
+            if (r.result() == null) {
+                failed.add(r.step().shape().name() + "/" + r.step().client() + ": " + r.step().roundWords() + ": " + r.failure());
+                continue;
+            }
+            all.add(r.result());
+            runs.add(describe(r));
+        }
+        Rounds.merge(all, runs);
+        return new Collected(all, runs, failed);
+    }
+
+    /** results.json and .csv, summary.json and env.json of {@code c}: at the end, and before each look. */
+    private void writeRecords(RunFolder run, Instant started, Collected c, List<String> skipped,
+                              List<Map<String, Object>> roundRecords, List<String> forkJvmArgs,
+                              List<Map<String, Object>> sets, Map<String, Object> untilDecided) throws IOException {
+        writeResults(plan.jmh(), run.dir(), run.finalDir().getFileName().toString(), c.all(), c.runs());
+        JsonFiles.writeAtomically(run.dir().resolve("summary.json"), Summary.json(c.all(), c.runs(), Capacity.read(run.dir())));
+        Map<String, Object> env = EnvJson.of(plan, started, c.runs(), c.failed(), skipped, roundRecords, forkJvmArgs, run.dir());
+        if (arms != null) {
+            env.put("upgrade", arms.arms().toJson());
+        }
+        if (!sets.isEmpty()) {
+            env.put("sets", sets);
+        }
+        if (untilDecided != null) {
+            env.put("untilDecided", untilDecided);
+        }
+        JsonFiles.writeAtomically(run.dir().resolve("env.json"), env);
     }
 
     /**
@@ -351,14 +389,8 @@ final class ComparisonRun {
      */
     private List<Map<String, Object>> repeatFlaggedRounds(List<Ran> ran, List<String> forkJvmArgs, Path requestFile,
                                                           PrintStream jmhLog, Path dir, long budgetSeconds) throws IOException {
-        Map<String, List<Ran>> byRound = new LinkedHashMap<>();
-        ran.forEach(r -> byRound.computeIfAbsent(r.step().shape().name() + "\t" + r.step().round(), k -> new ArrayList<>()).add(r));
-        List<RoundChecks.Facts> facts = new ArrayList<>();
-        for (List<Ran> round : byRound.values()) {
-            Schedule.Step s = round.get(0).step();
-            facts.add(RoundChecks.read(s.shape().name(), s.round(), Repeats.files(round)));
-        }
-        List<RoundChecks.Facts> judged = facts.stream().map(f -> RoundChecks.flag(f, facts)).toList();
+        Map<String, List<Ran>> byRound = byRound(ran);
+        List<RoundChecks.Facts> judged = judged(byRound);
         // An interleaved set is not run again: its blocks already share each spell of the host among its clients.
         List<RoundChecks.Facts> flagged = judged.stream().filter(f -> !f.flags().isEmpty())
                 .filter(f -> plan.profile().shapes().stream().noneMatch(x -> x.name().equals(f.shape()) && x.interleaved()))
@@ -378,6 +410,29 @@ final class ComparisonRun {
             }
             return again;
         }, dir, out);
+        return roundRecords(judged, byRound, repeats);
+    }
+
+    /** The runs by round: "shape\tround" to the round's runs, in the order they ran. */
+    private static Map<String, List<Ran>> byRound(List<Ran> ran) {
+        Map<String, List<Ran>> byRound = new LinkedHashMap<>();
+        ran.forEach(r -> byRound.computeIfAbsent(r.step().shape().name() + "\t" + r.step().round(), k -> new ArrayList<>()).add(r));
+        return byRound;
+    }
+
+    /** Each round's facts ({@link RoundChecks#read}), judged against every other round's. */
+    private static List<RoundChecks.Facts> judged(Map<String, List<Ran>> byRound) throws IOException {
+        List<RoundChecks.Facts> facts = new ArrayList<>();
+        for (List<Ran> round : byRound.values()) {
+            Schedule.Step s = round.get(0).step();
+            facts.add(RoundChecks.read(s.shape().name(), s.round(), Repeats.files(round)));
+        }
+        return facts.stream().map(f -> RoundChecks.flag(f, facts)).toList();
+    }
+
+    /** env.json's {@code rounds}: per round its facts and flags, its clients' order, and its repeat where it had one. */
+    private static List<Map<String, Object>> roundRecords(List<RoundChecks.Facts> judged, Map<String, List<Ran>> byRound,
+                                                          List<Repeats.Repeat> repeats) {
         List<Map<String, Object>> records = new ArrayList<>();
         for (RoundChecks.Facts f : judged) {
             Map<String, Object> m = new LinkedHashMap<>(f.toJson());

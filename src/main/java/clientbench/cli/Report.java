@@ -194,7 +194,7 @@ final class Report implements Callable<Integer>, Bench.Checked {
         return true;
     }
 
-    private static Path analysisModule() {
+    static Path analysisModule() {
         return root().resolve("analysis").resolve("clientbench_cli.py");
     }
 

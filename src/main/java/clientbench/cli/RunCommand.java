@@ -6,6 +6,7 @@ import clientbench.jvm.Jdk;
 import clientbench.plan.JmhArgs;
 import clientbench.plan.Profile;
 import clientbench.plan.RunPlan;
+import clientbench.plan.UntilDecided;
 import org.openjdk.jmh.runner.options.CommandLineOptionException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -37,6 +38,10 @@ final class RunCommand implements Callable<Integer>, Bench.Checked {
     @Option(names = "--clients", paramLabel = "A,B", description = "clients to run (default: the twelve); spring: Spring's clients, their engines and Armeria")
     String clients;
 
+    @Option(names = "--until-decided", paramLabel = "N", description = {"the common rate in up to N rounds: after each from"
+            + " the second, stop once every pair of clients is told apart or within 5%% on CPU per request and p50"})
+    Integer untilDecided;
+
     @Option(names = "--target", paramLabel = "URL", description = {"an already running server (yours, or a stub) instead of a stub per trial;",
             "its path and query are what each request asks for (none: the stub's query)"})
     String target;
@@ -63,6 +68,7 @@ final class RunCommand implements Callable<Integer>, Bench.Checked {
     List<String> jmhArgs = new ArrayList<>();
 
     private RunPlan plan;
+    private UntilDecided until;
 
     @Override
     public int check() throws IOException {
@@ -70,7 +76,9 @@ final class RunCommand implements Callable<Integer>, Bench.Checked {
         try {
             request = request();
             List<String> names = clients == null ? Profile.allClients() : Profile.clients(clients);
-            plan = new RunPlan(Profile.named(profile).fittedTo(names.size()), names, target, JmhArgs.parse(jmhArgs),
+            Profile p = Profile.named(profile).fittedTo(names.size());
+            until = untilDecided == null ? null : UntilDecided.of(p, untilDecided);
+            plan = new RunPlan(until == null ? p : until.applyTo(p), names, target, JmhArgs.parse(jmhArgs),
                     jdk == null ? Jdk.current() : jdkAt(jdk), request);
         } catch (RequestOptionException e) {
             System.err.println("bench: " + e.getMessage());
@@ -101,7 +109,7 @@ final class RunCommand implements Callable<Integer>, Bench.Checked {
     @Override
     public Integer call() throws Exception {
         int checked = check();
-        return checked != 0 ? checked : new ComparisonRun(plan, System.out).run();
+        return checked != 0 ? checked : new ComparisonRun(plan, System.out, null, until).run();
     }
 
     /**

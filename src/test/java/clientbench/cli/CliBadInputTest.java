@@ -146,6 +146,13 @@ class CliBadInputTest {
     }
 
     @Test
+    void untilDecidedOutOfRangeOrWithoutTheCommonRateInRounds() throws Exception {
+        usageError(bench("--until-decided", "1"), "--until-decided 1: the most rounds, from 2 to 12", runUsage);
+        usageError(bench("--profile", "interleaved", "--until-decided", "4"),
+                "--until-decided: profile interleaved has no rate-4000 in rounds", runUsage);
+    }
+
+    @Test
     void zeroOrNegativeRate() throws Exception {
         usageError(bench("--", "-p", "rate=0"), "rate must be > 0", runUsage);
         usageError(bench("--", "-p", "rate=-100"), "rate must be > 0", runUsage);

@@ -377,6 +377,63 @@ class ComparisonRunTest {
         assertTrue(r.err().stream().anyMatch(l -> l.startsWith("bench: no run produced a result; see ")), r.all());
     }
 
+    @Execution(ExecutionMode.CONCURRENT)
+    @Test
+    void aRunUntilDecidedSkipsTheRoundsAfterTheLookThatFoundEveryPairDecided() throws Exception {
+        Prerequisites.require(Files.isExecutable(PYTHON), "the report's venv (./bench test makes it)");
+        // noop alone: no pair to decide, so the look after round 2 stops the shape, whatever the figures.
+        Path dir = untilDecided("until-none", "noop", 4);
+        JsonNode u = JsonFiles.MAPPER.readTree(dir.resolve("env.json").toFile()).path("untilDecided");
+        assertEquals(2, u.path("stoppedAfter").asInt(), u.toString());
+        assertEquals(Set.of(1, 2), roundsOfTrials(dir), "rounds 3 and 4 skipped, as the forks' own records show");
+    }
+
+    @Execution(ExecutionMode.CONCURRENT)
+    @Test
+    void aRunUntilDecidedGoesOnExactlyWhileALookFindsAPairOpen() throws Exception {
+        Prerequisites.require(Files.isExecutable(PYTHON), "the report's venv (./bench test makes it)");
+        Path dir = untilDecided("until-two", "jdk,apache-vt", 3);
+        JsonNode u = JsonFiles.MAPPER.readTree(dir.resolve("env.json").toFile()).path("untilDecided");
+        JsonNode look = u.path("taken").get(0);
+        assertEquals(2, look.path("afterRound").asInt(), u.toString());
+        boolean decided = look.path("decided").asBoolean();
+        for (String figure : List.of("cpu", "p50")) {
+            JsonNode f = look.path("figures").path(figure);
+            assertEquals(1, f.path("apart").asInt() + f.path("within").asInt() + f.path("open").asInt(),
+                    "one pair, in one state: " + f);
+        }
+        assertEquals(decided ? Set.of(1, 2) : Set.of(1, 2, 3), roundsOfTrials(dir), u.toString());
+        assertEquals(decided ? 2 : 0, u.path("stoppedAfter").asInt(), u.toString());
+    }
+
+    /** A run of the probe until decided, finished and reported; the look's line and the verdict's checked here. */
+    private static Path untilDecided(String name, String clients, int rounds) throws Exception {
+        Path root = root(name);
+        Ran r = run(java(root, true, System.getProperty("java.class.path"), ProfileRunProbe.class.getName(), "until",
+                String.valueOf(rounds), clients));
+        assertEquals(0, r.exit(), r.all());
+        Pattern look = Pattern.compile("\\[until decided] rate-4000 after round 2 of " + rounds + ": cpu \\d apart, \\d within 5%, "
+                + "\\d open; p50 \\d apart, \\d within 5%, \\d open; (going on|decided: rounds 3-" + rounds + " skipped)");
+        assertEquals(1, r.out().stream().filter(l -> look.matcher(l).matches()).count(), r.all());
+        String looks = (rounds - 1) + " looks at " + String.format(java.util.Locale.ROOT, "%.1f", 100 * (1 - 0.05 / (rounds - 1)))
+                + "% each"; // 97.5%, 98.3%: the verdict's confidence split over the looks
+        assertTrue(r.out().stream().anyMatch(l -> l.startsWith("rate-4000 until decided (at most " + rounds + " rounds, "
+                + looks + "): ")), r.all());
+        Path dir = runFolder(root);
+        JsonNode hf = JsonFiles.MAPPER.readTree(dir.resolve("summary.json").toFile()).path("verdict").path("holdsFor");
+        assertEquals(1 - 0.05 / (rounds - 1), hf.path("confidence").asDouble(), 1e-9, "the confidence split over the looks");
+        return dir;
+    }
+
+    /** The rounds of the shape's forks, as each fork's own record gives its round. */
+    private static Set<Integer> roundsOfTrials(Path dir) throws IOException {
+        Set<Integer> rounds = new HashSet<>();
+        for (String n : names(dir, ".trial.json")) {
+            rounds.add(JsonFiles.MAPPER.readTree(dir.resolve(n).toFile()).path("round").asInt());
+        }
+        return rounds;
+    }
+
     static boolean isJmhFork(ProcessHandle h) {
         return h.info().arguments().map(a -> Arrays.asList(a).contains("org.openjdk.jmh.runner.ForkedMain")).orElse(false);
     }

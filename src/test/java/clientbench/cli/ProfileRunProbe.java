@@ -6,6 +6,7 @@ import clientbench.plan.JmhArgs;
 import clientbench.plan.Profile;
 import clientbench.plan.RunPlan;
 import clientbench.plan.Shape;
+import clientbench.plan.UntilDecided;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -14,7 +15,8 @@ import java.util.Map;
 /**
  * A comparison run in its own JVM, as {@code ./bench} runs one, for {@link ComparisonRunTest}: each argument a shape,
  * {@code broken} (a parameter refused at setup: the fork fails as a crashed client's does) or {@code good} (1k req/s).
- * The client is {@code noop}, the harness alone: the quickest fork that still runs a whole trial.
+ * The client is {@code noop}, the harness alone: the quickest fork that still runs a whole trial. {@code until N A,B}:
+ * clients A and B (and noop) in up to N rounds, stopping once the analysis finds every pair decided.
  */
 public final class ProfileRunProbe {
     static final Shape.Timings ONCE = new Shape.Timings(0, 1, 1, 1);
@@ -25,6 +27,9 @@ public final class ProfileRunProbe {
     }
 
     public static void main(String[] args) throws Exception {
+        if (args.length == 3 && args[0].equals("until")) {
+            System.exit(untilDecided(Integer.parseInt(args[1]), List.of(args[2].split(","))));
+        }
         List<Shape> shapes = new ArrayList<>();
         for (String a : args) {
             shapes.add(switch (a) {
@@ -36,5 +41,14 @@ public final class ProfileRunProbe {
         Profile profile = new Profile("probe", "ComparisonRunTest's failing run", shapes, null);
         RunPlan plan = new RunPlan(profile, List.of(Adapters.NOOP), null, JmhArgs.parse(List.of()), Jdk.current());
         System.exit(new ComparisonRun(plan, System.out).run());
+    }
+
+    /** The common rate's name on a short shape (2k req/s, one measured second, noop beside) in up to {@code rounds}. */
+    static int untilDecided(int rounds, List<String> clients) throws Exception {
+        Shape common = new Shape("rate-" + Profile.COMMON_RATE, Shape.OPEN, Map.of("rate", "2000"), ONCE, 1, true);
+        Profile profile = new Profile("probe", "ComparisonRunTest's run until decided", List.of(common), null);
+        UntilDecided until = UntilDecided.of(profile, rounds);
+        RunPlan plan = new RunPlan(until.applyTo(profile), clients, null, JmhArgs.parse(List.of()), Jdk.current());
+        return new ComparisonRun(plan, System.out, null, until).run();
     }
 }
