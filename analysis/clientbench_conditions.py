@@ -32,7 +32,7 @@ def load_parts(run: cbl.Run, shape: str, kind: str) -> dict:
         return {"what": "a fresh JVM per start to its first response"
                         + (f", {starts} starts a client" if starts else "")}
     p = params(run, shape)
-    rounds = int(run.shape(shape).get("rounds", 1))
+    rounds = run.rounds_of(shape)
     method = "POST" if int(p.get("requestBytes") or 0) else "GET"
     what = {"closed": f"{_n(p.get('concurrency', 0))} callers back to back (a closed loop)",
             "capacity": f"the highest rate keeping the SLO, searched from {_n(p.get('startRate', 0))} to "

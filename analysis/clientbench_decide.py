@@ -345,8 +345,7 @@ def look(run: cbl.Run, shape: str) -> dict:
     """Whether every pair of `shape` is decided on the figures a run given --until-decided waits for
     (clientbench_decided), each ranked as the verdict ranks it; a running folder's look and the verdict's account."""
     figures = {key: rank(run, shape, BY_KEY[key]) for key in cbud.FIGURES}
-    rounds = len({t.round for t in run.trials if t.shape == shape})
-    return cbud.look(shape, figures, run.clients, rounds, cbl.confidence(run))
+    return cbud.look(shape, figures, run.clients, run.rounds_of(shape), cbl.confidence(run))
 
 
 def write(run: cbl.Run, v: dict):
@@ -463,7 +462,7 @@ def cell_text(f: dict, client: str) -> str:
 def shape_words(run: cbl.Run, shape: str) -> str:
     p = run.shape_params(shape)
     kind = cbl.kind(run, shape)
-    rounds = run.shape(shape).get("rounds", 1)
+    rounds = run.rounds_of(shape)
     what = {"capacity": "knee search", "closed": f"closed loop x{p.get('concurrency', '?')}",
             "open": f"{int(float(p.get('rate', 0))):,} req/s" + (f", {p.get('delayMs')} ms server delay"
                                                                    if int(p.get('delayMs') or 0) else "")}.get(kind, kind)

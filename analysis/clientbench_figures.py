@@ -281,7 +281,7 @@ def spectra_panel(ax, run: cbl.Run, shape: str):
     for client in run.clients + ([] if tag == "service" else [cbl.NOOP]):
         _plot_spectrum(ax, spectra.get(client, {}), client)
     what = "service time" if tag == "service" else "latency"
-    rounds = run.shape(shape).get("rounds", 1)
+    rounds = run.rounds_of(shape)
     ax.set_title(f"{shape}: {what}" + (f" beyond the {delay_ms} ms delay" if delay_ms else "")
                  + (f",\nestimated over {rounds} rounds" if rounds > 1 else ",\nestimated over its windows"))
 

@@ -126,6 +126,12 @@ class Run:
     def trials_of(self, shape: str, client: str) -> list:
         return [t for t in self.trials if t.shape == shape and t.client == client]
 
+    def rounds_of(self, shape: str) -> int:
+        """How many rounds `shape` ran: its forks' rounds where the run keeps them (a run given --until-decided may
+        stop before the rounds it planned), else the rounds planned (a run kept for its verdict alone)."""
+        ran = {t.round for t in self.trials if t.shape == shape}
+        return len(ran) if ran else int(self.shape(shape).get("rounds", 1))
+
     @property
     def slo(self) -> dict:
         return self.summary["definitions"]["slo"]

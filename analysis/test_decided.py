@@ -99,3 +99,17 @@ def test_a_planted_difference_stops_a_run_before_its_last_round():
     took = [sim.until_decided(rng, {"y": 2.0}, True, clients=("x", "y"))[1] for _ in range(200)]
     assert max(took) <= sim.UNTIL_ROUNDS
     assert sum(t < sim.UNTIL_ROUNDS for t in took) > 150, took
+
+
+def test_a_shape_stopped_before_its_planned_rounds_is_said_to_have_run_the_rounds_it_ran(tmp_path):
+    run = _running_copy(tmp_path, looks=5)
+    (run / "INCOMPLETE").unlink()
+    env = json.loads((run / "env.json").read_text())
+    ran = {json.loads(p.read_text())["round"] for p in run.glob("OpenLoopBenchmark*.trial.json")
+           if json.loads(p.read_text())["shape"] == "rate-4000"}
+    next(s for s in env["shapes"] if s["name"] == "rate-4000")["rounds"] = 6  # planned, as --until-decided 6 says
+    (run / "env.json").write_text(json.dumps(env))
+    r = cli("decide", run)
+    assert r.returncode == 0, r.stderr
+    load = " ".join(r.stdout.split())
+    assert f"HTTP/1.1, {len(ran)} rounds" in load and "6 rounds, against" not in load, r.stdout
