@@ -380,10 +380,9 @@ class ComparisonRunTest {
     @Execution(ExecutionMode.CONCURRENT)
     @Test
     void aRunUntilDecidedSkipsTheRoundsAfterTheLookThatFoundEveryPairDecided() throws Exception {
-        Prerequisites.require(Files.isExecutable(PYTHON), "the report's venv (./bench test makes it)");
         // noop alone: no pair to decide, so the look after round 2 stops the shape, whatever the figures.
         Path dir = untilDecided("until-none", "noop", 4);
-        JsonNode u = JsonFiles.MAPPER.readTree(dir.resolve("env.json").toFile()).path("untilDecided");
+        JsonNode u = untilRecord(dir);
         assertEquals(2, u.path("stoppedAfter").asInt(), u.toString());
         assertEquals(Set.of(1, 2), roundsOfTrials(dir), "rounds 3 and 4 skipped, as the forks' own records show");
     }
@@ -391,9 +390,8 @@ class ComparisonRunTest {
     @Execution(ExecutionMode.CONCURRENT)
     @Test
     void aRunUntilDecidedGoesOnExactlyWhileALookFindsAPairOpen() throws Exception {
-        Prerequisites.require(Files.isExecutable(PYTHON), "the report's venv (./bench test makes it)");
         Path dir = untilDecided("until-two", "jdk,apache-vt", 3);
-        JsonNode u = JsonFiles.MAPPER.readTree(dir.resolve("env.json").toFile()).path("untilDecided");
+        JsonNode u = untilRecord(dir);
         JsonNode look = u.path("taken").get(0);
         assertEquals(2, look.path("afterRound").asInt(), u.toString());
         boolean decided = look.path("decided").asBoolean();
@@ -408,6 +406,7 @@ class ComparisonRunTest {
 
     /** A run of the probe until decided, finished and reported; the look's line and the verdict's checked here. */
     private static Path untilDecided(String name, String clients, int rounds) throws Exception {
+        Prerequisites.require(Files.isExecutable(PYTHON), "the report's venv (./bench test makes it)");
         Path root = root(name);
         Ran r = run(java(root, true, System.getProperty("java.class.path"), ProfileRunProbe.class.getName(), "until",
                 String.valueOf(rounds), clients));
@@ -423,6 +422,10 @@ class ComparisonRunTest {
         JsonNode hf = JsonFiles.MAPPER.readTree(dir.resolve("summary.json").toFile()).path("verdict").path("holdsFor");
         assertEquals(1 - 0.05 / (rounds - 1), hf.path("confidence").asDouble(), 1e-9, "the confidence split over the looks");
         return dir;
+    }
+
+    private static JsonNode untilRecord(Path dir) throws IOException {
+        return JsonFiles.MAPPER.readTree(dir.resolve("env.json").toFile()).path("untilDecided");
     }
 
     /** The rounds of the shape's forks, as each fork's own record gives its round. */
