@@ -31,7 +31,7 @@ final class Looks {
         this.out = out;
     }
 
-    /** What the records a look or the verdict reads need in advance: how the confidence is split, and the looks so far. */
+    /** env.json's untilDecided: the shape, its most rounds, the looks its confidence is split over, each look taken. */
     Map<String, Object> record() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("shape", until.shape());
@@ -73,13 +73,13 @@ final class Looks {
         Map<String, Object> look = new LinkedHashMap<>();
         look.put("afterRound", round);
         String prefix = "[until decided] " + until.shape() + " after round " + round + " of " + until.maxRounds() + ": ";
-        if (!ok) {
-            look.put("failed", "the analysis could not judge the rounds so far (its line above)");
+        JsonNode answer = ok ? answer(text.toString(StandardCharsets.UTF_8)) : null;
+        if (answer == null) {
+            look.put("failed", "the analysis could not judge the rounds so far (on stderr)");
             taken.add(look);
             out.println(prefix + "not judged (the analysis failed); the rounds go on");
             return;
         }
-        JsonNode answer = JsonFiles.MAPPER.readTree(text.toString(StandardCharsets.UTF_8));
         boolean decided = answer.path("decided").asBoolean(false);
         look.put("decided", decided);
         List<String> words = new ArrayList<>();
@@ -98,7 +98,18 @@ final class Looks {
         if (decided) {
             stoppedAfter = round;
         }
-        out.println(prefix + String.join("; ", words) + (decided ? "; decided: rounds " + (round + 1) + "-"
-                + until.maxRounds() + " skipped" : "; going on"));
+        String skipped = round + 1 == until.maxRounds() ? "round " + until.maxRounds()
+                : "rounds " + (round + 1) + "-" + until.maxRounds();
+        out.println(prefix + String.join("; ", words) + (decided ? "; decided: " + skipped + " skipped" : "; going on"));
+    }
+
+    /** The look's JSON, or null (said on stderr) when the analysis printed something else. */
+    private static JsonNode answer(String text) {
+        try {
+            return JsonFiles.MAPPER.readTree(text);
+        } catch (IOException e) {
+            System.err.println("bench: the analysis's look was not JSON: " + e.getMessage());
+            return null;
+        }
     }
 }
