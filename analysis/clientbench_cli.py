@@ -13,7 +13,7 @@ from pathlib import Path
 import clientbench_load as cbl
 
 USAGE = ("usage: clientbench_cli.py check RUN | decide RUN | upgrade RUN | compare RUN_A RUN_B | "
-         "render OUT.html RUN [RUN] | readme RUN [README.md [OTHER]] | compact RUN OUT")
+         "render OUT.html RUN [RUN] | readme RUN [README.md [OTHER]] | compact RUN OUT | look RUN SHAPE")
 ARITY = {"check": (1, 1), "decide": (1, 1), "upgrade": (1, 1), "compare": (2, 2), "render": (2, 3), "readme": (1, 3),
          "compact": (2, 2), "look": (2, 2)}
 
