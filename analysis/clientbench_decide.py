@@ -336,15 +336,19 @@ def verdict(run: cbl.Run) -> dict:
     costs = cblc.judge(shapes, rate_shape(v), cbl.confidence(run))
     changed = cblc.behaviour_changes(v["behaviour"], cblc.pairs(run))
     record = run.env.get("untilDecided")
-    until = cbud.summary(record, look(run, record["shape"])) if record else None
+    until = None
+    if record:
+        ranked = {f["figure"]: f for s in shapes if s["shape"] == record["shape"] for f in s["figures"]}
+        until = cbud.summary(record, look(run, record["shape"], ranked))
     return {**v, **({"layerCost": costs} if costs else {}), **({"layerBehaviour": changed} if changed else {}),
             **({"untilDecided": until} if until else {})}
 
 
-def look(run: cbl.Run, shape: str) -> dict:
+def look(run: cbl.Run, shape: str, ranked: dict | None = None) -> dict:
     """Whether every pair of `shape` is decided on the figures a run given --until-decided waits for
-    (clientbench_decided), each ranked as the verdict ranks it; a running folder's look and the verdict's account."""
-    figures = {key: rank(run, shape, BY_KEY[key]) for key in cbud.FIGURES}
+    (clientbench_decided), each ranked as the verdict ranks it; a running folder's look and the verdict's account.
+    `ranked`: figure key -> the verdict's figure where the verdict has ranked the shape already."""
+    figures = {key: ranked.get(key) if ranked is not None else rank(run, shape, BY_KEY[key]) for key in cbud.FIGURES}
     return cbud.look(shape, figures, run.clients, run.rounds_of(shape), cbl.confidence(run))
 
 

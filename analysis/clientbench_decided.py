@@ -43,10 +43,10 @@ def look(shape: str, figures: dict, clients: list, rounds: int, confidence: floa
             "decided": all(not s[OPEN] for s in states.values())}
 
 
-def summary(record: dict | None, final: dict) -> dict | None:
-    """For the verdict of a run given --until-decided: what it recorded of its looks (env.json's untilDecided, or None
-    for any other run) and how each pair ended on all its rounds (`final`, a `look`)."""
-    return {**record, "final": final} if record else None
+def summary(record: dict, final: dict) -> dict:
+    """For the verdict of a run given --until-decided: what it recorded of its looks (env.json's untilDecided) and how
+    each pair ended on all its rounds (`final`, a `look`)."""
+    return {**record, "final": final}
 
 
 def words(u: dict) -> str:
