@@ -35,7 +35,7 @@ final class UpgradeCommand implements Callable<Integer>, Bench.Checked {
 
     /** The default: the figures that repeat within a few percent, settled as the standard profile settles them. */
     static final String DEFAULT_PROFILE = "standard";
-    static final List<String> DEFAULT_SHAPES = List.of("rate-" + Profile.COMMON_RATE, "closed-x16");
+    static final List<String> DEFAULT_SHAPES = List.of(Profile.COMMON_SHAPE, "closed-x16");
     /**
      * With {@code --blocks W}, each round is a duet: one JVM of each version and of noop alive at once, their measured
      * windows in turn, block after block. A set is judged as one pair (JVMs of one version differ by more than their

@@ -34,6 +34,8 @@ public record Profile(String name, String purpose, List<Shape> shapes, Duration 
 
     /** The common rate: below every client's knee on 2 cores, where cost and latency compare like with like. */
     public static final int COMMON_RATE = 4_000;
+    /** The common rate's shape, as the verdict, an upgrade and --until-decided name it. */
+    public static final String COMMON_SHAPE = "rate-" + COMMON_RATE;
 
     public static Profile named(String name) {
         return switch (name) {
@@ -114,7 +116,7 @@ public record Profile(String name, String purpose, List<Shape> shapes, Duration 
 
     /** Cost, latency and syscalls at the common rate on HTTP/1.1, immediate answers; the JIT settled first. */
     private static Shape.Builder commonRate() {
-        return Shape.open("rate-" + COMMON_RATE).rate(COMMON_RATE).inFlight(64);
+        return Shape.open(COMMON_SHAPE).rate(COMMON_RATE).inFlight(64);
     }
 
     /**

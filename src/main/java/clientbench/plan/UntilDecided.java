@@ -22,7 +22,7 @@ public record UntilDecided(String shape, int maxRounds) {
             throw new IllegalArgumentException("--until-decided " + maxRounds + ": the most rounds, from "
                     + FIRST_LOOK_AFTER + " to " + MOST_ROUNDS);
         }
-        String common = "rate-" + Profile.COMMON_RATE;
+        String common = Profile.COMMON_SHAPE;
         Shape s = profile.shapes().stream().filter(x -> x.name().equals(common)).findFirst().orElse(null);
         if (s == null || s.interleaved()) {
             throw new IllegalArgumentException("--until-decided: profile " + profile.name() + " has no " + common

@@ -45,7 +45,7 @@ public final class ProfileRunProbe {
 
     /** The common rate's name on a short shape (2k req/s, one measured second, noop beside) in up to {@code rounds}. */
     static int untilDecided(int rounds, List<String> clients) throws Exception {
-        Shape common = new Shape("rate-" + Profile.COMMON_RATE, Shape.OPEN, Map.of("rate", "2000"), ONCE, 1, true);
+        Shape common = new Shape(Profile.COMMON_SHAPE, Shape.OPEN, Map.of("rate", "2000"), ONCE, 1, true);
         Profile profile = new Profile("probe", "ComparisonRunTest's run until decided", List.of(common), null);
         UntilDecided until = UntilDecided.of(profile, rounds);
         RunPlan plan = new RunPlan(until.applyTo(profile), clients, null, JmhArgs.parse(List.of()), Jdk.current());
