@@ -21,7 +21,7 @@ class RestClientJettyAdapterContractTest extends AdapterContractTest {
 
     /** Jetty has no retry knob: the same client as the jetty adapters'. */
     @Override
-    protected String retriesAsShipped(HttpClientAdapter adapter) {
-        return JettyAdapterContractTest.JETTY_RETRIES;
+    protected RetriesAsShipped retriesAsShipped(HttpClientAdapter adapter) {
+        return RetriesAsShipped.NONE;
     }
 }

@@ -22,7 +22,7 @@ class RestClientReactorAdapterContractTest extends AdapterContractTest {
 
     /** Reactor Netty's default, as the live client's configuration has it. */
     @Override
-    protected String retriesAsShipped(HttpClientAdapter adapter) throws Exception {
+    protected RetriesAsShipped retriesAsShipped(HttpClientAdapter adapter) throws Exception {
         return ReactorNettyAdapterContractTest.retriesAsShipped(liveClient(adapter, HttpClient.class));
     }
 }

@@ -22,7 +22,7 @@ class WebClientApacheAdapterContractTest extends AdapterContractTest {
 
     /** Apache's default strategy, found in the live client's execution chain. */
     @Override
-    protected String retriesAsShipped(HttpClientAdapter adapter) throws Exception {
+    protected RetriesAsShipped retriesAsShipped(HttpClientAdapter adapter) throws Exception {
         return ApacheAdapterContractTest.retriesAsShipped(liveClient(adapter, CloseableHttpAsyncClient.class));
     }
 }

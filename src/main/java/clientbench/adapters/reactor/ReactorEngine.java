@@ -74,7 +74,7 @@ public final class ReactorEngine implements AutoCloseable {
     /** The reactor adapter's settings, read back from the live loops, pool and connections. */
     public Map<String, String> settings() {
         Map<String, String> s = new LinkedHashMap<>(ReactorClients.settings(config, group, pool,
-                client.configuration().responseTimeout()));
+                client.configuration().responseTimeout(), client.configuration().isRetryDisabled()));
         String seen = observed.value;
         if (seen != null) {
             s.put("observedConnection", seen);
