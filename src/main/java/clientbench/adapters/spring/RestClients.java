@@ -123,11 +123,11 @@ final class RestClients {
     }
 
     /**
-     * Reactor Netty as the reactor adapter builds it. The factory has no whole-exchange timeout and its body stream
-     * ignores interrupts, so its read timeout (responseTimeout) bounds each wait instead of the suite's deadline.
+     * Reactor Netty as reactor-vt builds it, but for its responseTimeout, which the factory's read timeout sets, as
+     * Spring's users set it: the factory has no whole-exchange timeout and its body stream ignores interrupts.
      */
     static Engine reactor(AdapterConfig config, String name, Executor bodyWriters) {
-        ReactorEngine engine = new ReactorEngine(config, name);
+        ReactorEngine engine = new ReactorEngine(config, name, false);
         ReactorClientHttpRequestFactory factory = new ReactorClientHttpRequestFactory(engine.client());
         factory.setReadTimeout(config.requestTimeout());
         factory.setExecutor(bodyWriters);
