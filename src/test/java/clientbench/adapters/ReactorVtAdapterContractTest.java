@@ -16,4 +16,10 @@ class ReactorVtAdapterContractTest extends AdapterContractTest {
     protected String retriesAsShipped(HttpClientAdapter adapter) throws Exception {
         return ReactorNettyAdapterContractTest.retriesAsShipped(liveClient(adapter, HttpClient.class));
     }
+
+    /** Reactor Netty's responseTimeout: Netty's read timeout. */
+    @Override
+    protected Class<? extends Throwable> libraryTimeoutThrows() {
+        return io.netty.handler.timeout.ReadTimeoutException.class;
+    }
 }

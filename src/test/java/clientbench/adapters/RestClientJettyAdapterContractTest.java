@@ -24,4 +24,10 @@ class RestClientJettyAdapterContractTest extends AdapterContractTest {
     protected String retriesAsShipped(HttpClientAdapter adapter) {
         return JettyAdapterContractTest.JETTY_RETRIES;
     }
+
+    /** Jetty's Request.timeout, which the factory's read timeout sets (the adapter has no timer here). */
+    @Override
+    protected Class<? extends Throwable> libraryTimeoutThrows() {
+        return java.util.concurrent.TimeoutException.class;
+    }
 }
