@@ -35,8 +35,8 @@ class AdaptersTest {
     @Test
     void optInClientsAreKnownButNotAmongTheNamesEveryRunCompares() {
         assertEquals(List.of("restclient-jdk", "restclient-apache", "restclient-jetty", "restclient-reactor",
-                "webclient-reactor", "webclient-jetty", "webclient-jdk", "webclient-apache", "armeria", "reactor-vt"),
-                Adapters.optIn());
+                "webclient-reactor", "webclient-jetty", "webclient-jdk", "webclient-apache", "armeria", "reactor-vt",
+                "restclient-apache-actuator", "webclient-reactor-actuator"), Adapters.optIn());
         for (String name : Adapters.optIn()) {
             assertTrue(!Adapters.names().contains(name) && Adapters.all().contains(name) && Adapters.isClient(name), name);
             assertDoesNotThrow(() -> Adapters.type(name), name);
@@ -67,7 +67,8 @@ class AdaptersTest {
     void eachSpringClientRecordsTheBareClientItIsComparedWith() throws Exception {
         Map<String, String> expected = Map.of("restclient-jdk", "jdk-vt", "restclient-apache", "apache-vt",
                 "restclient-jetty", "jetty-vt", "restclient-reactor", "reactor-vt", "webclient-reactor", "reactor",
-                "webclient-jetty", "jetty", "webclient-jdk", "jdk", "webclient-apache", "apache");
+                "webclient-jetty", "jetty", "webclient-jdk", "jdk", "webclient-apache", "apache",
+                "restclient-apache-actuator", "restclient-apache", "webclient-reactor-actuator", "webclient-reactor");
         Set<String> layers = new HashSet<>(Adapters.optIn());
         layers.remove("armeria"); // no layer: a client of its own
         layers.remove("reactor-vt"); // no layer: restclient-reactor's bare client

@@ -14,6 +14,7 @@ import java.util.Collections;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import org.springframework.http.HttpMethod;
+import org.springframework.http.client.observation.DefaultClientRequestObservationConvention;
 import org.springframework.web.client.RestClient;
 
 /**
@@ -33,15 +34,28 @@ public abstract class RestClientAdapter implements HttpClientAdapter {
     private final VirtualThreadExchanges exchanges;
     private final OpenBodies leftOpen = new OpenBodies();
     private final BodyBuffers buffers = new BodyBuffers();
+    /** Null: no observation, Spring's default. */
+    private final BootActuator actuator;
 
     RestClientAdapter(AdapterConfig config, String name, String bareClient, RestClients.Builder engine) {
+        this(config, name, bareClient, engine, false);
+    }
+
+    /** @param observed observed as Boot with Actuator observes it ({@link BootActuator}) */
+    RestClientAdapter(AdapterConfig config, String name, String bareClient, RestClients.Builder engine, boolean observed) {
         AdapterSettings.refuseHttp2(name, config, SpringLayer.NO_HTTP2);
         this.config = config;
         this.name = name;
         this.bareClient = bareClient;
         this.bodyWriters = VirtualThreads.perRequest(name + "-body");
         this.engine = engine.build(config, name, bodyWriters);
-        this.client = RestClient.builder().requestFactory(this.engine.factory()).build(); // as Boot's configurer
+        this.actuator = observed ? new BootActuator() : null;
+        RestClient.Builder builder = RestClient.builder().requestFactory(this.engine.factory()); // as Boot's configurer
+        if (observed) { // as Boot's ObservationRestClientCustomizer
+            builder.observationRegistry(actuator.registry()).observationConvention(
+                    new DefaultClientRequestObservationConvention(BootActuator.NAME));
+        }
+        this.client = builder.build();
         this.exchanges = new VirtualThreadExchanges(name, config, this.engine.permits(), this.engine.interruptAtDeadline(),
                 this.engine.classify());
     }
@@ -80,6 +94,9 @@ public abstract class RestClientAdapter implements HttpClientAdapter {
         engine.close().run();
         exchanges.close();
         VirtualThreads.shutdown(bodyWriters);
+        if (actuator != null) {
+            actuator.close();
+        }
     }
 
     @Override
@@ -100,6 +117,7 @@ public abstract class RestClientAdapter implements HttpClientAdapter {
                 + " adapter reads it; no message converter, no byte[]");
         s.put("bodyAbandoned", "the response closed unread by exchange(fn, true): Spring's close() drains the rest"
                 + " of the body for JDK, Apache and Reactor Netty, and only closes the stream for Jetty (which aborts it)");
+        s.put("observation", actuator == null ? BootActuator.OFF : actuator.describe());
         return Collections.unmodifiableMap(s);
     }
 

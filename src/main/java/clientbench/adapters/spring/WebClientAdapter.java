@@ -19,6 +19,7 @@ import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.web.reactive.function.BodyExtractors;
+import org.springframework.web.reactive.function.client.DefaultClientRequestObservationConvention;
 import org.springframework.web.reactive.function.client.WebClient;
 import reactor.core.publisher.Mono;
 
@@ -37,14 +38,27 @@ public abstract class WebClientAdapter implements HttpClientAdapter {
     private final WebClient client;
     private final OpenBodies leftOpen = new OpenBodies();
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** Null: no observation, Spring's default. */
+    private final BootActuator actuator;
 
     WebClientAdapter(AdapterConfig config, String name, String bareClient, WebClients.Builder engine) {
+        this(config, name, bareClient, engine, false);
+    }
+
+    /** @param observed observed as Boot with Actuator observes it ({@link BootActuator}) */
+    WebClientAdapter(AdapterConfig config, String name, String bareClient, WebClients.Builder engine, boolean observed) {
         AdapterSettings.refuseHttp2(name, config, SpringLayer.NO_HTTP2);
         this.config = config;
         this.name = name;
         this.bareClient = bareClient;
         this.engine = engine.build(config, name);
-        this.client = WebClient.builder().clientConnector(this.engine.connector()).build();
+        this.actuator = observed ? new BootActuator() : null;
+        WebClient.Builder builder = WebClient.builder().clientConnector(this.engine.connector());
+        if (observed) { // as Boot's ObservationWebClientCustomizer
+            builder.observationRegistry(actuator.registry()).observationConvention(
+                    new DefaultClientRequestObservationConvention(BootActuator.NAME));
+        }
+        this.client = builder.build();
     }
 
     @Override
@@ -132,6 +146,9 @@ public abstract class WebClientAdapter implements HttpClientAdapter {
         leftOpen.closeAll();
         engine.inFlight().close(engine.close());
         engine.deadline().close();
+        if (actuator != null) {
+            actuator.close();
+        }
     }
 
     @Override
@@ -152,6 +169,7 @@ public abstract class WebClientAdapter implements HttpClientAdapter {
                 + " as the bare adapter counts; no codec, no byte[]");
         s.put("bodyAbandoned", "toBodilessEntity(): Spring releases the body with releaseBody(), which reads it to its end");
         s.put("inFlight", engine.inFlight().describe());
+        s.put("observation", actuator == null ? BootActuator.OFF : actuator.describe());
         return Collections.unmodifiableMap(s);
     }
 
