@@ -26,4 +26,10 @@ class ReactorNettyAdapterContractTest extends AdapterContractTest {
         return "the library's default: a request whose pooled connection closes before it is sent is sent once more"
                 + " on another";
     }
+
+    /** Reactor Netty's responseTimeout: Netty's read timeout, never the adapter's Mono.timeout. */
+    @Override
+    protected Class<? extends Throwable> libraryTimeoutThrows() {
+        return io.netty.handler.timeout.ReadTimeoutException.class;
+    }
 }
