@@ -90,9 +90,9 @@ final class RestClients {
             Map<String, String> s = ApacheClients.classicSettings(config, pool,
                     VirtualThreads.THREADING + (own ? "" : "; one deadline thread of the adapter"));
             if (!own) { // with its own timeout the client's RequestConfig applies, as apache-vt records it
-                SpringLayer.timeout(s, TimeoutKind.SUITE, "the deadline timer of apache-vt, on the adapter's thread, from"
-                        + " send() to the body's end: apache-vt cancels the request, and Spring, which hides it, has its"
-                        + " virtual thread interrupted (its socket closes)");
+                SpringLayer.timeout(s, TimeoutKind.SUITE, "a deadline thread of the adapter's, as apache-vt's, from send()"
+                        + " to the body's end: apache-vt cancels the request at expiry; Spring hides it, so the request's"
+                        + " virtual thread is interrupted (its socket closes)");
             }
             s.put("springFactory", "HttpComponentsClientHttpRequestFactory(client); no connection-request or read timeout"
                     + " set on it, so the client's own RequestConfig applies; a body goes as a non-chunked entity of"
