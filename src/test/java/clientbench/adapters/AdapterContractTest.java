@@ -145,6 +145,14 @@ abstract class AdapterContractTest {
     }
 
     /**
+     * What the library's own request timeout raises (somewhere among the failure's causes), where the adapter also has
+     * a timer of its own that raises something else: then only this tells whose timer fired. Null: not declared.
+     */
+    protected Class<? extends Throwable> libraryTimeoutThrows() {
+        return null;
+    }
+
+    /**
      * The adapter's own field of type {@code type}: the live client it built. A layer's adapter (Spring's) holds it in
      * a superclass's field, or in a record of the engine it runs over, where it is found by its value.
      */
@@ -341,6 +349,31 @@ abstract class AdapterContractTest {
         Reported r = sendAndWait(adapter, Request.get(stub.uri(), "/?delayMs=10000", 5));
         assertEquals(Outcome.TIMEOUT, r.outcome, r::describe);
         assertTrue(r.elapsedMillis >= 400 && r.elapsedMillis < 2_500, "timed out after " + r.elapsedMillis + " ms, not ~500 ms");
+    }
+
+    /**
+     * With the library's own timeout (LIBRARY_TIMEOUT) a 500 ms deadline fires on the library's own timer: TIMEOUT, the
+     * library's kind recorded (never the suite's) and, where the adapter declares what that timer raises
+     * ({@link #libraryTimeoutThrows}), that among the failure's causes. Bound 5,000 ms: half the answer at 10 s and the
+     * 10 s default caps (Spring's Jetty factory, Armeria) that would end it without the timer; the JVM warmed first.
+     */
+    @Test
+    void libraryTimeoutFiresOnTheLibrarysOwnTimerInTime() throws Exception {
+        // Loads the client's classes, seconds for a cold JVM on a loaded machine: a deadline, not a figure asserted.
+        try (HttpClientAdapter warm = Adapters.create(adapterName(), config().withRequestTimeout(Duration.ofSeconds(20)))) {
+            assertEquals(Outcome.OK, sendAndWait(warm, Request.get(stub.uri(), "/?bytes=5", 5)).outcome);
+        }
+        HttpClientAdapter adapter = open(config().withRequestTimeout(Duration.ofMillis(500)).withTuning(Tuning.LIBRARY_TIMEOUT));
+        Reported r = sendAndWait(adapter, Request.get(stub.uri(), "/?delayMs=10000", 5));
+        Map<String, String> settings = adapter.settings();
+        assertEquals(Outcome.TIMEOUT, r.outcome, r::describe);
+        assertTrue(r.elapsedMillis >= 400 && r.elapsedMillis < 5_000, "timed out after " + r.elapsedMillis + " ms, not ~500 ms");
+        assertNotEquals(clientbench.api.TimeoutKind.SUITE.label(), settings.get("timeoutKind"), settings::toString);
+        Class<? extends Throwable> thrown = libraryTimeoutThrows();
+        if (thrown != null) {
+            assertTrue(clientbench.api.Outcomes.causes(r.cause).stream().anyMatch(thrown::isInstance),
+                    () -> "no " + thrown.getName() + " among the causes of " + r.describe());
+        }
     }
 
     @Test

@@ -27,4 +27,10 @@ class ArmeriaAdapterContractTest extends AdapterContractTest {
         assertNull(liveClient(adapter, WebClient.class).as(RetryingClient.class), "a RetryingClient on the live client");
         return RetriesAsShipped.NONE;
     }
+
+    /** Armeria's responseTimeout (FROM_START). */
+    @Override
+    protected Class<? extends Throwable> libraryTimeoutThrows() {
+        return com.linecorp.armeria.client.ResponseTimeoutException.class;
+    }
 }

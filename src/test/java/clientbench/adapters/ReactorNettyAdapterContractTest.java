@@ -27,4 +27,10 @@ class ReactorNettyAdapterContractTest extends AdapterContractTest {
         assertEquals(HttpClient.create().configuration().isRetryDisabled(), disabled, "the live client's");
         return RetriesAsShipped.exactly("disableRetry " + disabled, 1);
     }
+
+    /** Reactor Netty's responseTimeout: Netty's read timeout, never the adapter's Mono.timeout. */
+    @Override
+    protected Class<? extends Throwable> libraryTimeoutThrows() {
+        return io.netty.handler.timeout.ReadTimeoutException.class;
+    }
 }

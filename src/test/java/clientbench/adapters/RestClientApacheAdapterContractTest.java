@@ -31,4 +31,10 @@ class RestClientApacheAdapterContractTest extends AdapterContractTest {
     protected RetriesAsShipped retriesAsShipped(HttpClientAdapter adapter) throws Exception {
         return ApacheAdapterContractTest.retriesAsShipped(liveClient(adapter, CloseableHttpClient.class));
     }
+
+    /** The classic client's RequestConfig responseTimeout: a socket read timeout. */
+    @Override
+    protected Class<? extends Throwable> libraryTimeoutThrows() {
+        return java.net.SocketTimeoutException.class;
+    }
 }

@@ -24,4 +24,10 @@ class RestClientJettyAdapterContractTest extends AdapterContractTest {
     protected RetriesAsShipped retriesAsShipped(HttpClientAdapter adapter) {
         return RetriesAsShipped.NONE;
     }
+
+    /** Jetty's Request.timeout, which the factory's read timeout sets (the adapter has no timer here). */
+    @Override
+    protected Class<? extends Throwable> libraryTimeoutThrows() {
+        return java.util.concurrent.TimeoutException.class;
+    }
 }

@@ -25,4 +25,10 @@ class RestClientReactorAdapterContractTest extends AdapterContractTest {
     protected RetriesAsShipped retriesAsShipped(HttpClientAdapter adapter) throws Exception {
         return ReactorNettyAdapterContractTest.retriesAsShipped(liveClient(adapter, HttpClient.class));
     }
+
+    /** Reactor Netty's responseTimeout, which the factory's read timeout sets: Netty's read timeout. */
+    @Override
+    protected Class<? extends Throwable> libraryTimeoutThrows() {
+        return io.netty.handler.timeout.ReadTimeoutException.class;
+    }
 }

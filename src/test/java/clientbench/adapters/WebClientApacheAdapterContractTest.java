@@ -25,4 +25,10 @@ class WebClientApacheAdapterContractTest extends AdapterContractTest {
     protected RetriesAsShipped retriesAsShipped(HttpClientAdapter adapter) throws Exception {
         return ApacheAdapterContractTest.retriesAsShipped(liveClient(adapter, CloseableHttpAsyncClient.class));
     }
+
+    /** The async client's RequestConfig responseTimeout: its I/O session's timeout. */
+    @Override
+    protected Class<? extends Throwable> libraryTimeoutThrows() {
+        return java.net.SocketTimeoutException.class;
+    }
 }

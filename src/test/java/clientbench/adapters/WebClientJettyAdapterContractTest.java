@@ -24,4 +24,10 @@ class WebClientJettyAdapterContractTest extends AdapterContractTest {
     protected RetriesAsShipped retriesAsShipped(HttpClientAdapter adapter) {
         return RetriesAsShipped.NONE;
     }
+
+    /** Jetty's Request.timeout on the native request (the adapter has no timer of its own). */
+    @Override
+    protected Class<? extends Throwable> libraryTimeoutThrows() {
+        return java.util.concurrent.TimeoutException.class;
+    }
 }

@@ -25,4 +25,10 @@ class WebClientReactorAdapterContractTest extends AdapterContractTest {
     protected RetriesAsShipped retriesAsShipped(HttpClientAdapter adapter) throws Exception {
         return ReactorNettyAdapterContractTest.retriesAsShipped(liveClient(adapter, HttpClient.class));
     }
+
+    /** Reactor Netty's responseTimeout: Netty's read timeout, never the suite's Mono.timeout. */
+    @Override
+    protected Class<? extends Throwable> libraryTimeoutThrows() {
+        return io.netty.handler.timeout.ReadTimeoutException.class;
+    }
 }

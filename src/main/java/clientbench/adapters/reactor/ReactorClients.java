@@ -121,7 +121,8 @@ final class ReactorClients {
 
     /**
      * The settings, with the event loops, transport and pool size read back from the live group and pool.
-     * @param responseTimeout the client's, from its configuration: null when it has none
+     * @param responseTimeout the client's, from its configuration, when it is the request timeout: null when the
+     *        adapter's Mono.timeout is
      * @param retryDisabled the client's, from its configuration
      */
     static Map<String, String> settings(AdapterConfig config, EventLoopGroup colocated, ConnectionProvider pool,
@@ -135,8 +136,8 @@ final class ReactorClients {
                         + " pool); more wait in its pending-acquire queue, which rejects past 2 x maxConnections, 45 s each"
                         : "ConnectionProvider maxConnections " + pool.maxConnections() + "; more wait in its unbounded"
                         + " pending-acquire queue, at most requestTimeout",
-                config.tuning().libraryTimeout() ? TimeoutKind.PER_READ : TimeoutKind.SUITE,
-                (config.tuning().libraryTimeout() ? "responseTimeout " + responseTimeout.toMillis() + " ms (read from"
+                responseTimeout != null ? TimeoutKind.PER_READ : TimeoutKind.SUITE,
+                (responseTimeout != null ? "responseTimeout " + responseTimeout.toMillis() + " ms (read from"
                         + " the live client's configuration): a read-timeout handler from the request's end to the"
                         + " response's, each read resets it"
                         : "Mono.timeout over the whole exchange (acquire, connect, response, body); no responseTimeout"));
