@@ -44,44 +44,63 @@ final class KnownClient implements HttpClientAdapter {
      * @param perHost requests at once to one host (0: none), taken before a slot of {@code limit}
      * @param dropUnread a body the caller leaves unread closes its socket; else the rest is drained, the socket kept
      * @param perRead the timeout bounds each read, not the exchange: a body trickled faster than it never ends it
+     * @param checkBeforeReuse an idle socket is polled before reuse, and dropped when its server closed it
      */
     record Knobs(boolean resend, int limit, boolean deadlineCoversBody, boolean closeOnTimeout, boolean freeSlotOnTimeout,
-                 int perHost, boolean dropUnread, boolean perRead) {
+                 int perHost, boolean dropUnread, boolean perRead, boolean checkBeforeReuse) {
         static Knobs plain() {
-            return new Knobs(false, 0, true, true, true, 0, false, false);
+            return new Knobs(false, 0, true, true, true, 0, false, false, false);
         }
 
         Knobs perReadDeadline() {
-            return new Knobs(resend, limit, true, closeOnTimeout, freeSlotOnTimeout, perHost, dropUnread, true);
+            return new Knobs(resend, limit, true, closeOnTimeout, freeSlotOnTimeout, perHost, dropUnread, true,
+                    checkBeforeReuse);
         }
 
         Knobs droppingUnread() {
-            return new Knobs(resend, limit, deadlineCoversBody, closeOnTimeout, freeSlotOnTimeout, perHost, true, perRead);
+            return new Knobs(resend, limit, deadlineCoversBody, closeOnTimeout, freeSlotOnTimeout, perHost, true, perRead,
+                    checkBeforeReuse);
         }
 
         Knobs resending() {
-            return new Knobs(true, limit, deadlineCoversBody, closeOnTimeout, freeSlotOnTimeout, perHost, dropUnread, perRead);
+            return new Knobs(true, limit, deadlineCoversBody, closeOnTimeout, freeSlotOnTimeout, perHost, dropUnread,
+                    perRead, checkBeforeReuse);
         }
 
         Knobs limitedTo(int n) {
-            return new Knobs(resend, n, deadlineCoversBody, closeOnTimeout, freeSlotOnTimeout, perHost, dropUnread, perRead);
+            return new Knobs(resend, n, deadlineCoversBody, closeOnTimeout, freeSlotOnTimeout, perHost, dropUnread,
+                    perRead, checkBeforeReuse);
         }
 
         Knobs perHostLimitedTo(int n) {
-            return new Knobs(resend, limit, deadlineCoversBody, closeOnTimeout, freeSlotOnTimeout, n, dropUnread, perRead);
+            return new Knobs(resend, limit, deadlineCoversBody, closeOnTimeout, freeSlotOnTimeout, n, dropUnread, perRead,
+                    checkBeforeReuse);
         }
 
         Knobs headersOnlyDeadline() {
-            return new Knobs(resend, limit, false, closeOnTimeout, freeSlotOnTimeout, perHost, dropUnread, perRead);
+            return new Knobs(resend, limit, false, closeOnTimeout, freeSlotOnTimeout, perHost, dropUnread, perRead,
+                    checkBeforeReuse);
         }
 
         Knobs leaking() {
-            return new Knobs(resend, limit, deadlineCoversBody, false, false, perHost, dropUnread, perRead);
+            return new Knobs(resend, limit, deadlineCoversBody, false, false, perHost, dropUnread, perRead,
+                    checkBeforeReuse);
         }
+
+        /** An idle socket is polled before reuse: one its server closed (EOF, reset) is dropped, a fresh one opened. */
+        Knobs checkingBeforeReuse() {
+            return new Knobs(resend, limit, deadlineCoversBody, closeOnTimeout, freeSlotOnTimeout, perHost, dropUnread,
+                    perRead, true);
+        }
+
     }
 
     final AtomicInteger connects = new AtomicInteger();
     final AtomicInteger resends = new AtomicInteger();
+    /** Requests whose socket closed (or reset) before a byte of an answer: each lost to a closed connection once. */
+    final AtomicInteger closedBeforeAnswer = new AtomicInteger();
+    /** Idle sockets the check before reuse found closed by their server, and dropped. */
+    final AtomicInteger staleDropped = new AtomicInteger();
     final AtomicInteger timeouts = new AtomicInteger();
     final AtomicInteger bodiesWithoutDeadline = new AtomicInteger();
     final AtomicInteger unreadDropped = new AtomicInteger();
@@ -155,10 +174,11 @@ final class KnownClient implements HttpClientAdapter {
             Socket s = socket(request);
             try {
                 return once(s, request, deadline);
-            } catch (EOFException closedBeforeAnswer) {
+            } catch (EOFException closed) {
                 forget(s);
+                closedBeforeAnswer.incrementAndGet();
                 if (!knobs.resend() || attempt > 0) {
-                    throw closedBeforeAnswer;
+                    throw closed;
                 }
                 resends.incrementAndGet();
             } catch (SocketTimeoutException e) {
@@ -275,16 +295,32 @@ final class KnownClient implements HttpClientAdapter {
 
     private Socket socket(Request request) throws IOException {
         Deque<Socket> pool = idle.get(request.uri().getHost() + ":" + request.uri().getPort());
-        Socket s = pool == null ? null : pool.poll();
-        if (s != null) {
-            return s;
+        for (Socket s = pool == null ? null : pool.poll(); s != null; s = pool.poll()) {
+            if (!knobs.checkBeforeReuse() || open(s)) {
+                return s;
+            }
+            staleDropped.incrementAndGet();
+            forget(s);
         }
+        Socket s;
         s = new Socket();
         open.add(s);
         s.connect(new InetSocketAddress(request.uri().getHost(), request.uri().getPort()),
                 (int) config.connectTimeout().toMillis());
         connects.incrementAndGet();
         return s;
+    }
+
+    /** An idle socket's poll: no byte and no end within a millisecond is open; an end or a reset is closed. */
+    private static boolean open(Socket s) {
+        try {
+            s.setSoTimeout(1);
+            return s.getInputStream().read() >= 0; // an idle socket has nothing to read but its end
+        } catch (SocketTimeoutException quiet) {
+            return true;
+        } catch (IOException reset) {
+            return false;
+        }
     }
 
     private void forget(Socket s) {
