@@ -87,7 +87,7 @@ public final class JettyAdapter implements HttpClientAdapter {
                 }
             }
         };
-        leftOpen.hold(listener.getInputStream());
+        leftOpen.hold(listener.getInputStream(), java.io.InputStream::close);
         JettyClients.newRequest(client, config.requestTimeout(), request).send(listener);
     }
 

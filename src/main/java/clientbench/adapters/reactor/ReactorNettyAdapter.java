@@ -72,7 +72,7 @@ public final class ReactorNettyAdapter implements HttpClientAdapter {
     /** The caller takes the connection with the response ({@code responseConnection}) and never disposes of it. */
     private Mono<Received> leavingBodyOpen(HttpClient.ResponseReceiver<?> exchange) {
         return exchange.responseConnection((response, connection) -> {
-            leftOpen.hold(connection::dispose);
+            leftOpen.hold(connection, reactor.netty.Connection::dispose);
             return Mono.just(new Received(response.status().code(), response.version().majorVersion(), -1L));
         }).single();
     }

@@ -112,7 +112,7 @@ public abstract class WebClientAdapter implements HttpClientAdapter {
             return ready.retrieve().onStatus(status -> true, response -> Mono.<Throwable>empty())
                     .toEntityFlux(DataBuffer.class)
                     .map(entity -> {
-                        leftOpen.hold(() -> entity.getBody().subscribe(DataBufferUtils::release).dispose());
+                        leftOpen.hold(entity, e -> e.getBody().subscribe(DataBufferUtils::release).dispose());
                         return new Received(entity.getStatusCode().value(), -1);
                     });
         }
