@@ -264,24 +264,26 @@ def test_a_large_head_that_hangs_is_marked_even_past_the_bound_and_an_unsent_one
         "text": "-", "mark": cbb.NOT_REACHED, "why": "not reached: " + cbb.BY_KEY["headers"].label}
 
 
-def test_pool_timeouts_are_marked_by_a_slot_lost_or_a_request_failed_after_and_unreached_when_none_waited(tmp_path, facts):
+def test_pool_timeouts_are_marked_by_the_librarys_own_timeout_and_the_suites_timer_only_named(tmp_path, facts):
     own, suite = (case(facts, "okhttp", k) for k in ("pool-timeouts", "pool-timeouts-suite"))
-    cell = lambda: decided(tmp_path, facts)["clients"]["okhttp"]["poolTimeouts"]
-    assert [cell()[k] for k in ("text", "mark")] == ["5/5,15 wait", cbb.WANTED]
-    # The suite's timer lost every slot: each ordinary request after it timed out, its case named.
-    suite.update(slotsAfter=0, afterOutcomes={"timeout": 5})
-    assert [cell()[k] for k in ("text", "mark")] == ["suite 0/5,5 fail", cbb.NOT_WANTED]
-    # One slot lost, though every request after still passed (it waited for another): not wanted either.
-    suite.update(slotsAfter=4, afterOutcomes={"ok": 5})
-    assert [cell()[k] for k in ("text", "mark")] == ["suite 4/5", cbb.NOT_WANTED]
-    own.update(afterOutcomes={"ok": 4, "unreported": 1})
-    assert cell()["text"] == "own 5/5,1 fail;suite 4/5"
-    # A pool that never filled (every caller held at once) was not provoked; unless it then lost a slot.
     for c in (own, suite):
-        c.update(slotsBefore=20, slotsAfter=20, callers=20, afterOutcomes={"ok": 20})
-    assert cell() == {"text": "-", "mark": cbb.NOT_REACHED, "why": "not reached: " + cbb.BY_KEY["poolTimeouts"].label}
+        c.update(slotsBefore=5, slotsAfter=5, callers=20, afterOutcomes={"ok": 5})
+    assert cell(tmp_path, facts, "okhttp", "poolTimeouts") == ("5/5,15 wait", cbb.WANTED)
+    # The suite's timer (the adapter's cancel) lost every slot: named, labelled, and the library's mark stands.
+    suite.update(slotsAfter=0, afterOutcomes={"timeout": 5})
+    assert cell(tmp_path, facts, "okhttp", "poolTimeouts") == ("5/5,15 wait;adapter timer 0/5,5 fail", cbb.WANTED)
+    # The library's own timeout lost one slot, though every request after still passed: not wanted.
+    own.update(slotsAfter=4)
+    assert cell(tmp_path, facts, "okhttp", "poolTimeouts") == ("4/5;adapter timer 0/5,5 fail", cbb.NOT_WANTED)
+    own.update(slotsAfter=5, afterOutcomes={"ok": 4, "unreported": 1})
+    assert cell(tmp_path, facts, "okhttp", "poolTimeouts") == ("5/5,1 fail;adapter timer 0/5,5 fail", cbb.NOT_WANTED)
+    # A pool that never filled (every caller held at once) was not provoked, whatever the adapter's timer did; unless
+    # it then lost a slot.
+    own.update(slotsBefore=20, slotsAfter=20, afterOutcomes={"ok": 20})
+    assert decided(tmp_path, facts)["clients"]["okhttp"]["poolTimeouts"] == {
+        "text": "-", "mark": cbb.NOT_REACHED, "why": "not reached: " + cbb.BY_KEY["poolTimeouts"].label}
     own.update(slotsAfter=19)
-    assert [cell()[k] for k in ("text", "mark")] == ["own 19/20", cbb.NOT_WANTED]
+    assert cell(tmp_path, facts, "okhttp", "poolTimeouts")[1] == cbb.NOT_WANTED
 
 
 def test_an_http2_case_the_stub_says_never_provoked_its_condition_is_unreached_not_marked(tmp_path, facts):
