@@ -53,6 +53,7 @@ class Sent:
     twice: int = 0
     on_closed: int = 0
     reached: bool = True
+    unconnected: int = 0  # failed to open a connection (a busy machine's connect timeout): not lost to a close
 
     @property
     def safe(self) -> bool:
@@ -79,6 +80,8 @@ def by_rule(requests: list, seen: bool) -> tuple:
             allowed.append(f"{r.method} {r.failed}/{r.sent} fail")
         if r.twice and not r.safe:  # resent without the application's consent
             broken.append(f"{r.method} {r.twice} x2")
+        if r.unconnected:
+            allowed.append(f"{r.method} {r.unconnected} unconnected")
     on_closed = sum(r.on_closed for r in met)
     if seen and on_closed:  # sent on a connection whose close had arrived, whatever became of it
         broken.append(f"{on_closed} on closed")
@@ -90,14 +93,15 @@ def by_rule(requests: list, seen: bool) -> tuple:
 def _posts_and_gets(c: dict, seen: bool) -> list:
     """A stale-connection case's POSTs and GETs for the rule. Seen: each reached where the stub proved its close went
     out before some send; in flight: each kind reached where one met the close (came after the FIN, or had its
-    connection closed under it), failed or was sent twice."""
+    connection closed under it), failed or was sent twice. A request that could not connect was not lost to a close."""
     out = []
     for kind in ("post", "get"):
         outcomes = c[kind + "s"]
-        failed, twice, on_closed = _sum(outcomes, "ok"), c[kind + "SentTwice"], c[kind + "SentOnClosed"]
+        failed, twice, on_closed = _sum(outcomes, "ok", "connect"), c[kind + "SentTwice"], c[kind + "SentOnClosed"]
         reached = (c["closeSeenBeforeSend"] > 0 if seen
                    else bool(on_closed or c[kind + "RaceClosed"] or failed or twice))
-        out.append(Sent(kind.upper(), sum(outcomes.values()), failed, twice, on_closed, reached))
+        out.append(Sent(kind.upper(), sum(outcomes.values()), failed, twice, on_closed, reached,
+                        outcomes.get("connect", 0)))
     return out
 
 
@@ -109,7 +113,8 @@ def _stale(f: dict) -> tuple:
 def sum_sent(parts) -> Sent:
     """One kind of request over several cases."""
     return Sent(parts[0].method, sum(p.sent for p in parts), sum(p.failed for p in parts),
-                sum(p.twice for p in parts), sum(p.on_closed for p in parts), any(p.reached for p in parts))
+                sum(p.twice for p in parts), sum(p.on_closed for p in parts), any(p.reached for p in parts),
+                sum(p.unconnected for p in parts))
 
 
 def _race(f: dict) -> tuple:

@@ -115,6 +115,10 @@ def test_a_stale_connection_is_marked_by_any_failure_of_fin_or_rst(tmp_path, fac
         "text": "0 failed", "mark": cbb.WANTED, "why": cbb.BY_KEY["stale"].label}
     case(facts, client, "stale-rst")["gets"] = {"ok": 1, "reset": 1}
     assert cell(tmp_path, facts, client, "stale") == ("GET 1/4 lost", cbb.NOT_WANTED)
+    # A POST that could not open its fresh connection (a busy machine's connect timeout) was not lost to the close.
+    case(facts, client, "stale-rst")["gets"] = {"ok": 2}
+    case(facts, client, "stale-fin")["posts"] = {"ok": 1, "connect": 1}
+    assert cell(tmp_path, facts, client, "stale") == ("POST 1 unconnected", cbb.WANTED)
 
 
 def test_a_deadline_that_did_not_fire_or_fired_past_the_bound_is_marked(tmp_path, facts):
