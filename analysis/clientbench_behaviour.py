@@ -78,8 +78,8 @@ def by_rule(requests: list, seen: bool) -> tuple:
             broken.append(f"{r.method} {r.failed}/{r.sent} {'lost' if r.safe else 'fail'}")
         elif r.failed:  # not idempotent, failed as its connection closed in flight: the right answer
             allowed.append(f"{r.method} {r.failed}/{r.sent} fail")
-        if r.twice and not r.safe:  # resent without the application's consent
-            broken.append(f"{r.method} {r.twice} x2")
+        if r.twice and not r.safe:  # resent without the application's consent; of how many, so a rare one reads as such
+            broken.append(f"{r.method} {r.twice}/{r.sent} x2")
         if r.unconnected:
             allowed.append(f"{r.method} {r.unconnected} unconnected")
     on_closed = sum(r.on_closed for r in met)

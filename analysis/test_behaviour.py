@@ -464,8 +464,8 @@ BY_HAND = {
             "reuse": ("502/1k", "NO"), "unclosed": ("held 70,70 after GC", "NO"), "pool": ("64/64", "ok"),
             "slowHost": ("53 wait", "NO"), "headers": ("-", "unreached"), "tlsStall": ("headers +61ms", "ok"),
             "h2Streams": ("GET 823/900 lost", "NO"), "goAway": ("GET 36/1000 lost", "NO"), "h2Flow": ("ok/ok", "ok")},
-    "okhttp": {"stale": ("POST 2 x2,4 on closed", "NO"), "race": ("POST 2 x2", "NO"),
-               "closedSeen": ("POST 5 x2,10 on closed", "NO"), "closedAtOnce": ("POST 500 x2", "NO"),
+    "okhttp": {"stale": ("POST 2/4 x2,4 on closed", "NO"), "race": ("POST 2/2 x2", "NO"),
+               "closedSeen": ("POST 5/5 x2,10 on closed", "NO"), "closedAtOnce": ("POST 500/500 x2", "NO"),
                "deadline": ("total +327ms", "ok"), "suiteDeadline": ("total +100ms", "ok"),
                "leaks": ("0 left,+7.1s", "NO"), "poolTimeouts": ("5/5,15 wait", "ok"), "reuse": ("102/1k", "ok"),
                "unclosed": ("held 37,70 after GC", "NO"), "pool": ("5/64", "NO"), "slowHost": ("100 wait", "NO"),
@@ -524,10 +524,10 @@ def test_an_upgrade_names_the_cells_it_fixed_and_broke_and_counts_the_rest(tmp_p
     assert c["counts"] == {cbb.FIXED: 1, cbb.BROKEN: 1, cbb.CHANGED: 0, cbb.NOT_COMPARED: 0,
                            "unchanged": len(cbb.ASPECTS) - 2}
     fixed = c["changed"][0]
-    assert (fixed["old"]["text"], fixed["old"]["mark"], fixed["new"]["mark"]) == ("POST 1 x2", cbb.NOT_WANTED, cbb.WANTED)
+    assert (fixed["old"]["text"], fixed["old"]["mark"], fixed["new"]["mark"]) == ("POST 1/2 x2", cbb.NOT_WANTED, cbb.WANTED)
     lines = cbb.change_lines(c, 12)
     assert lines[0].startswith(f"behaviour: 1 fixed, 1 broken of {len(cbb.ASPECTS)} cells (12 cases")
-    assert lines[1].split() == ["fixed", "idle", "race", "POST", "1", "x2", "NO", "->", "0", "failed", "ok"]
+    assert lines[1].split() == ["fixed", "idle", "race", "POST", "1/2", "x2", "NO", "->", "0", "failed", "ok"]
     assert lines[2].split() == ["broken", "reuse", "102/1k", "ok", "->", "502/1k", "NO"], "the counts beside the marks"
 
 
