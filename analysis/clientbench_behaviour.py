@@ -284,7 +284,7 @@ ASPECTS = [
     Aspect("race", "idle race", "the server's idle close racing the client's reuse, closing under a request: a GET lost"
            " or a POST sent twice (a POST failed is the right answer); each reached when the stub closed under one",
            ("stale-race",), _race),
-    Aspect("closedSeen", "closed, seen", "each answer followed at once by a FIN, without Connection: close, and the"
+    Aspect("closedSeen", "closed seen", "each answer followed at once by a FIN, without Connection: close, and the"
            " next request sent once the stub's count shows the FIN went out: any request failed, lost or sent on the"
            " closed connection", ("closed-at-once-seen",), _closed_seen),
     Aspect("closedAtOnce", "closed in flight", "each answer followed at once by a FIN, without Connection: close, and the"

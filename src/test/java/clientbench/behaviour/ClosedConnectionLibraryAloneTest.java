@@ -93,7 +93,7 @@ class ClosedConnectionLibraryAloneTest {
         Map<String, List<Integer>> byDefault = seen();
         assertAll("default " + byDefault + " " + failedByDefault,
                 () -> assertEquals(Map.of("post", List.of(ROUNDS, ROUNDS), "get", List.of(ROUNDS, ROUNDS)), byDefault,
-                        "each probe after the FIN, then read: sent twice (closed, seen: POST 5/5 x2,10 on closed NO)"),
+                        "each probe after the FIN, then read: sent twice (closed seen: POST 5/5 x2,10 on closed NO)"),
                 () -> assertEquals(Map.of("post", 0, "get", 0), failedByDefault));
     }
 
@@ -143,7 +143,7 @@ class ClosedConnectionLibraryAloneTest {
         assertAll("default " + byDefault + " " + failedByDefault,
                 () -> assertEquals(Map.of("post", List.of(ROUNDS, 0), "get", List.of(ROUNDS, ROUNDS)), byDefault),
                 () -> assertEquals(Map.of("post", ROUNDS, "get", 0), failedByDefault,
-                        "closed, seen: POST 5/5 fail,10 on closed NO"));
+                        "closed seen: POST 5/5 fail,10 on closed NO"));
     }
 
     @Test
