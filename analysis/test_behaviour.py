@@ -69,27 +69,28 @@ def test_rule_a_post_resent_is_no_in_every_column_it_happens(tmp_path, facts):
         assert "POST " in cells[aspect]["text"] and " x2" in cells[aspect]["text"], cells[aspect]
 
 
-def test_rule_a_post_failed_in_flight_is_the_right_answer_but_not_once_its_close_had_arrived(tmp_path, facts):
-    # Rule line 3 against line 4: the same failed POSTs, the close in flight (ok) and seen before the send (NO).
+def in_flight_and_seen(tmp_path, facts, seen_probes, **kinds) -> tuple:
+    """The same requests in closed in flight and in closed seen, the stub's proof before `seen_probes` sends there:
+    both cells, (text, mark) each."""
     client = next(iter(facts["clients"]))
     for key in ("closed-at-once", "closed-at-once-seen"):
-        probes(facts, client, key, post=({"ok": 3, "reset": 2}, 0, 0, 0), get=CLEAN)
-    case(facts, client, "closed-at-once-seen")["closeSeenBeforeSend"] = 10
+        probes(facts, client, key, **kinds)
+    case(facts, client, "closed-at-once-seen")["closeSeenBeforeSend"] = seen_probes
     cells = decided(tmp_path, facts)["clients"][client]
-    assert (cells["closedAtOnce"]["text"], cells["closedAtOnce"]["mark"]) == ("POST 2/5 fail,GET unreached", cbb.WANTED)
-    assert (cells["closedSeen"]["text"], cells["closedSeen"]["mark"]) == ("POST 2/5 fail", cbb.NOT_WANTED)
+    return tuple((cells[a]["text"], cells[a]["mark"]) for a in ("closedAtOnce", "closedSeen"))
+
+
+def test_rule_a_post_failed_in_flight_is_the_right_answer_but_not_once_its_close_had_arrived(tmp_path, facts):
+    # Rule line 3 against line 4: the same failed POSTs, the close in flight (ok) and seen before the send (NO).
+    assert in_flight_and_seen(tmp_path, facts, 10, post=({"ok": 3, "reset": 2}, 0, 0, 0), get=CLEAN) == (
+        ("POST 2/5 fail,GET unreached", cbb.WANTED), ("POST 2/5 fail", cbb.NOT_WANTED))
 
 
 def test_rule_a_request_sent_on_a_connection_whose_close_had_arrived_is_no_even_when_it_passed(tmp_path, facts):
     # Rule line 4: the stub saw GETs come after its FIN, resent and answered: NO where the close was seen first, not in
     # flight, where no check could have seen it.
-    client = next(iter(facts["clients"]))
-    for key in ("closed-at-once", "closed-at-once-seen"):
-        probes(facts, client, key, post=CLEAN, get=({"ok": 2}, 2, 2, 0))
-    case(facts, client, "closed-at-once-seen")["closeSeenBeforeSend"] = 4
-    cells = decided(tmp_path, facts)["clients"][client]
-    assert (cells["closedSeen"]["text"], cells["closedSeen"]["mark"]) == ("2 on closed", cbb.NOT_WANTED)
-    assert (cells["closedAtOnce"]["text"], cells["closedAtOnce"]["mark"]) == ("POST unreached", cbb.WANTED)
+    assert in_flight_and_seen(tmp_path, facts, 4, post=CLEAN, get=({"ok": 2}, 2, 2, 0)) == (
+        ("POST unreached", cbb.WANTED), ("2 on closed", cbb.NOT_WANTED))
 
 
 def test_a_kind_of_request_that_never_met_the_close_is_unreached_and_a_case_none_met(tmp_path, facts):
