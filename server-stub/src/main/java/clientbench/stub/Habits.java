@@ -17,7 +17,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The habits of servers that bite clients in production, as the requests' queries ask ({@link StubParams}). One per
  * HTTP/1.1 connection, on its event loop: closing it once idle (FIN, RST, or as the next request's head arrives) and
- * ending every Nth answer with {@code Connection: close}. A FIN shuts the output only: a request sent after it is seen. On HTTP/2, {@link #goAway}: a GOAWAY every Nth stream.
+ * ending every Nth answer with {@code Connection: close}; a FIN shuts the output only, so a request sent after it is
+ * seen. On HTTP/2, {@link #goAway}: a GOAWAY every Nth stream.
  */
 final class Habits {
 
