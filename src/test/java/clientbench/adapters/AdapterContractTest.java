@@ -290,8 +290,8 @@ abstract class AdapterContractTest {
     }
 
     /**
-     * A caller that keeps the response and forgets its body, neither read nor closed: the status is reported once, at
-     * the head, and close() still frees that connection with every other (the adapter holds the response until then).
+     * A caller that forgets a response, its body neither read nor closed: the status is reported once, at the head, and
+     * close() still frees that connection with every other (the body's, whether its library still holds it or not).
      */
     @Test
     void aBodyLeftOpenIsReportedByItsStatusAndCloseFreesItsConnection() throws Exception {

@@ -39,7 +39,7 @@ final class ReactorRequests {
                 });
         if (request.leavesBodyOpen()) {
             return exchange.responseConnection((response, connection) -> {
-                leftOpen.hold(connection::dispose);
+                leftOpen.hold(connection, reactor.netty.Connection::dispose);
                 return Mono.just(new Received(response.status().code(), response.version().majorVersion(), -1L));
             }).single();
         }

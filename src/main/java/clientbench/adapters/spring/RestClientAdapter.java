@@ -73,7 +73,7 @@ public abstract class RestClientAdapter implements HttpClientAdapter {
             }
             if (request.leavesBodyOpen()) { // exchange(fn, false): the caller closes the response, and never does
                 return spec.exchange((req, response) -> {
-                    leftOpen.hold(response);
+                    leftOpen.hold(response, r -> r.close());
                     return Answer.of(response.getStatusCode().value(), -1);
                 }, false);
             }

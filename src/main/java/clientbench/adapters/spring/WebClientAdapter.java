@@ -121,7 +121,7 @@ public abstract class WebClientAdapter implements HttpClientAdapter {
         return response.toEntityFlux(BodyExtractors.toDataBuffers()).flatMap(entity -> {
             int status = entity.getStatusCode().value();
             if (request.leavesBodyOpen()) { // the body's Flux never subscribed: nothing reads or releases it
-                leftOpen.hold(() -> entity.getBody().subscribe(DataBufferUtils::release).dispose());
+                leftOpen.hold(entity, e -> e.getBody().subscribe(DataBufferUtils::release).dispose());
                 return Mono.just(new Received(status, -1));
             }
             return entity.getBody().reduce(0L, WebClientAdapter::countAndRelease).map(bytes -> new Received(status, bytes));
