@@ -53,7 +53,6 @@ def test_a_look_reads_a_running_folder_and_judges_every_pair_at_the_split_confid
     assert set(look["figures"]) == set(cbl.THRESHOLDS["untilDecided"]["figures"])
     for states in look["figures"].values():
         assert sum(len(states[k]) for k in (cbud.APART, cbud.WITHIN, cbud.OPEN)) == pairs, states
-    assert look["decided"] == all(not s[cbud.OPEN] for s in look["figures"].values())
     assert cli("decide", run).returncode == 1, "a running folder is no finished run"
 
 
@@ -64,10 +63,78 @@ def test_the_verdict_of_a_run_until_decided_says_how_each_pair_ended(tmp_path):
     assert r.returncode == 0, r.stderr
     v = json.loads((run / "summary.json").read_text())["verdict"]
     assert v["holdsFor"]["confidence"] == 1 - 0.05 / 4
-    u = v["untilDecided"]
-    assert u["final"] == cbd.look(cbl.load_run(run), "rate-4000")
+    assert v["untilDecided"]["maxRounds"] == 5 and v["untilDecided"]["looks"] == 4
     assert "rate-4000 until decided (at most 5 rounds, 4 looks at 98.8% each): " in " ".join(r.stdout.split())
     assert "(98.8% over every pair of a figure" in " ".join(r.stdout.split())
+
+
+# The common rate's CPU and p50 intervals as a verdict could rank them, written by hand for the fixture's clients, and
+# each pair's state worked out from them: told apart; its interval inside 1/1.05-1.05; or neither (open).
+HAND = {"cpu": [ratio("okhttp", "jdk", 0.5, 0.7, "better"), ratio("vertx", "jdk", 0.97, 1.03),
+                ratio("vertx", "okhttp", 0.9, 1.2)],
+        "p50": [ratio("jdk", "okhttp", 0.2, 0.4, "better"), ratio("jdk", "vertx", 0.3, 0.5, "better"),
+                ratio("okhttp", "vertx", 0.96, 1.04)]}
+HAND_STATES = {"cpu": {"apart": [["okhttp", "jdk"]], "within": [["vertx", "jdk"]], "open": [["vertx", "okhttp"]]},
+               "p50": {"apart": [["jdk", "okhttp"], ["jdk", "vertx"]], "within": [["okhttp", "vertx"]], "open": []}}
+
+
+def _ranked_by_hand(monkeypatch, hand: dict):
+    """clientbench_decide.rank as it is, but for the common rate's CPU and p50, whose pairs' intervals are `hand`'s."""
+    real = cbd.rank
+
+    def rank(run, shape, fig):
+        f = real(run, shape, fig)
+        if shape == "rate-4000" and fig.key in hand:
+            f = {**f, "pairs": {**f["pairs"], "ratios": hand[fig.key]}}
+        return f
+
+    monkeypatch.setattr(cbd, "rank", rank)
+
+
+def _rounds_ran(run: Path, shape: str) -> int:
+    return len({t["round"] for t in map(lambda p: json.loads(p.read_text()), run.glob("*.trial.json"))
+                if t["shape"] == shape})
+
+
+def test_the_verdicts_final_account_is_each_pair_as_its_intervals_say(tmp_path, monkeypatch):
+    run = _running_copy(tmp_path, looks=4)
+    (run / "INCOMPLETE").unlink()
+    _ranked_by_hand(monkeypatch, HAND)
+    final = cbd.verdict(cbl.load_run(run))["untilDecided"]["final"]
+    assert final == {"shape": "rate-4000", "rounds": _rounds_ran(run, "rate-4000"), "confidence": 1 - 0.05 / 4,
+                     "margin": 0.05, "figures": HAND_STATES, "decided": False}, "vertx-okhttp's CPU reaches 1.2: open"
+    closer = {**HAND, "cpu": HAND["cpu"][:2] + [ratio("vertx", "okhttp", 0.98, 1.04)]}
+    _ranked_by_hand(monkeypatch, closer)
+    final = cbd.verdict(cbl.load_run(run))["untilDecided"]["final"]
+    assert final["figures"]["cpu"]["within"] == [["vertx", "jdk"], ["vertx", "okhttp"]]
+    assert final["decided"] is True, "no pair open on either figure"
+
+
+def test_a_look_judges_the_shape_it_is_asked_about(tmp_path, monkeypatch):
+    run = cbl.load_run(_running_copy(tmp_path, looks=2), running=True)
+    _ranked_by_hand(monkeypatch, HAND)
+    assert cbd.look(run, "rate-4000")["figures"] == HAND_STATES
+    # A closed loop has no p50 (its latency is service time, not ranked): every pair of it is open.
+    closed = cbd.look(run, "closed-x4")
+    assert closed["shape"] == "closed-x4" and closed["rounds"] == _rounds_ran(run.path, "closed-x4")
+    assert closed["figures"]["p50"] == {"apart": [], "within": [], "open": [["jdk", "okhttp"], ["jdk", "vertx"],
+                                                                          ["okhttp", "vertx"]]}
+    assert closed["decided"] is False
+
+
+def test_a_look_is_decided_only_when_no_pair_of_the_figures_it_waits_for_is_open():
+    clients = ["a", "b", "c"]
+    decided = {"cpu": {"pairs": {"ratios": [ratio("a", "b", 0.6, 0.8, "better"), ratio("a", "c", 0.6, 0.8, "better"),
+                                            ratio("b", "c", 0.97, 1.04)]}},
+               "p50": {"pairs": {"ratios": [ratio("a", "b", 1.2, 1.5, "worse"), ratio("a", "c", 0.99, 1.01),
+                                            ratio("b", "c", 0.2, 0.3, "better")]}},
+               "p99": {"pairs": {"ratios": []}}}  # a figure the look does not wait for: every pair of it open
+    assert "p99" not in cbud.FIGURES
+    assert cbud.look("rate-4000", decided, clients, 3, 0.975)["decided"] is True
+    one_open = {**decided, "p50": {"pairs": {"ratios": decided["p50"]["pairs"]["ratios"][:2]
+                                             + [ratio("b", "c", 0.9, 1.06)]}}}
+    assert cbud.look("rate-4000", one_open, clients, 3, 0.975)["decided"] is False, "b-c's p50 reaches 1.06"
+    assert cbud.look("rate-4000", {"cpu": decided["cpu"]}, clients, 3, 0.975)["decided"] is False, "p50 not ranked"
 
 
 def test_words_say_where_the_run_stopped_and_which_pairs_stayed_open():

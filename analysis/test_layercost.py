@@ -140,7 +140,7 @@ def test_the_behaviour_cells_a_layer_changes_are_named_with_its_engines(tmp_path
         ("layer", "bare", ["idle race"]), ("same", "bare", [])]
     first, second = cblc.behaviour_lines(changes)
     assert changes[0]["notApplicable"] == [next(a.heading for a in cbb.ASPECTS if "h2-streams" in a.cases)]
-    assert first.startswith("layer over bare: idle race: POST x2 NO -> ") and " ok; n/a through the layer: h2" in first
+    assert first.startswith("layer over bare: idle race: POST 1/2 x2 NO -> ") and " ok; n/a through the layer: h2" in first
     assert second == f"same over bare: no cell changed ({changes[1]['counts']['unchanged']} the same)"
     assert changes[1]["counts"]["unchanged"] > 10, "the fixture's cells compared, not skipped"
     assert cblc.behaviour_changes(None, [("layer", "bare")]) == []
@@ -148,7 +148,7 @@ def test_the_behaviour_cells_a_layer_changes_are_named_with_its_engines(tmp_path
 
     page = cbt.behaviour_html({"behaviour": b, "layerBehaviour": changes})
     assert page.count("&ne; bare") == 1, "the one cell the layer changed, marked in the table"
-    assert "<li>layer over bare: idle race: POST x2 NO -&gt; " in page
+    assert "<li>layer over bare: idle race: POST 1/2 x2 NO -&gt; " in page
 
 
 def test_a_cell_shows_the_ratio_its_interval_and_a_star_and_an_unbounded_end_as_such():

@@ -324,7 +324,7 @@ def test_the_behaviour_cells_that_changed_stand_above_the_ratios(tmp_path):
                                   "org.apache.httpcomponents.client5:httpclient5:5.6.5)"), "the fake forks record none"
     assert all(len(line) <= 118 for line in lines)
     html = tables.upgrade_html(run, u)
-    assert html.index("1 fixed") < html.index("<th>shape</th>") and "POST x2 NO" in html
+    assert html.index("1 fixed") < html.index("<th>shape</th>") and "POST 2/2 x2 NO" in html
     assert "fixed" not in html[html.index("<th>shape</th>"):], "the verdict's paragraph holds the verdict alone"
     cbu.write(run, u)
     assert json.loads((tmp_path / "summary.json").read_text())["upgrade"]["behaviour"]["changed"][0]["aspect"] == "race"

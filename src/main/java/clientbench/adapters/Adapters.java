@@ -13,6 +13,8 @@ import clientbench.adapters.noop.NoopAdapter;
 import clientbench.adapters.okhttp.OkHttpAdapter;
 import clientbench.adapters.okhttp.OkHttpVtAdapter;
 import clientbench.adapters.reactor.ReactorNettyAdapter;
+import clientbench.adapters.reactor.ReactorVtAdapter;
+import clientbench.adapters.spring.RestClientApacheActuatorAdapter;
 import clientbench.adapters.spring.RestClientApacheAdapter;
 import clientbench.adapters.spring.RestClientJdkAdapter;
 import clientbench.adapters.spring.RestClientJettyAdapter;
@@ -20,6 +22,7 @@ import clientbench.adapters.spring.RestClientReactorAdapter;
 import clientbench.adapters.spring.WebClientApacheAdapter;
 import clientbench.adapters.spring.WebClientJdkAdapter;
 import clientbench.adapters.spring.WebClientJettyAdapter;
+import clientbench.adapters.spring.WebClientReactorActuatorAdapter;
 import clientbench.adapters.spring.WebClientReactorAdapter;
 import clientbench.adapters.vertx.VertxAdapter;
 import clientbench.api.AdapterConfig;
@@ -73,6 +76,9 @@ public final class Adapters {
             add("webclient-jdk", WebClientJdkAdapter.class, WebClientJdkAdapter::new);
             add("webclient-apache", WebClientApacheAdapter.class, WebClientApacheAdapter::new);
             add("armeria", ArmeriaAdapter.class, ArmeriaAdapter::new);
+            add("reactor-vt", ReactorVtAdapter.class, ReactorVtAdapter::new);
+            add("restclient-apache-actuator", RestClientApacheActuatorAdapter.class, RestClientApacheActuatorAdapter::new);
+            add("webclient-reactor-actuator", WebClientReactorActuatorAdapter.class, WebClientReactorActuatorAdapter::new);
         }
 
         private static <A extends HttpClientAdapter> void add(String name, Class<A> type, Function<AdapterConfig, A> factory) {
@@ -83,15 +89,17 @@ public final class Adapters {
 
     /**
      * The Spring family: every Spring client, then the bare clients they run over on the same threads (RestClient on
-     * virtual threads: jdk-vt, apache-vt, jetty-vt, reactor, which has no -vt; WebClient async: jdk, apache, jetty,
-     * reactor), then Armeria, the async client a WebClient user weighs against it.
+     * virtual threads: jdk-vt, apache-vt, jetty-vt, reactor-vt; WebClient async: jdk, apache, jetty, reactor), then
+     * Armeria, the async client a WebClient user weighs against it. The two observed as Boot with Actuator observes
+     * them are compared with themselves unobserved.
      */
     public static final String SPRING = "spring";
 
     private static final Map<String, List<String>> FAMILIES = Map.of(SPRING, List.of(
             "restclient-jdk", "restclient-apache", "restclient-jetty", "restclient-reactor",
             "webclient-reactor", "webclient-jetty", "webclient-jdk", "webclient-apache",
-            "apache", "jetty", "jdk", "apache-vt", "jetty-vt", "jdk-vt", "reactor", "armeria"));
+            "restclient-apache-actuator", "webclient-reactor-actuator",
+            "apache", "jetty", "jdk", "apache-vt", "jetty-vt", "jdk-vt", "reactor", "reactor-vt", "armeria"));
 
     private static <A extends HttpClientAdapter> void register(String name, Class<A> type, Function<AdapterConfig, A> factory) {
         FACTORIES.put(name, factory::apply);
@@ -123,7 +131,7 @@ public final class Adapters {
         return List.copyOf(FACTORIES.keySet());
     }
 
-    /** The clients only a run that names them runs (the Spring layers, Armeria), in a fixed order. */
+    /** The clients only a run that names them runs (the Spring layers, Armeria, reactor-vt), in a fixed order. */
     public static List<String> optIn() {
         return List.copyOf(OptIn.FACTORIES.keySet());
     }

@@ -6,8 +6,8 @@ import java.util.Map;
  * The one interface every client is driven through. Contract, checked before any measurement: {@link #send} never
  * blocks on I/O and completes exactly once; the body is read in full, unless the request {@link Request#abandonsBody()}
  * (then the response is closed after its headers, as the library's users do it) or {@link Request#leavesBodyOpen()}
- * (reported after its headers, its body neither read nor closed; the adapter keeps the response strongly held until
- * close(), so no collector frees it); version, compression, redirects, cookies, limits and timeouts follow the config,
+ * (reported after its headers, its body neither read nor closed, the response then dropped: the adapter holds it only
+ * weakly, so a collector may free it); version, compression, redirects, cookies, limits and timeouts follow the config,
  * reported by {@link #settings()}; close() frees every thread and socket, those of bodies left open too.
  */
 public interface HttpClientAdapter extends AutoCloseable {

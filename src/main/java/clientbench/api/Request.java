@@ -12,7 +12,7 @@ import java.util.regex.Pattern;
  * own request from it on every send, as its users write it. Headers go as given, in order, with Accept-Encoding
  * identity unless the caller set one; expectedBodyBytes -1: any length; expectedStatus 0: any 2xx. abandonsBody: the
  * caller reads the status and headers, then closes the response without reading its body, as that library's users do.
- * leavesBodyOpen: the caller reads the status and headers and forgets the body, neither reading nor closing it.
+ * leavesBodyOpen: the caller reads the status and headers and forgets the response, its body neither read nor closed.
  */
 public record Request(String method, URI uri, List<Header> headers, byte[] body, String contentType,
                       long expectedBodyBytes, int expectedStatus, boolean abandonsBody, boolean leavesBodyOpen) {
@@ -134,8 +134,8 @@ public record Request(String method, URI uri, List<Header> headers, byte[] body,
     }
 
     /**
-     * The same request, its body forgotten: the caller keeps the response but neither reads nor closes its body (any
-     * length). The adapter holds what the caller would have closed until its own close(), which frees it.
+     * The same request, its body forgotten: the caller neither reads nor closes its body (any length) and drops the
+     * response. The adapter holds it only weakly, so its library may collect it; its own close() frees what remains.
      */
     public Request withBodyLeftOpen() {
         return new Request(method, uri, headers, body, contentType, -1, expectedStatus, false, true);

@@ -10,9 +10,9 @@ final class BehaviourCases {
 
     static List<BehaviourCase> all() {
         return List.of(new StaleConnection("fin"), new StaleConnection("rst"), new StaleConnection("race"),
-                new ClosedAtOnce(), new Deadline("never"), new Deadline("stall"), new Deadline("trickle"),
-                Deadline.suite(), new TimeoutLeaks(), new PoolTimeouts(), PoolTimeouts.suite(), new ConnectionReuse(),
-                new UnclosedBody(), new DefaultPoolLimits(), new SlowHost(), new LargeHeaders(), new TlsStall(),
+                StaleConnection.closedAtOnceSeen(), new ClosedAtOnce(), new Deadline("never"), new Deadline("stall"),
+                new Deadline("trickle"), Deadline.suite(), new TimeoutLeaks(), new PoolTimeouts(), PoolTimeouts.suite(),
+                new ConnectionReuse(), new UnclosedBody(), new DefaultPoolLimits(), new SlowHost(), new LargeHeaders(), new TlsStall(),
                 new Http2StreamLimit(), new Http2GoAway(), new Http2FlowControl());
     }
 }

@@ -13,8 +13,9 @@ import java.util.Map;
 
 /**
  * A server that closes each kept-alive connection (FIN) right after its answer, without {@code Connection: close}, as
- * one does after an unhandled error; the client sends its next request as soon as the last answer is in, inside any
- * idle check's window: {@value #ROUNDS} rounds of a 1 KiB POST, then a GET. The errors callers saw, and the stub's reads.
+ * one does after an unhandled error; the client sends its next request as soon as the last answer is in, so the FIN is
+ * in flight as it sends (no check could see it; {@code closed-at-once-seen} waits for it): {@value #ROUNDS} rounds of
+ * a 1 KiB POST, then a GET. The errors callers saw, the stub's reads, and the requests that came after its FIN.
  */
 final class ClosedAtOnce implements BehaviourCase {
 

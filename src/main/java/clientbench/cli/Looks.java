@@ -70,10 +70,15 @@ final class Looks {
         try (PrintStream answer = new PrintStream(text, true, StandardCharsets.UTF_8)) {
             ok = Report.python(answer, Report.analysisModule(), "look", dir.toAbsolutePath().toString(), until.shape());
         }
+        judge(round, ok ? text.toString(StandardCharsets.UTF_8) : null);
+    }
+
+    /** The analysis's answer to the look after {@code round} (null: it failed), kept and said; decided: the shape stops. */
+    void judge(int round, String said) {
         Map<String, Object> look = new LinkedHashMap<>();
         look.put("afterRound", round);
         String prefix = "[until decided] " + until.shape() + " after round " + round + " of " + until.maxRounds() + ": ";
-        JsonNode answer = ok ? answer(text.toString(StandardCharsets.UTF_8)) : null;
+        JsonNode answer = said == null ? null : answer(said);
         if (answer == null) {
             look.put("failed", "the analysis could not judge the rounds so far (on stderr)");
             taken.add(look);

@@ -28,6 +28,7 @@ public final class ClientArtifacts {
 
     private static final String SPRING_WEB = "org.springframework:spring-web";
     private static final String SPRING_WEBFLUX = "org.springframework:spring-webflux";
+    private static final String MICROMETER = "io.micrometer:micrometer-core";
 
     /** Every client's; a Spring one lists the Spring layer first (the artifact an upgrade moves), then its engine's. */
     private static final Map<String, List<String>> BY_BASE = byBase();
@@ -44,6 +45,9 @@ public final class ClientArtifacts {
                 BARE.get("jetty")));
         all.put("webclient-apache", with(List.of(SPRING_WEB, SPRING_WEBFLUX,
                 "org.apache.httpcomponents.core5:httpcore5-reactive"), BARE.get("apache")));
+        // Observed as Boot with Actuator: Micrometer's meters and handler beside the layer and its engine.
+        all.put("restclient-apache-actuator", with(List.of(SPRING_WEB, MICROMETER), BARE.get("apache")));
+        all.put("webclient-reactor-actuator", with(List.of(SPRING_WEB, SPRING_WEBFLUX, MICROMETER), BARE.get("reactor")));
         all.put("armeria", List.of("com.linecorp.armeria:armeria"));
         return Map.copyOf(all);
     }

@@ -25,6 +25,7 @@ public record ClientBuild(String client, String version, Map<String, String> pro
             Map.entry("restclient-jetty", "spring.version"), Map.entry("restclient-reactor", "spring.version"),
             Map.entry("webclient-reactor", "spring.version"), Map.entry("webclient-jetty", "spring.version"),
             Map.entry("webclient-jdk", "spring.version"), Map.entry("webclient-apache", "spring.version"),
+            Map.entry("restclient-apache-actuator", "spring.version"), Map.entry("webclient-reactor-actuator", "spring.version"),
             Map.entry("armeria", "armeria.version"));
     private static final Pattern VERSION = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._+-]*");
 

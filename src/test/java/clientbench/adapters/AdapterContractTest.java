@@ -128,11 +128,29 @@ abstract class AdapterContractTest {
     }
 
     /**
-     * The exact {@code retries} record of the client as teams ship it (the library's retries), from the library and the
-     * live client the adapter built ({@link #liveClient}), never from the adapter's own record: a tuning that turned
-     * the library's retries off, or a record that says what the client does not do, fails.
+     * What the client's retries are as teams ship it, from the library's rules and the live client the adapter built
+     * ({@link #liveClient}), never from the adapter's own record: {@code setting}, the retry setting as the live client
+     * has it, which the record must name (null: the library has none, and the record says "none"); and the least and
+     * most times a GET reaches the server when the server resets its pooled connection unanswered, as the stub counts.
      */
-    protected abstract String retriesAsShipped(HttpClientAdapter adapter) throws Exception;
+    protected abstract RetriesAsShipped retriesAsShipped(HttpClientAdapter adapter) throws Exception;
+
+    protected record RetriesAsShipped(String setting, int leastSends, int mostSends) {
+        /** A library without retries of its own: every request sent once, whatever happens to its connection. */
+        static final RetriesAsShipped NONE = new RetriesAsShipped(null, 1, 1);
+
+        static RetriesAsShipped exactly(String setting, int sends) {
+            return new RetriesAsShipped(setting, sends, sends);
+        }
+    }
+
+    /**
+     * What the library's own request timeout raises (somewhere among the failure's causes), where the adapter also has
+     * a timer of its own that raises something else: then only this tells whose timer fired. Null: not declared.
+     */
+    protected Class<? extends Throwable> libraryTimeoutThrows() {
+        return null;
+    }
 
     /**
      * The adapter's own field of type {@code type}: the live client it built. A layer's adapter (Spring's) holds it in
@@ -272,8 +290,8 @@ abstract class AdapterContractTest {
     }
 
     /**
-     * A caller that keeps the response and forgets its body, neither read nor closed: the status is reported once, at
-     * the head, and close() still frees that connection with every other (the adapter holds the response until then).
+     * A caller that forgets a response, its body neither read nor closed: the status is reported once, at the head, and
+     * close() still frees that connection with every other (the body's, whether its library still holds it or not).
      */
     @Test
     void aBodyLeftOpenIsReportedByItsStatusAndCloseFreesItsConnection() throws Exception {
@@ -333,6 +351,31 @@ abstract class AdapterContractTest {
         assertTrue(r.elapsedMillis >= 400 && r.elapsedMillis < 2_500, "timed out after " + r.elapsedMillis + " ms, not ~500 ms");
     }
 
+    /**
+     * With the library's own timeout (LIBRARY_TIMEOUT) a 500 ms deadline fires on the library's own timer: TIMEOUT, the
+     * library's kind recorded (never the suite's) and, where the adapter declares what that timer raises
+     * ({@link #libraryTimeoutThrows}), that among the failure's causes. Bound 5,000 ms: half the answer at 10 s and the
+     * 10 s default caps (Spring's Jetty factory, Armeria) that would end it without the timer; the JVM warmed first.
+     */
+    @Test
+    void libraryTimeoutFiresOnTheLibrarysOwnTimerInTime() throws Exception {
+        // Loads the client's classes, seconds for a cold JVM on a loaded machine: a deadline, not a figure asserted.
+        try (HttpClientAdapter warm = Adapters.create(adapterName(), config().withRequestTimeout(Duration.ofSeconds(20)))) {
+            assertEquals(Outcome.OK, sendAndWait(warm, Request.get(stub.uri(), "/?bytes=5", 5)).outcome);
+        }
+        HttpClientAdapter adapter = open(config().withRequestTimeout(Duration.ofMillis(500)).withTuning(Tuning.LIBRARY_TIMEOUT));
+        Reported r = sendAndWait(adapter, Request.get(stub.uri(), "/?delayMs=10000", 5));
+        Map<String, String> settings = adapter.settings();
+        assertEquals(Outcome.TIMEOUT, r.outcome, r::describe);
+        assertTrue(r.elapsedMillis >= 400 && r.elapsedMillis < 5_000, "timed out after " + r.elapsedMillis + " ms, not ~500 ms");
+        assertNotEquals(clientbench.api.TimeoutKind.SUITE.label(), settings.get("timeoutKind"), settings::toString);
+        Class<? extends Throwable> thrown = libraryTimeoutThrows();
+        if (thrown != null) {
+            assertTrue(clientbench.api.Outcomes.causes(r.cause).stream().anyMatch(thrown::isInstance),
+                    () -> "no " + thrown.getName() + " among the causes of " + r.describe());
+        }
+    }
+
     @Test
     void connectionResetIsReset() throws Exception {
         Reported r = sendAndWait(open(config()), Request.get(stub.uri(), "/?fault=reset", 5));
@@ -348,7 +391,22 @@ abstract class AdapterContractTest {
     @ParameterizedTest(name = "fault={0}, on a pooled connection: {1}")
     @CsvSource({"close, false", "close, true", "reset, false", "reset, true"})
     void getWhoseConnectionDiesReachesTheServerOnce(String fault, boolean pooled) throws Exception {
-        HttpClientAdapter adapter = open(config());
+        assertEquals(sendsOfAGetWhoseConnectionDies(), sendsOfADyingGet(open(config()), fault, pooled),
+                "times the faulted GET reached the stub, counted after close()");
+    }
+
+    /** As shipped, the library's own retries resend a GET whose pooled connection dies as their rules say, no more. */
+    @Test
+    void asShippedAGetWhosePooledConnectionIsResetReachesTheServerAsItsRetriesSay() throws Exception {
+        HttpClientAdapter adapter = open(config().withTuning(Tuning.AS_SHIPPED));
+        long sends = sendsOfADyingGet(adapter, "reset", true);
+        RetriesAsShipped retries = retriesAsShipped(adapter);
+        assertTrue(retries.leastSends() <= sends && sends <= retries.mostSends(),
+                "times the faulted GET reached the stub, counted after close(): " + sends + "; " + retries);
+    }
+
+    /** The times a GET reached the stub when its connection died ({@code fault}), counted after the adapter's close. */
+    private long sendsOfADyingGet(HttpClientAdapter adapter, String fault, boolean pooled) throws Exception {
         if (pooled) { // a connection that served a request before: where clients most often resend
             assertEquals(Outcome.OK, sendAndWait(adapter, Request.get(stub.uri(), "/?bytes=5", 5)).outcome);
         }
@@ -356,8 +414,7 @@ abstract class AdapterContractTest {
         Reported r = sendAndWait(adapter, Request.get(stub.uri(), "/?fault=" + fault, 5));
         assertEquals(Outcome.RESET, r.outcome, r::describe);
         closeAndAwaitStubConnectionsClosed(adapter); // a resend at any time after the report is counted
-        assertEquals(sendsOfAGetWhoseConnectionDies(), stub.stats().requests() - before,
-                "times the faulted GET reached the stub, counted after close()");
+        return stub.stats().requests() - before;
     }
 
     @Test
@@ -684,11 +741,13 @@ abstract class AdapterContractTest {
         Map<Outcome, Integer> outcomes = sendConcurrently(adapter, stub, 20, "/?delayMs=20&bytes=1000", 1000);
         Map<String, String> settings = adapter.settings();
         adapter.close();
-        String retries = retriesAsShipped(adapter); // read from the closed client's configuration
+        RetriesAsShipped retries = retriesAsShipped(adapter); // read from the closed client's configuration
+        String said = settings.get("retries");
         assertAll(settings.toString(),
                 () -> assertEquals(Map.of(Outcome.OK, 20), outcomes),
                 () -> assertTrue(settings.get("tuning").startsWith(tuning.label() + ":"), settings.get("tuning")),
-                () -> assertEquals(retries, settings.get("retries"), "retries as the library ships them, said"));
+                () -> assertTrue(retries.setting() == null ? said.startsWith("none") && retries.mostSends() == 1
+                        : said.contains(retries.setting()), "the record names " + retries + ": " + said));
         threads.awaitBackToBaseline(stub::openConnections, CLOSE_DEADLINE);
         virtualThreads.awaitBackToBaseline(CLOSE_DEADLINE);
     }

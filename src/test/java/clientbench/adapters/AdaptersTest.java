@@ -35,7 +35,8 @@ class AdaptersTest {
     @Test
     void optInClientsAreKnownButNotAmongTheNamesEveryRunCompares() {
         assertEquals(List.of("restclient-jdk", "restclient-apache", "restclient-jetty", "restclient-reactor",
-                "webclient-reactor", "webclient-jetty", "webclient-jdk", "webclient-apache", "armeria"), Adapters.optIn());
+                "webclient-reactor", "webclient-jetty", "webclient-jdk", "webclient-apache", "armeria", "reactor-vt",
+                "restclient-apache-actuator", "webclient-reactor-actuator"), Adapters.optIn());
         for (String name : Adapters.optIn()) {
             assertTrue(!Adapters.names().contains(name) && Adapters.all().contains(name) && Adapters.isClient(name), name);
             assertDoesNotThrow(() -> Adapters.type(name), name);
@@ -57,14 +58,20 @@ class AdaptersTest {
         assertNull(Adapters.family("jdk"));
     }
 
-    /** Each layer names, in its live settings, the bare client of its engine on its threads: the verdict's pair. */
+    /**
+     * Each layer names, in its live settings, the bare client of its engine on its threads: the verdict's pair. A
+     * deadline of its own: it starts and closes a dozen clients, each with its threads, seconds on a loaded machine.
+     */
     @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void eachSpringClientRecordsTheBareClientItIsComparedWith() throws Exception {
         Map<String, String> expected = Map.of("restclient-jdk", "jdk-vt", "restclient-apache", "apache-vt",
-                "restclient-jetty", "jetty-vt", "restclient-reactor", "reactor", "webclient-reactor", "reactor",
-                "webclient-jetty", "jetty", "webclient-jdk", "jdk", "webclient-apache", "apache");
+                "restclient-jetty", "jetty-vt", "restclient-reactor", "reactor-vt", "webclient-reactor", "reactor",
+                "webclient-jetty", "jetty", "webclient-jdk", "jdk", "webclient-apache", "apache",
+                "restclient-apache-actuator", "restclient-apache", "webclient-reactor-actuator", "webclient-reactor");
         Set<String> layers = new HashSet<>(Adapters.optIn());
         layers.remove("armeria"); // no layer: a client of its own
+        layers.remove("reactor-vt"); // no layer: restclient-reactor's bare client
         assertEquals(expected.keySet(), layers);
         for (String name : Adapters.optIn()) {
             try (HttpClientAdapter a = Adapters.create(name, CONFIG)) {

@@ -24,7 +24,7 @@ class ApacheVtAdapterContractTest extends AdapterContractTest {
 
     /** Apache's default strategy, found in the live client's execution chain. */
     @Override
-    protected String retriesAsShipped(HttpClientAdapter adapter) throws Exception {
+    protected RetriesAsShipped retriesAsShipped(HttpClientAdapter adapter) throws Exception {
         return ApacheAdapterContractTest.retriesAsShipped(liveClient(adapter, CloseableHttpClient.class));
     }
 }

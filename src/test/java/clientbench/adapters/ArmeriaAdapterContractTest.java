@@ -23,8 +23,14 @@ class ArmeriaAdapterContractTest extends AdapterContractTest {
 
     /** Armeria retries only through a RetryingClient decorator: none on the live client, as shipped. */
     @Override
-    protected String retriesAsShipped(HttpClientAdapter adapter) throws Exception {
+    protected RetriesAsShipped retriesAsShipped(HttpClientAdapter adapter) throws Exception {
         assertNull(liveClient(adapter, WebClient.class).as(RetryingClient.class), "a RetryingClient on the live client");
-        return "none: Armeria retries only through a RetryingClient decorator, which is not added (nor is it by default)";
+        return RetriesAsShipped.NONE;
+    }
+
+    /** Armeria's responseTimeout (FROM_START). */
+    @Override
+    protected Class<? extends Throwable> libraryTimeoutThrows() {
+        return com.linecorp.armeria.client.ResponseTimeoutException.class;
     }
 }

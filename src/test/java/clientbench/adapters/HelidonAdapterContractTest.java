@@ -18,7 +18,7 @@ class HelidonAdapterContractTest extends AdapterContractTest {
 
     /** Helidon's WebClient has no retry of its own: nothing to read from the client. */
     @Override
-    protected String retriesAsShipped(HttpClientAdapter adapter) {
-        return "none: Helidon WebClient does not send a request again (nothing to turn off)";
+    protected RetriesAsShipped retriesAsShipped(HttpClientAdapter adapter) {
+        return RetriesAsShipped.NONE;
     }
 }

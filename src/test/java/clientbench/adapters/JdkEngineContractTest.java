@@ -23,17 +23,10 @@ abstract class JdkEngineContractTest extends AdapterContractTest {
         return 2;
     }
 
+    /** The JDK's own switch, as it reads it from this JVM's properties; the GET resent once, which it has no switch for. */
     @Override
-    protected String retriesAsShipped(HttpClientAdapter adapter) {
-        return jdkRetries();
-    }
-
-    /** The JDK's own switch, as it reads it from this JVM's properties; the resends it has no switch for. */
-    static String jdkRetries() {
-        String disabled = System.getProperty("jdk.httpclient.disableRetryConnect");
-        return "connect retry " + (disabled != null && !"false".equalsIgnoreCase(disabled) ? "off" : "ON")
-                + " (jdk.httpclient.disableRetryConnect=" + disabled + "); still retried once, with no switch: an HTTP/1.1"
-                + " GET/HEAD whose connection closes or resets before the first response byte, and an HTTP/2 stream refused"
-                + " (REFUSED_STREAM) or unprocessed (GOAWAY)";
+    protected RetriesAsShipped retriesAsShipped(HttpClientAdapter adapter) {
+        return RetriesAsShipped.exactly("jdk.httpclient.disableRetryConnect="
+                + System.getProperty("jdk.httpclient.disableRetryConnect"), sendsOfAGetWhoseConnectionDies());
     }
 }

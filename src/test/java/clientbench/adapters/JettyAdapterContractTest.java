@@ -12,10 +12,7 @@ class JettyAdapterContractTest extends AdapterContractTest {
 
     /** Jetty has no retry knob: it re-sends only a request it never wrote, on a connection it closed itself. */
     @Override
-    protected String retriesAsShipped(HttpClientAdapter adapter) {
-        return JETTY_RETRIES;
+    protected RetriesAsShipped retriesAsShipped(HttpClientAdapter adapter) {
+        return RetriesAsShipped.NONE;
     }
-
-    static final String JETTY_RETRIES = "none (Jetty re-sends only a request never written, on a connection it closed"
-            + " itself)";
 }

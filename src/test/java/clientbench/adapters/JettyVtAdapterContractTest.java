@@ -12,7 +12,7 @@ class JettyVtAdapterContractTest extends AdapterContractTest {
 
     /** Jetty has no retry knob: it re-sends only a request it never wrote, on a connection it closed itself. */
     @Override
-    protected String retriesAsShipped(HttpClientAdapter adapter) {
-        return "none (Jetty re-sends only a request never written, on a connection it closed itself)";
+    protected RetriesAsShipped retriesAsShipped(HttpClientAdapter adapter) {
+        return RetriesAsShipped.NONE;
     }
 }

@@ -69,13 +69,18 @@ final class PlatformThreads {
     /**
      * JVM- or library-wide threads no adapter's close() can end, whose number a warm-up cannot fix: the virtual-thread
      * scheduler's "CarrierThreads" (idle ones retired after 30 s), {@link ForkJoinPool#commonPool()} workers (used by
-     * the JDK's HttpClient; 60 s) and OkHttp's "Okio Watchdog" (no stop API; exits after 60 s without timeouts).
+     * the JDK's HttpClient; 60 s), OkHttp's "Okio Watchdog" (no stop API; exits after 60 s without timeouts) and the
+     * thread of CompletableFuture's timeouts (Spring's JdkClientHttpRequestFactory read timeout): the common pool's
+     * "delayScheduler" from JDK 25, before it "CompletableFutureDelayScheduler"; neither ends.
      */
+    private static final Set<String> DELAYERS = Set.of("ForkJoinPool.commonPool-delayScheduler",
+            "CompletableFutureDelayScheduler");
+
     private static boolean excluded(Thread t) {
         ThreadGroup group = t.getThreadGroup();
         return (group != null && group.getName().equals("CarrierThreads"))
                 || (t instanceof ForkJoinWorkerThread w && w.getPool() == ForkJoinPool.commonPool())
-                || t.getName().equals("Okio Watchdog");
+                || t.getName().equals("Okio Watchdog") || DELAYERS.contains(t.getName());
     }
 
     private static Set<Thread> live() {

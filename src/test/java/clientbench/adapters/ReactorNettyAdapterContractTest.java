@@ -13,17 +13,24 @@ class ReactorNettyAdapterContractTest extends AdapterContractTest {
         return "reactor";
     }
 
-    /** Reactor Netty's default, as the live client's configuration has it: retry not disabled. */
     @Override
-    protected String retriesAsShipped(HttpClientAdapter adapter) throws Exception {
+    protected RetriesAsShipped retriesAsShipped(HttpClientAdapter adapter) throws Exception {
         return retriesAsShipped(liveClient(adapter, HttpClient.class));
     }
 
-    /** The record of a client whose retry is as Reactor Netty ships it. */
-    static String retriesAsShipped(HttpClient client) {
-        assertEquals(HttpClient.create().configuration().isRetryDisabled(), client.configuration().isRetryDisabled(),
-                "the live client's");
-        return "the library's default: a request whose pooled connection closes before it is sent is sent once more"
-                + " on another";
+    /**
+     * Reactor Netty's default, as the live client's configuration has it: retry not disabled, which resends a request
+     * whose pooled connection is found closed before it is sent, never one the server took and then reset: once.
+     */
+    static RetriesAsShipped retriesAsShipped(HttpClient client) {
+        boolean disabled = client.configuration().isRetryDisabled();
+        assertEquals(HttpClient.create().configuration().isRetryDisabled(), disabled, "the live client's");
+        return RetriesAsShipped.exactly("disableRetry " + disabled, 1);
+    }
+
+    /** Reactor Netty's responseTimeout: Netty's read timeout, never the adapter's Mono.timeout. */
+    @Override
+    protected Class<? extends Throwable> libraryTimeoutThrows() {
+        return io.netty.handler.timeout.ReadTimeoutException.class;
     }
 }

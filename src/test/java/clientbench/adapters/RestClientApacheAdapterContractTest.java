@@ -28,7 +28,13 @@ class RestClientApacheAdapterContractTest extends AdapterContractTest {
 
     /** Apache's default strategy, found in the live client's execution chain. */
     @Override
-    protected String retriesAsShipped(HttpClientAdapter adapter) throws Exception {
+    protected RetriesAsShipped retriesAsShipped(HttpClientAdapter adapter) throws Exception {
         return ApacheAdapterContractTest.retriesAsShipped(liveClient(adapter, CloseableHttpClient.class));
+    }
+
+    /** The classic client's RequestConfig responseTimeout: a socket read timeout. */
+    @Override
+    protected Class<? extends Throwable> libraryTimeoutThrows() {
+        return java.net.SocketTimeoutException.class;
     }
 }

@@ -16,4 +16,10 @@ class RestClientJdkAdapterContractTest extends JdkEngineContractTest {
     protected boolean refusesHttp2() {
         return true;
     }
+
+    /** Spring's read timeout: its TimeoutHandler reports the cancelled exchange as an HttpTimeoutException. */
+    @Override
+    protected Class<? extends Throwable> libraryTimeoutThrows() {
+        return java.net.http.HttpTimeoutException.class;
+    }
 }

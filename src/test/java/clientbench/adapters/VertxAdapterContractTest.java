@@ -26,7 +26,7 @@ class VertxAdapterContractTest extends AdapterContractTest {
 
     /** Vert.x's HTTP client has no retry of its own: nothing to read from the client. */
     @Override
-    protected String retriesAsShipped(HttpClientAdapter adapter) {
-        return "none: the Vert.x HTTP client does not send a request again (nothing to turn off)";
+    protected RetriesAsShipped retriesAsShipped(HttpClientAdapter adapter) {
+        return RetriesAsShipped.NONE;
     }
 }

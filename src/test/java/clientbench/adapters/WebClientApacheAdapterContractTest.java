@@ -22,7 +22,13 @@ class WebClientApacheAdapterContractTest extends AdapterContractTest {
 
     /** Apache's default strategy, found in the live client's execution chain. */
     @Override
-    protected String retriesAsShipped(HttpClientAdapter adapter) throws Exception {
+    protected RetriesAsShipped retriesAsShipped(HttpClientAdapter adapter) throws Exception {
         return ApacheAdapterContractTest.retriesAsShipped(liveClient(adapter, CloseableHttpAsyncClient.class));
+    }
+
+    /** The async client's RequestConfig responseTimeout: its I/O session's timeout. */
+    @Override
+    protected Class<? extends Throwable> libraryTimeoutThrows() {
+        return java.net.SocketTimeoutException.class;
     }
 }

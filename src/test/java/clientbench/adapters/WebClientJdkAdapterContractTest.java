@@ -16,4 +16,10 @@ class WebClientJdkAdapterContractTest extends JdkEngineContractTest {
     protected boolean refusesHttp2() {
         return true;
     }
+
+    /** The JDK's HttpRequest.timeout, which the connector's read timeout sets. */
+    @Override
+    protected Class<? extends Throwable> libraryTimeoutThrows() {
+        return java.net.http.HttpTimeoutException.class;
+    }
 }

@@ -21,7 +21,13 @@ class WebClientJettyAdapterContractTest extends AdapterContractTest {
 
     /** Jetty has no retry knob: the same client as the jetty adapters'. */
     @Override
-    protected String retriesAsShipped(HttpClientAdapter adapter) {
-        return JettyAdapterContractTest.JETTY_RETRIES;
+    protected RetriesAsShipped retriesAsShipped(HttpClientAdapter adapter) {
+        return RetriesAsShipped.NONE;
+    }
+
+    /** Jetty's Request.timeout on the native request (the adapter has no timer of its own). */
+    @Override
+    protected Class<? extends Throwable> libraryTimeoutThrows() {
+        return java.util.concurrent.TimeoutException.class;
     }
 }

@@ -22,7 +22,13 @@ class WebClientReactorAdapterContractTest extends AdapterContractTest {
 
     /** Reactor Netty's default, as the live client's configuration has it. */
     @Override
-    protected String retriesAsShipped(HttpClientAdapter adapter) throws Exception {
+    protected RetriesAsShipped retriesAsShipped(HttpClientAdapter adapter) throws Exception {
         return ReactorNettyAdapterContractTest.retriesAsShipped(liveClient(adapter, HttpClient.class));
+    }
+
+    /** Reactor Netty's responseTimeout: Netty's read timeout, never the suite's Mono.timeout. */
+    @Override
+    protected Class<? extends Throwable> libraryTimeoutThrows() {
+        return io.netty.handler.timeout.ReadTimeoutException.class;
     }
 }

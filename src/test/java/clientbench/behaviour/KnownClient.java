@@ -44,51 +44,80 @@ final class KnownClient implements HttpClientAdapter {
      * @param perHost requests at once to one host (0: none), taken before a slot of {@code limit}
      * @param dropUnread a body the caller leaves unread closes its socket; else the rest is drained, the socket kept
      * @param perRead the timeout bounds each read, not the exchange: a body trickled faster than it never ends it
+     * @param checkBeforeReuse an idle socket is polled before reuse, and dropped when its server closed it
+     * @param reclaimOnCollection a body left open is freed (socket closed, slot back) once the response is collected
      */
     record Knobs(boolean resend, int limit, boolean deadlineCoversBody, boolean closeOnTimeout, boolean freeSlotOnTimeout,
-                 int perHost, boolean dropUnread, boolean perRead) {
+                 int perHost, boolean dropUnread, boolean perRead, boolean checkBeforeReuse, boolean reclaimOnCollection) {
         static Knobs plain() {
-            return new Knobs(false, 0, true, true, true, 0, false, false);
+            return new Knobs(false, 0, true, true, true, 0, false, false, false, false);
         }
 
         Knobs perReadDeadline() {
-            return new Knobs(resend, limit, true, closeOnTimeout, freeSlotOnTimeout, perHost, dropUnread, true);
+            return new Knobs(resend, limit, true, closeOnTimeout, freeSlotOnTimeout, perHost, dropUnread, true,
+                    checkBeforeReuse, reclaimOnCollection);
         }
 
         Knobs droppingUnread() {
-            return new Knobs(resend, limit, deadlineCoversBody, closeOnTimeout, freeSlotOnTimeout, perHost, true, perRead);
+            return new Knobs(resend, limit, deadlineCoversBody, closeOnTimeout, freeSlotOnTimeout, perHost, true, perRead,
+                    checkBeforeReuse, reclaimOnCollection);
         }
 
         Knobs resending() {
-            return new Knobs(true, limit, deadlineCoversBody, closeOnTimeout, freeSlotOnTimeout, perHost, dropUnread, perRead);
+            return new Knobs(true, limit, deadlineCoversBody, closeOnTimeout, freeSlotOnTimeout, perHost, dropUnread,
+                    perRead, checkBeforeReuse, reclaimOnCollection);
         }
 
         Knobs limitedTo(int n) {
-            return new Knobs(resend, n, deadlineCoversBody, closeOnTimeout, freeSlotOnTimeout, perHost, dropUnread, perRead);
+            return new Knobs(resend, n, deadlineCoversBody, closeOnTimeout, freeSlotOnTimeout, perHost, dropUnread,
+                    perRead, checkBeforeReuse, reclaimOnCollection);
         }
 
         Knobs perHostLimitedTo(int n) {
-            return new Knobs(resend, limit, deadlineCoversBody, closeOnTimeout, freeSlotOnTimeout, n, dropUnread, perRead);
+            return new Knobs(resend, limit, deadlineCoversBody, closeOnTimeout, freeSlotOnTimeout, n, dropUnread, perRead,
+                    checkBeforeReuse, reclaimOnCollection);
         }
 
         Knobs headersOnlyDeadline() {
-            return new Knobs(resend, limit, false, closeOnTimeout, freeSlotOnTimeout, perHost, dropUnread, perRead);
+            return new Knobs(resend, limit, false, closeOnTimeout, freeSlotOnTimeout, perHost, dropUnread, perRead,
+                    checkBeforeReuse, reclaimOnCollection);
         }
 
         Knobs leaking() {
-            return new Knobs(resend, limit, deadlineCoversBody, false, false, perHost, dropUnread, perRead);
+            return new Knobs(resend, limit, deadlineCoversBody, false, false, perHost, dropUnread, perRead,
+                    checkBeforeReuse, reclaimOnCollection);
+        }
+
+        /** An idle socket is polled before reuse: one its server closed (EOF, reset) is dropped, a fresh one opened. */
+        Knobs checkingBeforeReuse() {
+            return new Knobs(resend, limit, deadlineCoversBody, closeOnTimeout, freeSlotOnTimeout, perHost, dropUnread,
+                    perRead, true, reclaimOnCollection);
+        }
+
+        /** A body left open is the caller's response's: once that is collected, its socket is closed and its slot freed. */
+        Knobs reclaimingOnCollection() {
+            return new Knobs(resend, limit, deadlineCoversBody, closeOnTimeout, freeSlotOnTimeout, perHost, dropUnread,
+                    perRead, checkBeforeReuse, true);
         }
     }
 
     final AtomicInteger connects = new AtomicInteger();
     final AtomicInteger resends = new AtomicInteger();
+    /** Requests whose socket closed (or reset) before a byte of an answer: each lost to a closed connection once. */
+    final AtomicInteger closedBeforeAnswer = new AtomicInteger();
+    /** Idle sockets the check before reuse found closed by their server, and dropped. */
+    final AtomicInteger staleDropped = new AtomicInteger();
     final AtomicInteger timeouts = new AtomicInteger();
     final AtomicInteger bodiesWithoutDeadline = new AtomicInteger();
     final AtomicInteger unreadDropped = new AtomicInteger();
     /** Sockets a timeout left open: what a leak-counting case should find. */
     final Set<Socket> leaked = ConcurrentHashMap.newKeySet();
-    /** Sockets whose body the caller left open: each keeps its slot, as a pool's connection would, until close(). */
+    /**
+     * Sockets whose body the caller left open: each keeps its slot, as a pool's connection would, until close(), or
+     * until its response is collected where the client reclaims ({@code reclaimed} counts those).
+     */
     final Set<Socket> leftOpen = ConcurrentHashMap.newKeySet();
+    final AtomicInteger reclaimed = new AtomicInteger();
 
     private final AdapterConfig config;
     private final Knobs knobs;
@@ -97,6 +126,7 @@ final class KnownClient implements HttpClientAdapter {
     private final Map<String, Deque<Socket>> idle = new ConcurrentHashMap<>();
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
     private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
+    private final java.lang.ref.Cleaner cleaner = java.lang.ref.Cleaner.create();
 
     KnownClient(AdapterConfig config, Knobs knobs) {
         if (config.protocol() != clientbench.api.Protocol.HTTP1) {
@@ -155,10 +185,11 @@ final class KnownClient implements HttpClientAdapter {
             Socket s = socket(request);
             try {
                 return once(s, request, deadline);
-            } catch (EOFException closedBeforeAnswer) {
+            } catch (EOFException closed) {
                 forget(s);
+                closedBeforeAnswer.incrementAndGet();
                 if (!knobs.resend() || attempt > 0) {
-                    throw closedBeforeAnswer;
+                    throw closed;
                 }
                 resends.incrementAndGet();
             } catch (SocketTimeoutException e) {
@@ -207,6 +238,9 @@ final class KnownClient implements HttpClientAdapter {
         }
         if (request.leavesBodyOpen()) {
             leftOpen.add(s);
+            if (knobs.reclaimOnCollection()) {
+                cleaner.register(new Object(), () -> reclaim(s)); // the response the caller forgets: nothing holds it
+            }
             return new long[] {status, -1};
         }
         if (request.abandonsBody() && knobs.dropUnread()) {
@@ -275,16 +309,42 @@ final class KnownClient implements HttpClientAdapter {
 
     private Socket socket(Request request) throws IOException {
         Deque<Socket> pool = idle.get(request.uri().getHost() + ":" + request.uri().getPort());
-        Socket s = pool == null ? null : pool.poll();
-        if (s != null) {
-            return s;
+        for (Socket s = pool == null ? null : pool.poll(); s != null; s = pool.poll()) {
+            if (!knobs.checkBeforeReuse() || open(s)) {
+                return s;
+            }
+            staleDropped.incrementAndGet();
+            forget(s);
         }
+        Socket s;
         s = new Socket();
         open.add(s);
         s.connect(new InetSocketAddress(request.uri().getHost(), request.uri().getPort()),
                 (int) config.connectTimeout().toMillis());
         connects.incrementAndGet();
         return s;
+    }
+
+    private void reclaim(Socket s) {
+        if (leftOpen.remove(s)) {
+            reclaimed.incrementAndGet();
+            forget(s);
+            if (slots != null) {
+                slots.release();
+            }
+        }
+    }
+
+    /** An idle socket's poll: no byte and no end within a millisecond is open; an end or a reset is closed. */
+    private static boolean open(Socket s) {
+        try {
+            s.setSoTimeout(1);
+            return s.getInputStream().read() >= 0; // an idle socket has nothing to read but its end
+        } catch (SocketTimeoutException quiet) {
+            return true;
+        } catch (IOException reset) {
+            return false;
+        }
     }
 
     private void forget(Socket s) {

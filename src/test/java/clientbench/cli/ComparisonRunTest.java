@@ -380,17 +380,19 @@ class ComparisonRunTest {
     @Execution(ExecutionMode.CONCURRENT)
     @Test
     void aRunUntilDecidedSkipsTheRoundsAfterTheLookThatFoundEveryPairDecided() throws Exception {
-        // noop alone: no pair to decide, so the look after round 2 stops the shape, whatever the figures.
-        Path dir = untilDecided("until-none", "noop", 4);
+        // noop alone: no pair to decide, so the look after round 2 stops the shape, whatever the figures; another
+        // shape beside it keeps its three rounds.
+        Path dir = untilDecided("until-none", "noop", 4, 3);
         JsonNode u = untilRecord(dir);
         assertEquals(2, u.path("stoppedAfter").asInt(), u.toString());
-        assertEquals(Set.of(1, 2), roundsOfTrials(dir), "rounds 3 and 4 skipped, as the forks' own records show");
+        assertEquals(Set.of(1, 2), roundsOfTrials(dir, "rate-4000"), "rounds 3 and 4 skipped, as the forks' own records show");
+        assertEquals(Set.of(1, 2, 3), roundsOfTrials(dir, ProfileRunProbe.GOOD.name()), "the other shape's rounds all ran");
     }
 
     @Execution(ExecutionMode.CONCURRENT)
     @Test
     void aRunUntilDecidedGoesOnExactlyWhileALookFindsAPairOpen() throws Exception {
-        Path dir = untilDecided("until-two", "jdk,apache-vt", 3);
+        Path dir = untilDecided("until-two", "jdk,apache-vt", 3, 0);
         JsonNode u = untilRecord(dir);
         JsonNode look = u.path("taken").get(0);
         assertEquals(2, look.path("afterRound").asInt(), u.toString());
@@ -400,16 +402,19 @@ class ComparisonRunTest {
             assertEquals(1, f.path("apart").asInt() + f.path("within").asInt() + f.path("open").asInt(),
                     "one pair, in one state: " + f);
         }
-        assertEquals(decided ? Set.of(1, 2) : Set.of(1, 2, 3), roundsOfTrials(dir), u.toString());
+        assertEquals(decided ? Set.of(1, 2) : Set.of(1, 2, 3), roundsOfTrials(dir, "rate-4000"), u.toString());
         assertEquals(decided ? 2 : 0, u.path("stoppedAfter").asInt(), u.toString());
     }
 
-    /** A run of the probe until decided, finished and reported; the look's line and the verdict's checked here. */
-    private static Path untilDecided(String name, String clients, int rounds) throws Exception {
+    /**
+     * A run of the probe until decided ({@code otherRounds}: another shape's beside it, 0 for none), finished and
+     * reported; the look's line and the verdict's checked here.
+     */
+    private static Path untilDecided(String name, String clients, int rounds, int otherRounds) throws Exception {
         Prerequisites.require(Files.isExecutable(PYTHON), "the report's venv (./bench test makes it)");
         Path root = root(name);
         Ran r = run(java(root, true, System.getProperty("java.class.path"), ProfileRunProbe.class.getName(), "until",
-                String.valueOf(rounds), clients));
+                String.valueOf(rounds), clients, String.valueOf(otherRounds)));
         assertEquals(0, r.exit(), r.all());
         Pattern look = Pattern.compile("\\[until decided] rate-4000 after round 2 of " + rounds + ": cpu \\d apart, \\d within 5%, "
                 + "\\d open; p50 \\d apart, \\d within 5%, \\d open; (going on|decided: "
@@ -429,11 +434,14 @@ class ComparisonRunTest {
         return JsonFiles.MAPPER.readTree(dir.resolve("env.json").toFile()).path("untilDecided");
     }
 
-    /** The rounds of the shape's forks, as each fork's own record gives its round. */
-    private static Set<Integer> roundsOfTrials(Path dir) throws IOException {
+    /** The rounds of {@code shape}'s forks, as each fork's own record gives its shape and round. */
+    private static Set<Integer> roundsOfTrials(Path dir, String shape) throws IOException {
         Set<Integer> rounds = new HashSet<>();
         for (String n : names(dir, ".trial.json")) {
-            rounds.add(JsonFiles.MAPPER.readTree(dir.resolve(n).toFile()).path("round").asInt());
+            JsonNode trial = JsonFiles.MAPPER.readTree(dir.resolve(n).toFile());
+            if (trial.path("shape").asText().equals(shape)) {
+                rounds.add(trial.path("round").asInt());
+            }
         }
         return rounds;
     }

@@ -15,8 +15,9 @@ import java.util.Map;
 /**
  * A comparison run in its own JVM, as {@code ./bench} runs one, for {@link ComparisonRunTest}: each argument a shape,
  * {@code broken} (a parameter refused at setup: the fork fails as a crashed client's does) or {@code good} (1k req/s).
- * The client is {@code noop}, the harness alone: the quickest fork that still runs a whole trial. {@code until N A,B}:
- * clients A and B (and noop) in up to N rounds, stopping once the analysis finds every pair decided.
+ * The client is {@code noop}, the harness alone: the quickest fork that still runs a whole trial. {@code until N A,B [R]}:
+ * clients A and B (and noop) in up to N rounds, stopping once the analysis finds every pair decided; with R, the
+ * {@code good} shape beside it in R rounds of its own.
  */
 public final class ProfileRunProbe {
     static final Shape.Timings ONCE = new Shape.Timings(0, 1, 1, 1);
@@ -27,8 +28,9 @@ public final class ProfileRunProbe {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length == 3 && args[0].equals("until")) {
-            System.exit(untilDecided(Integer.parseInt(args[1]), List.of(args[2].split(","))));
+        if (args.length >= 3 && args[0].equals("until")) {
+            System.exit(untilDecided(Integer.parseInt(args[1]), List.of(args[2].split(",")),
+                    args.length > 3 ? Integer.parseInt(args[3]) : 0));
         }
         List<Shape> shapes = new ArrayList<>();
         for (String a : args) {
@@ -43,10 +45,14 @@ public final class ProfileRunProbe {
         System.exit(new ComparisonRun(plan, System.out).run());
     }
 
-    /** The common rate's name on a short shape (2k req/s, one measured second, noop beside) in up to {@code rounds}. */
-    static int untilDecided(int rounds, List<String> clients) throws Exception {
+    /**
+     * The common rate's name on a short shape (2k req/s, one measured second, noop beside) in up to {@code rounds};
+     * {@code otherRounds} above 0: {@link #GOOD} beside it, in that many rounds.
+     */
+    static int untilDecided(int rounds, List<String> clients, int otherRounds) throws Exception {
         Shape common = new Shape(Profile.COMMON_SHAPE, Shape.OPEN, Map.of("rate", "2000"), ONCE, 1, true);
-        Profile profile = new Profile("probe", "ComparisonRunTest's run until decided", List.of(common), null);
+        List<Shape> shapes = otherRounds == 0 ? List.of(common) : List.of(common, GOOD.inRounds(otherRounds, 0));
+        Profile profile = new Profile("probe", "ComparisonRunTest's run until decided", shapes, null);
         UntilDecided until = UntilDecided.of(profile, rounds);
         RunPlan plan = new RunPlan(until.applyTo(profile), clients, null, JmhArgs.parse(List.of()), Jdk.current());
         return new ComparisonRun(plan, System.out, null, until).run();

@@ -84,7 +84,7 @@ class ProfileScheduleTest {
         }
     }
 
-    /** Standard's hour holds the default set with every shape; the spring family's 16 clients run fewer. */
+    /** Standard's hour holds the default set with every shape; the spring family's clients, more, run fewer. */
     @Test
     void aProfileRunWithMoreThanTheDefaultClientsLeavesOutItsLongestUnrankedShapes() {
         Profile standard = Profile.named("standard");

@@ -36,7 +36,7 @@ class StubHabitsTest {
             assertEquals(200, c.send(RawHttp.get("/?idleClose=fin&idleMs=100")).read().status());
             assertEquals(-1, c.readByte(), "an orderly close (FIN) once idle");
         }
-        assertEquals(1, fresh.server().tally().idleCloses());
+        await(() -> fresh.server().tally().idleCloses() == 1, "counted once the FIN went out");
     }
 
     @Test
@@ -48,7 +48,41 @@ class StubHabitsTest {
             assertEquals(-1, c.readByte(), "then an orderly close (FIN), no Connection: close announced");
             assertFalse(r.head().toLowerCase(Locale.ROOT).contains("connection: close"), r.head());
         }
-        assertEquals(1, fresh.server().tally().idleCloses());
+        await(() -> fresh.server().tally().idleCloses() == 1, "counted once the FIN went out");
+    }
+
+    /**
+     * A FIN shuts only the stub's side: a request sent on the connection after it arrived is seen, counted by its key
+     * apart from those read (it is not processed) and refused by a reset, as a closed socket refuses it.
+     */
+    @Test
+    void aRequestSentAfterTheFinIsCountedApartAndRefused() throws Exception {
+        StubServer stub = fresh.server();
+        try (RawHttp c = new RawHttp(stub.port())) {
+            assertEquals(200, c.send(RawHttp.get("/?idleClose=fin&idleMs=0")).read().status());
+            assertEquals(-1, c.readByte(), "the FIN reached the client");
+            await(() -> stub.tally().idleCloses() == 1 && stub.tally().idleClosesPending() == 0, "the FIN counted");
+            c.send(post("/", "late-1"));
+            await(() -> stub.tally().afterFinArrivals() == 1, "the request sent after the FIN seen");
+            assertThrows(SocketException.class, () -> c.send(post("/", "later-2")).readByte(), "refused by a reset");
+        }
+        assertEquals(Map.of("late-1", 1), stub.seenAfterFin("late-"));
+        assertEquals(Map.of(), stub.seen("late-"), "not read as processed");
+        assertEquals(0, stub.tally().idleClosesPending());
+    }
+
+    /** An idle close armed and called off by the next request is pending no more; one that went out is counted. */
+    @Test
+    void anIdleCloseIsPendingUntilItGoesOutOrTheNextRequestCallsItOff() throws Exception {
+        StubServer stub = fresh.server();
+        try (RawHttp c = new RawHttp(stub.port())) {
+            assertEquals(200, c.send(RawHttp.get("/?idleClose=fin&idleMs=60000")).read().status());
+            await(() -> stub.tally().idleClosesPending() == 1, "armed for a minute");
+            assertEquals(200, c.send(RawHttp.get("/?idleClose=fin&idleMs=100")).read().status());
+            await(() -> stub.tally().idleCloses() == 1, "the second went out");
+            assertEquals(-1, c.readByte());
+        }
+        assertEquals(0, stub.tally().idleClosesPending(), "the first called off, the second done");
     }
 
     @Test
@@ -98,6 +132,7 @@ class StubHabitsTest {
             assertEquals(200, again.send(post("/?idleClose=race&idleMs=100", "order-7")).read().status(), "a fresh connection");
         }
         assertEquals(Map.of("order-7", 2), stub.seen("order-"));
+        assertEquals(Map.of("order-7", 1), stub.seenRaceClosed("order-"), "the race closed under its first send");
         assertEquals(1, stub.tally().raceCloses());
     }
 

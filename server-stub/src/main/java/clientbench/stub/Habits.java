@@ -2,8 +2,10 @@ package clientbench.stub;
 
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.socket.DuplexChannel;
 import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.codec.http2.Http2FrameCodec;
 import io.netty.handler.codec.http2.Http2StreamChannel;
@@ -15,7 +17,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The habits of servers that bite clients in production, as the requests' queries ask ({@link StubParams}). One per
  * HTTP/1.1 connection, on its event loop: closing it once idle (FIN, RST, or as the next request's head arrives) and
- * ending every Nth answer with {@code Connection: close}. On HTTP/2, {@link #goAway}: a GOAWAY every Nth stream.
+ * ending every Nth answer with {@code Connection: close}; a FIN shuts the output only, so a request sent after it is
+ * seen. On HTTP/2, {@link #goAway}: a GOAWAY every Nth stream.
  */
 final class Habits {
 
@@ -31,6 +34,12 @@ final class Habits {
     private long idleMs;
     private long idleSinceNanos;
     private ScheduledFuture<?> idleTimer;
+    /** The last answer's write: an idle FIN waits for its bytes to leave. */
+    private ChannelFuture lastAnswer;
+    /** Request heads arrived on this connection: a FIN waiting for an answer's bytes is dropped when one came since. */
+    private long arrivals;
+    /** The stub sent its FIN here (output shut, input still read). */
+    private boolean finSent;
 
     Habits(Channel connection, StubTally tally) {
         this.connection = connection;
@@ -38,17 +47,37 @@ final class Habits {
     }
 
     /**
-     * A request's head arrived, {@code held} others unanswered before it. False when the connection, idle in race mode
-     * since the last answer's {@code idleMs}, is closed instead: the request is read and never answered.
+     * A request's head arrived carrying {@code key} on a connection the stub had already sent its FIN on: it was sent on
+     * a closed connection. Counted, and refused unread by a reset, as the kernel of a closed socket refuses it. False
+     * while no FIN went out here.
      */
-    boolean arrived(int held) {
+    boolean closedBeforeArrival(String key) {
+        if (!finSent) {
+            return false;
+        }
+        tally.afterFinArrivals.increment();
+        tally.afterFin.count(key);
+        connection.config().setOption(ChannelOption.SO_LINGER, 0);
+        connection.close();
+        return true;
+    }
+
+    /**
+     * A request's head arrived carrying {@code key}, {@code held} others unanswered before it. False when the connection,
+     * idle in race mode since the last answer's {@code idleMs}, is closed instead: the request is read and never answered.
+     */
+    boolean arrived(int held, String key) {
+        arrivals++;
         if (idleTimer != null) {
-            idleTimer.cancel(false);
+            if (idleTimer.cancel(false)) {
+                tally.idleClosesPending.decrementAndGet();
+            }
             idleTimer = null;
         }
         if (idleClose == StubParams.IdleClose.RACE && held == 0
                 && System.nanoTime() - idleSinceNanos >= TimeUnit.MILLISECONDS.toNanos(idleMs)) {
             tally.raceCloses.increment();
+            tally.raceClosed.count(key);
             connection.close();
             return false;
         }
@@ -65,8 +94,12 @@ final class Habits {
         return last;
     }
 
-    /** An answer went out on a kept-alive connection, {@code held} requests still unanswered: the idle habit starts at none. */
-    void answered(StubParams params, int held) {
+    /**
+     * An answer was written on a kept-alive connection ({@code written}: its bytes leaving), {@code held} requests still
+     * unanswered: the idle habit starts at none.
+     */
+    void answered(StubParams params, int held, ChannelFuture written) {
+        lastAnswer = written;
         idleClose = params.idleClose();
         idleMs = params.idleMs();
         if (held > 0) {
@@ -74,21 +107,42 @@ final class Habits {
         }
         idleSinceNanos = System.nanoTime();
         if (idleClose == StubParams.IdleClose.FIN || idleClose == StubParams.IdleClose.RST) {
+            tally.idleClosesPending.incrementAndGet();
             idleTimer = connection.eventLoop().schedule(this::closeIdle, idleMs, TimeUnit.MILLISECONDS);
         }
     }
 
+    /** Closes the idle connection as its habit asks; every way out ends the pending count it was armed with. */
     private void closeIdle() {
         idleTimer = null;
         if (!connection.isActive()) {
+            tally.idleClosesPending.decrementAndGet();
             return;
         }
-        tally.idleCloses.increment();
-        if (idleClose == StubParams.IdleClose.RST) {
-            connection.config().setOption(ChannelOption.SO_LINGER, 0);
-        }
         connection.flush(); // at idleMs 0 the answer may still wait for its flush: a close would drop it
-        connection.close();
+        if (idleClose == StubParams.IdleClose.RST) {
+            tally.idleCloses.increment();
+            connection.config().setOption(ChannelOption.SO_LINGER, 0);
+            connection.close();
+            tally.idleClosesPending.decrementAndGet();
+            return;
+        }
+        // The FIN once the answer's bytes are out (a shutdown fails what is still queued), unless a request came first;
+        // the stub reads on, so a request sent after the FIN reached the client is seen (closedBeforeArrival).
+        long at = arrivals;
+        lastAnswer.addListener(written -> {
+            if (arrivals != at || !connection.isActive() || finSent) {
+                tally.idleClosesPending.decrementAndGet();
+                return;
+            }
+            finSent = true;
+            ((DuplexChannel) connection).shutdownOutput().addListener(shut -> {
+                if (shut.isSuccess()) {
+                    tally.idleCloses.increment();
+                }
+                tally.idleClosesPending.decrementAndGet();
+            });
+        });
     }
 
     /**

@@ -183,15 +183,20 @@ final class StubHandler extends ChannelInboundHandlerAdapter {
 
     /**
      * Whether the connection's habits refuse this request as its head arrives: an HTTP/2 stream past a GOAWAY (not
-     * processed, so not counted as seen), or an idle HTTP/1.1 connection in race mode, closed under it (seen).
+     * processed, so not counted as seen), an HTTP/1.1 connection the stub had sent its FIN on (not processed, counted
+     * apart), or an idle HTTP/1.1 connection in race mode, closed under it (seen).
      */
     private boolean refusedOnArrival(HttpRequest request) {
         if (rawOut == null && invalid == null && ctx.channel() instanceof Http2StreamChannel stream
                 && Habits.goAway(stream, params, tally)) {
             return true;
         }
-        tally.read(request.headers().get(StubTally.KEY_HEADER));
-        return habits != null && !habits.arrived(held);
+        String key = request.headers().get(StubTally.KEY_HEADER);
+        if (habits != null && habits.closedBeforeArrival(key)) {
+            return true; // sent after the stub's FIN: refused unread, as a closed socket refuses it
+        }
+        tally.read.count(key);
+        return habits != null && !habits.arrived(held, key);
     }
 
     private void end() {
@@ -271,8 +276,7 @@ final class StubHandler extends ChannelInboundHandlerAdapter {
                 params.headerBytes())
                 : responses.http1(params.status(), params.bytes(), keepAlive, head, requestBytes, params.headerBytes());
         if (keepAlive) {
-            rawOut.write(bytes);
-            habits.answered(params, held);
+            habits.answered(params, held, rawOut.write(bytes));
         } else {
             queue.clear();
             rawOut.writeAndFlush(bytes).addListener(ChannelFutureListener.CLOSE);

@@ -169,15 +169,18 @@ public final class StubServer implements AutoCloseable {
      * GOAWAYs sent and the streams they refused, answers whose head was padded as {@code headerBytes} asked
      * ({@code largeHeads}), requests held now and at most at once (read, not yet answered; the most since start or
      * {@link #restartPeakInFlight()}), and the distinct idempotency
-     * keys kept (beyond {@link StubTally#MAX_KEYS}, {@code untrackedKeys} requests); HTTP/2's WINDOW_UPDATE frames read
+     * keys kept (beyond {@link KeyCounts#MAX_KEYS}, {@code untrackedKeys} requests); HTTP/2's WINDOW_UPDATE frames read
      * and written, the pauses of {@code readPauseMs} and the bodies and body bytes read with them, and the streams and
      * connections closed because the client sent past the window granted ({@code flowControlErrors}), and the HTTP/2
-     * answers written but not yet sent in full ({@code answersUnsent}, now: on loopback, held back by a closed window).
+     * answers written but not yet sent in full ({@code answersUnsent}, now: on loopback, held back by a closed window);
+     * request heads that came on a connection after the stub's FIN ({@code afterFinArrivals}: sent on a closed one);
+     * idle closes armed and not yet gone out nor called off ({@code idleClosesPending}, now).
      */
     public record Tally(long idleCloses, long raceCloses, long closeEveryCloses, long goAways, long refusedStreams,
                         long largeHeads, int inFlight, int peakInFlight, long keys, long untrackedKeys,
                         long windowUpdatesIn, long windowUpdatesOut, long readPauses, long pausedBodies,
-                        long pausedBodyBytes, long flowControlErrors, int answersUnsent) {
+                        long pausedBodyBytes, long flowControlErrors, int answersUnsent, long afterFinArrivals,
+                        int idleClosesPending) {
 
         /** One line of JSON, as {@code --control} prints it after {@code "tally "}. */
         public String toJson() {
@@ -185,9 +188,10 @@ public final class StubServer implements AutoCloseable {
                     + "\"goAways\":%d,\"refusedStreams\":%d,\"largeHeads\":%d,\"inFlight\":%d,\"peakInFlight\":%d,\"keys\":%d,"
                     + "\"untrackedKeys\":%d,\"windowUpdatesIn\":%d,\"windowUpdatesOut\":%d,\"readPauses\":%d,"
                     + "\"pausedBodies\":%d,\"pausedBodyBytes\":%d,\"flowControlErrors\":%d,"
-                    + "\"answersUnsent\":%d}", idleCloses, raceCloses, closeEveryCloses, goAways,
-                    refusedStreams, largeHeads, inFlight, peakInFlight, keys, untrackedKeys, windowUpdatesIn, windowUpdatesOut,
-                    readPauses, pausedBodies, pausedBodyBytes, flowControlErrors, answersUnsent);
+                    + "\"answersUnsent\":%d,\"afterFinArrivals\":%d,\"idleClosesPending\":%d}", idleCloses, raceCloses,
+                    closeEveryCloses, goAways, refusedStreams, largeHeads, inFlight, peakInFlight, keys, untrackedKeys,
+                    windowUpdatesIn, windowUpdatesOut, readPauses, pausedBodies, pausedBodyBytes, flowControlErrors,
+                    answersUnsent, afterFinArrivals, idleClosesPending);
         }
     }
 
@@ -205,10 +209,25 @@ public final class StubServer implements AutoCloseable {
 
     /**
      * How many times the stub read the head of each request whose {@code Idempotency-Key} starts with {@code prefix}:
-     * 2 is one logical request sent twice. A stream refused by a GOAWAY is not counted (it was not processed).
+     * 2 is one logical request sent twice. A stream refused by a GOAWAY is not counted (it was not processed), nor a
+     * request that came after the stub's FIN ({@link #seenAfterFin}).
      */
     public java.util.Map<String, Integer> seen(String prefix) {
-        return tally.seen(prefix);
+        return tally.read.seen(prefix);
+    }
+
+    /** Of those, the requests the idle race closed their connection under, as their head arrived, unanswered. */
+    public java.util.Map<String, Integer> seenRaceClosed(String prefix) {
+        return tally.raceClosed.seen(prefix);
+    }
+
+    /**
+     * Requests that came on a connection after the stub had sent its FIN there ({@code idleClose=fin}), by key: each
+     * was sent on a connection whose close had reached the client, and was refused unread (a reset), as a closed socket
+     * refuses it.
+     */
+    public java.util.Map<String, Integer> seenAfterFin(String prefix) {
+        return tally.afterFin.seen(prefix);
     }
 
     /**

@@ -3,15 +3,13 @@ package clientbench.stub;
 import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.codec.http2.Http2Exception;
 
-import java.util.Map;
-import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
  * What the stub saw of the clients' misbehaviour, counted where it happened: each request by its {@value #KEY_HEADER}
- * (the same logical request sent twice counts twice), the connections its habits closed, the streams a GOAWAY refused,
+ * (the same logical request sent twice counts twice), and apart the requests a habit closed the connection under (the
+ * idle race) or that came on a connection after the stub's FIN, the connections its habits closed, the streams a GOAWAY refused,
  * the answers whose head it padded ({@code headerBytes}), the requests it held at once, and HTTP/2 flow control: the
  * WINDOW_UPDATE frames it read and wrote, the request bodies it read slowly ({@code readPauseMs}), the windows the
  * client overran. Since start; the keys kept are bounded, the rest only counted.
@@ -20,13 +18,19 @@ final class StubTally {
 
     /** The header a client's logical request is named by (the IETF draft's idempotency key). */
     static final String KEY_HEADER = "idempotency-key";
-    /** Distinct keys kept; beyond, a request with a new key is only counted in {@code untrackedKeys}. */
-    static final int MAX_KEYS = 100_000;
 
-    private final ConcurrentHashMap<String, AtomicInteger> keys = new ConcurrentHashMap<>();
-    private final LongAdder untrackedKeys = new LongAdder();
+    /** Each request's head read and processed (a race's close under it included: the client cannot know which). */
+    final KeyCounts read = new KeyCounts();
+    /** Requests whose connection the idle race closed as their head arrived. */
+    final KeyCounts raceClosed = new KeyCounts();
+    /** Requests that came on a connection after the stub's FIN, refused unread as a closed socket refuses them. */
+    final KeyCounts afterFin = new KeyCounts();
     final LongAdder idleCloses = new LongAdder();
+    /** Idle closes armed and not yet done nor called off: while none is, every idle connection's close went out. */
+    final AtomicInteger idleClosesPending = new AtomicInteger();
     final LongAdder raceCloses = new LongAdder();
+    /** Request heads that came on a connection after the stub's FIN (each one closes it by reset). */
+    final LongAdder afterFinArrivals = new LongAdder();
     final LongAdder closeEveryCloses = new LongAdder();
     final LongAdder goAways = new LongAdder();
     final LongAdder refusedStreams = new LongAdder();
@@ -43,19 +47,6 @@ final class StubTally {
     final AtomicInteger answersUnsent = new AtomicInteger();
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicInteger peakInFlight = new AtomicInteger();
-
-    /** A request's head was read carrying {@code key} (null: none). */
-    void read(String key) {
-        if (key == null) {
-            return;
-        }
-        AtomicInteger n = keys.get(key);
-        if (n == null && keys.size() >= MAX_KEYS) {
-            untrackedKeys.increment();
-            return;
-        }
-        (n != null ? n : keys.computeIfAbsent(key, k -> new AtomicInteger())).incrementAndGet();
-    }
 
     /** A request the stub now holds: read, not yet answered or given up. */
     void held() {
@@ -81,21 +72,11 @@ final class StubTally {
         }
     }
 
-    /** The times each key starting with {@code prefix} was seen, by key. */
-    Map<String, Integer> seen(String prefix) {
-        Map<String, Integer> out = new TreeMap<>();
-        keys.forEach((k, n) -> {
-            if (k.startsWith(prefix)) {
-                out.put(k, n.get());
-            }
-        });
-        return out;
-    }
-
     StubServer.Tally snapshot() {
         return new StubServer.Tally(idleCloses.sum(), raceCloses.sum(), closeEveryCloses.sum(), goAways.sum(),
-                refusedStreams.sum(), largeHeads.sum(), inFlight.get(), peakInFlight.get(), keys.size(), untrackedKeys.sum(),
+                refusedStreams.sum(), largeHeads.sum(), inFlight.get(), peakInFlight.get(), read.size(), read.untracked(),
                 windowUpdatesIn.sum(), windowUpdatesOut.sum(), readPauses.sum(), pausedBodies.sum(),
-                pausedBodyBytes.sum(), flowControlErrors.sum(), answersUnsent.get());
+                pausedBodyBytes.sum(), flowControlErrors.sum(), answersUnsent.get(), afterFinArrivals.sum(),
+                idleClosesPending.get());
     }
 }

@@ -3,12 +3,12 @@ package clientbench.adapters.ahc;
 import clientbench.adapters.support.AdapterSettings;
 import clientbench.adapters.support.AsyncPermits;
 import clientbench.adapters.support.Http2Ramp;
-import clientbench.adapters.support.OpenBodies;
 import clientbench.api.AdapterConfig;
 import clientbench.api.Completion;
 import clientbench.api.HttpClientAdapter;
 import clientbench.api.LibraryVersion;
 import clientbench.api.Outcome;
+import clientbench.api.Outcomes;
 import clientbench.api.Request;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.util.LinkedHashMap;
@@ -38,7 +38,6 @@ public final class AhcAdapter implements HttpClientAdapter {
     private final Http2Ramp ramp;
     private final Map<String, String> settings;
     private final AhcExchange.Observed observed = new AhcExchange.Observed();
-    private final OpenBodies leftOpen = new OpenBodies();
     private volatile boolean closed;
 
     public AhcAdapter(AdapterConfig config) {
@@ -88,19 +87,28 @@ public final class AhcAdapter implements HttpClientAdapter {
         }
     }
 
+    /**
+     * A body the caller leaves unread, in the API AsyncHttpClient's users call: {@code execute()}'s handler reads every
+     * body into its Response, so the connection goes back to the pool whatever the caller then does with it.
+     */
     private void startLeavingBodyOpen(Request request, Completion completion) {
-        AhcLeftOpen handler = AhcLeftOpen.create(request, completion);
         try {
-            handler.holdIn(leftOpen, client.executeRequest(toAhc(request), handler));
+            client.executeRequest(toAhc(request)).toCompletableFuture().whenComplete((response, failure) -> {
+                if (failure != null) {
+                    completion.complete(Outcomes.ofThrowable(failure), 0, failure);
+                } else {
+                    int status = response.getStatusCode();
+                    completion.complete(Outcomes.ofResponse(request, status, -1), status, -1, null);
+                }
+            });
         } catch (RuntimeException e) { // refused before it started, e.g. after close()
-            handler.onThrowable(e);
+            completion.complete(Outcomes.ofThrowable(e), 0, e);
         }
     }
 
     @Override
     public void close() {
         closed = true;
-        leftOpen.closeAll();
         try {
             client.close(); // stops the timer (joins its thread) and starts the event loops' shutdown
         } catch (Exception e) {

@@ -62,7 +62,7 @@ public final class ApacheAdapter implements HttpClientAdapter {
         ApacheExchange exchange = new ApacheExchange(request, completion, inFlight);
         inFlight.add(exchange);
         if (request.leavesBodyOpen()) {
-            leftOpen.hold(exchange::closeLeftOpen);
+            leftOpen.hold(exchange, ApacheExchange::closeLeftOpen);
         }
         try {
             Future<Long> future = client.execute(b.build(), exchange.consumer, exchange);

@@ -57,7 +57,7 @@ public final class ApacheVtAdapter implements HttpClientAdapter {
             }
             if (request.leavesBodyOpen()) { // the CloseableHttpResponse never closed: it keeps its pool slot
                 var response = client.execute(r);
-                leftOpen.hold(response);
+                leftOpen.hold(response, open -> open.close());
                 return Answer.of(response.getCode(), -1);
             }
             if (request.abandonsBody()) { // the response closed unread, as its users write it without a handler

@@ -118,7 +118,7 @@ public final class ArmeriaAdapter implements HttpClientAdapter {
                 return;
             }
             if (request.leavesBodyOpen()) {
-                leftOpen.hold(split.body()::abort);
+                leftOpen.hold(split, s -> s.body().abort());
             } else {
                 split.body().abort();
             }

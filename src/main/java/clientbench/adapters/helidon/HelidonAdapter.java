@@ -83,7 +83,7 @@ public final class HelidonAdapter implements HttpClientAdapter {
             if (request.leavesBodyOpen()) { // the response neither read nor closed: its connection stays with it
                 try {
                     HttpClientResponse response = HelidonClients.call(client, request);
-                    leftOpen.hold(response);
+                    leftOpen.hold(response, HttpClientResponse::close);
                     status = response.status().code();
                     outcome = Outcomes.ofResponse(request, status, -1);
                 } finally {

@@ -168,7 +168,7 @@ public final class JdkClients {
     static HttpResponse.BodyHandler<Long> body(clientbench.api.Request request, OpenBodies leftOpen) {
         if (request.leavesBodyOpen()) {
             return info -> HttpResponse.BodySubscribers.mapping(HttpResponse.BodySubscribers.ofInputStream(), in -> {
-                leftOpen.hold(in);
+                leftOpen.hold(in, java.io.InputStream::close);
                 return -1L;
             });
         }

@@ -36,28 +36,22 @@ public final class JettyAdapter implements HttpClientAdapter {
             sendLeavingBodyOpen(request, completion);
             return;
         }
+        // A body the caller leaves unread: no listener reads its content, and Jetty reads the rest and discards it.
+        boolean unread = request.abandonsBody();
         JettyClients.newRequest(client, config.requestTimeout(), request).send(new Response.Listener() {
-            private long bytes;
-            private volatile boolean abandoned;
-
-            @Override
-            public void onHeaders(Response response) {
-                if (request.abandonsBody()) { // the caller leaves the body unread: Response.abort, as Jetty's users do
-                    abandoned = true;
-                    bytes = -1;
-                    response.abort(new java.util.concurrent.CancellationException("body abandoned by the caller"));
-                }
-            }
+            private long bytes = unread ? -1 : 0;
 
             @Override
             public void onContent(Response response, ByteBuffer content) {
-                bytes += content.remaining();
+                if (!unread) {
+                    bytes += content.remaining();
+                }
             }
 
             @Override
             public void onComplete(Result result) {
                 int status = result.getResponse() == null ? 0 : result.getResponse().getStatus();
-                if (result.isSucceeded() || abandoned) {
+                if (result.isSucceeded()) {
                     completion.complete(Outcomes.ofResponse(request, status, bytes), status, bytes, null);
                 } else {
                     completion.complete(JettyClients.outcomeOf(result.getFailure()), 0, result.getFailure());
@@ -87,7 +81,7 @@ public final class JettyAdapter implements HttpClientAdapter {
                 }
             }
         };
-        leftOpen.hold(listener.getInputStream());
+        leftOpen.hold(listener.getInputStream(), java.io.InputStream::close);
         JettyClients.newRequest(client, config.requestTimeout(), request).send(listener);
     }
 

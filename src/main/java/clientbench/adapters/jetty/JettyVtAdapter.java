@@ -45,7 +45,7 @@ public final class JettyVtAdapter implements HttpClientAdapter {
             JettyClients.newRequest(client, call.timeLeft(), request).send(listener);
             Response response = listener.get(call.timeLeft().toMillis() + BACKSTOP_MILLIS, TimeUnit.MILLISECONDS);
             if (request.leavesBodyOpen()) { // the listener's InputStream never read nor closed
-                leftOpen.hold(listener.getInputStream());
+                leftOpen.hold(listener.getInputStream(), InputStream::close);
                 return Answer.of(response.getStatus(), -1);
             }
             try (InputStream body = listener.getInputStream()) { // closed unread when the caller abandons the body

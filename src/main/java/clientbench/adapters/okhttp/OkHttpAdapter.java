@@ -65,7 +65,7 @@ public final class OkHttpAdapter implements HttpClientAdapter {
                 Throwable failure = OkHttpClients.wrongVersion(config, response);
                 ramp.onResponse(OkHttpClients.isHttp2(response));
                 if (request.leavesBodyOpen()) { // the Response neither read nor closed: its connection stays the call's
-                    leftOpen.hold(response);
+                    leftOpen.hold(response, Response::close);
                     Outcome head = failure != null ? Outcome.OTHER : Outcomes.ofResponse(request, response.code(), -1);
                     completion.complete(head, response.code(), -1, failure);
                     return;

@@ -50,7 +50,7 @@ public final class OkHttpVtAdapter implements HttpClientAdapter {
             call.timeout().timeout(x.timeLeft().toNanos(), TimeUnit.NANOSECONDS);
             if (request.leavesBodyOpen()) { // the Response neither read nor closed: its connection stays the call's
                 Response response = call.execute();
-                leftOpen.hold(response);
+                leftOpen.hold(response, Response::close);
                 ramp.onResponse(OkHttpClients.isHttp2(response));
                 return new Answer(response.code(), -1, OkHttpClients.wrongVersion(config, response));
             }

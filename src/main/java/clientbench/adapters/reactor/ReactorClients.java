@@ -121,10 +121,12 @@ final class ReactorClients {
 
     /**
      * The settings, with the event loops, transport and pool size read back from the live group and pool.
-     * @param responseTimeout the client's, from its configuration: null when it has none
+     * @param responseTimeout the client's, from its configuration, when it is the request timeout: null when the
+     *        adapter's Mono.timeout is
+     * @param retryDisabled the client's, from its configuration
      */
     static Map<String, String> settings(AdapterConfig config, EventLoopGroup colocated, ConnectionProvider pool,
-                                        Duration responseTimeout) {
+                                        Duration responseTimeout, boolean retryDisabled) {
         boolean http2 = AdapterSettings.http2(config);
         Map<String, String> s = AdapterSettings.common(config, http2
                         ? "one HTTP/2 connection (Http2AllocationStrategy maxConnections 1); more requests wait for a stream"
@@ -134,13 +136,14 @@ final class ReactorClients {
                         + " pool); more wait in its pending-acquire queue, which rejects past 2 x maxConnections, 45 s each"
                         : "ConnectionProvider maxConnections " + pool.maxConnections() + "; more wait in its unbounded"
                         + " pending-acquire queue, at most requestTimeout",
-                config.tuning().libraryTimeout() ? TimeoutKind.PER_READ : TimeoutKind.SUITE,
-                (config.tuning().libraryTimeout() ? "responseTimeout " + responseTimeout.toMillis() + " ms (read from"
+                responseTimeout != null ? TimeoutKind.PER_READ : TimeoutKind.SUITE,
+                (responseTimeout != null ? "responseTimeout " + responseTimeout.toMillis() + " ms (read from"
                         + " the live client's configuration): a read-timeout handler from the request's end to the"
                         + " response's, each read resets it"
                         : "Mono.timeout over the whole exchange (acquire, connect, response, body); no responseTimeout"));
-        s.put("retries", config.tuning().libraryRetries() ? "the library's default: a request whose pooled connection"
-                + " closes before it is sent is sent once more on another" : "off (disableRetry true)");
+        s.put("retries", retryDisabled ? "off (disableRetry true, read from the live client)" : "the library's default"
+                + " (disableRetry false, read from the live client): a request whose pooled connection closes before it is"
+                + " sent is sent once more on another");
         EventLoopGroup group = colocated instanceof Supplier<?> inner ? (EventLoopGroup) inner.get() : colocated;
         boolean epoll = group instanceof IoEventLoopGroup io && io.isIoType(EpollIoHandler.class);
         s.put("ioThreads", group instanceof MultithreadEventExecutorGroup m ? Integer.toString(m.executorCount()) : "-1");

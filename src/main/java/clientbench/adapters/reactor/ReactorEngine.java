@@ -32,10 +32,21 @@ public final class ReactorEngine implements AutoCloseable {
     private final ReactorClients.Observed observed = new ReactorClients.Observed();
     private final OpenChannels channels = new OpenChannels();
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** Its own responseTimeout, per read, is the client's request timeout; else the adapter's Mono.timeout is. */
+    private final boolean perRead;
 
     /** @param name the pool's name; the loops are {@code <name>-adapter} */
     public ReactorEngine(AdapterConfig config, String name) {
+        this(config, name, config.tuning().libraryTimeout());
+    }
+
+    /**
+     * @param responseTimeout the client's own responseTimeout bounds each request, whatever the tuning (reactor-vt, as
+     *        Spring's ReactorClientHttpRequestFactory sets it); false: none, where a layer sets it or the adapter times
+     */
+    public ReactorEngine(AdapterConfig config, String name, boolean responseTimeout) {
         this.config = config;
+        this.perRead = responseTimeout;
         int workers = config.ioThreads() > 0 ? config.ioThreads() : LoopResources.DEFAULT_IO_WORKER_COUNT;
         this.loops = LoopResources.create(name + "-adapter", workers, true);
         this.group = loops.onClient(LoopResources.DEFAULT_NATIVE);
@@ -56,7 +67,7 @@ public final class ReactorEngine implements AutoCloseable {
         if (config.protocol().tls()) {
             c = c.secure(spec -> spec.sslContext(ReactorClients.spec(config)));
         }
-        if (config.tuning().libraryTimeout()) {
+        if (responseTimeout) {
             c = c.responseTimeout(config.requestTimeout());
         }
         this.client = c;
@@ -74,7 +85,7 @@ public final class ReactorEngine implements AutoCloseable {
     /** The reactor adapter's settings, read back from the live loops, pool and connections. */
     public Map<String, String> settings() {
         Map<String, String> s = new LinkedHashMap<>(ReactorClients.settings(config, group, pool,
-                client.configuration().responseTimeout()));
+                perRead ? client.configuration().responseTimeout() : null, client.configuration().isRetryDisabled()));
         String seen = observed.value;
         if (seen != null) {
             s.put("observedConnection", seen);

@@ -6,8 +6,6 @@ import clientbench.api.Completion;
 import clientbench.api.HttpClientAdapter;
 import clientbench.api.Outcome;
 import clientbench.api.Request;
-import io.netty.buffer.Unpooled;
-import io.netty.handler.codec.http.HttpMethod;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -17,9 +15,9 @@ import reactor.core.scheduler.Scheduler;
 import reactor.netty.http.client.HttpClient;
 
 /**
- * Reactor Netty 1.3 {@code HttpClient}, built per call as users write it, settings from {@link ReactorClients}. Off its
- * defaults: its own pool and loops; protocol pinned; JSSE; no retry; one {@code Mono.timeout} (with the library's own
- * timeout, its {@code responseTimeout} instead); {@link OpenChannels}.
+ * Reactor Netty 1.3 {@code HttpClient}, each request as {@link ReactorRequests} writes it, settings from {@link
+ * ReactorClients}. Off its defaults: its own pool and loops; protocol pinned; JSSE; no retry; one {@code Mono.timeout}
+ * (with the library's own timeout, its {@code responseTimeout} instead); {@link OpenChannels}.
  * Docs: https://projectreactor.io/docs/netty/release/reference/http-client.html
  */
 public final class ReactorNettyAdapter implements HttpClientAdapter {
@@ -45,36 +43,11 @@ public final class ReactorNettyAdapter implements HttpClientAdapter {
             completion.complete(Outcome.REJECTED, 0, new RejectedExecutionException(name() + " is closed"));
             return;
         }
-        HttpClient.RequestSender sender = client
-                .headers(h -> {
-                    request.headers().forEach(x -> h.add(x.name(), x.value()));
-                    if (request.hasBody()) {
-                        h.set("Content-Type", request.contentType());
-                    }
-                })
-                .request(HttpMethod.valueOf(request.method()))
-                .uri(request.uri());
-        HttpClient.ResponseReceiver<?> exchange = request.hasBody()
-                ? sender.send(Mono.fromCallable(() -> Unpooled.wrappedBuffer(request.body())))
-                : sender;
+        Mono<ReactorRequests.Received> received = ReactorRequests.exchange(client, request, leftOpen);
         ReactorExchange tracked = new ReactorExchange(config, request, completion, inFlight);
         inFlight.add(tracked);
-        // A caller that abandons the body never subscribes to it; Reactor Netty decides about the connection.
-        Mono<Received> received = request.leavesBodyOpen() ? leavingBodyOpen(exchange)
-                : exchange.response((response, body) -> (request.abandonsBody() ? Mono.just(-1L)
-                        : body.reduce(0L, (n, buf) -> n + buf.readableBytes()))
-                        .map(bytes -> new Received(response.status().code(), response.version().majorVersion(), bytes)))
-                .single();
         (config.tuning().libraryTimeout() ? received : received.timeout(config.requestTimeout(), timeouts))
-                .subscribe(r -> tracked.received(r.status, r.majorVersion, r.bytes), tracked::failed);
-    }
-
-    /** The caller takes the connection with the response ({@code responseConnection}) and never disposes of it. */
-    private Mono<Received> leavingBodyOpen(HttpClient.ResponseReceiver<?> exchange) {
-        return exchange.responseConnection((response, connection) -> {
-            leftOpen.hold(connection::dispose);
-            return Mono.just(new Received(response.status().code(), response.version().majorVersion(), -1L));
-        }).single();
+                .subscribe(r -> tracked.received(r.status(), r.majorVersion(), r.bytes()), tracked::failed);
     }
 
     @Override
@@ -101,8 +74,5 @@ public final class ReactorNettyAdapter implements HttpClientAdapter {
     @Override
     public String name() {
         return "reactor";
-    }
-
-    private record Received(int status, int majorVersion, long bytes) {
     }
 }

@@ -1,6 +1,7 @@
 package clientbench.adapters.spring;
 
 import clientbench.adapters.support.AdapterSettings;
+import clientbench.adapters.support.BodyBuffers;
 import clientbench.adapters.support.OpenBodies;
 import clientbench.adapters.support.VirtualThreadExchanges;
 import clientbench.adapters.support.VirtualThreadExchanges.Answer;
@@ -13,12 +14,13 @@ import java.util.Collections;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import org.springframework.http.HttpMethod;
+import org.springframework.http.client.observation.DefaultClientRequestObservationConvention;
 import org.springframework.web.client.RestClient;
 
 /**
  * Spring's RestClient over one engine's request factory ({@link RestClients}), blocking, one virtual thread per request
- * as the -vt adapters. Status read by {@code exchange} (no status handler), body as byte[]. A body the caller abandons
- * is closed by Spring, which drains it for JDK, Apache and Reactor. Docs: docs/clients.md#spring-restclient
+ * as the -vt adapters; status by {@code exchange} (no status handler), the body counted through reused buffers; Spring
+ * drains a body the caller abandons for JDK, Apache and Reactor. Docs: docs/clients.md#spring-restclient
  */
 public abstract class RestClientAdapter implements HttpClientAdapter {
 
@@ -31,15 +33,29 @@ public abstract class RestClientAdapter implements HttpClientAdapter {
     private final RestClient client;
     private final VirtualThreadExchanges exchanges;
     private final OpenBodies leftOpen = new OpenBodies();
+    private final BodyBuffers buffers = new BodyBuffers();
+    /** Null: no observation, Spring's default. */
+    private final BootActuator actuator;
 
     RestClientAdapter(AdapterConfig config, String name, String bareClient, RestClients.Builder engine) {
+        this(config, name, bareClient, engine, false);
+    }
+
+    /** @param observed observed as Boot with Actuator observes it ({@link BootActuator}) */
+    RestClientAdapter(AdapterConfig config, String name, String bareClient, RestClients.Builder engine, boolean observed) {
         AdapterSettings.refuseHttp2(name, config, SpringLayer.NO_HTTP2);
         this.config = config;
         this.name = name;
         this.bareClient = bareClient;
         this.bodyWriters = VirtualThreads.perRequest(name + "-body");
         this.engine = engine.build(config, name, bodyWriters);
-        this.client = RestClient.builder().requestFactory(this.engine.factory()).build(); // as Boot's configurer
+        this.actuator = observed ? new BootActuator() : null;
+        RestClient.Builder builder = RestClient.builder().requestFactory(this.engine.factory()); // as Boot's configurer
+        if (observed) { // as Boot's ObservationRestClientCustomizer
+            builder.observationRegistry(actuator.registry()).observationConvention(
+                    new DefaultClientRequestObservationConvention(BootActuator.NAME));
+        }
+        this.client = builder.build();
         this.exchanges = new VirtualThreadExchanges(name, config, this.engine.permits(), this.engine.interruptAtDeadline(),
                 this.engine.classify());
     }
@@ -57,17 +73,13 @@ public abstract class RestClientAdapter implements HttpClientAdapter {
             }
             if (request.leavesBodyOpen()) { // exchange(fn, false): the caller closes the response, and never does
                 return spec.exchange((req, response) -> {
-                    leftOpen.hold(response);
+                    leftOpen.hold(response, r -> r.close());
                     return Answer.of(response.getStatusCode().value(), -1);
                 }, false);
             }
             return spec.exchange((req, response) -> {
                 int status = response.getStatusCode().value();
-                if (request.abandonsBody()) {
-                    return Answer.of(status, -1);
-                }
-                byte[] body = response.bodyTo(byte[].class);
-                return Answer.of(status, body == null ? 0 : body.length);
+                return Answer.of(status, request.abandonsBody() ? -1 : buffers.drain(response.getBody()));
             }, true);
         });
     }
@@ -82,6 +94,9 @@ public abstract class RestClientAdapter implements HttpClientAdapter {
         engine.close().run();
         exchanges.close();
         VirtualThreads.shutdown(bodyWriters);
+        if (actuator != null) {
+            actuator.close();
+        }
     }
 
     @Override
@@ -98,9 +113,11 @@ public abstract class RestClientAdapter implements HttpClientAdapter {
                 + " requestFactory only, no interceptors, no buffering");
         s.put("bootWouldPick", SpringLayer.BOOT_FACTORY + "; " + SpringLayer.BOOT_ENGINE);
         s.put("status", "exchange(fn): no status handler runs, a 4xx or 5xx is read like a 2xx");
-        s.put("body", "bodyTo(byte[].class): ByteArrayHttpMessageConverter, readNBytes(Content-Length) or readAllBytes");
+        s.put("body", "the response's InputStream read to its end into a reused 16 KiB buffer, counted, as the bare -vt"
+                + " adapter reads it; no message converter, no byte[]");
         s.put("bodyAbandoned", "the response closed unread by exchange(fn, true): Spring's close() drains the rest"
                 + " of the body for JDK, Apache and Reactor Netty, and only closes the stream for Jetty (which aborts it)");
+        s.put("observation", actuator == null ? BootActuator.OFF : actuator.describe());
         return Collections.unmodifiableMap(s);
     }
 

@@ -50,35 +50,33 @@ final class RestClients {
         Engine build(AdapterConfig config, String name, Executor bodyWriters);
     }
 
-    private static final String DEADLINE = "adapter deadline interrupts the request's virtual thread (Boot's default"
-            + " factory sets no timeout): total, from send() to the body's end";
-
     private RestClients() {
     }
 
-    /** The JDK's client as jdk-vt builds it; the factory writes bodies on virtual threads, not a thread per body. */
+    /**
+     * The JDK's client as jdk-vt builds it; the factory writes bodies on virtual threads, not a thread per body. Its
+     * read timeout is Spring's way to bound the exchange (it cannot set jdk-vt's HttpRequest.timeout): every tuning.
+     */
     static Engine jdk(AdapterConfig config, String name, Executor bodyWriters) {
         java.net.http.HttpClient client = JdkClients.newClient(config);
         JdkClientHttpRequestFactory factory = new JdkClientHttpRequestFactory(client, bodyWriters);
-        boolean own = config.tuning().libraryTimeout();
-        if (own) { // never 0: Spring 7.0 then fails every request at once
-            factory.setReadTimeout(config.requestTimeout());
-        }
+        factory.setReadTimeout(config.requestTimeout()); // never 0: Spring 7.0 then fails every request at once
         Semaphore permits = AdapterSettings.adapterLimits(config) ? new Semaphore(config.maxConnections(), true) : null;
         Supplier<Map<String, String>> settings = () -> {
             Map<String, String> s = new LinkedHashMap<>(JdkClients.settings(config, client, JdkClients.connectionLimit(config,
                     permits != null ? "at most maxConnections exchanges at once; more wait on a fair semaphore in their"
                             + " virtual thread" : "none: the client has no limit, and the adapter adds none (the library's own)"),
                     VirtualThreads.THREADING + "; request bodies written on virtual threads (the factory's executor)"));
-            SpringLayer.timeout(s, own ? TimeoutKind.TOTAL : TimeoutKind.SUITE, own ? "JdkClientHttpRequestFactory"
-                    + ".setReadTimeout: a timer that cancels the exchange before the headers and closes the body after"
-                    + " them (an expiry while reading is reported as an I/O error)" : DEADLINE);
+            SpringLayer.timeout(s, TimeoutKind.TOTAL, "JdkClientHttpRequestFactory.setReadTimeout(requestTimeout):"
+                    + " CompletableFuture.completeOnTimeout on the JDK's JVM-wide delay thread cancels the exchange before"
+                    + " the head and closes the body after it (an expiry while reading is an I/O error); the factory"
+                    + " cannot set the HttpRequest.timeout that jdk-vt uses");
             s.put("springFactory", "JdkClientHttpRequestFactory(client, executor); compression on, Spring's default since"
                     + " 7.0 (no getter): it adds Accept-Encoding gzip, deflate only to a request without one, and the suite"
                     + " sends identity; without an executor it would write each body on a new platform thread");
             return s;
         };
-        return new Engine(client, factory, permits, !own, Outcomes::ofThrowable, settings, JdkClients.libraryVersion(),
+        return new Engine(client, factory, permits, false, Outcomes::ofThrowable, settings, JdkClients.libraryVersion(),
                 false, () -> JdkClients.shutdown(client));
     }
 
@@ -92,7 +90,9 @@ final class RestClients {
             Map<String, String> s = ApacheClients.classicSettings(config, pool,
                     VirtualThreads.THREADING + (own ? "" : "; one deadline thread of the adapter"));
             if (!own) { // with its own timeout the client's RequestConfig applies, as apache-vt records it
-                SpringLayer.timeout(s, TimeoutKind.SUITE, DEADLINE);
+                SpringLayer.timeout(s, TimeoutKind.SUITE, "a deadline thread of the adapter's, as apache-vt's, from send()"
+                        + " to the body's end: apache-vt cancels the request at expiry; Spring hides it, so the request's"
+                        + " virtual thread is interrupted (its socket closes)");
             }
             s.put("springFactory", "HttpComponentsClientHttpRequestFactory(client); no connection-request or read timeout"
                     + " set on it, so the client's own RequestConfig applies; a body goes as a non-chunked entity of"
@@ -123,11 +123,11 @@ final class RestClients {
     }
 
     /**
-     * Reactor Netty as the reactor adapter builds it. The factory has no whole-exchange timeout and its body stream
-     * ignores interrupts, so its read timeout (responseTimeout) bounds each wait instead of the suite's deadline.
+     * Reactor Netty as reactor-vt builds it, but for its responseTimeout, which the factory's read timeout sets, as
+     * Spring's users set it: the factory has no whole-exchange timeout and its body stream ignores interrupts.
      */
     static Engine reactor(AdapterConfig config, String name, Executor bodyWriters) {
-        ReactorEngine engine = new ReactorEngine(config, name);
+        ReactorEngine engine = new ReactorEngine(config, name, false);
         ReactorClientHttpRequestFactory factory = new ReactorClientHttpRequestFactory(engine.client());
         factory.setReadTimeout(config.requestTimeout());
         factory.setExecutor(bodyWriters);

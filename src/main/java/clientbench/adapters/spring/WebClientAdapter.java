@@ -11,50 +11,54 @@ import clientbench.api.Request;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.springframework.core.codec.ByteArrayDecoder;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.HttpMethod;
-import org.springframework.http.codec.DecoderHttpMessageReader;
-import org.springframework.web.reactive.function.client.ExchangeStrategies;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.web.reactive.function.BodyExtractors;
+import org.springframework.web.reactive.function.client.DefaultClientRequestObservationConvention;
 import org.springframework.web.reactive.function.client.WebClient;
 import reactor.core.publisher.Mono;
 
 /**
- * Spring's WebClient over one engine's connector ({@link WebClients}), async: status by {@code exchangeToMono} (no
- * status handler), body as byte[] with the codec's in-memory limit lifted. A body the caller abandons is released by
- * Spring, which reads it to its end. Docs: docs/clients.md#spring-webclient
+ * Spring's WebClient over one engine's connector ({@link WebClients}), async: {@code retrieve()} with error statuses read
+ * as responses, the body counted as it passes and released; the timeout and bookkeeping of the bare adapter of its
+ * engine ({@link WebDeadline}, {@link WebInFlight}). Docs: docs/clients.md#spring-webclient
  */
 public abstract class WebClientAdapter implements HttpClientAdapter {
-
-    /** Unlimited: Spring's and Boot's 256 KiB default fails a larger body read as byte[] (DataBufferLimitException). */
-    static final int MAX_IN_MEMORY_SIZE = -1;
 
     private final AdapterConfig config;
     private final String name;
     /** The suite's client of the same engine on the same threads: what the layer's cost is measured over. */
     private final String bareClient;
     private final WebClients.Engine engine;
-    private final ExchangeStrategies strategies;
     private final WebClient client;
-    private final Set<WebExchange> inFlight = ConcurrentHashMap.newKeySet();
     private final OpenBodies leftOpen = new OpenBodies();
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** Null: no observation, Spring's default. */
+    private final BootActuator actuator;
 
     WebClientAdapter(AdapterConfig config, String name, String bareClient, WebClients.Builder engine) {
+        this(config, name, bareClient, engine, false);
+    }
+
+    /** @param observed observed as Boot with Actuator observes it ({@link BootActuator}) */
+    WebClientAdapter(AdapterConfig config, String name, String bareClient, WebClients.Builder engine, boolean observed) {
         AdapterSettings.refuseHttp2(name, config, SpringLayer.NO_HTTP2);
         this.config = config;
         this.name = name;
         this.bareClient = bareClient;
         this.engine = engine.build(config, name);
-        this.strategies = ExchangeStrategies.builder()
-                .codecs(codecs -> codecs.defaultCodecs().maxInMemorySize(MAX_IN_MEMORY_SIZE)).build();
-        this.client = WebClient.builder().clientConnector(this.engine.connector()).exchangeStrategies(strategies).build();
+        this.actuator = observed ? new BootActuator() : null;
+        WebClient.Builder builder = WebClient.builder().clientConnector(this.engine.connector());
+        if (observed) { // as Boot's ObservationWebClientCustomizer
+            builder.observationRegistry(actuator.registry()).observationConvention(
+                    new DefaultClientRequestObservationConvention(BootActuator.NAME));
+        }
+        this.client = builder.build();
     }
 
     @Override
@@ -63,8 +67,8 @@ public abstract class WebClientAdapter implements HttpClientAdapter {
             completion.complete(Outcome.REJECTED, 0, new RejectedExecutionException(name + " is closed"));
             return;
         }
-        WebExchange exchange = new WebExchange(request, completion, inFlight, engine.classify());
-        inFlight.add(exchange);
+        WebExchange exchange = new WebExchange(request, completion, engine.inFlight(), engine.classify());
+        engine.inFlight().started(exchange);
         long queuedAtNanos = System.nanoTime();
         AsyncPermits permits = engine.permits();
         if (permits == null) {
@@ -86,59 +90,65 @@ public abstract class WebClientAdapter implements HttpClientAdapter {
             }
             return;
         }
-        Mono<Received> answer = exchange(exchange.request());
-        if (engine.timeouts() != null) {
-            answer = answer.timeout(left, engine.timeouts());
-        }
+        WebDeadline deadline = engine.deadline();
+        Mono<Received> answer = deadline.onAnswer(exchange(exchange.request(), left), left);
         if (permits != null) {
             answer = answer.doFinally(signal -> permits.release());
         }
         try {
             exchange.subscribed(answer.subscribe(r -> exchange.received(r.status(), r.bytes()), exchange::failed,
-                    () -> exchange.failed(new IllegalStateException("the exchange ended without a response"))));
+                    exchange::completedEmpty));
+            deadline.onStart(exchange, left);
         } catch (RuntimeException e) { // refused before it started, e.g. by a client closing under it
             exchange.failed(e);
         }
     }
 
-    /** The request as WebClient's users write it, built on every send. */
-    private Mono<Received> exchange(Request request) {
+    /**
+     * The request as WebClient's users write it, built on every send: {@code retrieve()}, the error statuses read as
+     * responses (a handler that raises nothing), the body's buffers counted and released as they pass.
+     */
+    private Mono<Received> exchange(Request request, Duration left) {
         WebClient.RequestBodySpec spec = client.method(HttpMethod.valueOf(request.method())).uri(request.uri())
                 .headers(h -> SpringLayer.headers(request, h));
-        WebClient.RequestHeadersSpec<?> ready = request.hasBody()
+        WebClient.RequestHeadersSpec<?> ready = engine.deadline().onRequest(request.hasBody()
                 ? spec.contentType(SpringLayer.contentType(request)).bodyValue(request.body())
-                : spec;
-        if (request.leavesBodyOpen()) { // the entity's body Flux is never subscribed: nothing reads or releases it
-            return ready.retrieve().onStatus(status -> true, response -> Mono.<Throwable>empty())
-                    .toEntityFlux(DataBuffer.class)
-                    .map(entity -> {
-                        leftOpen.hold(() -> entity.getBody().subscribe(DataBufferUtils::release).dispose());
-                        return new Received(entity.getStatusCode().value(), -1);
-                    });
+                : spec, left);
+        WebClient.ResponseSpec response = ready.retrieve().onStatus(HttpStatusCode::isError, r -> Mono.empty());
+        if (request.abandonsBody()) { // released unread: Spring's releaseBody() reads it to its end
+            return response.toBodilessEntity().map(entity -> new Received(entity.getStatusCode().value(), -1));
         }
-        return ready.exchangeToMono(response -> {
-            int status = response.statusCode().value();
-            if (request.abandonsBody()) {
+        return response.toEntityFlux(BodyExtractors.toDataBuffers()).flatMap(entity -> {
+            int status = entity.getStatusCode().value();
+            if (request.leavesBodyOpen()) { // the body's Flux never subscribed: nothing reads or releases it
+                leftOpen.hold(entity, e -> e.getBody().subscribe(DataBufferUtils::release).dispose());
                 return Mono.just(new Received(status, -1));
             }
-            return response.bodyToMono(byte[].class).map(body -> (long) body.length).defaultIfEmpty(0L)
-                    .map(bytes -> new Received(status, bytes));
+            return entity.getBody().reduce(0L, WebClientAdapter::countAndRelease).map(bytes -> new Received(status, bytes));
         });
     }
 
+    private static long countAndRelease(long bytes, DataBuffer buffer) {
+        long sum = bytes + buffer.readableByteCount();
+        DataBufferUtils.release(buffer);
+        return sum;
+    }
+
     /**
-     * Reports what is still in flight and cancels it, frees the bodies left open, then closes the engine; what a
-     * racing send started meanwhile is reported after. Idempotent.
+     * Frees the bodies left open, then closes the engine as the bare adapter's bookkeeping does ({@link WebInFlight}):
+     * every request sent before is reported by the time it returns. Idempotent.
      */
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
-        inFlight.forEach(WebExchange::abandon);
         leftOpen.closeAll();
-        engine.close().run();
-        inFlight.forEach(WebExchange::abandon);
+        engine.inFlight().close(engine.close());
+        engine.deadline().close();
+        if (actuator != null) {
+            actuator.close();
+        }
     }
 
     @Override
@@ -152,23 +162,15 @@ public abstract class WebClientAdapter implements HttpClientAdapter {
         s.put("bareClient", bareClient);
         s.put("layer", "Spring WebClient " + SpringLayer.versionOf(SpringLayer.springWebflux()) + " over "
                 + engine.connector().getClass().getSimpleName() + ", built as Boot's WebClient.Builder builds it:"
-                + " clientConnector and codecs only, no filters");
+                + " clientConnector only, no filters");
         s.put("bootWouldPick", SpringLayer.BOOT_CONNECTOR + "; " + SpringLayer.BOOT_ENGINE);
-        s.put("codecMaxInMemorySize", maxInMemorySize() + " (ByteArrayDecoder of the live exchange strategies; -1:"
-                + " unlimited); Spring's and Boot's default 262144 would fail a larger body read as byte[]");
-        s.put("status", "exchangeToMono: no status handler runs, a 4xx or 5xx is read like a 2xx");
-        s.put("body", "bodyToMono(byte[].class): ByteArrayDecoder joins the body into one array");
-        s.put("bodyAbandoned", "the response left unread in exchangeToMono: Spring releases it with releaseBody(),"
-                + " which reads the body to its end");
+        s.put("status", "retrieve().onStatus(isError, no exception): a 4xx or 5xx is read like a 2xx");
+        s.put("body", "toEntityFlux(BodyExtractors.toDataBuffers()): each buffer counted and released as it passes,"
+                + " as the bare adapter counts; no codec, no byte[]");
+        s.put("bodyAbandoned", "toBodilessEntity(): Spring releases the body with releaseBody(), which reads it to its end");
+        s.put("inFlight", engine.inFlight().describe());
+        s.put("observation", actuator == null ? BootActuator.OFF : actuator.describe());
         return Collections.unmodifiableMap(s);
-    }
-
-    /** The byte[] decoder's limit, as the live strategies have it; -2 when no such decoder is found. */
-    private int maxInMemorySize() {
-        return strategies.messageReaders().stream()
-                .filter(r -> r instanceof DecoderHttpMessageReader<?> d && d.getDecoder() instanceof ByteArrayDecoder)
-                .mapToInt(r -> ((ByteArrayDecoder) ((DecoderHttpMessageReader<?>) r).getDecoder()).getMaxInMemorySize())
-                .findFirst().orElse(-2);
     }
 
     @Override

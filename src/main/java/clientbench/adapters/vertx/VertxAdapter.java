@@ -119,7 +119,7 @@ public final class VertxAdapter implements HttpClientAdapter {
                 if (request.leavesBodyOpen()) { // paused, to be read later, and never resumed: the stream stays open
                     response.pause();
                     response.exceptionHandler(resetByClose -> { }); // close() resets it: the adapter's, nothing to log
-                    leftOpen.hold(() -> req.reset());
+                    leftOpen.hold(req, r -> r.reset());
                     exchange.bytes = -1;
                     return io.vertx.core.Future.<Void>succeededFuture();
                 }
