@@ -107,3 +107,28 @@ def failed_cell(o: dict | None) -> str:
         share = o["failed"] / o["sent"]
         text += f" ({share:.1%})" if share >= 0.001 else " (<0.1%)"
     return text + (f" +{o['unsent']:,} unsent" if o["unsent"] else "")
+
+
+_HOST_WORDS = {"otherCpuShare": "other processes kept {:.0%} of the CPU busy",
+               "stealShare": "the hypervisor stole {:.0%} of the CPU"}
+
+
+def busy_words(made: dict | None) -> str:
+    """'on a busy host (other processes kept 23% of the CPU busy)', for the verdict's first line; '' on a quiet one."""
+    if not made or not made.get("busy"):
+        return ""
+    return "on a busy host (" + "; ".join(_HOST_WORDS[b["what"]].format(b["value"]) for b in made["busy"]) + ")"
+
+
+def made_words(made: dict | None) -> str:
+    """How the run was made, in one sentence: 'made with `./bench`, its forks at nice -10; over the run other processes
+    kept 1% of the CPU busy and the hypervisor stole 0%'; '' for a run that recorded none of it."""
+    if not made:
+        return ""
+    nice = made.get("forkNice") or []
+    asked = made.get("askedNice")
+    at = ("its forks at nice " + "/".join(map(str, nice))) if nice else "its forks' priority not recorded"
+    if asked is not None and nice and asked not in nice:
+        at += f", not the {asked} asked for (raising priority needs CAP_SYS_NICE)"
+    host = [_HOST_WORDS[k].format(made[k]) for k in _HOST_WORDS if made.get(k) is not None]
+    return (f"made with `{made.get('commandLine')}`, {at}" + ("; over the run " + " and ".join(host) if host else ""))

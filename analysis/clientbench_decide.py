@@ -328,8 +328,10 @@ def verdict(run: cbl.Run) -> dict:
             shapes.insert(0, {"shape": "startup", "kind": "startup", "figures": figures})
     flagged = [r for r in cbl.rounds(run) if r.get("flags") and not (r.get("repeat") or {}).get("stands")]
     unstopped = unstopped_sets(run)
+    made = host_conditions(run)
     v = {"holdsFor": {"cpuModel": m.get("cpuModel"), "cores": m.get("cpuCount"), "jdk": jdk.get("version"),
-                      "profile": run.env.get("profile"), "firstLook": run.first_look, "confidence": cbl.confidence(run)},
+                      "profile": run.env.get("profile"), "firstLook": run.first_look, "confidence": cbl.confidence(run),
+                      **({"conditions": made} if made else {})},
          "clients": run.clients, "shapes": shapes,
          "flaggedRounds": [{"shape": r["shape"], "round": r["round"], "flags": r["flags"]} for r in flagged],
          "behaviour": cbb.decide(run.path, run.clients), **({"unstoppedSets": unstopped} if unstopped else {})}
@@ -342,6 +344,20 @@ def verdict(run: cbl.Run) -> dict:
         until = cbud.summary(record, look(run, record["shape"], ranked))
     return {**v, **({"layerCost": costs} if costs else {}), **({"layerBehaviour": changed} if changed else {}),
             **({"untilDecided": until} if until else {})}
+
+
+def host_conditions(run: cbl.Run) -> dict | None:
+    """How the run was made (env.json's conditions) and whether the host was busy over it: `busy` lists each bound
+    (thresholds.json's host) the run's other load or steal reached, with its value. None for a run that recorded none."""
+    c = run.env.get("conditions")
+    if not c:
+        return None
+    host, priority = c.get("host") or {}, c.get("priority") or {}
+    busy = [{"what": key, "value": host[key], "bound": bound} for key, bound in cbl.THRESHOLDS["host"].items()
+            if host.get(key) is not None and host[key] >= bound]
+    return {"commandLine": c.get("commandLine"), "askedNice": priority.get("askedNice"),
+            "forkNice": priority.get("forkNice", []), "otherCpuShare": host.get("otherCpuShare"),
+            "stealShare": host.get("stealShare"), "busy": busy}
 
 
 def look(run: cbl.Run, shape: str, ranked: dict | None = None) -> dict:
@@ -668,8 +684,11 @@ def text(run: cbl.Run, v: dict, width: int = 118) -> str:
     carries (said once), the shapes it leaves to the report; then each client's behaviour cells marked NO, and the
     behaviour table."""
     hf = v["holdsFor"]
-    lines = [f"verdict ({hf['cores']} cores of {hf['cpuModel']}, JDK {hf['jdk']}, profile {hf['profile']})"
-             + (": A FIRST LOOK, NOT FOR DECISIONS" if hf["firstLook"] else "")]
+    busy = cond.busy_words(hf.get("conditions"))
+    lines = [f"verdict ({hf['cores']} cores of {hf['cpuModel']}, JDK {hf['jdk']}, profile {hf['profile']}"
+             + (", ON A BUSY HOST" if busy else "") + ")" + (": A FIRST LOOK, NOT FOR DECISIONS" if hf["firstLook"] else "")]
+    if cond.made_words(hf.get("conditions")):
+        lines += textwrap.wrap(cond.made_words(hf.get("conditions")), width, subsequent_indent="  ")
     most = MOST_COLUMNS
     while most > 1 and max(map(len, grid(table(run, v, most).reset_index()))) > width:
         most -= 1  # the widest columns that fit the terminal; the report has them all

@@ -41,8 +41,9 @@ def verdict_lines(run: cbl.Run, v: dict) -> list:
     """At most six lines: what the verdict holds for, the best tier of each key figure that told clients apart,
     and the key figures that told none apart."""
     hf = v["holdsFor"]
+    busy = cond.busy_words(hf.get("conditions"))
     lines = [f"For {hf['cores']} cores of {hf['cpuModel']}, JDK {hf['jdk']}, profile {hf['profile']}"
-             + (": a first look, not for decisions." if hf["firstLook"] else ".")]
+             + (f", {busy}" if busy else "") + (": a first look, not for decisions." if hf["firstLook"] else ".")]
     ranked = key_figures(run, v)
     apart = [(name, f) for name, f in ranked if f["pairs"]["separated"]]
     tied = [name for name, f in ranked if not f["pairs"]["separated"]]
@@ -143,6 +144,9 @@ def first_screen_html(run: cbl.Run, v: dict) -> str:
     lines = verdict_lines(run, v)
     banner = '<p class="banner">' + _e(lines[0]) + "</p>" if v["holdsFor"]["firstLook"] else f"<p>{_e(lines[0])}</p>"
     notes = []
+    made = cond.made_words(v["holdsFor"].get("conditions"))
+    if made:
+        notes.append(made[0].upper() + made[1:] + ".")
     if cbd.rate_shape(v):
         notes.append(cbd.slo_line(run, v) + ".")
         floor = cbd.floor_line(run, v)

@@ -428,3 +428,31 @@ def test_leaders_are_the_best_told_apart_from_every_other_client():
     assert leaders(worst) == []
     two = compare({"a": 10.0, "b": 15.0})
     assert leaders(two) == ["a"], "one of two is half"
+
+
+def _made(other: float, steal: float, fork_nice=(-10,), asked=-10) -> dict:
+    return {"commandLine": "./bench", "priority": {"askedNice": asked, "launcherNice": asked, "forkNice": list(fork_nice)},
+            "host": {"seconds": 500.0, "otherCpuShare": other, "stealShare": steal}}
+
+
+def test_a_run_is_on_a_busy_host_from_each_bound_it_reaches_and_says_so_first(tmp_path):
+    bounds = cbl.THRESHOLDS["host"]
+    run = _fake_run(_forks([]), [], ["a"], tmp_path)
+    run.env["conditions"] = _made(bounds["otherCpuShare"], math.nextafter(bounds["stealShare"], 0))
+    made = cbd.host_conditions(run)
+    assert [b["what"] for b in made["busy"]] == ["otherCpuShare"], "at the bound is busy; just below is not"
+    v = cbd.verdict(run)
+    first = cbd.text(run, v).splitlines()
+    assert "ON A BUSY HOST" in first[0] and first[1].startswith("made with `./bench`, its forks at nice -10")
+    run.env["conditions"] = _made(0.01, 0.0)
+    assert cbd.host_conditions(run)["busy"] == []
+    assert "BUSY" not in cbd.text(run, cbd.verdict(run)).splitlines()[0]
+    del run.env["conditions"]
+    assert cbd.host_conditions(run) is None and "made with" not in cbd.text(run, cbd.verdict(run))
+
+
+def test_forks_that_did_not_get_the_priority_asked_for_say_so(tmp_path):
+    run = _fake_run(_forks([]), [], ["a"], tmp_path)
+    run.env["conditions"] = _made(0.0, 0.0, fork_nice=(0,), asked=-10)
+    words = cbd.text(run, cbd.verdict(run)).replace("\n  ", " ")
+    assert "its forks at nice 0, not the -10 asked for" in words

@@ -52,6 +52,7 @@ final class ComparisonRun {
     private final PrintStream out;
     private final ArmSteps arms;
     private final Looks looks;
+    private final RunConditions conditions = new RunConditions();
 
     ComparisonRun(RunPlan plan, PrintStream out) {
         this(plan, out, null);
@@ -107,6 +108,9 @@ final class ComparisonRun {
                 + steps.stream().filter(s -> refusal(s) == null).mapToLong(s -> s.shape().estimatedSeconds()).sum();
         int rounds = p.shapes().stream().mapToInt(Shape::rounds).max().orElse(1);
         out.printf("bench: profile %s (%s)%n", p.name(), p.purpose());
+        if (conditions.priorityLine() != null) {
+            out.println(conditions.priorityLine());
+        }
         long clients = plan.clients().stream().filter(c -> !Adapters.NOOP.equals(c)).count();
         out.printf("bench: %s, %d shapes, %d runs in %d round%s, about %s; results in %s%n",
                 clients == 0 ? "noop only" : clients + (clients == 1 ? " client" : " clients") + " + noop",
@@ -129,11 +133,15 @@ final class ComparisonRun {
                 StandardCharsets.UTF_8)) {
             long[] done = {0};
             if (startup) {
+                conditions.phaseStarts("startup");
                 coldStarts(p.startup(), run.dir());
+                conditions.phaseEnded("startup");
                 done[0] += startupSeconds;
             }
             if (behaviour) {
+                conditions.phaseStarts("behaviour");
                 behaviour(run.dir());
+                conditions.phaseEnded("behaviour");
                 done[0] += behaviourSeconds;
             }
             int n = 0;
@@ -141,8 +149,12 @@ final class ComparisonRun {
             for (int i = 0; i < steps.size(); i++) {
                 Schedule.Step step = steps.get(i);
                 if (step.shape().interleaved()) {
+                    conditions.phaseStarts(step.shape().name());
+                    conditions.roundStarts(step.shape().name(), step.round());
                     int end = runSet(steps, i, forkJvmArgs, requestFile, jmhLog, run.dir(), setOrders, sets, ran, skipped,
                             done, started, estimatedTotal);
+                    conditions.roundEnded(step.shape().name(), step.round());
+                    conditions.phaseEnded(step.shape().name());
                     n = end;
                     i = end - 1;
                     continue;
@@ -162,7 +174,11 @@ final class ComparisonRun {
                     }
                     continue;
                 }
+                conditions.phaseStarts(step.shape().name());
+                conditions.roundStarts(step.shape().name(), step.round());
                 Ran r = arms == null ? runStep(step, forkJvmArgs, requestFile, jmhLog, run.dir()) : arms.run(step, jmhLog, run.dir());
+                conditions.roundEnded(step.shape().name(), step.round());
+                conditions.phaseEnded(step.shape().name());
                 done[0] += step.shape().estimatedSeconds();
                 ran.add(r);
                 out.println(ProgressLine.end(start, r.result() == null ? "FAILED: " + r.failure()
@@ -170,7 +186,7 @@ final class ComparisonRun {
                 if (looks != null && looks.due(steps, i)) {
                     Map<String, List<Ran>> byRound = byRound(ran);
                     looks.take(run.dir(), step.round(), until -> writeRecords(run, started, collect(ran), skipped,
-                            roundRecords(judged(byRound), byRound, List.of()), forkJvmArgs, sets, until));
+                            roundRecords(judged(byRound), byRound, List.of(), conditions), forkJvmArgs, sets, until));
                 }
             }
             roundRecords = repeatFlaggedRounds(ran, forkJvmArgs, requestFile, jmhLog, run.dir(),
@@ -239,6 +255,7 @@ final class ComparisonRun {
         writeResults(plan.jmh(), run.dir(), run.finalDir().getFileName().toString(), c.all(), c.runs());
         JsonFiles.writeAtomically(run.dir().resolve("summary.json"), Summary.json(c.all(), c.runs(), Capacity.read(run.dir())));
         Map<String, Object> env = EnvJson.of(plan, started, c.runs(), c.failed(), skipped, roundRecords, forkJvmArgs, run.dir());
+        env.put("conditions", conditions.toJson(run.dir()));
         if (arms != null) {
             env.put("upgrade", arms.arms().toJson());
         }
@@ -410,7 +427,7 @@ final class ComparisonRun {
             }
             return again;
         }, dir, out);
-        return roundRecords(judged, byRound, repeats);
+        return roundRecords(judged, byRound, repeats, conditions);
     }
 
     /** The runs by round: "shape\tround" to the round's runs, in the order they ran. */
@@ -432,11 +449,12 @@ final class ComparisonRun {
 
     /** env.json's {@code rounds}: per round its facts and flags, its clients' order, and its repeat where it had one. */
     private static List<Map<String, Object>> roundRecords(List<RoundChecks.Facts> judged, Map<String, List<Ran>> byRound,
-                                                          List<Repeats.Repeat> repeats) {
+                                                          List<Repeats.Repeat> repeats, RunConditions conditions) {
         List<Map<String, Object>> records = new ArrayList<>();
         for (RoundChecks.Facts f : judged) {
             Map<String, Object> m = new LinkedHashMap<>(f.toJson());
             m.put("order", byRound.get(f.shape() + "\t" + f.round()).stream().map(r -> r.step().client()).toList());
+            m.put("host", conditions.round(f.shape(), f.round()));
             repeats.stream().filter(r -> r.first().equals(f)).findFirst().ifPresent(r -> {
                 Map<String, Object> again = new LinkedHashMap<>();
                 again.put("facts", r.again() == null ? null : r.again().toJson());

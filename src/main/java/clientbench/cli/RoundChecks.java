@@ -2,11 +2,14 @@ package clientbench.cli;
 
 import clientbench.adapters.Adapters;
 import clientbench.harness.CpuPerRequest;
+import clientbench.harness.HlogFile;
 import clientbench.harness.JsonFiles;
 import clientbench.harness.Thresholds;
 import com.fasterxml.jackson.databind.JsonNode;
+import org.HdrHistogram.Histogram;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -26,9 +29,14 @@ final class RoundChecks {
 
     /**
      * One round of one shape as it ran: its facts and the flags they raise ({@code steal}, {@code noop-slow}:
-     * {@link #flag}). {@code stealMedian} is over the round's measured windows; NaN values were not recorded.
+     * {@link #flag}). {@code stealMedian} is over the round's measured windows; {@code floor} is noop's latency there,
+     * the harness floor of that round; NaN values were not recorded.
      */
-    record Facts(String shape, int round, double stealMedian, double noopCpuMicros, List<String> flags) {
+    record Facts(String shape, int round, double stealMedian, double noopCpuMicros, Floor floor, List<String> flags) {
+
+        Facts(String shape, int round, double stealMedian, double noopCpuMicros, List<String> flags) {
+            this(shape, round, stealMedian, noopCpuMicros, Floor.NONE, flags);
+        }
 
         Map<String, Object> toJson() {
             Map<String, Object> m = new LinkedHashMap<>();
@@ -36,8 +44,21 @@ final class RoundChecks {
             m.put("round", round);
             m.put("stealMedian", Double.isNaN(stealMedian) ? null : stealMedian);
             m.put("noopCpuMicrosPerRequest", Double.isNaN(noopCpuMicros) ? null : noopCpuMicros);
+            m.put("noopLatencyP50Micros", floor.p50Micros() < 0 ? null : floor.p50Micros());
+            m.put("noopLatencyP99Micros", floor.p99Micros() < 0 ? null : floor.p99Micros());
             m.put("flags", flags);
             return m;
+        }
+    }
+
+    /** noop's latency from the intended start, its measured windows' histograms merged; -1 where not measured. */
+    record Floor(long p50Micros, long p99Micros) {
+        static final Floor NONE = new Floor(-1, -1);
+
+        static Floor of(Path hlog) throws IOException {
+            Histogram h = Files.isRegularFile(hlog) ? HlogFile.merged(hlog, HlogFile.LATENCY_TAG) : null;
+            return h == null || h.getTotalCount() == 0 ? NONE
+                    : new Floor(h.getValueAtPercentile(50), h.getValueAtPercentile(99));
         }
     }
 
@@ -45,6 +66,7 @@ final class RoundChecks {
     static Facts read(String shape, int round, Collection<Path> files) throws IOException {
         List<Double> steal = new ArrayList<>();
         double noopCpu = Double.NaN;
+        Floor floor = Floor.NONE;
         for (Path f : files) {
             if (!f.getFileName().toString().endsWith(".trial.json")) {
                 continue;
@@ -66,11 +88,13 @@ final class RoundChecks {
                 cpuNanos += windowCpu;
                 sent += it.path("sent").asLong();
             }
-            if (Adapters.NOOP.equals(t.path("client").asText()) && sent > 0 && cpuKnown) {
-                noopCpu = cpuNanos / 1e3 / sent;
+            if (Adapters.NOOP.equals(t.path("client").asText())) {
+                noopCpu = sent > 0 && cpuKnown ? cpuNanos / 1e3 / sent : Double.NaN;
+                // A closed loop logs service time only: its log has no latency intervals, so no floor.
+                floor = t.path("hlog").isTextual() ? Floor.of(f.resolveSibling(t.path("hlog").asText())) : Floor.NONE;
             }
         }
-        return new Facts(shape, round, median(steal), noopCpu, List.of());
+        return new Facts(shape, round, median(steal), noopCpu, floor, List.of());
     }
 
     /**
@@ -87,7 +111,7 @@ final class RoundChecks {
         if (noop.size() >= 2 && f.noopCpuMicros() > Thresholds.NOOP_SLOW_FACTOR * median(noop)) {
             flags.add("noop-slow");
         }
-        return new Facts(f.shape(), f.round(), f.stealMedian(), f.noopCpuMicros(), List.copyOf(flags));
+        return new Facts(f.shape(), f.round(), f.stealMedian(), f.noopCpuMicros(), f.floor(), List.copyOf(flags));
     }
 
     static double median(List<Double> values) {

@@ -1,6 +1,8 @@
 package clientbench.harness;
 
+import org.HdrHistogram.EncodableHistogram;
 import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramLogReader;
 import org.HdrHistogram.HistogramLogWriter;
 
 import java.io.IOException;
@@ -21,6 +23,8 @@ public final class HlogFile implements AutoCloseable {
 
     /** Values are microseconds; Interval_Max is divided by this, so it reads in milliseconds. */
     public static final double MAX_VALUE_UNIT_RATIO = 1000.0;
+    /** The tag of latency from the intended start (open model); a closed loop logs service time instead. */
+    public static final String LATENCY_TAG = "latency";
     static final String UNITS = "values in microseconds; Interval_Max in milliseconds (max value unit ratio 1000)";
 
     private final Path target;
@@ -53,7 +57,7 @@ public final class HlogFile implements AutoCloseable {
     public void write(IterationSnapshot s) {
         double startSeconds = (s.windowStartEpochMillis() - baseMillis) / 1e3;
         double endSeconds = startSeconds + s.windowNanos() / 1e9;
-        String latency = s.openModel() ? "latency" : "service";
+        String latency = s.openModel() ? LATENCY_TAG : "service";
         write(latency, s.latency(), startSeconds, endSeconds);
         write(latency + ".ok", s.latencyOk(), startSeconds, endSeconds);
         if (s.openModel()) {
@@ -83,6 +87,25 @@ public final class HlogFile implements AutoCloseable {
 
     public Path path() {
         return target;
+    }
+
+    /**
+     * Every interval tagged {@code tag} in the log at {@code hlog} merged into one histogram, as the analysis merges
+     * them; null where the log holds none. Values in microseconds.
+     */
+    public static Histogram merged(Path hlog, String tag) throws IOException {
+        Histogram all = null;
+        try (HistogramLogReader reader = new HistogramLogReader(hlog.toFile())) {
+            for (EncodableHistogram h = reader.nextIntervalHistogram(); h != null; h = reader.nextIntervalHistogram()) {
+                if (tag.equals(h.getTag()) && h instanceof Histogram interval) {
+                    if (all == null) {
+                        all = new Histogram(interval.getNumberOfSignificantValueDigits());
+                    }
+                    all.add(interval);
+                }
+            }
+        }
+        return all;
     }
 
     /** Finishes the log and moves it into place. */

@@ -11,8 +11,8 @@ import java.nio.file.Path;
  */
 public final class HostSteal {
 
-    /** The machine's counters at one moment: ticks stolen and ticks in all, since boot. */
-    public record Ticks(long steal, long total) {
+    /** The machine's counters at one moment: ticks stolen, ticks busy (neither idle, waiting nor stolen), ticks in all. */
+    public record Ticks(long steal, long busy, long total) {
     }
 
     private static final Path PROC_STAT = Path.of("/proc/stat");
@@ -47,7 +47,9 @@ public final class HostSteal {
         for (int i = 1; i <= 8; i++) {
             total += Long.parseLong(f[i]);
         }
-        return new Ticks(Long.parseLong(f[8]), total);
+        long idleOrWaiting = Long.parseLong(f[4]) + Long.parseLong(f[5]);
+        long steal = Long.parseLong(f[8]);
+        return new Ticks(steal, total - idleOrWaiting - steal, total);
     }
 
     /** The share of the machine's CPU time stolen between two readings (0-1); -1 when either is missing or no tick passed. */

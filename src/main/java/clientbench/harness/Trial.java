@@ -129,6 +129,7 @@ public final class Trial implements AutoCloseable {
                     record.layout("pinned", false);
                     record.layout("pinFailure", pinFailure);
                 }
+                record.layout("nice", niceness(stub));
             }
             LoadGenerator generator = new LoadGenerator(adapter, requests, spec.load().withPacing(layout.pacing()));
             TcpConnections tcp = Adapters.NOOP.equals(spec.client()) ? null : TcpConnections.to(target);
@@ -143,6 +144,16 @@ public final class Trial implements AutoCloseable {
             }
             throw e;
         }
+    }
+
+    /** The priority the client's and the stub's JVMs run at, read back from the kernel ({@link Niceness}). */
+    private static Map<String, Object> niceness(StubProcess stub) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        int client = Niceness.self();
+        int stubNice = stub == null ? Niceness.UNKNOWN : Niceness.of(stub.pid());
+        m.put("client", client == Niceness.UNKNOWN ? null : client);
+        m.put("stub", stubNice == Niceness.UNKNOWN ? null : stubNice);
+        return m;
     }
 
     /** The trial's record beside its log: {@code x.hlog} has {@code x.trial.json} ({@link TrialRecord}). */

@@ -393,6 +393,10 @@ class CliBadInputTest {
         usageError(launcher(clone, Map.of(), "--insecure", "--bogus"), "Unknown option: '--bogus'", launcherUsage); // a flag: no value taken
         usageError(launcher(clone, Map.of(), "--header"), "Missing required parameter for option '--header'", launcherUsage);
         usageError(launcher(clone, Map.of(), "frobnicate"), "unknown command 'frobnicate'", launcherUsage);
+        for (String nice : List.of("high", "-21", "20", "5-", "--3")) {
+            usageError(launcher(clone, Map.of("BENCH_NICE", nice)), "BENCH_NICE must be a nice value from -20 to 19, was '"
+                    + nice + "'", launcherUsage);
+        }
         assertTrue(Files.notExists(clone.resolve("results")) && Files.notExists(clone.resolve(".venv")), "nothing made in the clone");
         // With the jar: everything, by Java, before the venv.
         usageError(launcher("--clients", "jdk,curl"), "unknown client 'curl'", runUsage);

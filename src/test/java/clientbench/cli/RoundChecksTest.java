@@ -83,6 +83,47 @@ class RoundChecksTest {
         assertEquals(4.0, known.noopCpuMicros(), 1e-12, "2,000,000 ns / 500 requests");
     }
 
+    /**
+     * The harness floor of a round is noop's latency with its windows' histograms merged, not an average of each
+     * window's: here a window of 197 answers at 20 us and 3 at 1,000 us, and one of 200 at 20 us. Merged, the 396th of
+     * 400 values (p99) is 20 us; the first window's p99 alone is 1,000 us. A closed loop logs no latency: no floor.
+     */
+    @Test
+    void theHarnessFloorIsNoopsLatencyFromItsMergedWindows() throws Exception {
+        Path noop = trialWithLog("noop-1", "latency", new long[][] {{20, 197}, {1_000, 3}}, new long[][] {{20, 200}});
+        RoundChecks.Facts f = RoundChecks.read("rate-4000", 1, List.of(noop));
+        assertEquals(20, f.floor().p50Micros());
+        assertEquals(20, f.floor().p99Micros());
+        Path skewed = trialWithLog("noop-2", "latency", new long[][] {{20, 190}, {1_000, 10}}, new long[][] {{20, 200}});
+        assertEquals(1_000, RoundChecks.read("rate-4000", 2, List.of(skewed)).floor().p99Micros(), "10 of 400 above p99");
+        Path closed = trialWithLog("noop-3", "service", new long[][] {{20, 200}});
+        RoundChecks.Facts c = RoundChecks.read("closed-x16", 1, List.of(closed));
+        assertEquals(null, c.toJson().get("noopLatencyP99Micros"));
+    }
+
+    /** A noop trial record and its .hlog: one interval tagged {@code tag} per window of {value, count} pairs. */
+    private Path trialWithLog(String name, String tag, long[][]... windows) throws IOException {
+        Path hlog = dir.resolve(name + ".hlog");
+        try (var out = new java.io.PrintStream(hlog.toFile())) {
+            var writer = new org.HdrHistogram.HistogramLogWriter(out);
+            writer.outputLogFormatVersion();
+            writer.outputBaseTime(0);
+            writer.outputLegend();
+            for (int w = 0; w < windows.length; w++) {
+                var h = new org.HdrHistogram.Histogram(3);
+                for (long[] valueCount : windows[w]) {
+                    h.recordValueWithCount(valueCount[0], valueCount[1]);
+                }
+                h.setTag(tag);
+                writer.outputIntervalHistogram(w, w + 1, h, 1000.0);
+            }
+        }
+        Path f = dir.resolve(name + ".trial.json");
+        JsonFiles.writeAtomically(f, Map.of("client", "noop", "hlog", hlog.getFileName().toString(),
+                "iterations", List.of(new Window(true, 0, 1_000, 400).json())));
+        return f;
+    }
+
     @Test
     void stealAtTheBoundFlagsTheRoundAndJustBelowDoesNot() {
         double bound = Thresholds.ROUND_STEAL_SHARE;

@@ -21,6 +21,7 @@ class HostStealTest {
         HostSteal.Ticks to = HostSteal.parse("cpu  1200 0 600 8060 10 0 30 100 100 0");
         assertEquals(70, from.steal());
         assertEquals(1000 + 500 + 8000 + 10 + 20 + 70, from.total());
+        assertEquals(1000 + 500 + 20, from.busy()); // user, nice, system, irq, softirq: neither idle, iowait nor steal
         assertEquals(30.0 / 400, HostSteal.share(from, to), 1e-12);
     }
 
