@@ -82,7 +82,9 @@ MARKS = {"jit": "the client JVM's JIT compiled for over {jit:.0%} of a measured 
          "flagged": "every miss at the bound carried a host or harness flag: the knee may be understated",
          "clock": "the record does not say which clock its CPU time was read on (ranked as if the ns clock)",
          "compilers": "the JIT compilers' CPU time was not read in a window: the JVM's whole CPU time is counted there",
-         "noop": "a round without noop: netted against noop's median over the shape's other rounds"}
+         "noop": "a round without noop: netted against noop's median over the shape's other rounds",
+         "dropped": "a round's figure came out 0 or less (net of noop's, or beyond the server's delay): that round is "
+                    "left out of its rounds"}
 _FLAG_WORDS = {"generator": "gen", "lag": "lag", "stub": "stub", "steal": "steal", "unsteady": "uneven"}
 
 
@@ -188,6 +190,8 @@ def rank(run: cbl.Run, shape: str, figure: Figure) -> dict | None:
         if figure.key in ("p50", "p99") and any("samples" in fl for fl in g["flags"]):
             not_ranked[client] = "fewer than 1,000 latencies in a window"
             continue
+        if (g["value"] <= 0).any():
+            flags.add("dropped")
         g = g[(g["value"] == g["value"]) & (g["value"] > 0)]
         if g.empty:
             not_ranked[client] = ("kept no rate" if figure.key == "knee" else
@@ -251,20 +255,20 @@ def rank_startup(run: cbl.Run, figure: Figure) -> dict | None:
     if starts.empty or figure.column not in starts:
         return None
     noop = starts[starts["client"] == cbl.NOOP].set_index("round")[figure.column]
-    values, not_ranked = {}, {}
+    values, not_ranked, marks = {}, {}, {}
     for client in run.clients:
         g = starts[starts["client"] == client]
-        kept = {int(r): v - noop.get(r, math.nan) for r, v in zip(g["round"], g[figure.column])}
-        kept = {r: v for r, v in kept.items() if v == v and v > 0}
+        net = {int(r): v - noop.get(r, math.nan) for r, v in zip(g["round"], g[figure.column])}
+        kept = {r: v for r, v in net.items() if v == v and v > 0}
         if kept:
             values[client] = kept
+            marks[client] = ["dropped"] if any(v <= 0 for v in net.values()) else []
         else:
             not_ranked[client] = "no start measured" if g.empty else "at or below the harness's own"
     if not values:
         return None
     c = cbs.compare(values, False, cbl.CONFIDENCE, is_exact=figure.exact, pair_confidence=cbl.confidence(run))
-    return _figure_dict("startup", figure, c, {cl: [] for cl in c.order}, not_ranked, 0,
-                        max(len(v) for v in values.values()))
+    return _figure_dict("startup", figure, c, marks, not_ranked, 0, max(len(v) for v in values.values()))
 
 
 def leaders(f: dict) -> list:
@@ -290,7 +294,8 @@ def _figure_dict(shape: str, figure: Figure, c: cbs.Comparison, marks: dict, not
         "method": c.method, "sd": _round(c.sd), "df": _round(c.df), "rounds": rounds,
         "tiers": c.tiers(),
         "clients": {cl: {"value": _round(c.estimate[cl]), "low": _round(c.low[cl]), "high": _round(c.high[cl]),
-                         "letters": c.letters[cl], "n": c.rounds[cl], "marks": marks[cl]} for cl in c.order},
+                         "letters": c.letters[cl], "n": c.rounds[cl], "ownSd": _round(c.own_sd.get(cl)),
+                         "marks": marks[cl]} for cl in c.order},
         "pairs": {"separated": c.separated, "of": len(c.pairs),
                   "apart": [{"better": x, "worse": y} for x, y, r in c.pairs if r == cbs.BETTER],
                   "withheld": [{"better": x, "lowerBound": y} for x, y in c.withheld],
@@ -298,7 +303,7 @@ def _figure_dict(shape: str, figure: Figure, c: cbs.Comparison, marks: dict, not
                               "high": _round(r.high), "relation": r.relation} for r in c.ratios]},
         **({"planned": [{"x": r.x, "y": r.y, "ratio": _round(r.ratio), "low": _round(r.low), "high": _round(r.high),
                          "relation": r.relation} for r in c.planned]} if c.planned else {}),
-        "ownSpread": c.noisy,
+        "ownSpread": c.noisy, "priorDf": _round(c.prior_df),
         "unlettered": c.unlettered,
         "why": c.why,
         "notRanked": not_ranked,
