@@ -178,15 +178,16 @@ def rates() -> dict:
 
 
 UNTIL_CLIENTS = ["x", "y", "z"]  # a team's question about three clients
-UNTIL_ROUNDS = 6  # --until-decided 6: looks after rounds 2 to 6, each at 1 - 0.05/5
+UNTIL_ROUNDS = 6  # --until-decided 6: looks after rounds 2 to 6 and one for rounds run again, each at 1 - 0.05/6
 UNTIL_RUNS = 1000
 
 
 def until_decided(rng: random.Random, slower: dict, split: bool = True, max_rounds: int = UNTIL_ROUNDS,
-                  clients: tuple = tuple(UNTIL_CLIENTS)) -> tuple:
+                  clients: tuple = tuple(UNTIL_CLIENTS), spread: float = SPREAD) -> tuple:
     """(each pair's state where the run stopped, the rounds it took): one made-up run of `clients` under
     --until-decided, a client's log figure moving by the host's round (sd HOST) and its own spread (sd SPREAD), each
-    look by clientbench_stats.compare and clientbench_decided.pair_states as a run's. `slower`: client -> factor.
+    look by clientbench_stats.compare and clientbench_decided.pair_states as a run's, at CPU's margin. `slower`: client
+    -> factor; `spread`: each client's own sd.
     `split`: each look at the confidence split over the looks, as the suite does; False: every look at 95%."""
     import dataclasses
     import types
@@ -195,16 +196,18 @@ def until_decided(rng: random.Random, slower: dict, split: bool = True, max_roun
     import clientbench_stats as cbs
 
     values = {c: {} for c in clients}
-    looks = max_rounds - 1 if split else 1  # what env.json's untilDecided says of such a run
-    confidence = cbl.confidence(types.SimpleNamespace(env={"untilDecided": {"looks": looks}}))
+    looks = max_rounds if split else 1  # what env.json's untilDecided says of such a run
+    confidence = cbl.confidence(types.SimpleNamespace(env={"untilDecided": {"looks": looks, "shape": SHAPE}}), SHAPE)
+    margin = cbud.margin(FIGURE.key)
     for r in range(1, max_rounds + 1):
         host = rng.gauss(0, HOST)
         for c in clients:
-            values[c][r] = CLIENT_US * slower.get(c, 1.0) * math.exp(host + rng.gauss(0, SPREAD))
+            values[c][r] = CLIENT_US * slower.get(c, 1.0) * math.exp(host + rng.gauss(0, spread))
         if r < 2:
             continue
         cmp = cbs.compare(values, False, cbl.CONFIDENCE, pair_confidence=confidence)
-        states = cbud.pair_states({"pairs": {"ratios": [dataclasses.asdict(x) for x in cmp.ratios]}}, list(clients))
+        ratios = [{**dataclasses.asdict(x), "state": cbud.pair_state(x, margin)[0]} for x in cmp.ratios]
+        states = cbud.pair_states({"pairs": {"ratios": ratios}}, list(clients))
         if r == max_rounds or not states[cbud.OPEN]:
             return states, r
 

@@ -265,7 +265,7 @@ def test_each_pair_has_its_ratio_and_interval_in_summary_json(tmp_path):
                                                                  for y in order[i + 1:]]
     apart = {(p["better"], p["worse"]) for p in f["pairs"]["apart"]}
     for r in f["pairs"]["ratios"]:
-        assert set(r) == {"x", "y", "ratio", "low", "high", "relation"}
+        assert set(r) == {"x", "y", "ratio", "low", "high", "relation", "state", "shows"}
         assert r["ratio"] == pytest.approx(f["clients"][r["x"]]["value"] / f["clients"][r["y"]]["value"], rel=1e-3)
         assert r["low"] <= r["ratio"] <= r["high"]
         assert (r["relation"] == "better") == ((r["x"], r["y"]) in apart) == (r["high"] < 1)
