@@ -82,7 +82,9 @@ MARKS = {"jit": "the client JVM's JIT compiled for over {jit:.0%} of a measured 
          "flagged": "every miss at the bound carried a host or harness flag: the knee may be understated",
          "clock": "the record does not say which clock its CPU time was read on (ranked as if the ns clock)",
          "compilers": "the JIT compilers' CPU time was not read in a window: the JVM's whole CPU time is counted there",
-         "noop": "a round without noop: netted against noop's median over the shape's other rounds"}
+         "noop": "a round without noop: netted against noop's median over the shape's other rounds",
+         "dropped": "a round's figure came out 0 or less (net of noop's, or beyond the server's delay): that round is "
+                    "left out of its rounds"}
 _FLAG_WORDS = {"generator": "gen", "lag": "lag", "stub": "stub", "steal": "steal", "unsteady": "uneven"}
 
 
@@ -188,6 +190,8 @@ def rank(run: cbl.Run, shape: str, figure: Figure) -> dict | None:
         if figure.key in ("p50", "p99") and any("samples" in fl for fl in g["flags"]):
             not_ranked[client] = "fewer than 1,000 latencies in a window"
             continue
+        if (g["value"] <= 0).any():
+            flags.add("dropped")
         g = g[(g["value"] == g["value"]) & (g["value"] > 0)]
         if g.empty:
             not_ranked[client] = ("kept no rate" if figure.key == "knee" else
@@ -206,10 +210,11 @@ def rank(run: cbl.Run, shape: str, figure: Figure) -> dict | None:
     if not values:
         return None
     c = cbs.compare(values, figure.higher_is_better, cbl.CONFIDENCE, lower, figure.exact, floor_var, unsteady,
-                    cblc.pairs(run), pair_confidence=cbl.confidence(run))
+                    cblc.pairs(run), pair_confidence=cbl.confidence(run, shape))
     gone, _ = cbl.failures(run)
     not_ranked.update({cl: why for (s, cl), why in gone.items() if s == shape})
-    out = _figure_dict(shape, figure, c, marks, not_ranked, delay_us, max(len(v) for v in values.values()))
+    out = _figure_dict(shape, figure, c, marks, not_ranked, delay_us, max(len(v) for v in values.values()),
+                       cbl.confidence(run, shape))
     if figure.key in ("p50", "p99"):
         out["harnessFloor"] = harness_floor(f, figure)
     return out
@@ -251,20 +256,20 @@ def rank_startup(run: cbl.Run, figure: Figure) -> dict | None:
     if starts.empty or figure.column not in starts:
         return None
     noop = starts[starts["client"] == cbl.NOOP].set_index("round")[figure.column]
-    values, not_ranked = {}, {}
+    values, not_ranked, marks = {}, {}, {}
     for client in run.clients:
         g = starts[starts["client"] == client]
-        kept = {int(r): v - noop.get(r, math.nan) for r, v in zip(g["round"], g[figure.column])}
-        kept = {r: v for r, v in kept.items() if v == v and v > 0}
+        net = {int(r): v - noop.get(r, math.nan) for r, v in zip(g["round"], g[figure.column])}
+        kept = {r: v for r, v in net.items() if v == v and v > 0}
         if kept:
             values[client] = kept
+            marks[client] = ["dropped"] if any(v <= 0 for v in net.values()) else []
         else:
             not_ranked[client] = "no start measured" if g.empty else "at or below the harness's own"
     if not values:
         return None
-    c = cbs.compare(values, False, cbl.CONFIDENCE, is_exact=figure.exact, pair_confidence=cbl.confidence(run))
-    return _figure_dict("startup", figure, c, {cl: [] for cl in c.order}, not_ranked, 0,
-                        max(len(v) for v in values.values()))
+    c = cbs.compare(values, False, cbl.CONFIDENCE, is_exact=figure.exact, pair_confidence=cbl.confidence(run, "startup"))
+    return _figure_dict("startup", figure, c, marks, not_ranked, 0, max(len(v) for v in values.values()))
 
 
 def leaders(f: dict) -> list:
@@ -280,25 +285,33 @@ def leaders(f: dict) -> list:
 
 
 def _figure_dict(shape: str, figure: Figure, c: cbs.Comparison, marks: dict, not_ranked: dict, delay_us: int,
-                 rounds: int) -> dict:
+                 rounds: int, confidence: float = cbl.CONFIDENCE) -> dict:
     """One figure's verdict as summary.json holds it; `rounds`: the most rounds a client was measured in. A client
-    shown without letters has "" and its reason under `unlettered`; `why` says why a figure has no letters at all."""
+    shown without letters has "" and its reason under `unlettered`; `why` says why a figure has no letters at all.
+    Each pair is apart, alike within the figure's margin, or open (clientbench_decided): `decided` counts them."""
+    m = cbud.margin(figure.key)
+    state = {(r.x, r.y): cbud.pair_state(r, m) for r in c.ratios}
+    every = [state.get((x, y)) or state.get((y, x)) or (cbud.OPEN, None)
+             for i, x in enumerate(c.order) for y in c.order[i + 1:]]
     return {
         "shape": shape, "figure": figure.key, "label": figure.label, "short": figure.short, "unit": figure.unit,
         "better": "higher" if figure.higher_is_better else "lower", "net": figure.net,
         "beyondDelayMicros": delay_us if figure.key in ("p50", "p99") else 0,
-        "method": c.method, "sd": _round(c.sd), "df": _round(c.df), "rounds": rounds,
+        "method": c.method, "sd": _round(c.sd), "df": _round(c.df), "rounds": rounds, "confidence": confidence,
         "tiers": c.tiers(),
         "clients": {cl: {"value": _round(c.estimate[cl]), "low": _round(c.low[cl]), "high": _round(c.high[cl]),
-                         "letters": c.letters[cl], "n": c.rounds[cl], "marks": marks[cl]} for cl in c.order},
+                         "letters": c.letters[cl], "n": c.rounds[cl], "ownSd": _round(c.own_sd.get(cl)),
+                         "marks": marks[cl]} for cl in c.order},
         "pairs": {"separated": c.separated, "of": len(c.pairs),
                   "apart": [{"better": x, "worse": y} for x, y, r in c.pairs if r == cbs.BETTER],
                   "withheld": [{"better": x, "lowerBound": y} for x, y in c.withheld],
                   "ratios": [{"x": r.x, "y": r.y, "ratio": _round(r.ratio), "low": _round(r.low),
-                              "high": _round(r.high), "relation": r.relation} for r in c.ratios]},
+                              "high": _round(r.high), "relation": r.relation, "state": state[r.x, r.y][0],
+                              "shows": _round(state[r.x, r.y][1])} for r in c.ratios]},
+        "decided": {k: _round(x) if k == "couldShow" else x for k, x in cbud.counts(every, m).items()},
         **({"planned": [{"x": r.x, "y": r.y, "ratio": _round(r.ratio), "low": _round(r.low), "high": _round(r.high),
                          "relation": r.relation} for r in c.planned]} if c.planned else {}),
-        "ownSpread": c.noisy,
+        "ownSpread": c.noisy, "priorDf": _round(c.prior_df),
         "unlettered": c.unlettered,
         "why": c.why,
         "notRanked": not_ranked,
@@ -330,12 +343,12 @@ def verdict(run: cbl.Run) -> dict:
     unstopped = unstopped_sets(run)
     made = host_conditions(run)
     v = {"holdsFor": {"cpuModel": m.get("cpuModel"), "cores": m.get("cpuCount"), "jdk": jdk.get("version"),
-                      "profile": run.env.get("profile"), "firstLook": run.first_look, "confidence": cbl.confidence(run),
+                      "profile": run.env.get("profile"), "firstLook": run.first_look, "confidence": cbl.CONFIDENCE,
                       **({"conditions": made} if made else {})},
          "clients": run.clients, "shapes": shapes,
          "flaggedRounds": [{"shape": r["shape"], "round": r["round"], "flags": r["flags"]} for r in flagged],
          "behaviour": cbb.decide(run.path, run.clients), **({"unstoppedSets": unstopped} if unstopped else {})}
-    costs = cblc.judge(shapes, rate_shape(v), cbl.confidence(run))
+    costs = cblc.judge(shapes, rate_shape(v), cbl.confidence(run, rate_shape(v)))
     changed = cblc.behaviour_changes(v["behaviour"], cblc.pairs(run))
     record = run.env.get("untilDecided")
     until = None
@@ -365,7 +378,7 @@ def look(run: cbl.Run, shape: str, ranked: dict | None = None) -> dict:
     (clientbench_decided), each ranked as the verdict ranks it; a running folder's look and the verdict's account.
     `ranked`: figure key -> the verdict's figure where the verdict has ranked the shape already."""
     figures = {key: ranked.get(key) if ranked is not None else rank(run, shape, BY_KEY[key]) for key in cbud.FIGURES}
-    return cbud.look(shape, figures, run.clients, run.rounds_of(shape), cbl.confidence(run))
+    return cbud.look(shape, figures, run.clients, run.rounds_of(shape), cbl.confidence(run, shape))
 
 
 def write(run: cbl.Run, v: dict):
@@ -608,6 +621,23 @@ def floor_line(run: cbl.Run, v: dict) -> str:
             "client's latency includes it") if said else ""
 
 
+def split_words(v: dict) -> str:
+    """'; rate-4000's at 98.3%, split over its looks' where a shape went on until decided, else ''."""
+    u = v.get("untilDecided")
+    return f"; {u['shape']}'s at {cbl.percent(u['final']['confidence'])}, split over its looks" if u else ""
+
+
+def decided_lines(run: cbl.Run, v: dict) -> list:
+    """Per figure of the run's rate that the decision table shows: 'p50 @4k, 66 pairs: 44 apart, 12 alike within x1.10,
+    10 open (could show x1.18)', from each figure's `decided`."""
+    shape = rate_shape(v)
+    s = next((s for s in v["shapes"] if s["shape"] == shape), None)
+    have = {f["figure"]: f for f in (s["figures"] if s else []) if f.get("decided") and f["method"] != "none"}
+    params = {shape: run.shape_params(shape)} if shape else {}
+    return [f"{column_name(params, shape, key)}, {have[key]['pairs']['of']} pairs: {cbud.count_words(have[key]['decided'])}"
+            for key in COLUMNS["open"] if key in have]
+
+
 def said_once(run: cbl.Run, v: dict, most: int = MOST_COLUMNS) -> list:
     """Per mark every client carries in some column: 'lag at p99 @4k, knee req/s (the pacer's lag was a visible part
     of the latency)', said once for those columns instead of a star on each of their cells."""
@@ -699,6 +729,11 @@ def text(run: cbl.Run, v: dict, width: int = 118) -> str:
         lines += [""] + textwrap.wrap("load: " + load_line(run, v, most), width, subsequent_indent="  ")
         lines += grid(t.reset_index())
     lines.append("")
+    decided = decided_lines(run, v)
+    if decided:
+        lines += textwrap.wrap(f"each pair: told apart, alike within a margin, or open ({cbl.percent(hf['confidence'])} "
+                               f"over every pair of a figure, both claims together{split_words(v)}):", width)
+        lines += [w for x in decided for w in textwrap.wrap(x, width, initial_indent="  ", subsequent_indent="    ")]
     if rate_shape(v):
         lines += textwrap.wrap(slo_line(run, v), width)
         lines += textwrap.wrap(floor_line(run, v), width)
@@ -706,7 +741,8 @@ def text(run: cbl.Run, v: dict, width: int = 118) -> str:
     if once:
         lines += textwrap.wrap("on every client, so said once and not starred: " + "; ".join(once), width)
     lines += textwrap.wrap(f"letters: best first; clients sharing a letter are not told apart ({cbl.percent(hf['confidence'])} over "
-                           "every pair of a figure, rounds compared within rounds); costs net of the harness (noop); "
+                           "every pair of a figure, rounds compared within rounds" + split_words(v) + "); costs net of "
+                           "the harness (noop); "
                            "* a mark only some clients carry (JIT still compiling, a flag, a knee that is a lower "
                            "bound): see the report; each pair's ratio and interval: summary.json (verdict, "
                            "pairs.ratios)", width)

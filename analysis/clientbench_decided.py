@@ -1,45 +1,75 @@
-"""Until decided: whether every pair of clients is decided on the figures a run waits for (thresholds.json's
-untilDecided): told apart, or its ratio's interval within 1 +- the margin. A run given --until-decided asks after each
-round of its common rate from the second (clientbench_decide.look) and stops that shape's rounds once no pair is open;
-the verdict says how each pair ended (`summary`). Each look judges at clientbench_load.confidence, the confidence split
-over the looks.
+"""Decided pairs: every pair of clients on a figure is told apart, alike within the figure's margin (thresholds.json's
+alikeWithin: the pair's interval inside 1/m to m), or open, with the smallest margin its interval shows. The intervals
+are the verdict's, simultaneous over every pair at its family-wise confidence, so the apart and the alike claims hold
+together. A run given --until-decided asks after each round of its common rate from the second
+(clientbench_decide.look) and stops that shape's rounds once no pair of thresholds.json's untilDecided figures is
+open; the verdict says how each pair ended (`summary`).
 """
 from __future__ import annotations
 
 import clientbench_load as cbl
 import clientbench_stats as cbs
 
-RULE = cbl.THRESHOLDS["untilDecided"]
-FIGURES = tuple(RULE["figures"])
-MARGIN = RULE["margin"]
-APART, WITHIN, OPEN = "apart", "within", "open"
+MARGINS = cbl.THRESHOLDS["alikeWithin"]
+FIGURES = tuple(cbl.THRESHOLDS["untilDecided"]["figures"])
+APART, ALIKE, OPEN = "apart", "alike", "open"
 
 
-def pair_states(f: dict | None, clients: list, margin: float = MARGIN) -> dict:
+def margin(key: str) -> float:
+    """The ratio within which two clients are alike on figure `key`."""
+    if key not in MARGINS:
+        raise cbl.AnalysisError(f"thresholds.json: alikeWithin has no margin for the figure {key!r}")
+    return float(MARGINS[key])
+
+
+def pair_state(ratio: cbs.Ratio, m: float) -> tuple:
+    """(APART, ALIKE or OPEN, the smallest margin the pair's interval shows: max(high, 1 / low); None where the
+    interval is unbounded) of one pair's ratio, at margin `m`."""
+    if not (0 < ratio.low <= ratio.high < float("inf")):
+        return (APART if ratio.relation != cbs.TIED else OPEN), None
+    shows = max(ratio.high, 1 / ratio.low)
+    if ratio.relation != cbs.TIED:
+        return APART, shows
+    return (ALIKE if shows <= m else OPEN), shows
+
+
+def counts(states: list, m: float) -> dict:
+    """A figure's pairs by state (`states`: (state, shows) per pair, every pair of its clients), the margin, and the
+    margin every open pair is within ("couldShow", the widest of theirs; None where one is unbounded or none is open)."""
+    opened = [shows for state, shows in states if state == OPEN]
+    return {"margin": m, **{s: sum(1 for state, _ in states if state == s) for s in (APART, ALIKE, OPEN)},
+            "couldShow": max(opened) if opened and None not in opened else None}
+
+
+def times(m: float) -> str:
+    """A margin as words give it: 'x1.10', 'x28.8', 'x2,170'."""
+    return f"x{m:.2f}" if m < 10 else f"x{m:.1f}" if m < 100 else f"x{m:,.0f}"
+
+
+def count_words(d: dict) -> str:
+    """'44 apart, 12 alike within x1.10, 10 open (could show x1.18)' from `counts`."""
+    could = (f" (could show {times(d['couldShow'])})" if d["couldShow"] else " (an interval unbounded)") if d[OPEN] else ""
+    return f"{d[APART]} apart, {d[ALIKE]} alike within {times(d['margin'])}, {d[OPEN]} open{could}"
+
+
+def pair_states(f: dict | None, clients: list) -> dict:
     """Every pair of `clients` on one figure's verdict (clientbench_decide.rank's; None where it was not measured), by
-    state: APART [better, worse], WITHIN [x, y] (the interval inside 1 +- margin), OPEN [x, y] (neither, or no ratio:
-    a client shown without letters)."""
+    state: APART [better, worse], ALIKE [x, y], OPEN [x, y] (neither, or no ratio: a client shown without letters)."""
     ratios = {frozenset((r["x"], r["y"])): r for r in ((f or {}).get("pairs") or {}).get("ratios", [])}
-    out = {APART: [], WITHIN: [], OPEN: []}
+    out = {APART: [], ALIKE: [], OPEN: []}
     for i, x in enumerate(clients):
         for y in clients[i + 1:]:
             r = ratios.get(frozenset((x, y)))
-            if r is None or r["low"] is None or r["high"] is None:
-                out[OPEN].append([x, y])
-            elif r["relation"] != cbs.TIED:
-                out[APART].append([r["x"], r["y"]])
-            elif r["low"] >= 1 / (1 + margin) and r["high"] <= 1 + margin:
-                out[WITHIN].append([r["x"], r["y"]])
-            else:
-                out[OPEN].append([r["x"], r["y"]])
+            out[r["state"] if r else OPEN].append([r["x"], r["y"]] if r else [x, y])
     return out
 
 
 def look(shape: str, figures: dict, clients: list, rounds: int, confidence: float) -> dict:
     """Where `shape` stands after `rounds` rounds: per figure of FIGURES (`figures`: key -> its verdict, as
-    clientbench_decide.rank gives it) its pairs by state; `decided` when none is open."""
+    clientbench_decide.rank gives it) its pairs by state and its margin; `decided` when none is open."""
     states = {key: pair_states(figures.get(key), clients) for key in FIGURES}
-    return {"shape": shape, "rounds": rounds, "confidence": confidence, "margin": MARGIN, "figures": states,
+    return {"shape": shape, "rounds": rounds, "confidence": confidence,
+            "margins": {key: margin(key) for key in FIGURES}, "figures": states,
             "decided": all(not s[OPEN] for s in states.values())}
 
 
@@ -50,12 +80,12 @@ def summary(record: dict, final: dict) -> dict:
 
 
 def words(u: dict) -> str:
-    """'rate-4000 until decided (at most 6 rounds, 5 looks at 99% each): stopped after round 3; cpu: 3 apart, 0 within
-    5%, 0 open; p50: ...' from `summary`'s structure."""
+    """'rate-4000 until decided (at most 6 rounds, 6 looks at 99.2% each): stopped after round 3; cpu: 3 apart, 0 alike
+    within x1.10, 0 open; p50: ...' from `summary`'s structure."""
     f = u["final"]
     ended = (f"stopped after round {u['stoppedAfter']}" if u.get("stoppedAfter")
              else f"{'decided' if f['decided'] else 'left open'} after all {f['rounds']} rounds")
-    parts = [f"{key}: {len(s[APART])} apart, {len(s[WITHIN])} within {f['margin']:.0%}, {len(s[OPEN])} open"
+    parts = [f"{key}: {len(s[APART])} apart, {len(s[ALIKE])} alike within {times(f['margins'][key])}, {len(s[OPEN])} open"
              + (" (" + ", ".join(f"{x}-{y}" for x, y in s[OPEN]) + ")" if s[OPEN] else "")
              for key, s in f["figures"].items()]
     return (f"{u['shape']} until decided (at most {u['maxRounds']} rounds, {u['looks']} looks at "

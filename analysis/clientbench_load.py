@@ -47,10 +47,12 @@ def percent(share: float) -> str:
     return f"{share:.0%}" if round(share * 100, 6) == round(share * 100) else f"{share:.1%}"
 
 
-def confidence(run) -> float:
-    """The family-wise confidence a run's pairs are judged at: CONFIDENCE, split evenly over the looks of a run that
-    went on until decided (env.json's untilDecided), as a look that stops on a chance difference would add false pairs."""
-    looks = (run.env.get("untilDecided") or {}).get("looks") or 1
+def confidence(run, shape: str) -> float:
+    """The family-wise confidence a shape's pairs are judged at: CONFIDENCE, split evenly over the looks where the run
+    went on until decided on this shape (env.json's untilDecided), as a look that stops on a chance difference would
+    add false pairs; the shapes that no look stopped keep CONFIDENCE whole."""
+    until = run.env.get("untilDecided") or {}
+    looks = (until.get("looks") or 1) if until.get("shape") == shape else 1
     return 1 - (1 - CONFIDENCE) / looks
 
 

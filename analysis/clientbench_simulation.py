@@ -16,6 +16,7 @@ import multiprocessing
 import random
 import re
 import sys
+from statistics import median
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -172,19 +173,21 @@ def rates() -> dict:
         more = pool.submit(more_rates)  # the longest first, so that the two workers end about together
         aa2, aa3 = pool.submit(aa_rates, 2), pool.submit(aa_rates, 3)
         planted = pool.submit(planted_rates)
-        return {2: aa2.result(), 3: aa3.result(), "planted": planted.result(), "more": more.result()}
+        out = {2: aa2.result(), 3: aa3.result(), "planted": planted.result(), "more": more.result()}
+    return {**out, "family": family_rates()}
 
 
 UNTIL_CLIENTS = ["x", "y", "z"]  # a team's question about three clients
-UNTIL_ROUNDS = 6  # --until-decided 6: looks after rounds 2 to 6, each at 1 - 0.05/5
+UNTIL_ROUNDS = 6  # --until-decided 6: looks after rounds 2 to 6 and one for rounds run again, each at 1 - 0.05/6
 UNTIL_RUNS = 1000
 
 
 def until_decided(rng: random.Random, slower: dict, split: bool = True, max_rounds: int = UNTIL_ROUNDS,
-                  clients: tuple = tuple(UNTIL_CLIENTS)) -> tuple:
+                  clients: tuple = tuple(UNTIL_CLIENTS), spread: float = SPREAD) -> tuple:
     """(each pair's state where the run stopped, the rounds it took): one made-up run of `clients` under
     --until-decided, a client's log figure moving by the host's round (sd HOST) and its own spread (sd SPREAD), each
-    look by clientbench_stats.compare and clientbench_decided.pair_states as a run's. `slower`: client -> factor.
+    look by clientbench_stats.compare and clientbench_decided.pair_states as a run's, at CPU's margin. `slower`: client
+    -> factor; `spread`: each client's own sd.
     `split`: each look at the confidence split over the looks, as the suite does; False: every look at 95%."""
     import dataclasses
     import types
@@ -193,16 +196,18 @@ def until_decided(rng: random.Random, slower: dict, split: bool = True, max_roun
     import clientbench_stats as cbs
 
     values = {c: {} for c in clients}
-    looks = max_rounds - 1 if split else 1  # what env.json's untilDecided says of such a run
-    confidence = cbl.confidence(types.SimpleNamespace(env={"untilDecided": {"looks": looks}}))
+    looks = max_rounds if split else 1  # what env.json's untilDecided says of such a run
+    confidence = cbl.confidence(types.SimpleNamespace(env={"untilDecided": {"looks": looks, "shape": SHAPE}}), SHAPE)
+    margin = cbud.margin(FIGURE.key)
     for r in range(1, max_rounds + 1):
         host = rng.gauss(0, HOST)
         for c in clients:
-            values[c][r] = CLIENT_US * slower.get(c, 1.0) * math.exp(host + rng.gauss(0, SPREAD))
+            values[c][r] = CLIENT_US * slower.get(c, 1.0) * math.exp(host + rng.gauss(0, spread))
         if r < 2:
             continue
         cmp = cbs.compare(values, False, cbl.CONFIDENCE, pair_confidence=confidence)
-        states = cbud.pair_states({"pairs": {"ratios": [dataclasses.asdict(x) for x in cmp.ratios]}}, list(clients))
+        ratios = [{**dataclasses.asdict(x), "state": cbud.pair_state(x, margin)[0]} for x in cmp.ratios]
+        states = cbud.pair_states({"pairs": {"ratios": ratios}}, list(clients))
         if r == max_rounds or not states[cbud.OPEN]:
             return states, r
 
@@ -230,6 +235,60 @@ def until_decided_rates(runs: int = UNTIL_RUNS) -> dict:
     return out
 
 
+FAMILY_RUNS = 1000  # a binomial sd of 0.7% on a 5% rate
+COMMITTED = ("20261128-172116-vm", "20261128-181610-vm")  # the reference runs whose spreads are replayed
+COMMON_SHAPE = "rate-4000"
+PATTERN_FIGURES = ("cpu", "p50", "p99")  # the figures teams choose on
+
+
+def committed_spreads() -> dict:
+    """'20261128-172116-vm cpu' -> {client: sd}: each client's own spread at the common rate (its residuals' sd, the
+    round effects out, as the verdict reads it: `ownSd`) in each committed run, per figure of PATTERN_FIGURES."""
+    out = {}
+    for name in COMMITTED:
+        run = cbl.load_run(cbl.ROOT / "results" / name)
+        for key in PATTERN_FIGURES:
+            f = cbd.rank(run, COMMON_SHAPE, cbd.BY_KEY[key])
+            out[f"{name} {key}"] = {c: x["ownSd"] for c, x in f["clients"].items() if x["ownSd"]}
+    return out
+
+
+def scenarios() -> dict:
+    """Name -> {client: its own spread}: twelve clients alike in all but spread, as the family-wise table runs them."""
+    wide = lambda n: {f"c{i:02d}": SPREAD * (WIDE if i < n else 1) for i in range(12)}  # noqa: E731
+    return {"equal": wide(0), "two wide": wide(2), "three wide": wide(3), **committed_spreads()}
+
+
+def spread_run(rng: random.Random, spreads: dict, rounds: int = 3) -> cbl.Run:
+    """A run of one shape whose clients all cost CLIENT_US net of noop's, each round moving every JVM alike (sd HOST)
+    and each client by its own spread; noop moves with the host alone, so each net figure's spread is the client's."""
+    rows = []
+    for r in range(1, rounds + 1):
+        host = rng.gauss(0, HOST)
+        rows.append((cbl.NOOP, r, NOOP_US * math.exp(host)))
+        rows += [(c, r, NOOP_US * math.exp(host) + CLIENT_US * math.exp(host + rng.gauss(0, sd)))
+                 for c, sd in spreads.items()]
+    f = pd.DataFrame(rows, columns=["client", "round", FIGURE.column])
+    f = f.assign(shape=SHAPE, flags=[()] * len(f), jit=0.0, windows=3, steady=True, **{"knee.status": ""})
+    run = cbl.Run(SHAPE, cbl.ROOT, {"clients": [cbl.NOOP, *spreads], "shapes": [{"name": SHAPE, "params": {}}]}, {}, [])
+    run._memo[("forks",)] = f.reindex(columns=_fork_columns())
+    return run
+
+
+def family_rate(spreads: dict, runs: int = FAMILY_RUNS, seed: int = 29) -> float:
+    """The share of `runs` seeded runs of three rounds, every client alike, with any pair told apart by rank()."""
+    rng = random.Random(seed)
+    return sum(bool(told_apart(cbd.rank(spread_run(rng, spreads), SHAPE, FIGURE))) for _ in range(runs)) / runs
+
+
+def family_rates() -> dict:
+    """Per scenario (`scenarios`), its family-wise false-pair rate; two at a time."""
+    todo = scenarios()
+    with ProcessPoolExecutor(max_workers=2, mp_context=multiprocessing.get_context("spawn")) as pool:
+        got = {name: pool.submit(family_rate, spreads) for name, spreads in todo.items()}
+        return {name: {"rate": x.result(), "spreads": todo[name]} for name, x in got.items()}
+
+
 def _pct(x: float) -> str:
     return f"{x:.1%}"
 
@@ -243,6 +302,7 @@ def block(r: dict | None = None) -> str:
     """docs/verdict.md's block: the made-up runs and the rates their verdicts came out with."""
     r = r or rates()
     p, m = r["planted"], r["more"]
+    family = "\n".join(f"| {name} | {_spread_words(x['spreads'])} | {_pct(x['rate'])} |" for name, x in r["family"].items())
     rows = "\n".join(f"| {n} | {_pct(a['steady'])} | {_pct(a['steadyOwn'])} | {_pct(a['wideOwn'])} | "
                      f"{_pct(a['wide'])} | {_pct(a['switch'])} of {a['switched']:,} |" for n, a in ((2, r[2]), (3, r[3])))
     return f"""{BEGIN}
@@ -266,7 +326,33 @@ rounds): a false pair between steady clients in {_pct(m['steady'])}; the switchi
 from a steady one in {_pct(m['switch'])}. The same runs on latency p50 beyond a {DELAY_MS} ms delay, each value its
 histogram bucket's top (64 us wide there; clients {LATENCY_US:.0f} us beyond it): a false pair between steady clients
 in {_pct(m['latency'])}.
+
+Family-wise, where clients' spreads differ: twelve clients alike in all but their own spread (each moving by it on
+the log scale, net of noop's; each round moving every JVM alike, sd {HOST}), {FAMILY_RUNS} seeded runs of three
+rounds each, decided by `clientbench_decide.rank`: the share of runs with any pair told apart, against the promise of
+{1 - cbl.CONFIDENCE:.0%}. Equal spreads, two or three clients at {WIDE} times the others' spread, and each committed
+run's own pattern at its common rate: each client's spread as its residuals gave it (`ownSd`), so the four cheapest
+clients' CPU is wide there, netted of noop's before the log.
+
+| spreads | the clients' own sd on the log scale | runs with a false pair |
+|---|---|---|
+{family}
 {END}"""
+
+
+def _spread_words(spreads: dict) -> str:
+    """'0.08 each', 'two at 0.24, ten at 0.08', or 'from 0.003 to 0.079, median 0.03'."""
+    sds = sorted(spreads.values())
+    if len(set(sds)) == 1:
+        return f"{sds[0]:.2g} each"
+    if len(set(sds)) == 2:
+        return ", ".join(f"{_count(sds.count(v))} at {v:.2g}" for v in sorted(set(sds), reverse=True))
+    return f"from {sds[0]:.2g} to {sds[-1]:.2g}, median {median(sds):.2g}"
+
+
+def _count(n: int) -> str:
+    return ["none", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven"][n] \
+        if n < 12 else str(n)
 
 
 def _pattern() -> re.Pattern:

@@ -3,8 +3,9 @@
 On the log scale, client effect + round effect + residual. A round's effect is the median of the clients' deviations
 in it, so no one client moves it. Each pair is judged on its two clients' spreads with its own degrees of freedom
 (Games-Howell): a client whose rounds disagree more than the others' credibly do is judged on its own spread, the
-others on their pooled spread or their own where that is wider. Exact only where the caller declares a figure exact;
-a client needs two rounds for letters.
+others on the pool moderated by their own (empirical Bayes), on the degrees of freedom the pool is worth for one client
+where the clients' spreads differ. Exact only where the caller declares a figure exact; a client needs two rounds for
+letters.
 """
 from __future__ import annotations
 
@@ -56,6 +57,8 @@ class Comparison:
     noisy: list = field(default_factory=list)  # clients judged on their own spread
     why: str = ""  # why there are no letters at all
     planned: list = field(default_factory=list)  # Ratio per pair named before the run (`compare`'s `planned`)
+    prior_df: float = math.inf  # what the pool is worth for one client, in degrees of freedom (`_prior_df`)
+    own_sd: dict = field(default_factory=dict)  # client -> the sd of its own residuals (where it has df)
 
     @property
     def separated(self) -> int:
@@ -112,7 +115,7 @@ def compare(values: dict, higher_is_better: bool, confidence: float = 0.95, lowe
     shown = {c: kept[c] if c in lettered else logs[c] for c in logs}
     means = {c: fmean([y - rho.get(r, 0.0) for r, y in rs.items()]) for c, rs in shown.items()}
     n = {c: len(rs) for c, rs in shown.items()}
-    spread, pooled_var, pooled_df, noisy = _spreads(shown, rho, means, lettered, floor_var)
+    spread, pooled_var, pooled_df, noisy, prior_df, own = _spreads(shown, rho, means, lettered, floor_var)
     why = _no_letters(logs, lettered, pooled_var, floor_var)
     if why:
         unlettered.update(dict.fromkeys(lettered, why))
@@ -132,7 +135,8 @@ def compare(values: dict, higher_is_better: bool, confidence: float = 0.95, lowe
     return Comparison(order, {c: math.exp(means[c]) for c in order}, low, high,
                       {c: marks.get(c, "") for c in order}, pairs, "rounds" if ranked else "none",
                       math.sqrt(pooled_var) if pooled_var == pooled_var else math.nan, pooled_df, n, withheld, ratios,
-                      {c: unlettered[c] for c in order if c in unlettered}, sorted(noisy & set(ranked)), why, chosen)
+                      {c: unlettered[c] for c in order if c in unlettered}, sorted(noisy & set(ranked)), why, chosen,
+                      prior_df, {c: math.sqrt(v) for c, v in own.items()})
 
 
 def _no_letters(logs: dict, lettered: list, pooled_var: float, floor_var: dict) -> str:
@@ -230,9 +234,11 @@ def round_effects(cells: dict) -> tuple:
 
 
 def _spreads(shown: dict, rho: dict, means: dict, lettered: list, floor_var: dict) -> tuple:
-    """Per client, the _Spread it is judged on; the pooled variance and its df; the noisy clients. A lettered client's
-    own variance is its residuals' on its share of the residual df; it is noisy where that exceeds the typical one
-    (the scaled median) at NOISY_LEVEL. The others pool, each judged on the pool or its own where wider."""
+    """Per client, the _Spread it is judged on; the pooled variance and its df; the noisy clients; the prior df; each
+    client's own variance. A
+    lettered client's own variance is its residuals' on its share of the residual df; it is noisy where that exceeds
+    the typical one (the scaled median) at NOISY_LEVEL, and judged on it. The others pool: each is judged on the pool
+    moderated by its own, never below the pool, on the df the pool is worth for one client plus its own."""
     k = max(1, len(lettered))
     own, own_df = {}, {}
     for c, rs in shown.items():
@@ -243,21 +249,62 @@ def _spreads(shown: dict, rho: dict, means: dict, lettered: list, floor_var: dic
             own[c], own_df[c] = sum(e * e for e in resid) / dfc, dfc
     in_fit = [c for c in lettered if c in own]
     typical, typical_df = _typical_variance([own[c] for c in in_fit], [own_df[c] for c in in_fit])
-    noisy = set()
+    noisy, level = set(), NOISY_LEVEL / max(1, len(in_fit))
     if typical > 0:
-        level = NOISY_LEVEL / len(in_fit)
         noisy = {c for c in in_fit if own[c] > typical * _quantile("f", 1 - level, own_df[c], typical_df)}
     calm = [c for c in in_fit if c not in noisy]
     pooled_df = sum(own_df[c] for c in calm)
     pooled = sum(own[c] * own_df[c] for c in calm) / pooled_df if pooled_df else math.nan
+    # a noisy client shows that spreads differ at least as far as the test's bound; beyond it, it is judged on its own
+    seen = {c: min(own[c], typical * _quantile("f", 1 - level, own_df[c], typical_df)) if c in noisy else own[c]
+            for c in in_fit if own[c] > 0}
+    prior = min(pooled_df, _prior_df(list(seen.values()), [own_df[c] for c in seen]))
     spread = {}
     for c in shown:
         f = floor_var.get(c, 0.0)
         if c in noisy or (c not in lettered and c in own):
             spread[c] = _Spread(own[c], c, own_df[c], f)
         elif c in lettered and pooled == pooled:
-            spread[c] = _Spread(max(pooled, own.get(c, 0.0)), "pool", pooled_df, f)
-    return spread, pooled, pooled_df, noisy
+            nu, v = own_df.get(c, 0.0), own.get(c, 0.0)
+            moderated = pooled if prior == math.inf else (prior * pooled + nu * v) / (prior + nu)
+            spread[c] = _Spread(max(pooled, moderated), "pool", min(pooled_df, prior + nu), f)
+    return spread, pooled, pooled_df, noisy, prior, own
+
+
+# The clients' spread of log variances beyond chance is taken this many standard errors wide: a difference missed costs
+# false pairs, one overstated only power (analysis/clientbench_simulation.py's family-wise table is what settles it).
+PRIOR_MARGIN_SE = 1.0
+
+
+def _prior_df(own: list, df: list) -> float:
+    """What the typical variance is worth, in degrees of freedom, as an estimate of one client's: the prior df of
+    Smyth's empirical Bayes (limma), where trigamma(d0 / 2) is the variance of the clients' log variances beyond what
+    their own df explain; inf where it is none. That excess is read from the log variances above their median only: on
+    under two df a variance near 0 is common, and a client below the pool is judged on the pool anyway."""
+    from scipy import optimize, special
+
+    if len(own) < 2:
+        return math.inf
+    logs = [math.log(v) for v in own]
+    centre = median(logs)
+    upper = 2 * fmean([max(0.0, x - centre) ** 2 for x in logs])
+    excess = upper * (1 + PRIOR_MARGIN_SE * math.sqrt(2 / (len(logs) - 1))) - _upper_by_chance(round(fmean(df), 6))
+    if excess <= 1e-8:  # trigamma(1e8 / 2) is 2e-8: past that the prior is as good as the pool
+        return math.inf
+    # trigamma falls from inf to 0 over (0, inf): one root
+    return 2 * optimize.brentq(lambda y: float(special.polygamma(1, y)) - excess, 1e-8, 1e8)
+
+
+@functools.lru_cache(maxsize=64)
+def _upper_by_chance(nu: float) -> float:
+    """Twice the mean square of log(chi2_nu / nu) above its median, by quad: what `_prior_df`'s `upper` is when every
+    client has the same variance."""
+    from scipy import integrate, stats
+
+    centre = math.log(stats.chi2.ppf(0.5, nu) / nu)
+    value, _ = integrate.quad(lambda x: (x - centre) ** 2 * stats.chi2.pdf(nu * math.exp(x), nu) * nu * math.exp(x),
+                              centre, centre + 40)
+    return 2 * value
 
 
 def _typical_variance(own: list, df: list) -> tuple:

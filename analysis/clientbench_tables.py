@@ -162,9 +162,12 @@ def first_screen_html(run: cbl.Run, v: dict) -> str:
     notes += [f"Interleaved {cbd.unstopped_words(u)}." for u in v.get("unstoppedSets", [])]
     notes.append("Letters: clients sharing one are not told apart; under each figure its 95% interval; * a mark only "
                  "that client carries (hover a cell for its rounds and marks, a heading for its figure).")
+    decided = cbd.decided_lines(run, v)
+    decided = (f'<p class="decided"><b>Each pair</b>, told apart, alike within a margin, or open (the smallest margin '
+               f'it could show): {"; ".join(_e(x) for x in decided)}.</p>') if decided else ""
     return (f"<h1>Which HTTP client? Run {_e(run.name)}</h1>{banner}<ol class=\"verdict\">"
             + "".join(f"<li>{_e(x)}</li>" for x in lines[1:]) + "</ol>"
-            + f'<p class="load"><b>Load</b>: {_e(cbd.load_line(run, v))}.</p>' + decision_table_html(run, v)
+            + f'<p class="load"><b>Load</b>: {_e(cbd.load_line(run, v))}.</p>' + decision_table_html(run, v) + decided
             + f'<p class="notes">{" ".join(_e(n) for n in notes)} <a href="#how-to-read-this">How to read this</a></p>'
             + behaviour_line_html(v) + layer_cost_html(run, v))
 

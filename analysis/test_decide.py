@@ -265,7 +265,7 @@ def test_each_pair_has_its_ratio_and_interval_in_summary_json(tmp_path):
                                                                  for y in order[i + 1:]]
     apart = {(p["better"], p["worse"]) for p in f["pairs"]["apart"]}
     for r in f["pairs"]["ratios"]:
-        assert set(r) == {"x", "y", "ratio", "low", "high", "relation"}
+        assert set(r) == {"x", "y", "ratio", "low", "high", "relation", "state", "shows"}
         assert r["ratio"] == pytest.approx(f["clients"][r["x"]]["value"] / f["clients"][r["y"]]["value"], rel=1e-3)
         assert r["low"] <= r["ratio"] <= r["high"]
         assert (r["relation"] == "better") == ((r["x"], r["y"]) in apart) == (r["high"] < 1)
@@ -401,6 +401,21 @@ def test_a_round_without_noop_is_netted_against_noops_median_and_marked(tmp_path
     f = f.assign(p50=f["cpu"] * 10, **{"p50.width": 1.0})
     p50 = cbd.rank(_fake_run(f, [OPEN], ["lean", "heavy"], tmp_path), "rate-4000", cbd.BY_KEY["p50"])
     assert p50["clients"]["lean"]["marks"] == []
+
+
+def test_a_round_at_or_below_noops_cost_is_left_out_with_a_mark(tmp_path):
+    # lean cost 2 us over noop in rounds 1 and 3, but less than noop in round 2: net -1 us, no logarithm; its two
+    # other rounds stand, and the reader is told one was left out. heavy's three rounds all stand, unmarked.
+    rows = []
+    for r in (1, 2, 3):
+        rows.append({"shape": "rate-4000", "client": "noop", "round": r, "cpu": 10.0})
+        rows.append({"shape": "rate-4000", "client": "lean", "round": r, "cpu": 9.0 if r == 2 else 12.0})
+        rows.append({"shape": "rate-4000", "client": "heavy", "round": r, "cpu": 60.0 + r})
+    cpu = cbd.rank(_fake_run(_forks(rows), [OPEN], ["lean", "heavy"], tmp_path), "rate-4000", cbd.BY_KEY["cpu"])
+    assert cpu["clients"]["lean"]["marks"] == ["dropped"] and cpu["clients"]["lean"]["n"] == 2
+    assert cpu["clients"]["heavy"]["marks"] == [] and cpu["clients"]["heavy"]["n"] == 3
+    assert cpu["clients"]["lean"]["value"] == pytest.approx(2.0)
+    assert "dropped" in cbd.MARKS
 
 
 def test_leaders_are_the_best_told_apart_from_every_other_client():

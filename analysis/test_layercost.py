@@ -46,9 +46,10 @@ def test_planned_pairs_find_no_difference_where_there_is_none_at_the_stated_rate
 
 
 def test_planned_pairs_find_a_planted_difference_more_often_than_every_pair_does():
-    # sd 0.05 over three rounds, 200 seeds: planned pairs found a 20% layer in 80% of its chances and a 30% one in 97%,
-    # every pair (the studentized range of 8 clients) in 62% and 93%. Bounds a few points under those rates.
-    for planted, at_least in ((1.2, 0.75), (1.3, 0.95)):
+    # sd 0.05 over three rounds, 200 seeds: planned pairs found a 20% layer in 72% of its chances and a 30% one in 92%,
+    # every pair (the studentized range of 8 clients) in 54% and 84%; the pool is worth fewer df where the clients'
+    # own spreads differ by chance (clientbench_stats._prior_df). Bounds a few points under those rates.
+    for planted, at_least in ((1.2, 0.67), (1.3, 0.88)):
         planned_found = all_found = 0
         for seed in range(200):
             c = compare(_clients(random.Random(1000 + seed), planted), higher_is_better=False, planned=PLANNED)

@@ -1,6 +1,7 @@
 package clientbench.cli;
 
 import clientbench.harness.JsonFiles;
+import clientbench.harness.Thresholds;
 import clientbench.plan.Schedule;
 import clientbench.plan.UntilDecided;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -13,11 +14,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
  * A run's looks under {@code --until-decided}: after each round of the shape from the second, the run's records so far
- * go to the analysis ({@code look}), which says per figure how many pairs are apart, within the margin, or open; once
+ * go to the analysis ({@code look}), which says per figure how many pairs are apart, alike within the margin, or open; once
  * none is open the shape's later rounds are skipped. The pairs are judged only there; here they are counted and kept.
  */
 final class Looks {
@@ -91,12 +93,13 @@ final class Looks {
         Map<String, Object> figures = new LinkedHashMap<>();
         answer.path("figures").fields().forEachRemaining(f -> {
             Map<String, Integer> counts = new LinkedHashMap<>();
-            for (String state : List.of("apart", "within", "open")) {
+            for (String state : List.of("apart", "alike", "open")) {
                 counts.put(state, f.getValue().path(state).size());
             }
             figures.put(f.getKey(), counts);
-            words.add(f.getKey() + " " + counts.get("apart") + " apart, " + counts.get("within") + " within "
-                    + Math.round(100 * answer.path("margin").asDouble()) + "%, " + counts.get("open") + " open");
+            words.add(f.getKey() + " " + counts.get("apart") + " apart, " + counts.get("alike") + " alike within x"
+                    + String.format(Locale.ROOT, "%.2f", Thresholds.alikeWithin(f.getKey())) + ", " + counts.get("open")
+                    + " open");
         });
         look.put("figures", figures);
         taken.add(look);

@@ -39,7 +39,8 @@ final class RunCommand implements Callable<Integer>, Bench.Checked {
     String clients;
 
     @Option(names = "--until-decided", paramLabel = "N", description = {"the common rate in up to N rounds: after each from"
-            + " the second, stop once every pair of clients is told apart or within 5%% on CPU per request and p50"})
+            + " the second, stop once every pair of clients is told apart or alike within its margin (thresholds.json) on CPU"
+            + " per request and p50"})
     Integer untilDecided;
 
     @Option(names = "--target", paramLabel = "URL", description = {"an already running server (yours, or a stub) instead of a stub per trial;",

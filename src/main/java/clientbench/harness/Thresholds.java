@@ -39,6 +39,11 @@ public final class Thresholds {
     private Thresholds() {
     }
 
+    /** The ratio within which two clients are alike on a figure of the verdict (alikeWithin: "p50" -> 1.10). */
+    public static double alikeWithin(String figure) {
+        return number("alikeWithin", figure);
+    }
+
     /** A behaviour case's revision (behaviourRevisions; 1 where not listed), recorded with its results. */
     public static int behaviourRevision(String caseKey) {
         return ROOT.path("behaviourRevisions").path(caseKey).asInt(1);

@@ -5,8 +5,8 @@ import java.util.List;
 
 /**
  * {@code --until-decided N}: the common rate in up to {@code maxRounds} rounds, the run asking after each from the second
- * whether every pair of clients is decided (the analysis's {@code look}: told apart, or within a margin of each other,
- * on the figures thresholds.json names) and skipping the shape's remaining rounds once so. Each of the {@link #looks()}
+ * whether every pair of clients is decided (the analysis's {@code look}: told apart, or alike within thresholds.json's
+ * margin, on the figures it names) and skipping the shape's remaining rounds once so. Each of the {@link #looks()}
  * judges at the verdict's confidence split over them, so stopping on a chance difference adds no false pairs.
  */
 public record UntilDecided(String shape, int maxRounds) {
@@ -31,9 +31,12 @@ public record UntilDecided(String shape, int maxRounds) {
         return new UntilDecided(common, maxRounds);
     }
 
-    /** How often the pairs are judged: after each round from the second, the last time by the verdict. */
+    /**
+     * How often the shape's pairs are judged: after each round from the second (the last time by the verdict), and by
+     * the verdict once more on rounds a flagged round's repeat replaced after the looks: {@code maxRounds}.
+     */
     public int looks() {
-        return maxRounds - 1;
+        return maxRounds;
     }
 
     /** {@code profile} with the shape in {@link #maxRounds} rounds, its purpose saying so. */

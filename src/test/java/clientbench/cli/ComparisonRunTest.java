@@ -399,7 +399,7 @@ class ComparisonRunTest {
         boolean decided = look.path("decided").asBoolean();
         for (String figure : List.of("cpu", "p50")) {
             JsonNode f = look.path("figures").path(figure);
-            assertEquals(1, f.path("apart").asInt() + f.path("within").asInt() + f.path("open").asInt(),
+            assertEquals(1, f.path("apart").asInt() + f.path("alike").asInt() + f.path("open").asInt(),
                     "one pair, in one state: " + f);
         }
         assertEquals(decided ? Set.of(1, 2) : Set.of(1, 2, 3), roundsOfTrials(dir, "rate-4000"), u.toString());
@@ -416,17 +416,19 @@ class ComparisonRunTest {
         Ran r = run(java(root, true, System.getProperty("java.class.path"), ProfileRunProbe.class.getName(), "until",
                 String.valueOf(rounds), clients, String.valueOf(otherRounds)));
         assertEquals(0, r.exit(), r.all());
-        Pattern look = Pattern.compile("\\[until decided] rate-4000 after round 2 of " + rounds + ": cpu \\d apart, \\d within 5%, "
-                + "\\d open; p50 \\d apart, \\d within 5%, \\d open; (going on|decided: "
+        Pattern look = Pattern.compile("\\[until decided] rate-4000 after round 2 of " + rounds + ": cpu \\d apart, \\d alike within "
+                + "x1\\.10, \\d open; p50 \\d apart, \\d alike within x1\\.10, \\d open; (going on|decided: "
                 + (rounds == 3 ? "round 3" : "rounds 3-" + rounds) + " skipped)");
         assertEquals(1, r.out().stream().filter(l -> look.matcher(l).matches()).count(), r.all());
-        String looks = (rounds - 1) + " looks at " + String.format(java.util.Locale.ROOT, "%.1f", 100 * (1 - 0.05 / (rounds - 1)))
-                + "% each"; // 97.5%, 98.3%: the verdict's confidence split over the looks
+        String looks = rounds + " looks at " + String.format(java.util.Locale.ROOT, "%.1f", 100 * (1 - 0.05 / rounds))
+                + "% each"; // 98.3%, 98.8%: the verdict's confidence split over the looks and the repeats' once more
         assertTrue(r.out().stream().anyMatch(l -> l.startsWith("rate-4000 until decided (at most " + rounds + " rounds, "
                 + looks + "): ")), r.all());
         Path dir = runFolder(root);
-        JsonNode hf = JsonFiles.MAPPER.readTree(dir.resolve("summary.json").toFile()).path("verdict").path("holdsFor");
-        assertEquals(1 - 0.05 / (rounds - 1), hf.path("confidence").asDouble(), 1e-9, "the confidence split over the looks");
+        JsonNode v = JsonFiles.MAPPER.readTree(dir.resolve("summary.json").toFile()).path("verdict");
+        assertEquals(1 - 0.05 / rounds, v.path("untilDecided").path("final").path("confidence").asDouble(), 1e-9,
+                "the confidence split over the looks");
+        assertEquals(0.95, v.path("holdsFor").path("confidence").asDouble(), 1e-9, "every other shape's whole");
         return dir;
     }
 

@@ -20,7 +20,7 @@ class UntilDecidedTest {
         UntilDecided u = UntilDecided.of(standard, 6);
         Profile p = u.applyTo(standard);
         assertEquals("rate-4000", u.shape());
-        assertEquals(5, u.looks(), "after rounds 2 to 5, and the verdict after round 6");
+        assertEquals(6, u.looks(), "after rounds 2 to 5, the verdict after round 6, and the verdict on rounds run again");
         for (int i = 0; i < p.shapes().size(); i++) {
             Shape before = standard.shapes().get(i);
             Shape after = p.shapes().get(i);
