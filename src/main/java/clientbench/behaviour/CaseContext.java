@@ -37,6 +37,7 @@ final class CaseContext implements AutoCloseable {
     private final List<StubServer> stubs = new ArrayList<>();
     private final List<HttpClientAdapter> adapters = new ArrayList<>();
     private Map<String, String> settings;
+    private boolean adaptersClosed;
     private final Map<String, String> observed = new java.util.LinkedHashMap<>();
 
     CaseContext(String client, BehaviourCase theCase, int ioThreads) {
@@ -68,6 +69,9 @@ final class CaseContext implements AutoCloseable {
      * @throws BehaviourCase.NotApplicable when the client refuses the protocol (it says why before it starts anything)
      */
     HttpClientAdapter adapter(URI target, Protocol protocol, Duration requestTimeout) throws BehaviourCase.NotApplicable {
+        if (adaptersClosed) {
+            throw new IllegalStateException("the case's adapters are closed: its counts are being read");
+        }
         AdapterConfig config = new AdapterConfig(target, protocol, AdapterConfig.DEFAULT_MAX_CONNECTIONS,
                 AdapterConfig.DEFAULT_CONNECT_TIMEOUT, requestTimeout, ioThreads, protocol.tls(), theCase.tuning());
         HttpClientAdapter a;
@@ -130,10 +134,17 @@ final class CaseContext implements AutoCloseable {
         return settings;
     }
 
-    @Override
-    public void close() {
+    /**
+     * Reads the first adapter's settings, as the live client ended up, then closes every adapter: once, so that a case
+     * can close its clients before it reads the stub's final counts ({@link Reads#awaitEveryConnectionClosed}).
+     */
+    void closeAdapters() {
+        if (adaptersClosed) {
+            return;
+        }
+        adaptersClosed = true;
         try {
-            if (!adapters.isEmpty() && settings == null) {
+            if (!adapters.isEmpty()) {
                 settings = new java.util.LinkedHashMap<>();
                 settings.put("library", adapters.get(0).libraryVersion());
                 settings.putAll(adapters.get(0).settings());
@@ -142,6 +153,14 @@ final class CaseContext implements AutoCloseable {
             }
         } finally {
             adapters.forEach(HttpClientAdapter::close);
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            closeAdapters();
+        } finally {
             stubs.forEach(StubServer::close);
         }
     }

@@ -2,6 +2,7 @@ package clientbench.behaviour;
 
 import clientbench.stub.StubServer;
 
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -9,7 +10,22 @@ import java.util.Map;
 /** How many times the stub read the requests of one kind: in all, and how many of them more than once. */
 final class Reads {
 
+    /** Far past a closed client's last close reaching the stub on a busy machine: a sound client never waits it out. */
+    static final Duration CLOSES_BOUND = Duration.ofSeconds(15);
+
     private Reads() {
+    }
+
+    /**
+     * Waits until the stub has seen every connection close, their client closed: a request is read before the close
+     * that follows it, while a client can fail one on the stub's FIN before the stub reads it. Then counts are final.
+     * @throws IllegalStateException when one is still open {@link #CLOSES_BOUND} on: a count could miss a request
+     */
+    static void awaitEveryConnectionClosed(StubServer stub) throws InterruptedException {
+        if (!Calls.until(() -> stub.openConnections() == 0, CLOSES_BOUND)) {
+            throw new IllegalStateException("connections still open at the stub " + CLOSES_BOUND.toSeconds()
+                    + " s after their client closed: " + stub.openConnections() + "; its counts could miss requests");
+        }
     }
 
     /**

@@ -130,10 +130,12 @@ final class StaleConnection implements BehaviourCase {
     /**
      * How the POSTs and GETs sent on connections the server closed ended, what the clients said, the stub's reads of
      * each (a POST read twice was sent twice), those that came on a closed connection or met the race, the connections
-     * opened and those the server's habit closed.
+     * opened and those the server's habit closed; counted once the client is closed and the stub saw each close.
      */
     static Map<String, Object> postsAndGets(CaseContext c, StubServer stub, List<Calls.Done> posts,
-                                            List<Calls.Done> gets) {
+                                            List<Calls.Done> gets) throws InterruptedException {
+        c.closeAdapters();
+        Reads.awaitEveryConnectionClosed(stub);
         StubServer.Tally tally = stub.tally();
         Map<String, Object> f = new LinkedHashMap<>();
         f.put("posts", Calls.classes(posts));

@@ -44,8 +44,13 @@ class ClosedConnectionLibraryAloneTest {
     @RegisterExtension
     final StubExtension stub = new StubExtension();
 
-    /** What the stub saw of the probes: kind -> [came after its FIN, read]. */
-    private Map<String, List<Integer>> seen() {
+    /**
+     * What the stub saw of the probes, counted once {@code client} is closed and the stub saw each of its connections
+     * close (a probe failed on the FIN can be read after its failure): kind -> [came after its FIN, read].
+     */
+    private Map<String, List<Integer>> seen(AutoCloseable client) throws Exception {
+        client.close();
+        Reads.awaitEveryConnectionClosed(stub.server());
         StubServer s = stub.server();
         Map<String, List<Integer>> out = new TreeMap<>();
         for (String kind : List.of("post", "get")) {
@@ -89,8 +94,9 @@ class ClosedConnectionLibraryAloneTest {
      */
     @Test
     void okHttpSendsEveryRequestOnTheClosedConnectionAndSendsEachPostAgain() throws Exception {
-        Map<String, Integer> failedByDefault = failures(okHttp(true));
-        Map<String, List<Integer>> byDefault = seen();
+        OkHttpClient ok = okHttp(true);
+        Map<String, Integer> failedByDefault = failures(send(ok));
+        Map<String, List<Integer>> byDefault = seen(() -> close(ok));
         assertAll("default " + byDefault + " " + failedByDefault,
                 () -> assertEquals(Map.of("post", List.of(ROUNDS, ROUNDS), "get", List.of(ROUNDS, ROUNDS)), byDefault,
                         "each probe after the FIN, then read: sent twice (closed seen: POST 5/5 x2,10 on closed NO)"),
@@ -99,16 +105,26 @@ class ClosedConnectionLibraryAloneTest {
 
     @Test
     void okHttpWithoutItsRetryFailsEachRequestSentOnTheClosedConnection() throws Exception {
-        Map<String, Integer> failed = failures(okHttp(false));
-        Map<String, List<Integer>> seen = seen();
+        OkHttpClient ok = okHttp(false);
+        Map<String, Integer> failed = failures(send(ok));
+        Map<String, List<Integer>> seen = seen(() -> close(ok));
         assertAll("retryOnConnectionFailure(false) " + seen + " " + failed,
                 () -> assertEquals(Map.of("post", List.of(ROUNDS, 0), "get", List.of(ROUNDS, 0)), seen),
                 () -> assertEquals(Map.of("post", ROUNDS, "get", ROUNDS), failed));
     }
 
-    private Send okHttp(boolean retryOnConnectionFailure) {
-        OkHttpClient ok = new OkHttpClient.Builder().protocols(List.of(okhttp3.Protocol.HTTP_1_1))
+    private static OkHttpClient okHttp(boolean retryOnConnectionFailure) {
+        return new OkHttpClient.Builder().protocols(List.of(okhttp3.Protocol.HTTP_1_1))
                 .retryOnConnectionFailure(retryOnConnectionFailure).build();
+    }
+
+    /** OkHttp has no close(): its docs' shutdown, the dispatcher's threads, then the pool's connections. */
+    private static void close(OkHttpClient ok) {
+        ok.dispatcher().executorService().shutdown();
+        ok.connectionPool().evictAll();
+    }
+
+    private Send send(OkHttpClient ok) {
         return (method, path, key) -> {
             okhttp3.Request.Builder b = new okhttp3.Request.Builder().url("http://127.0.0.1:" + stub.port() + path);
             if (key != null) {
@@ -138,7 +154,7 @@ class ClosedConnectionLibraryAloneTest {
         Map<String, List<Integer>> byDefault;
         try (CloseableHttpClient apache = HttpClients.createDefault()) {
             failedByDefault = failures(apache(apache));
-            byDefault = seen();
+            byDefault = seen(apache);
         }
         assertAll("default " + byDefault + " " + failedByDefault,
                 () -> assertEquals(Map.of("post", List.of(ROUNDS, 0), "get", List.of(ROUNDS, ROUNDS)), byDefault),
@@ -154,7 +170,7 @@ class ClosedConnectionLibraryAloneTest {
                 PoolingHttpClientConnectionManagerBuilder.create().setDefaultConnectionConfig(ConnectionConfig.custom()
                         .setValidateAfterInactivity(TimeValue.ZERO_MILLISECONDS).build()).build()).build()) {
             failed = failures(apache(apache));
-            seen = seen();
+            seen = seen(apache);
         }
         assertAll("validateAfterInactivity 0 " + seen + " " + failed,
                 () -> assertEquals(Map.of("post", List.of(0, ROUNDS), "get", List.of(0, ROUNDS)), seen),

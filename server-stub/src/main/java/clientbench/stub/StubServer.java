@@ -224,7 +224,8 @@ public final class StubServer implements AutoCloseable {
     /**
      * Requests that came on a connection after the stub had sent its FIN there ({@code idleClose=fin}), by key: each
      * was sent on a connection whose close had reached the client, and was refused unread (a reset), as a closed socket
-     * refuses it.
+     * refuses it. Final once that connection closed: the client can fail the request on the FIN before the stub
+     * reads it.
      */
     public java.util.Map<String, Integer> seenAfterFin(String prefix) {
         return tally.afterFin.seen(prefix);
