@@ -100,6 +100,14 @@ public class CapacityBenchmark extends LoadBenchmark {
      */
     @Param("")
     public String request;
+    /**
+     * Up to this many seconds before the warm-up iterations, at the start rate, until the fork is steady
+     * ({@link LoadBenchmark#settle}): a cold fork compiles for 10-30 s on 2 cores, and a probe missed while it
+     * compiles is probed again, spending the budget. Not at the warm-up rate: just above a knee, p50 swings with the
+     * host. 0: none.
+     */
+    @Param("30")
+    public String settleSeconds;
 
     private CapacitySearch search;
     private Slo slo;
@@ -126,8 +134,10 @@ public class CapacityBenchmark extends LoadBenchmark {
                 params.getMeasurement().getCount());
         LoadSpec spec = LoadSpec.open(start, TrialSpec.integer("concurrency", concurrency), LoadSpec.Backpressure.PARK,
                 TrialSpec.DRAIN_TIMEOUT);
+        int settleFor = settleSeconds(settleSeconds);
         start(params, hlog -> TrialSpec.parse(client, target, protocol, connections, delayMs, bytes, requestBytes,
                 spec, hlog).withIoThreads(ioThreads).withRequest(request));
+        settle(start, settleFor);
     }
 
     @Override

@@ -73,10 +73,7 @@ public class ClosedLoopBenchmark extends LoadBenchmark {
 
     @Setup(Level.Trial)
     public void startTrial(BenchmarkParams params) throws Exception {
-        int settleFor = TrialSpec.integer("settleSeconds", settleSeconds);
-        if (settleFor < 0) {
-            throw new IllegalArgumentException("settleSeconds must be >= 0, was " + settleSeconds);
-        }
+        int settleFor = settleSeconds(settleSeconds);
         LoadSpec spec = LoadSpec.closed(TrialSpec.integer("concurrency", concurrency), TrialSpec.DRAIN_TIMEOUT);
         start(params, hlog -> TrialSpec.parse(client, target, protocol, connections, delayMs, bytes, requestBytes,
                 spec, hlog).withIoThreads(ioThreads).withRequest(request));

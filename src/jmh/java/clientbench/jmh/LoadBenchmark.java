@@ -4,6 +4,7 @@ import clientbench.harness.IterationSnapshot;
 import clientbench.harness.Probes;
 import clientbench.harness.Steadiness;
 import clientbench.harness.Thresholds;
+import clientbench.harness.TrialSpec;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.infra.Control;
 
@@ -42,6 +43,15 @@ public abstract class LoadBenchmark extends LoadState {
 
     /** Over this share of a window spent compiling, the client JVM is still warming (thresholds.json). */
     static final double JIT_WARMING = Probes.JIT_WARMING;
+
+    /** A {@code settleSeconds} parameter's value: whole seconds, 0 or more. */
+    static int settleSeconds(String value) {
+        int seconds = TrialSpec.integer("settleSeconds", value);
+        if (seconds < 0) {
+            throw new IllegalArgumentException("settleSeconds must be >= 0, was " + value);
+        }
+        return seconds;
+    }
 
     /**
      * Before JMH's warm-up: 1 s windows of {@link #request} at {@code rate} until the fork is steady ({@link Steadiness}: the JIT quiet and

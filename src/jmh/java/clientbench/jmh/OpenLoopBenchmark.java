@@ -102,10 +102,7 @@ public class OpenLoopBenchmark extends LoadBenchmark {
         if (!(warmup > 0)) {
             throw new IllegalArgumentException("warmupRate must be > 0 req/s, was " + warmupRate);
         }
-        int settleFor = TrialSpec.integer("settleSeconds", settleSeconds);
-        if (settleFor < 0) {
-            throw new IllegalArgumentException("settleSeconds must be >= 0, was " + settleSeconds);
-        }
+        int settleFor = settleSeconds(settleSeconds);
         LoadSpec spec = LoadSpec.open(measuredRate, TrialSpec.integer("concurrency", concurrency),
                 LoadSpec.Backpressure.parse(backpressure), TrialSpec.DRAIN_TIMEOUT);
         start(params, hlog -> TrialSpec.parse(client, target, protocol, connections, delayMs, bytes, requestBytes,

@@ -315,12 +315,7 @@ public final class Trial implements AutoCloseable {
         long connections = tcp == null ? -1 : tcp.established();
         StubServer.Stats atClose = stub == null ? null : stub.stats();
         long closeNanos = System.nanoTime();
-        long peak = -1;
-        if (atClose != null) {
-            peak = atClose.peakOpen();
-        } else if (sampler != null) {
-            peak = Math.max(sampler.peakAndReset(), connections);
-        }
+        long samplerPeak = stub == null && sampler != null ? Math.max(sampler.peakAndReset(), connections) : -1;
         long threads = ManagementFactory.getThreadMXBean().getThreadCount();
         long jitAtClose = JitTime.nanos();
         jitSourceOfWindow = JitTime.windowSource(jitNanosAtMark, jitAtClose);
@@ -336,14 +331,17 @@ public final class Trial implements AutoCloseable {
             kernelPerRequest = Map.of("syscalls.per.req", (double) kernel.syscalls() / s.sent(),
                     "cswitches.per.req", (double) kernel.contextSwitches() / s.sent());
         }
+        // The stub's connection counts are read after the drain, as its requests are: a window's requests that
+        // reach it only after the close (a cold client, a loaded host) were still carried by those connections.
         StubServer.Stats atEnd = stub == null ? null : stub.stats();
         boolean counted = statsAtMark != null && atEnd != null;
+        long peak = atEnd != null ? atEnd.peakOpen() : samplerPeak;
         double stubCpuShare = statsAtMark != null && atClose != null && atClose.cpuNanos() >= 0
                 ? (double) (atClose.cpuNanos() - statsAtMark.cpuNanos()) / (closeNanos - markNanos) / stub.ioThreads() : -1;
         long refusedAtEnd = ListenQueue.refused();
         long asked = spec.measureHeap() ? spec.load().concurrency() : -1; // long-lived shapes
         return s.withProbes(new Probes(layout.jvmCpus(), asked, connections, peak,
-                atClose == null ? -1 : atClose.usedConnections(),
+                atEnd == null ? -1 : atEnd.usedConnections(),
                 counted ? atEnd.accepted() - statsAtMark.accepted() : -1,
                 counted ? atEnd.requests() - statsAtMark.requests() : -1, stubCpuShare,
                 listenRefusedAtStart < 0 || refusedAtEnd < 0 ? -1 : refusedAtEnd - listenRefusedAtStart, heap, threads,

@@ -146,7 +146,7 @@ public record Profile(String name, String purpose, List<Shape> shapes, Duration 
                 commonRate().settleSeconds(26).warmup(1, 1).measure(3, 2).rounds(3).build(),
                 Shape.closed("closed-x16", 16).settleSeconds(20).warmup(1, 1).measure(3, 2).rounds(3).build(),
                 // The ladder from 1k to a knee near 32k takes 7 probes, confirmations 1-3 more, bisection to 5% four.
-                Shape.capacity("capacity-http1").warmup(2, 2).search(0.05, 14, 2).rounds(2).build(),
+                Shape.capacity("capacity-http1").settleSeconds(20).warmup(2, 2).search(0.05, 14, 2).rounds(2).build(),
                 // About 1,000 requests held at 1 s each: thread-per-request clients pay here.
                 Shape.open("delay1s-1000").rate(1_000).delayMs(1_000).inFlight(2_000).settleSeconds(10)
                         .warmup(1, 1).measure(2, 2).build(),
@@ -158,7 +158,7 @@ public record Profile(String name, String purpose, List<Shape> shapes, Duration 
     /** Standard, plus HTTP/2 and TLS, payloads and as many long requests as a client holds, one round each. */
     private static List<Shape> fullShapes() {
         List<Shape> s = new ArrayList<>(standardShapes());
-        s.add(Shape.capacity("capacity-h2").protocol("h2").warmup(2, 2).search(0.05, 14, 2).build());
+        s.add(Shape.capacity("capacity-h2").protocol("h2").settleSeconds(20).warmup(2, 2).search(0.05, 14, 2).build());
         s.add(Shape.open("h2c-2000").protocol("h2c").rate(2_000).settleSeconds(16).warmup(2, 1).measure(2, 2).build());
         s.add(Shape.open("https1-2000").protocol("https1").rate(2_000).settleSeconds(16).warmup(2, 1).measure(2, 2).build());
         // A new TLS connection per request: the handshake's cost. A full handshake costs JSSE milliseconds of CPU.

@@ -153,6 +153,13 @@ abstract class AdapterContractTest {
     }
 
     /**
+     * Starts what the library starts once per JVM, which no adapter's close() can end, before any case takes its thread
+     * baseline: a case run alone then counts only what its adapter started. Nothing, for most libraries.
+     */
+    protected void startLibraryWideThreads() {
+    }
+
+    /**
      * The adapter's own field of type {@code type}: the live client it built. A layer's adapter (Spring's) holds it in
      * a superclass's field, or in a record of the engine it runs over, where it is found by its value.
      */
@@ -191,6 +198,7 @@ abstract class AdapterContractTest {
 
     @BeforeEach
     void startStub() throws Exception {
+        startLibraryWideThreads();
         stub = StubServer.start(StubOptions.loopback());
         // One raw exchange first, so that the stub's event loop runs before any thread baseline.
         try (Socket s = new Socket(InetAddress.getLoopbackAddress(), stub.port())) {

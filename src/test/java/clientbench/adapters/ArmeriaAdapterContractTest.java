@@ -3,6 +3,7 @@ package clientbench.adapters;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import clientbench.api.HttpClientAdapter;
+import com.linecorp.armeria.client.ClientFactory;
 import com.linecorp.armeria.client.WebClient;
 import com.linecorp.armeria.client.retry.RetryingClient;
 import java.util.List;
@@ -13,6 +14,15 @@ class ArmeriaAdapterContractTest extends AdapterContractTest {
     @Override
     protected String adapterName() {
         return "armeria";
+    }
+
+    /**
+     * The first ClientFactory a JVM builds builds Armeria's default one too, whose DNS resolver starts a worker of
+     * Armeria's CommonPools: JVM-wide threads that never end, started before any case here counts threads.
+     */
+    @Override
+    protected void startLibraryWideThreads() {
+        ClientFactory.ofDefault();
     }
 
     /** Armeria's client TLS context for h2 offers its default ALPN list, h2 then http/1.1 (SslContextUtil). */

@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The forked knee search against a capacity known by Little's law: 50 in flight held 50 ms allow {@link #CAPACITY}
  * req/s, which the bracket must hold. 1,200 misses under any load (at most 2,250 of 2,400 sent, p99 over 400 ms); 849
- * (85%) keeps p99 within delay + 100 ms; a stall's or JIT's miss stands only if repeated: 5 spare probes. ~30 s of 180.
+ * (85%) keeps p99 within delay + 100 ms; the fork settles first; a stall's miss stands if repeated. ~70 s of 180.
  */
 @Timeout(180)
 class KneeOfAKnownCapacityForkTest {

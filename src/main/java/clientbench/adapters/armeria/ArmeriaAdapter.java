@@ -5,6 +5,7 @@ import clientbench.adapters.support.AsyncPermits;
 import clientbench.adapters.support.Http2Ramp;
 import clientbench.adapters.support.NoDelayTally;
 import clientbench.adapters.support.OpenBodies;
+import clientbench.adapters.support.OpenChannels;
 import clientbench.api.AdapterConfig;
 import clientbench.api.Completion;
 import clientbench.api.HttpClientAdapter;
@@ -38,7 +39,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * Armeria's WebClient, async, built by {@link ArmeriaClients}. Off its defaults: own loops, HTTP/1.1 over all of them;
  * protocol pinned; JSSE; total timeout from the start; body unlimited; a FIFO queue here for maxConnections, as Armeria
- * has no connection limit ({@link Http2Ramp}). Docs: https://armeria.dev/docs/client-http
+ * has no connection limit ({@link Http2Ramp}); {@link OpenChannels}. Docs: https://armeria.dev/docs/client-http
  */
 public final class ArmeriaAdapter implements HttpClientAdapter {
 
@@ -51,6 +52,7 @@ public final class ArmeriaAdapter implements HttpClientAdapter {
     private final NoDelayTally noDelay = new NoDelayTally("as it connected, from its Netty channel");
     private final Set<ArmeriaExchange> inFlight = ConcurrentHashMap.newKeySet();
     private final OpenBodies leftOpen = new OpenBodies();
+    private final OpenChannels channels = new OpenChannels();
     private final AtomicBoolean closed = new AtomicBoolean();
 
     public ArmeriaAdapter(AdapterConfig config) {
@@ -58,7 +60,7 @@ public final class ArmeriaAdapter implements HttpClientAdapter {
         this.permits = new AsyncPermits(AdapterSettings.adapterLimits(config) ? Http2Ramp.initialLimit(config) : Integer.MAX_VALUE);
         this.ramp = new Http2Ramp(() -> permits.grow(Http2Ramp.STREAMS - Http2Ramp.initialLimit(config)));
         this.loops = ArmeriaClients.loops(config);
-        this.factory = ArmeriaClients.factory(config, loops, noDelay);
+        this.factory = ArmeriaClients.factory(config, loops, noDelay, channels);
         this.client = ArmeriaClients.client(config, factory);
     }
 
@@ -142,8 +144,8 @@ public final class ArmeriaAdapter implements HttpClientAdapter {
     }
 
     /**
-     * Frees the bodies left open, closes the factory (its connections) and the loops, then reports what a callback on
-     * the stopped loops never will. Idempotent.
+     * Frees the bodies left open, closes the factory (its pooled connections), those in use or connecting, and the
+     * loops, then reports what a callback on the stopped loops never will. Idempotent.
      */
     @Override
     public void close() {
@@ -152,6 +154,7 @@ public final class ArmeriaAdapter implements HttpClientAdapter {
         }
         leftOpen.closeAll();
         factory.close();
+        channels.closeAll(Duration.ofSeconds(5)); // neither the factory's close nor the loops' shutdown closes these
         loops.shutdownGracefully(0, 5, TimeUnit.SECONDS).awaitUninterruptibly(TimeUnit.SECONDS.toMillis(6));
         inFlight.forEach(ArmeriaExchange::abandon);
     }

@@ -3,12 +3,14 @@ package clientbench.adapters.armeria;
 import clientbench.adapters.support.AdapterSettings;
 import clientbench.adapters.support.Http2Ramp;
 import clientbench.adapters.support.NoDelayTally;
+import clientbench.adapters.support.OpenChannels;
 import clientbench.api.AdapterConfig;
 import clientbench.api.Outcome;
 import clientbench.api.Outcomes;
 import clientbench.api.TimeoutKind;
 import com.linecorp.armeria.client.ClientFactory;
 import com.linecorp.armeria.client.ClientFactoryBuilder;
+import com.linecorp.armeria.client.ClientFactoryOptions;
 import com.linecorp.armeria.client.ConnectionPoolListenerAdapter;
 import com.linecorp.armeria.client.Endpoint;
 import com.linecorp.armeria.client.ResponseTimeoutMode;
@@ -44,12 +46,16 @@ final class ArmeriaClients {
 
     /**
      * HTTP/1.1 connections spread over every loop (Armeria's default is one loop per endpoint); HTTP/2 on one loop,
-     * so on one connection. The loops are shut down by the adapter, without the 2 s quiet period of the factory's close.
+     * so on one connection. The loops are shut down by the adapter, without the 2 s quiet period of the factory's
+     * close, so each connection is kept in {@code channels} as it connects, for close() to end.
      */
-    static ClientFactory factory(AdapterConfig config, EventLoopGroup loops, NoDelayTally noDelay) {
+    static ClientFactory factory(AdapterConfig config, EventLoopGroup loops, NoDelayTally noDelay,
+                                 OpenChannels channels) {
         int n = executorCount(loops);
         ClientFactoryBuilder b = ClientFactory.builder()
                 .workerGroup(loops, false)
+                .option(ClientFactoryOptions.CHANNEL_PIPELINE_CUSTOMIZER,
+                        pipeline -> channels.registered(pipeline.channel()))
                 .maxNumEventLoopsPerEndpoint(1)
                 .maxNumEventLoopsPerHttp1Endpoint(n)
                 .connectTimeout(config.connectTimeout())

@@ -1,5 +1,6 @@
 package clientbench.adapters.reactor;
 
+import clientbench.adapters.support.OpenChannels;
 import clientbench.api.AdapterConfig;
 import clientbench.api.Outcome;
 import clientbench.api.Outcomes;
@@ -63,7 +64,7 @@ public final class ReactorEngine implements AutoCloseable {
                 .compress(false)
                 .followRedirect(false)
                 .disableRetry(!config.tuning().libraryRetries())
-                .doOnChannelInit(observed.then(channels));
+                .doOnChannelInit(observed.then((o, channel, remote) -> channels.registered(channel)));
         if (config.protocol().tls()) {
             c = c.secure(spec -> spec.sslContext(ReactorClients.spec(config)));
         }

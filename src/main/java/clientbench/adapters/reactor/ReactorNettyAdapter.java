@@ -17,7 +17,8 @@ import reactor.netty.http.client.HttpClient;
 /**
  * Reactor Netty 1.3 {@code HttpClient}, each request as {@link ReactorRequests} writes it, settings from {@link
  * ReactorClients}. Off its defaults: its own pool and loops; protocol pinned; JSSE; no retry; one {@code Mono.timeout}
- * (with the library's own timeout, its {@code responseTimeout} instead); {@link OpenChannels}.
+ * (with the library's own timeout, its {@code responseTimeout} instead);
+ * {@link clientbench.adapters.support.OpenChannels}.
  * Docs: https://projectreactor.io/docs/netty/release/reference/http-client.html
  */
 public final class ReactorNettyAdapter implements HttpClientAdapter {

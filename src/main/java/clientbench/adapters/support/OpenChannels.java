@@ -1,26 +1,22 @@
-package clientbench.adapters.reactor;
+package clientbench.adapters.support;
 
 import io.netty.channel.Channel;
-import java.net.SocketAddress;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import reactor.netty.ChannelPipelineConfigurer;
-import reactor.netty.ConnectionObserver;
 
 /**
- * Every connection (never an HTTP/2 stream) the client opened and not yet closed, so close() ends them while the loops
- * still run: the pool's disposal closes idle ones only, and a busy event loop shut down without a quiet period ends
- * without closing its channels. A connect registered after the disposal closes itself.
+ * Every connection (never an HTTP/2 stream) a Netty-based client opened and not yet closed, so close() ends them while
+ * the loops still run: a pool closes the connections it holds, not those in use or connecting, and a busy event loop
+ * shut down without a quiet period ends without closing its channels. One registered after closeAll() closes itself.
  */
-final class OpenChannels implements ChannelPipelineConfigurer {
+public final class OpenChannels {
 
     private final Set<Channel> open = ConcurrentHashMap.newKeySet();
     private volatile boolean closing;
 
-    /** On the channel's event loop, as it registers (before it connects). */
-    @Override
-    public void onChannelInit(ConnectionObserver observer, Channel channel, SocketAddress remote) {
+    /** On the channel's event loop, as it registers (before it connects): the client's channel-init hook. */
+    public void registered(Channel channel) {
         if (channel.parent() == null && open.add(channel)) {
             channel.closeFuture().addListener(f -> open.remove(channel));
             if (closing) { // closeAll() may have gone by it
@@ -30,7 +26,7 @@ final class OpenChannels implements ChannelPipelineConfigurer {
     }
 
     /** Closes every connection, waiting at most {@code max} for each; one that registers after this closes at once. */
-    void closeAll(Duration max) {
+    public void closeAll(Duration max) {
         closing = true;
         for (Channel channel : open) {
             channel.close().awaitUninterruptibly(max.toMillis());
