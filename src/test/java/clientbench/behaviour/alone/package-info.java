@@ -1,0 +1,6 @@
+/**
+ * Every NO of the behaviour table, reproduced with the library alone: each test drives one library's own API, as its
+ * users call it, against the stub habit the case provokes, and asserts the count the case marked. Nothing here goes
+ * through an adapter: it may use the stub, the libraries and JUnit, and no clientbench package but the stub.
+ */
+package clientbench.behaviour.alone;
