@@ -129,7 +129,7 @@ class ReactorAloneTest {
             long ended = calls.stream().filter(CompletableFuture::isDone).count();
             assertAll("stall " + stall.counts() + ", trickle " + trickle.counts(),
                     () -> assertTrue(stall.counts().helloes() >= 5 && trickle.counts().helloes() >= 5, "each reached"),
-                    () -> assertTrue(trickle.counts().bytesTrickled() >= 10, "the trickle answered, byte by byte"),
+                    () -> assertTrue(trickle.counts().bytesTrickled() > 0, "the trickle answered, byte by byte"),
                     () -> assertEquals(0, StubHabits.reads(tls, "tls-"), "no request got through"),
                     () -> assertEquals(0, ended, "none ended within 1 s + 2 s"));
         }
