@@ -17,7 +17,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
@@ -52,15 +51,8 @@ class AhcAloneTest {
     @Test
     void aPostWhoseConnectionClosedUnderItsHeadIsSentTwice() throws Exception {
         AsyncHttpClient client = client(b -> b);
-        String url = stub.uri() + StubHabits.RACE;
-        assertEquals("200", outcome(keyed(client.prepareGet(url), "idle-from-here")), "its connection takes on the habit");
-        Thread.sleep(StubHabits.IDLE.toMillis());
-        String post = outcome(keyed(client.preparePost(url).setBody(new byte[1024]), "race-post"));
-        StubServer s = stub.server();
-        assertAll("POST: " + post + "; stub " + s.tally().toJson(),
-                () -> assertEquals(1, s.tally().raceCloses(), "the stub closed the connection under the POST's head"),
-                () -> assertEquals(Map.of("race-post", 2), s.seen("race-post"), "and read the POST twice"),
-                () -> assertEquals("200", post, "the caller never knew"));
+        IdleRace.assertThePostIsSentTwice(stub.server(), (url, key) -> outcome(keyed(client.prepareGet(url), key)),
+                (url, key) -> outcome(keyed(client.preparePost(url).setBody(new byte[1024]), key)));
     }
 
     /**
@@ -70,21 +62,8 @@ class AhcAloneTest {
     @Test
     void aHeadPastEightKibFails() throws Exception {
         AsyncHttpClient client = client(b -> b);
-        String small = outcome(keyed(client.prepareGet(stub.uri() + "/?bytes=100&headerBytes=6144"), "h6k"));
-        List<CompletableFuture<String>> large = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
-            large.add(send(keyed(client.prepareGet(stub.uri() + "/?bytes=100&headerBytes=" + StubHabits.HEAD_BYTES),
-                    "h12k-" + i)));
-        }
-        Map<String, Integer> outcomes = new TreeMap<>();
-        for (CompletableFuture<String> f : large) {
-            outcomes.merge(f.get(10, TimeUnit.SECONDS), 1, Integer::sum);
-        }
-        StubServer s = stub.server();
-        assertAll("6K " + small + ", 12K " + outcomes + "; stub " + s.tally().toJson(),
-                () -> assertEquals("200", small),
-                () -> assertEquals(4, s.tally().largeHeads(), "the stub sent each head"),
-                () -> assertEquals(Map.of("TooLongHttpHeaderException", 3), outcomes, "every 12 KiB head failed"));
+        LargeHeads.assertEachTwelveKibHeadFails(stub.server(), (url, key) -> send(keyed(client.prepareGet(url), key)),
+                "200", "TooLongHttpHeaderException");
     }
 
     /**
@@ -123,13 +102,10 @@ class AhcAloneTest {
     void aStreamAGoAwayRefusedFailsUnsent() throws Exception {
         AsyncHttpClient client = client(b -> b.setHttp2Enabled(true).setHttp2CleartextEnabled(true));
         String url = stub.uri() + "/?goAwayEvery=20";
-        Map<String, Integer> outcomes = InTurn.run(1, 40, "r-", key -> outcome(keyed(client.prepareGet(url), key)));
-        StubServer s = stub.server();
-        assertAll(outcomes + "; stub " + s.tally().toJson(),
-                () -> assertEquals(2, s.tally().goAways(), "a GOAWAY at the 20th and the 40th stream"),
-                () -> assertEquals(Map.of("200", 38, "IOException: HTTP/2 stream channel closed unexpectedly", 2),
-                        outcomes, "both refused streams failed"),
-                () -> assertEquals(38, StubHabits.reads(s, "r-"), "the stub read every other request, once"));
+        Map<String, Integer> outcomes = RefusedStreams.assertBothFail(stub.server(),
+                key -> outcome(keyed(client.prepareGet(url), key)));
+        assertEquals(Map.of("200", 38, "IOException: HTTP/2 stream channel closed unexpectedly", 2), outcomes,
+                "each as a stream closed unexpectedly");
     }
 
     private AsyncHttpClient client(UnaryOperator<DefaultAsyncHttpClientConfig.Builder> change) {

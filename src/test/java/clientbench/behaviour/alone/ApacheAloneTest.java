@@ -1,8 +1,6 @@
 package clientbench.behaviour.alone;
 
-import clientbench.stub.HandshakeStall;
 import clientbench.stub.StubExtension;
-import clientbench.stub.StubOptions;
 import clientbench.stub.StubServer;
 import org.apache.hc.client5.http.async.methods.SimpleHttpResponse;
 import org.apache.hc.client5.http.async.methods.SimpleRequestBuilder;
@@ -129,26 +127,15 @@ class ApacheAloneTest {
     @EnumSource(Client.class)
     void aPerReadResponseTimeoutNeverEndsATrickledBody(Client kind) throws Exception {
         RequestConfig perRead = RequestConfig.custom().setResponseTimeout(Timeout.of(StubHabits.TIMEOUT)).build();
-        List<CompletableFuture<Ended>> calls = new ArrayList<>();
         if (kind == Client.CLASSIC) {
             CloseableHttpClient client = classic(pool -> pool, perRead);
-            for (int i = 0; i < PER_ROUTE; i++) {
-                    String key = "trickle-" + i;
-                calls.add(timed(() -> classicGet(client, stub.uri() + StubHabits.TRICKLE, key)));
-            }
+            TrickledBodies.assertNoneTimesOut(stub.server(),
+                    (url, key) -> timed(() -> classicGet(client, url, key)).thenApply(Ended::outcome));
         } else {
             CloseableHttpAsyncClient client = async(pool -> pool, perRead);
-            for (int i = 0; i < PER_ROUTE; i++) {
-                calls.add(asyncGet(client, stub.uri() + StubHabits.TRICKLE, "trickle-" + i));
-            }
+            TrickledBodies.assertNoneTimesOut(stub.server(),
+                    (url, key) -> asyncGet(client, url, key).thenApply(Ended::outcome));
         }
-        List<Ended> done = all(calls);
-        long bound = StubHabits.TIMEOUT.plus(StubHabits.LATE).toMillis();
-        assertAll(kind + ": " + done,
-                () -> assertTrue(done.stream().allMatch(d -> d.outcome().equals("200:" + StubHabits.TRICKLE_BYTES)),
-                        "none fired: every body read in full"),
-                () -> assertTrue(done.stream().allMatch(d -> d.millis() > bound), "each past 1 s + 2 s"),
-                () -> assertEquals(PER_ROUTE, StubHabits.reads(stub.server(), "trickle-")));
     }
 
     /**
@@ -161,23 +148,14 @@ class ApacheAloneTest {
     void aPerReadHandshakeTimeoutNeverEndsATrickledHandshake(Client kind) throws Exception {
         RequestConfig perRead = RequestConfig.custom().setResponseTimeout(Timeout.of(StubHabits.TIMEOUT)).build();
         ConnectionConfig connect = ConnectionConfig.custom().setConnectTimeout(Timeout.ofSeconds(2)).build();
-        try (StubServer tls = StubServer.start(StubOptions.loopback().withTls(true));
-             HandshakeStall trickle = HandshakeStall.trickle(tls.uri(), StubHabits.TRICKLE_MS)) {
-            if (kind == Client.CLASSIC) {
-                classic(pool -> pool.setDefaultConnectionConfig(connect), perRead);
-            } else {
-                async(pool -> pool.setDefaultConnectionConfig(connect), perRead);
-            }
-            List<CompletableFuture<Ended>> calls = sendMore(kind, List.of(trickle.uri()), PER_ROUTE, "/?bytes=5", "tls-");
-            Thread.sleep(StubHabits.TIMEOUT.plus(StubHabits.LATE).toMillis());
-            long ended = calls.stream().filter(CompletableFuture::isDone).count();
-            HandshakeStall.Counts seen = trickle.counts();
-            assertAll(kind + ": " + seen + ", ended " + calls.stream().filter(CompletableFuture::isDone)
-                            .map(CompletableFuture::join).toList(),
-                    () -> assertTrue(seen.helloes() >= PER_ROUTE, "each ClientHello reached the front"),
-                    () -> assertTrue(seen.bytesTrickled() > 0, "which answered, byte by byte"),
-                    () -> assertEquals(0, StubHabits.reads(tls, "tls-"), "no request got through"),
-                    () -> assertEquals(0, ended, "none ended within 1 s + 2 s"));
+        if (kind == Client.CLASSIC) {
+            CloseableHttpClient client = classic(pool -> pool.setDefaultConnectionConfig(connect), perRead);
+            HeldHandshakes.assertNoneEnds(List.of(HeldHandshakes.Way.TRICKLE),
+                    (url, key) -> timed(() -> classicGet(client, url, key)).thenApply(Ended::outcome));
+        } else {
+            CloseableHttpAsyncClient client = async(pool -> pool.setDefaultConnectionConfig(connect), perRead);
+            HeldHandshakes.assertNoneEnds(List.of(HeldHandshakes.Way.TRICKLE),
+                    (url, key) -> asyncGet(client, url, key).thenApply(Ended::outcome));
         }
     }
 
@@ -271,13 +249,9 @@ class ApacheAloneTest {
         client.start();
         clients.add(client);
         String url = stub.uri() + "/?goAwayEvery=20";
-        Map<String, Integer> outcomes = InTurn.run(1, 40, "r-", key -> String.valueOf(client.execute(
+        Map<String, Integer> outcomes = RefusedStreams.assertBothFail(stub.server(), key -> String.valueOf(client.execute(
                 SimpleRequestBuilder.get(url).addHeader(StubHabits.KEY, key).build(), null).get(10, TimeUnit.SECONDS).getCode()));
-        StubServer s = stub.server();
-        assertAll(outcomes + "; stub " + s.tally().toJson(),
-                () -> assertEquals(2, s.tally().goAways(), "a GOAWAY at the 20th and the 40th stream"),
-                () -> assertEquals(Map.of("200", 38, "ConnectionClosedException", 2), outcomes, "both refused streams failed"),
-                () -> assertEquals(38, StubHabits.reads(s, "r-"), "the stub read every other request, once"));
+        assertEquals(Map.of("200", 38, "ConnectionClosedException", 2), outcomes, "each as its connection closed");
     }
 
     /** {@code perTarget} GETs of {@code query} to each target at once, round robin, on a new client of {@code kind}. */

@@ -1,8 +1,6 @@
 package clientbench.behaviour.alone;
 
-import clientbench.stub.HandshakeStall;
 import clientbench.stub.StubExtension;
-import clientbench.stub.StubOptions;
 import clientbench.stub.StubServer;
 import io.helidon.http.HeaderNames;
 import io.helidon.webclient.api.ClientRequest;
@@ -18,7 +16,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.net.URI;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -57,16 +54,7 @@ class HelidonAloneTest {
     @Test
     void aPerReadTimeoutNeverEndsATrickledBody() throws Exception {
         Http1Client client = Http1Client.builder().readTimeout(StubHabits.TIMEOUT).build();
-        long start = System.nanoTime();
-        List<CompletableFuture<String>> calls = new ArrayList<>();
-        for (int i = 0; i < 5; i++) {
-            calls.add(get(client, stub.uri() + StubHabits.TRICKLE, "trickle-" + i));
-        }
-        Map<String, Integer> outcomes = outcomes(calls);
-        long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-        assertAll(outcomes + " after " + ms + " ms",
-                () -> assertEquals(Map.of("200:" + StubHabits.TRICKLE_BYTES, 5), outcomes, "none fired"),
-                () -> assertTrue(ms > StubHabits.TIMEOUT.plus(StubHabits.LATE).toMillis(), "past 1 s + 2 s"));
+        TrickledBodies.assertNoneTimesOut(stub.server(), (url, key) -> get(client, url, key));
     }
 
     /**
@@ -78,23 +66,8 @@ class HelidonAloneTest {
     void aReadTimeoutDoesNotCoverTheTlsHandshake() throws Exception {
         Http1Client client = Http1Client.builder().readTimeout(StubHabits.TIMEOUT).connectTimeout(Duration.ofSeconds(2))
                 .build();
-        try (StubServer tls = StubServer.start(StubOptions.loopback().withTls(true));
-             HandshakeStall stall = HandshakeStall.stall();
-             HandshakeStall trickle = HandshakeStall.trickle(tls.uri(), StubHabits.TRICKLE_MS)) {
-            List<CompletableFuture<String>> calls = new ArrayList<>();
-            for (HandshakeStall front : List.of(stall, trickle)) {
-                for (int i = 0; i < 5; i++) {
-                    calls.add(get(client, front.uri() + "/?bytes=5", "tls-" + i));
-                }
-            }
-            Thread.sleep(StubHabits.TIMEOUT.plus(StubHabits.LATE).toMillis());
-            long ended = calls.stream().filter(CompletableFuture::isDone).count();
-            assertAll("stall " + stall.counts() + ", trickle " + trickle.counts(),
-                    () -> assertTrue(stall.counts().helloes() >= 5 && trickle.counts().helloes() >= 5, "each reached"),
-                    () -> assertTrue(trickle.counts().bytesTrickled() > 0, "the trickle answered, byte by byte"),
-                    () -> assertEquals(0, StubHabits.reads(tls, "tls-"), "no request got through"),
-                    () -> assertEquals(0, ended, "none ended within 1 s + 2 s"));
-        }
+        HeldHandshakes.assertNoneEnds(List.of(HeldHandshakes.Way.STALL, HeldHandshakes.Way.TRICKLE),
+                (url, key) -> get(client, url, key));
     }
 
     /**
@@ -121,8 +94,8 @@ class HelidonAloneTest {
      * helidon, h2 flow (up: 8 fail, 8 unread, 4 overran): two 512 KiB uploads at once to a stub reading 16 KiB every
      * 10 ms, its 64 KiB windows (the connection's shared by both) reopened that late; Helidon credits each stream
      * WINDOW_UPDATE to its send window twice, so it sends past the window the stub granted: the stub closes on it
-     * (FLOW_CONTROL_ERROR), reading neither upload to its end, and both fail. A stream blocked on a window then waits
-     * flowControlBlockTimeout (15 s by default) on a connection already closed: 2 s here keeps the test short.
+     * (FLOW_CONTROL_ERROR) and the upload fails, unread to its end (which of the two, or both, is a race). A stream
+     * blocked on a window waits flowControlBlockTimeout (15 s by default) on a connection already closed: 2 s here.
      */
     @Test
     void uploadsOverrunTheWindowTheServerGranted() throws Exception {
@@ -136,8 +109,8 @@ class HelidonAloneTest {
         assertAll(outcomes + "; stub " + t.toJson(),
                 () -> assertTrue(t.readPauses() > 0, "reached: the stub held its window shut"),
                 () -> assertTrue(t.flowControlErrors() >= 1, "an upload overran the window"),
-                () -> assertEquals(2, InTurn.failed(outcomes), "and failed"),
-                () -> assertEquals(0, t.pausedBodies(), "none read to its end"));
+                () -> assertTrue(InTurn.failed(outcomes) >= 1, "and failed"),
+                () -> assertTrue(t.pausedBodies() <= 2 - InTurn.failed(outcomes), "no failed upload read to its end"));
     }
 
     private static Http2Client h2c() {

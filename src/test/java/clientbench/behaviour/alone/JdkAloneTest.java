@@ -4,7 +4,6 @@ import clientbench.stub.StubExtension;
 import clientbench.stub.StubOptions;
 import clientbench.stub.StubServer;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -18,7 +17,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -62,34 +60,8 @@ class JdkAloneTest {
     @EnumSource(Style.class)
     void aRequestTimeoutEndsAtTheHeadAndNeverCoversTheBody(Style style) throws Exception {
         HttpClient client = client(HttpClient.Version.HTTP_1_1);
-        Map<String, String> faults = Map.of("never", StubHabits.NEVER, "stall", StubHabits.STALL,
-                "trickle", StubHabits.TRICKLE);
-        Map<String, List<CompletableFuture<String>>> byFault = new TreeMap<>();
-        for (Map.Entry<String, String> fault : faults.entrySet()) {
-            List<CompletableFuture<String>> calls = new ArrayList<>();
-            for (int i = 0; i < 5; i++) {
-                calls.add(send(style, client, get(stub.uri() + fault.getValue(), fault.getKey() + "-" + i)
-                        .timeout(StubHabits.TIMEOUT).build()));
-            }
-            byFault.put(fault.getKey(), calls);
-        }
-        long start = System.nanoTime();
-        Thread.sleep(StubHabits.TIMEOUT.plus(StubHabits.LATE).toMillis());
-        Map<String, Integer> ended = new TreeMap<>();
-        byFault.forEach((fault, calls) -> calls.stream().filter(CompletableFuture::isDone)
-                .forEach(c -> ended.merge(fault + " " + c.join(), 1, Integer::sum)));
-        List<String> trickled = new ArrayList<>();
-        for (CompletableFuture<String> c : byFault.get("trickle")) {
-            trickled.add(c.get(10, TimeUnit.SECONDS));
-        }
-        long trickleMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-        assertAll(style + ": ended within 3 s " + ended + "; trickled " + trickled,
-                () -> assertEquals(Map.of("never HttpTimeoutException", 5), ended,
-                        "the timeout fired on the head never sent, and on nothing else"),
-                () -> assertEquals(List.of("200:10", "200:10", "200:10", "200:10", "200:10"), trickled,
-                        "every trickled body read in full, its timeout never fired"),
-                () -> assertTrue(trickleMs >= 3_000, "the trickle outlasted 1 s + 2 s"),
-                () -> assertEquals(5, StubHabits.reads(stub.server(), "stall-"), "each stalled one sent"));
+        HeadTimeouts.assertItFiresOnlyBeforeTheHead(stub.server(), (url, key) -> send(style, client, get(url, key)
+                .timeout(StubHabits.TIMEOUT).build()), "HttpTimeoutException");
     }
 
     /**

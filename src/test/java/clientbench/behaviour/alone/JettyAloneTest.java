@@ -1,7 +1,6 @@
 package clientbench.behaviour.alone;
 
 import clientbench.stub.StubExtension;
-import clientbench.stub.StubServer;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.InputStreamResponseListener;
 import org.eclipse.jetty.client.Request;
@@ -16,14 +15,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import java.io.InputStream;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
-import static org.junit.jupiter.api.Assertions.assertAll;
-import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** Jetty 12's HttpClient NO cell with Jetty alone: a stream a GOAWAY refused is failed, never sent again (h2 goaway). */
 @Timeout(60)
@@ -59,14 +55,8 @@ class JettyAloneTest {
         client = new HttpClient(new HttpClientTransportOverHTTP2(new HTTP2Client()));
         client.start();
         String url = stub.uri() + "/?goAwayEvery=20";
-        Map<String, Integer> outcomes = InTurn.run(1, 40, "r-", key -> send(style, client.newRequest(url)
+        RefusedStreams.assertBothFail(stub.server(), key -> send(style, client.newRequest(url)
                 .headers(h -> h.put(StubHabits.KEY, key))).get(10, TimeUnit.SECONDS));
-        StubServer s = stub.server();
-        assertAll(style + ": " + outcomes + "; stub " + s.tally().toJson(),
-                () -> assertEquals(2, s.tally().goAways(), "a GOAWAY at the 20th and the 40th stream"),
-                () -> assertEquals(38, outcomes.getOrDefault("200", 0)),
-                () -> assertEquals(2, InTurn.failed(outcomes), "both refused streams failed"),
-                () -> assertEquals(38, StubHabits.reads(s, "r-"), "the stub read every other request, once"));
     }
 
     /** The status, or the failure's class. */

@@ -20,7 +20,6 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
@@ -84,16 +83,9 @@ class OkHttpAloneTest {
     @EnumSource(Style.class)
     void aPostWhoseConnectionClosedUnderItsHeadIsSentTwice(Style style) throws Exception {
         OkHttpClient client = client(b -> b);
-        String url = stub.uri() + StubHabits.RACE;
-        assertEquals("200", style.send(client, get(url, "idle-from-here")), "its connection takes on the habit");
-        Thread.sleep(StubHabits.IDLE.toMillis());
-        String post = style.send(client, new Request.Builder().url(url).header(StubHabits.KEY, "race-post")
-                .post(RequestBody.create(new byte[1024], MediaType.get("application/octet-stream"))).build());
-        StubServer s = stub.server();
-        assertAll("POST: " + post + "; stub " + s.tally().toJson(),
-                () -> assertEquals(1, s.tally().raceCloses(), "the stub closed the connection under the POST's head"),
-                () -> assertEquals(Map.of("race-post", 2), s.seen("race-post"), "and read the POST twice"),
-                () -> assertEquals("200", post, "the caller never knew"));
+        IdleRace.assertThePostIsSentTwice(stub.server(), (url, key) -> style.send(client, get(url, key)),
+                (url, key) -> style.send(client, new Request.Builder().url(url).header(StubHabits.KEY, key)
+                        .post(RequestBody.create(new byte[1024], MediaType.get("application/octet-stream"))).build()));
     }
 
     /**

@@ -1,8 +1,6 @@
 package clientbench.behaviour.alone;
 
-import clientbench.stub.HandshakeStall;
 import clientbench.stub.StubExtension;
-import clientbench.stub.StubOptions;
 import clientbench.stub.StubServer;
 import io.netty.channel.ChannelOption;
 import org.junit.jupiter.api.AfterEach;
@@ -24,7 +22,6 @@ import java.util.function.UnaryOperator;
 
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Reactor Netty's NO cells with the library alone, its HttpClient over a pool of the library's defaults: a per-read
@@ -56,16 +53,7 @@ class ReactorAloneTest {
     @Test
     void aPerReadResponseTimeoutNeverEndsATrickledBody() throws Exception {
         HttpClient client = client(c -> c.responseTimeout(StubHabits.TIMEOUT));
-        long start = System.nanoTime();
-        List<CompletableFuture<String>> calls = new ArrayList<>();
-        for (int i = 0; i < 5; i++) {
-            calls.add(get(client, stub.uri() + StubHabits.TRICKLE, "trickle-" + i));
-        }
-        Map<String, Integer> outcomes = outcomes(calls);
-        long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-        assertAll(outcomes + " after " + ms + " ms",
-                () -> assertEquals(Map.of("200:" + StubHabits.TRICKLE_BYTES, 5), outcomes, "none fired"),
-                () -> assertTrue(ms > StubHabits.TIMEOUT.plus(StubHabits.LATE).toMillis(), "past 1 s + 2 s"));
+        TrickledBodies.assertNoneTimesOut(stub.server(), (url, key) -> get(client, url, key));
     }
 
     /**
@@ -94,17 +82,8 @@ class ReactorAloneTest {
     @Test
     void aHeadPastEightKibFails() throws Exception {
         HttpClient client = client(c -> c);
-        String small = get(client, stub.uri() + "/?bytes=100&headerBytes=6144", "h6k").get(10, TimeUnit.SECONDS);
-        List<CompletableFuture<String>> large = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
-            large.add(get(client, stub.uri() + "/?bytes=100&headerBytes=" + StubHabits.HEAD_BYTES, "h12k-" + i));
-        }
-        Map<String, Integer> outcomes = outcomes(large);
-        StubServer s = stub.server();
-        assertAll("6K " + small + ", 12K " + outcomes + "; stub " + s.tally().toJson(),
-                () -> assertEquals("200:100", small),
-                () -> assertEquals(4, s.tally().largeHeads(), "the stub sent each head"),
-                () -> assertEquals(Map.of("TooLongHttpHeaderException", 3), outcomes, "every 12 KiB head failed"));
+        LargeHeads.assertEachTwelveKibHeadFails(stub.server(), (url, key) -> get(client, url, key), "200:100",
+                "TooLongHttpHeaderException");
     }
 
     /**
@@ -116,23 +95,8 @@ class ReactorAloneTest {
     void aResponseTimeoutDoesNotCoverTheTlsHandshake() throws Exception {
         HttpClient client = client(c -> c.responseTimeout(StubHabits.TIMEOUT).secure()
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 2_000));
-        try (StubServer tls = StubServer.start(StubOptions.loopback().withTls(true));
-             HandshakeStall stall = HandshakeStall.stall();
-             HandshakeStall trickle = HandshakeStall.trickle(tls.uri(), StubHabits.TRICKLE_MS)) {
-            List<CompletableFuture<String>> calls = new ArrayList<>();
-            for (HandshakeStall front : List.of(stall, trickle)) {
-                for (int i = 0; i < 5; i++) {
-                    calls.add(get(client, front.uri() + "/?bytes=5", "tls-" + i));
-                }
-            }
-            Thread.sleep(StubHabits.TIMEOUT.plus(StubHabits.LATE).toMillis());
-            long ended = calls.stream().filter(CompletableFuture::isDone).count();
-            assertAll("stall " + stall.counts() + ", trickle " + trickle.counts(),
-                    () -> assertTrue(stall.counts().helloes() >= 5 && trickle.counts().helloes() >= 5, "each reached"),
-                    () -> assertTrue(trickle.counts().bytesTrickled() > 0, "the trickle answered, byte by byte"),
-                    () -> assertEquals(0, StubHabits.reads(tls, "tls-"), "no request got through"),
-                    () -> assertEquals(0, ended, "none ended within 1 s + 2 s"));
-        }
+        HeldHandshakes.assertNoneEnds(List.of(HeldHandshakes.Way.STALL, HeldHandshakes.Way.TRICKLE),
+                (url, key) -> get(client, url, key));
     }
 
     /**
@@ -143,13 +107,7 @@ class ReactorAloneTest {
     void aStreamAGoAwayRefusedFails() throws Exception {
         HttpClient client = client(c -> c.protocol(HttpProtocol.H2C));
         String url = stub.uri() + "/?goAwayEvery=20";
-        Map<String, Integer> outcomes = InTurn.run(1, 40, "r-", key -> get(client, url, key).get(10, TimeUnit.SECONDS));
-        StubServer s = stub.server();
-        assertAll(outcomes + "; stub " + s.tally().toJson(),
-                () -> assertEquals(2, s.tally().goAways(), "a GOAWAY at the 20th and the 40th stream"),
-                () -> assertEquals(38, outcomes.getOrDefault("200:5", 0)),
-                () -> assertEquals(2, InTurn.failed(outcomes), "both refused streams failed"),
-                () -> assertEquals(38, StubHabits.reads(s, "r-"), "the stub read every other request, once"));
+        RefusedStreams.assertBothFail(stub.server(), key -> get(client, url, key).get(10, TimeUnit.SECONDS));
     }
 
     /** HttpClient.create over a pool of the library's defaults, of this test's own. */

@@ -1,12 +1,12 @@
 package clientbench.behaviour.alone;
 
+import clientbench.harness.Thresholds;
 import clientbench.stub.StubOptions;
 import clientbench.stub.StubServer;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.function.BooleanSupplier;
 
 /** What every library-alone test needs of the stub: its habits' queries, its count of each request, stubs on hosts. */
@@ -29,24 +29,24 @@ final class StubHabits {
     static final String NEVER = "/?fault=never";
     /** The cases' request timeout, and how far past it a deadline counts as never fired (thresholds.json). */
     static final Duration TIMEOUT = Duration.ofSeconds(1);
-    static final Duration LATE = Duration.ofMillis(2_000);
+    static final Duration LATE = Duration.ofMillis(Thresholds.DEADLINE_LATE_MILLIS);
     /** Heads padded past Netty's 8 KiB default and within the 16 KiB every client should read. */
     static final int HEAD_BYTES = 12 * 1024;
-    /** The slow-host case's first slow host; the fast one is 127.0.0.2. */
-    static final int FIRST_SLOW_OCTET = 10;
-    static final String FAST_HOST = "127.0.0.2";
+    /** The slow-host case's hosts: the slow ones 127.0.0.10 and up, the fast one 127.0.0.2. */
+    private static final int FIRST_SLOW_OCTET = 10;
+    private static final String FAST_HOST = "127.0.0.2";
 
     private StubHabits() {
+    }
+
+    /** One GET to {@code url}, keyed {@code key}, sent: its status and body length, or the failure's class. */
+    interface Get {
+        java.util.concurrent.CompletableFuture<String> get(String url, String key);
     }
 
     /** Times the stub read each request whose key starts with {@code prefix}, in all. */
     static int reads(StubServer stub, String prefix) {
         return stub.seen(prefix).values().stream().mapToInt(Integer::intValue).sum();
-    }
-
-    /** The stub's count of each request whose key starts with {@code prefix}. */
-    static Map<String, Integer> seen(StubServer stub, String prefix) {
-        return stub.seen(prefix);
     }
 
     /** {@code n} stubs, each on its own loopback address (127.0.0.10 and up): hosts by name, as a client counts them. */

@@ -14,17 +14,12 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Vert.x 5's NO cells with the library alone, its HttpClient as {@code createHttpClient} ships it: a request's
@@ -53,33 +48,8 @@ class VertxAloneTest {
     @Test
     void aRequestIdleTimeoutStopsAtTheHead() throws Exception {
         HttpClientAgent client = client(o -> o, new PoolOptions().setHttp1MaxSize(15));
-        Map<String, List<CompletableFuture<String>>> byFault = new TreeMap<>();
-        Map<String, String> faults = Map.of("never", StubHabits.NEVER, "stall", StubHabits.STALL,
-                "trickle", StubHabits.TRICKLE);
-        for (Map.Entry<String, String> fault : faults.entrySet()) {
-            List<CompletableFuture<String>> calls = new ArrayList<>();
-            for (int i = 0; i < 5; i++) {
-                calls.add(get(client, options(stub.uri() + fault.getValue(), fault.getKey() + "-" + i)
-                        .setIdleTimeout(StubHabits.TIMEOUT.toMillis())));
-            }
-            byFault.put(fault.getKey(), calls);
-        }
-        long start = System.nanoTime();
-        Thread.sleep(StubHabits.TIMEOUT.plus(StubHabits.LATE).toMillis());
-        Map<String, Integer> ended = new TreeMap<>();
-        byFault.forEach((fault, calls) -> calls.stream().filter(CompletableFuture::isDone)
-                .forEach(c -> ended.merge(fault + " " + c.join(), 1, Integer::sum)));
-        Map<String, Integer> trickled = new TreeMap<>();
-        for (CompletableFuture<String> c : byFault.get("trickle")) {
-            trickled.merge(c.get(10, TimeUnit.SECONDS), 1, Integer::sum);
-        }
-        long trickleMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-        assertAll("ended within 3 s " + ended + "; trickled " + trickled,
-                () -> assertEquals(Map.of("never NoStackTraceTimeoutException", 5), ended,
-                        "the timeout fired on the head never sent, and on nothing else"),
-                () -> assertEquals(Map.of("200:" + StubHabits.TRICKLE_BYTES, 5), trickled, "every trickled body read"),
-                () -> assertTrue(trickleMs >= 3_000, "the trickle outlasted 1 s + 2 s"),
-                () -> assertEquals(5, StubHabits.reads(stub.server(), "stall-"), "each stalled one sent"));
+        HeadTimeouts.assertItFiresOnlyBeforeTheHead(stub.server(), (url, key) -> get(client, options(url, key)
+                .setIdleTimeout(StubHabits.TIMEOUT.toMillis())), "NoStackTraceTimeoutException");
     }
 
     /** vertx, default pool (5/64): 64 callers to one server, the pool opens 5 and the rest wait. */
@@ -101,20 +71,8 @@ class VertxAloneTest {
     @Test
     void aHeadPastEightKibFails() throws Exception {
         HttpClientAgent client = client(o -> o, new PoolOptions());
-        String small = get(client, options(stub.uri() + "/?bytes=100&headerBytes=6144", "h6k")).get(10, TimeUnit.SECONDS);
-        Map<String, Integer> outcomes = new TreeMap<>();
-        List<CompletableFuture<String>> large = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
-            large.add(get(client, options(stub.uri() + "/?bytes=100&headerBytes=" + StubHabits.HEAD_BYTES, "h12k-" + i)));
-        }
-        for (CompletableFuture<String> c : large) {
-            outcomes.merge(c.get(10, TimeUnit.SECONDS), 1, Integer::sum);
-        }
-        StubServer s = stub.server();
-        assertAll("6K " + small + ", 12K " + outcomes + "; stub " + s.tally().toJson(),
-                () -> assertEquals("200:100", small),
-                () -> assertEquals(4, s.tally().largeHeads(), "the stub sent each head"),
-                () -> assertEquals(Map.of("TooLongHttpHeaderException", 3), outcomes, "every 12 KiB head failed"));
+        LargeHeads.assertEachTwelveKibHeadFails(stub.server(), (url, key) -> get(client, options(url, key)), "200:100",
+                "TooLongHttpHeaderException");
     }
 
     /**
@@ -126,14 +84,7 @@ class VertxAloneTest {
         HttpClientAgent client = client(o -> o.setProtocolVersion(HttpVersion.HTTP_2).setHttp2ClearTextUpgrade(false),
                 new PoolOptions());
         String url = stub.uri() + "/?goAwayEvery=20";
-        Map<String, Integer> outcomes = InTurn.run(1, 40, "r-",
-                key -> get(client, options(url, key)).get(10, TimeUnit.SECONDS));
-        StubServer s = stub.server();
-        assertAll(outcomes + "; stub " + s.tally().toJson(),
-                () -> assertEquals(2, s.tally().goAways(), "a GOAWAY at the 20th and the 40th stream"),
-                () -> assertEquals(38, outcomes.getOrDefault("200:5", 0)),
-                () -> assertEquals(2, InTurn.failed(outcomes), "both refused streams failed"),
-                () -> assertEquals(38, StubHabits.reads(s, "r-"), "the stub read every other request, once"));
+        RefusedStreams.assertBothFail(stub.server(), key -> get(client, options(url, key)).get(10, TimeUnit.SECONDS));
     }
 
     private HttpClientAgent client(UnaryOperator<HttpClientOptions> options, PoolOptions pool) {
