@@ -1,0 +1,142 @@
+package clientbench.behaviour.alone;
+
+import clientbench.stub.StubExtension;
+import clientbench.stub.StubServer;
+import io.helidon.http.HeaderNames;
+import io.helidon.webclient.api.ClientRequest;
+import io.helidon.webclient.api.HttpClient;
+import io.helidon.webclient.api.HttpClientResponse;
+import io.helidon.webclient.http1.Http1Client;
+import io.helidon.webclient.http2.Http2Client;
+import io.helidon.webclient.http2.Http2ClientProtocolConfig;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Helidon WebClient 4's NO cells with the library alone, each call blocking on a virtual thread as its users call it: a
+ * per-read readTimeout against a trickled body (own deadline) and a TLS handshake held up (tls stall), a stream a
+ * GOAWAY refused that never ends (h2 goaway), and uploads sent past the HTTP/2 windows the server granted (h2 flow).
+ */
+@Timeout(60)
+class HelidonAloneTest {
+
+    @RegisterExtension
+    final StubExtension stub = new StubExtension();
+    private final ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor();
+
+    @AfterEach
+    void close() {
+        stub.server().close(); // first: the exchanges it never answered end
+        callers.shutdownNow();
+    }
+
+    /**
+     * helidon, own deadline (per-read: trickle never): readTimeout bounds each read, and a body trickled a byte every
+     * 400 ms never leaves one waiting 1 s: each of 5 ends ok with its 10 bytes, more than 1 s + 2 s after its send.
+     */
+    @Test
+    void aPerReadTimeoutNeverEndsATrickledBody() throws Exception {
+        Http1Client client = Http1Client.builder().readTimeout(StubHabits.TIMEOUT).build();
+        TrickledBodies.assertNoneTimesOut(stub.server(), (url, key) -> get(client, url, key));
+    }
+
+    /**
+     * helidon, tls stall (per-read: stall,trickle never): readTimeout does not cover the handshake, and nothing else
+     * ends it: 5 requests each way, the ClientHello never answered or answered a byte every 400 ms, a 2 s connect
+     * timeout; none ended within 1 s + 2 s.
+     */
+    @Test
+    void aReadTimeoutDoesNotCoverTheTlsHandshake() throws Exception {
+        Http1Client client = Http1Client.builder().readTimeout(StubHabits.TIMEOUT).connectTimeout(Duration.ofSeconds(2))
+                .build();
+        HeldHandshakes.assertNoneEnds(List.of(HeldHandshakes.Way.STALL, HeldHandshakes.Way.TRICKLE),
+                (url, key) -> get(client, url, key));
+    }
+
+    /**
+     * helidon, h2 goaway (31 fail): h2c by prior knowledge, one caller, requests in turn; the GOAWAY refuses the 20th
+     * stream, unprocessed, and Helidon neither sends it again nor fails it: it never ends (the case's failures are its
+     * callers' timeouts). 19 answered, the 20th not ended 1 s + 2 s after its send, never read by the stub.
+     */
+    @Test
+    void aStreamAGoAwayRefusedNeverEnds() throws Exception {
+        Http2Client client = h2c();
+        String url = stub.uri() + "/?goAwayEvery=20";
+        Map<String, Integer> first = InTurn.run(1, 19, "r-", key -> get(client, url, key).get(10, TimeUnit.SECONDS));
+        CompletableFuture<String> refused = get(client, url, "refused");
+        Thread.sleep(StubHabits.TIMEOUT.plus(StubHabits.LATE).toMillis());
+        StubServer s = stub.server();
+        assertAll(first + ", the 20th " + (refused.isDone() ? refused.join() : "not ended") + "; stub " + s.tally().toJson(),
+                () -> assertEquals(Map.of("200:5", 19), first),
+                () -> assertEquals(1, s.tally().goAways(), "a GOAWAY at the 20th stream"),
+                () -> assertEquals(0, StubHabits.reads(s, "refused"), "which the stub never read"),
+                () -> assertEquals(false, refused.isDone(), "and the client never ended"));
+    }
+
+    /**
+     * helidon, h2 flow (up: 8 fail, 8 unread, 4 overran): two 512 KiB uploads at once to a stub reading 16 KiB every
+     * 10 ms, its 64 KiB windows (the connection's shared by both) reopened that late; Helidon credits each stream
+     * WINDOW_UPDATE to its send window twice, so it sends past the window the stub granted: the stub closes on it
+     * (FLOW_CONTROL_ERROR) and the upload fails, unread to its end (which of the two, or both, is a race). A stream
+     * blocked on a window waits flowControlBlockTimeout (15 s by default) on a connection already closed: 2 s here.
+     */
+    @Test
+    void uploadsOverrunTheWindowTheServerGranted() throws Exception {
+        Http2Client client = Http2Client.builder().protocolConfig(Http2ClientProtocolConfig.builder().priorKnowledge(true)
+                .flowControlBlockTimeout(Duration.ofSeconds(2)).build()).build();
+        byte[] upload = new byte[512 * 1024];
+        String url = stub.uri() + "/?bytes=5&readPauseMs=10";
+        Map<String, Integer> outcomes = InTurn.run(2, 1, "up-", key -> call(() -> client.post().uri(URI.create(url))
+                .header(HeaderNames.create(StubHabits.KEY), key).submit(upload)).get(20, TimeUnit.SECONDS));
+        StubServer.Tally t = stub.server().tally();
+        assertAll(outcomes + "; stub " + t.toJson(),
+                () -> assertTrue(t.readPauses() > 0, "reached: the stub held its window shut"),
+                () -> assertTrue(t.flowControlErrors() >= 1, "an upload overran the window"),
+                () -> assertTrue(InTurn.failed(outcomes) >= 1, "and failed"),
+                () -> assertTrue(t.pausedBodies() <= 2 - InTurn.failed(outcomes), "no failed upload read to its end"));
+    }
+
+    private static Http2Client h2c() {
+        return Http2Client.builder().protocolConfig(Http2ClientProtocolConfig.builder().priorKnowledge(true).build()).build();
+    }
+
+    private <R extends ClientRequest<R>> CompletableFuture<String> get(HttpClient<R> client, String url, String key) {
+        return call(() -> client.get().uri(URI.create(url)).header(HeaderNames.create(StubHabits.KEY), key).request());
+    }
+
+    /** Runs a blocking exchange on its own virtual thread: the status and the body's length, or the failure's class. */
+    private CompletableFuture<String> call(Supplier<HttpClientResponse> exchange) {
+        return CompletableFuture.supplyAsync(() -> {
+            try (HttpClientResponse r = exchange.get()) {
+                return r.status().code() + ":" + r.entity().as(byte[].class).length;
+            } catch (RuntimeException e) {
+                return InTurn.failure(e);
+            }
+        }, callers);
+    }
+
+    private static Map<String, Integer> outcomes(List<CompletableFuture<String>> calls) throws Exception {
+        Map<String, Integer> out = new TreeMap<>();
+        for (CompletableFuture<String> c : calls) {
+            out.merge(c.get(20, TimeUnit.SECONDS), 1, Integer::sum);
+        }
+        return out;
+    }
+}

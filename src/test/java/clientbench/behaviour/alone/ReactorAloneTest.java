@@ -1,0 +1,143 @@
+package clientbench.behaviour.alone;
+
+import clientbench.stub.StubExtension;
+import clientbench.stub.StubServer;
+import io.netty.channel.ChannelOption;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import reactor.netty.http.HttpProtocol;
+import reactor.netty.http.client.HttpClient;
+import reactor.netty.resources.ConnectionProvider;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
+
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * Reactor Netty's NO cells with the library alone, its HttpClient over a pool of the library's defaults: a per-read
+ * response timeout against a trickled body (own deadline), its pool of 2 x max(cores, 8) that refuses past twice that
+ * waiting (default pool), Netty's 8 KiB limit on a head (big headers), a response timeout that does not cover the TLS
+ * handshake (tls stall) and a stream a GOAWAY refused, failed (h2 goaway).
+ */
+@Timeout(60)
+class ReactorAloneTest {
+
+    /** ConnectionProvider's documented defaults: 2 x max(cores, 8) connections, twice that many waiting. */
+    private static final int MAX_CONNECTIONS = 2 * Math.max(Runtime.getRuntime().availableProcessors(), 8);
+    private static final int PENDING = 2 * MAX_CONNECTIONS;
+
+    @RegisterExtension
+    final StubExtension stub = new StubExtension();
+    private final List<ConnectionProvider> pools = new ArrayList<>();
+
+    @AfterEach
+    void close() {
+        stub.server().close(); // first: the exchanges it never answered end
+        pools.forEach(ConnectionProvider::dispose);
+    }
+
+    /**
+     * reactor, own deadline (per-read: trickle never): responseTimeout bounds each read, and a body trickled a byte
+     * every 400 ms never leaves one waiting 1 s: each of 5 ends ok with its 10 bytes, 3.6 s or more after its send.
+     */
+    @Test
+    void aPerReadResponseTimeoutNeverEndsATrickledBody() throws Exception {
+        HttpClient client = client(c -> c.responseTimeout(StubHabits.TIMEOUT));
+        TrickledBodies.assertNoneTimesOut(stub.server(), (url, key) -> get(client, url, key));
+    }
+
+    /**
+     * reactor, default pool (16/64, 16 refused): 64 callers to one host; the pool opens 16 connections (the stub holds
+     * 16), queues 32 and refuses the other 16 at once (PoolAcquirePendingLimitException).
+     */
+    @Test
+    void sixtyFourCallersAreHeldToTheDefaultPoolAndTheRestPastItsQueueRefused() throws Exception {
+        HttpClient client = client(c -> c);
+        int callers = 64;
+        List<CompletableFuture<String>> calls = new ArrayList<>();
+        for (int i = 0; i < callers; i++) {
+            calls.add(get(client, stub.uri() + StubHabits.NEVER, "pool-" + i));
+        }
+        StubServer s = stub.server();
+        StubHabits.until(() -> s.tally().inFlight() >= callers, Duration.ofSeconds(2)); // never, as shipped: bounded
+        Map<String, Integer> early = new TreeMap<>();
+        calls.stream().filter(CompletableFuture::isDone).forEach(c -> early.merge(c.join(), 1, Integer::sum));
+        assertAll("refused " + early + "; stub " + s.tally().toJson(),
+                () -> assertEquals(MAX_CONNECTIONS, s.tally().peakInFlight(), "the stub held 2 x max(cores, 8)"),
+                () -> assertEquals(Map.of("PoolAcquirePendingLimitException", callers - MAX_CONNECTIONS - PENDING), early,
+                        "those past the queue refused at once"));
+    }
+
+    /** reactor, big headers (&lt;12K): a 6 KiB head is read; 3 of 12 KiB, each sent, fail at once (Netty's 8,192). */
+    @Test
+    void aHeadPastEightKibFails() throws Exception {
+        HttpClient client = client(c -> c);
+        LargeHeads.assertEachTwelveKibHeadFails(stub.server(), (url, key) -> get(client, url, key), "200:100",
+                "TooLongHttpHeaderException");
+    }
+
+    /**
+     * reactor, tls stall (per-read: stall,trickle never): responseTimeout starts once the request is sent, the connect
+     * timeout (the suite's 2 s) ends at the TCP connect, and the handshake's own 10 s timeout is far past: 5 requests
+     * each way, the ClientHello never answered or answered a byte every 400 ms; none ended within 1 s + 2 s.
+     */
+    @Test
+    void aResponseTimeoutDoesNotCoverTheTlsHandshake() throws Exception {
+        HttpClient client = client(c -> c.responseTimeout(StubHabits.TIMEOUT).secure()
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 2_000));
+        HeldHandshakes.assertNoneEnds(List.of(HeldHandshakes.Way.STALL, HeldHandshakes.Way.TRICKLE),
+                (url, key) -> get(client, url, key));
+    }
+
+    /**
+     * reactor, h2 goaway (96 fail): h2c, one caller, 40 requests in turn; the GOAWAYs refuse the 20th and 40th
+     * streams, unprocessed, and Reactor Netty fails both.
+     */
+    @Test
+    void aStreamAGoAwayRefusedFails() throws Exception {
+        HttpClient client = client(c -> c.protocol(HttpProtocol.H2C));
+        String url = stub.uri() + "/?goAwayEvery=20";
+        RefusedStreams.assertBothFail(stub.server(), key -> get(client, url, key).get(10, TimeUnit.SECONDS));
+    }
+
+    /** HttpClient.create over a pool of the library's defaults, of this test's own. */
+    private HttpClient client(UnaryOperator<HttpClient> change) {
+        ConnectionProvider pool = ConnectionProvider.builder("alone").build();
+        pools.add(pool);
+        return change.apply(HttpClient.create(pool));
+    }
+
+    /** The status and body length, or the failure's innermost class. */
+    private static CompletableFuture<String> get(HttpClient client, String url, String key) {
+        return client.headers(h -> h.set(StubHabits.KEY, key)).get().uri(url)
+                .responseSingle((r, body) -> body.asByteArray().defaultIfEmpty(new byte[0])
+                        .map(b -> r.status().code() + ":" + b.length))
+                .toFuture().handle((o, e) -> e == null ? o : innermost(e));
+    }
+
+    private static String innermost(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t.getClass().getSimpleName();
+    }
+
+    private static Map<String, Integer> outcomes(List<CompletableFuture<String>> calls) throws Exception {
+        Map<String, Integer> out = new TreeMap<>();
+        for (CompletableFuture<String> c : calls) {
+            out.merge(c.get(20, TimeUnit.SECONDS), 1, Integer::sum);
+        }
+        return out;
+    }
+}
