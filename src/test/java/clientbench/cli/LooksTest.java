@@ -30,13 +30,13 @@ class LooksTest {
     private static final List<Schedule.Step> STEPS = Schedule.of(List.of(COMMON, OTHER), List.of("jdk", "okhttp"), 3);
 
     private static final String OPEN = """
-            {"shape": "rate-4000", "decided": false, "margin": 0.05,
-             "figures": {"cpu": {"apart": [["jdk", "okhttp"]], "within": [], "open": []},
-                         "p50": {"apart": [], "within": [], "open": [["okhttp", "jdk"]]}}}""";
+            {"shape": "rate-4000", "decided": false, "margins": {"cpu": 1.1, "p50": 1.1},
+             "figures": {"cpu": {"apart": [["jdk", "okhttp"]], "alike": [], "open": []},
+                         "p50": {"apart": [], "alike": [], "open": [["okhttp", "jdk"]]}}}""";
     private static final String DECIDED = """
-            {"shape": "rate-4000", "decided": true, "margin": 0.05,
-             "figures": {"cpu": {"apart": [["jdk", "okhttp"]], "within": [], "open": []},
-                         "p50": {"apart": [], "within": [["okhttp", "jdk"]], "open": []}}}""";
+            {"shape": "rate-4000", "decided": true, "margins": {"cpu": 1.1, "p50": 1.1},
+             "figures": {"cpu": {"apart": [["jdk", "okhttp"]], "alike": [], "open": []},
+                         "p50": {"apart": [], "alike": [["okhttp", "jdk"]], "open": []}}}""";
 
     private final ByteArrayOutputStream printed = new ByteArrayOutputStream();
     private final Looks looks = new Looks(new UntilDecided(Profile.COMMON_SHAPE, 5),
@@ -66,16 +66,17 @@ class LooksTest {
         assertEquals(3, looks.record().get("stoppedAfter"));
         assertEquals(List.of(), due(), "no look after the one that found every pair decided");
         assertEquals(List.of(Map.of("afterRound", 2, "decided", false,
-                        "figures", Map.of("cpu", Map.of("apart", 1, "within", 0, "open", 0),
-                                "p50", Map.of("apart", 0, "within", 0, "open", 1))),
+                        "figures", Map.of("cpu", Map.of("apart", 1, "alike", 0, "open", 0),
+                                "p50", Map.of("apart", 0, "alike", 0, "open", 1))),
                 Map.of("afterRound", 3, "decided", true,
-                        "figures", Map.of("cpu", Map.of("apart", 1, "within", 0, "open", 0),
-                                "p50", Map.of("apart", 0, "within", 1, "open", 0)))), looks.record().get("taken"));
+                        "figures", Map.of("cpu", Map.of("apart", 1, "alike", 0, "open", 0),
+                                "p50", Map.of("apart", 0, "alike", 1, "open", 0)))), looks.record().get("taken"));
         assertEquals(List.of(
-                "[until decided] rate-4000 after round 2 of 5: cpu 1 apart, 0 within 5%, 0 open; p50 0 apart, 0 within 5%,"
-                        + " 1 open; going on",
-                "[until decided] rate-4000 after round 3 of 5: cpu 1 apart, 0 within 5%, 0 open; p50 0 apart, 1 within 5%,"
-                        + " 0 open; decided: rounds 4-5 skipped"), printed.toString(StandardCharsets.UTF_8).lines().toList());
+                "[until decided] rate-4000 after round 2 of 5: cpu 1 apart, 0 alike within x1.10, 0 open;"
+                        + " p50 0 apart, 0 alike within x1.10, 1 open; going on",
+                "[until decided] rate-4000 after round 3 of 5: cpu 1 apart, 0 alike within x1.10, 0 open;"
+                        + " p50 0 apart, 1 alike within x1.10, 0 open; decided: rounds 4-5 skipped"),
+                printed.toString(StandardCharsets.UTF_8).lines().toList());
     }
 
     @Test
