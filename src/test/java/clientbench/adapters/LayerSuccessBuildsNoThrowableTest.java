@@ -7,22 +7,19 @@ import clientbench.api.AdapterConfig;
 import clientbench.api.HttpClientAdapter;
 import clientbench.api.Outcome;
 import clientbench.api.Request;
-import clientbench.harness.StubProcess;
+import clientbench.testkit.BoundedSender;
+import clientbench.testkit.StubJvm;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordingStream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -57,17 +54,8 @@ class LayerSuccessBuildsNoThrowableTest {
             + " cancels its CompletableFuture when the body closes: a CancellationException, and a CompletionException"
             + " for each of the future's two dependents (its thenRun, and completeOnTimeout's canceller)"));
 
-    private static StubProcess stub;
-
-    @BeforeAll
-    static void startStub() throws Exception {
-        stub = StubProcess.start(false, false);
-    }
-
-    @AfterAll
-    static void stopStub() {
-        stub.close();
-    }
+    @RegisterExtension
+    static final StubJvm stub = new StubJvm();
 
     /** Every Spring layer of the family; each names its bare client in its settings. */
     static List<String> layers() {
@@ -111,7 +99,7 @@ class LayerSuccessBuildsNoThrowableTest {
      */
     private static List<String> throwablesBuiltWhileSending(HttpClientAdapter adapter) throws Exception {
         Request request = Request.get(stub.uri(), "/?bytes=5", 5);
-        assertEquals(Map.of(Outcome.OK, WARMUP_REQUESTS), send(adapter, request, WARMUP_REQUESTS), "warm-up outcomes");
+        assertEquals(Map.of(Outcome.OK, WARMUP_REQUESTS), BoundedSender.send(adapter, request, WARMUP_REQUESTS, IN_FLIGHT), "warm-up outcomes");
         List<String> stacks = new CopyOnWriteArrayList<>();
         try (RecordingStream events = new RecordingStream()) {
             // Every construction (no throttle); JDK 25 instruments Throwable's constructor only with errors enabled too.
@@ -120,32 +108,13 @@ class LayerSuccessBuildsNoThrowableTest {
             events.onEvent("jdk.JavaExceptionThrow", e -> stacks.add(stack(e)));
             events.startAsync();
             Probe.build();
-            Map<Outcome, Integer> outcomes = send(adapter, request, MEASURED_REQUESTS);
+            Map<Outcome, Integer> outcomes = BoundedSender.send(adapter, request, MEASURED_REQUESTS, IN_FLIGHT);
             events.stop(); // returns once every event recorded so far was handed to onEvent
             assertEquals(Map.of(Outcome.OK, MEASURED_REQUESTS), outcomes, "measured outcomes");
         }
         long probes = stacks.stream().filter(s -> s.contains(Probe.class.getName())).count();
         assertEquals(1, probes, () -> "the probe's one Throwable, as JFR saw it; all seen: " + stacks);
         return stacks.stream().filter(s -> !s.contains(Probe.class.getName()) && !s.startsWith(LEAK_RECORD)).toList();
-    }
-
-    /** Sends {@code n}, at most {@link #IN_FLIGHT} at once; the outcomes, counted by the completions. */
-    private static Map<Outcome, Integer> send(HttpClientAdapter adapter, Request request, int n) throws Exception {
-        Semaphore inFlight = new Semaphore(IN_FLIGHT);
-        CountDownLatch done = new CountDownLatch(n);
-        Map<Outcome, Integer> outcomes = new ConcurrentHashMap<>();
-        for (int i = 0; i < n; i++) {
-            inFlight.acquire();
-            adapter.send(request, (outcome, status, cause) -> {
-                outcomes.merge(outcome, 1, Integer::sum);
-                inFlight.release();
-                done.countDown();
-            });
-        }
-        if (!done.await(Duration.ofSeconds(60).toSeconds(), TimeUnit.SECONDS)) {
-            throw new AssertionError(done.getCount() + " of " + n + " requests never reported; so far " + outcomes);
-        }
-        return Map.copyOf(outcomes);
     }
 
     private static String stack(RecordedEvent e) {
