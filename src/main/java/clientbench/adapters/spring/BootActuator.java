@@ -1,6 +1,7 @@
 package clientbench.adapters.spring;
 
 import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -44,6 +45,11 @@ final class BootActuator implements AutoCloseable {
 
     ObservationRegistry registry() {
         return registry;
+    }
+
+    /** The registry the observations' meters are in, live. */
+    MeterRegistry meters() {
+        return meters;
     }
 
     /** What settings() records: Boot's setup, and the meters the observations have registered so far, read live. */
