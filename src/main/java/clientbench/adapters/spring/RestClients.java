@@ -113,13 +113,14 @@ final class RestClients {
                     + "; Jetty's pool and selectors do the I/O"));
             SpringLayer.timeout(s, TimeoutKind.TOTAL, "JettyClientHttpRequestFactory.setReadTimeout(requestTimeout):"
                     + " Request.timeout, total from send() to the body's end, and the wait for the head (no getter)");
-            s.put("springFactory", "JettyClientHttpRequestFactory(client): never stops the client; its read timeout,"
+            s.put("springFactory", "JettyClientHttpRequestFactory(client): never stops the client, and starts it when"
+                    + " it finds it stopped (close() destroys it as it stops it); its read timeout,"
                     + " 10 s unless set, caps every request; bodies go through a 1 KiB buffered stream on the caller's thread");
             return s;
         };
         return new Engine(client, factory, null, false, JettyClients::outcomeOf, settings,
                 JettyClients.libraryVersion(), true,
-                () -> JettyClients.stop(client));
+                () -> JettyClients.stopForGood(client));
     }
 
     /**
