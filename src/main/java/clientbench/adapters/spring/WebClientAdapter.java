@@ -169,7 +169,7 @@ public abstract class WebClientAdapter implements HttpClientAdapter {
                 + " as the bare adapter counts; no codec, no byte[]");
         s.put("bodyAbandoned", "toBodilessEntity(): Spring releases the body with releaseBody(), which reads it to its end");
         s.put("inFlight", engine.inFlight().describe());
-        s.put("observation", actuator == null ? BootActuator.OFF : actuator.describe());
+        BootActuator.record(s, actuator);
         return Collections.unmodifiableMap(s);
     }
 

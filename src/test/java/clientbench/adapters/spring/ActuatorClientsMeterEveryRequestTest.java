@@ -16,8 +16,10 @@ import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -27,6 +29,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The {@code -actuator} clients are observed as Boot with Actuator observes them: after N ok requests, N by the stub's
  * own count, their live meter registry holds the {@code http.client.requests} timer, which counted N, and the long task
  * timer {@code http.client.requests.active}, with none left active. Without the observation registry neither exists.
+ * Every Spring layer records which it is, {@code observation: off} or {@code boot-actuator}.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ActuatorClientsMeterEveryRequestTest {
@@ -63,6 +66,22 @@ class ActuatorClientsMeterEveryRequestTest {
             assertEquals(received, timed(meters), () -> "the stub received " + received + " requests; meters: "
                     + describe(meters));
         }
+    }
+
+    /** The {@code observation} setting is structured: the -actuator clients' {@code boot-actuator}, every other {@code off}. */
+    @Test
+    void everySpringLayerRecordsItsObservationAsOffOrBootActuator() {
+        Map<String, String> recorded = new TreeMap<>();
+        Map<String, String> expected = new TreeMap<>();
+        for (String layer : Adapters.family(Adapters.SPRING)) {
+            if (layer.startsWith("restclient-") || layer.startsWith("webclient-")) {
+                try (HttpClientAdapter adapter = Adapters.create(layer, AdapterConfig.defaults(stub.uri()))) {
+                    recorded.put(layer, adapter.settings().get("observation"));
+                }
+                expected.put(layer, layer.endsWith("-actuator") ? "boot-actuator" : "off");
+            }
+        }
+        assertEquals(expected, recorded);
     }
 
     /** Every {@code http.client.requests} timer's count, whatever its tags. */
