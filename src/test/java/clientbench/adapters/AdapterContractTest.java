@@ -682,32 +682,48 @@ abstract class AdapterContractTest {
     }
 
     /**
-     * A send on another thread can race with close(), as the pacer's last sends do with the trial's close. Every
-     * request sent is reported exactly once (those sent before close() by the time it returns): answered, ended by the
-     * close, rejected, or a connect the close cut short, by the sender's own count; and nothing is left behind.
+     * Sends on other threads race with close(), as the pacer's last sends and a closed loop's do with the trial's close:
+     * more senders than cores, sending until a few sends past the call, so that close() finds some inside send() (a lone
+     * sender is caught there in few closes: the window is microseconds). Every request sent is reported exactly once
+     * (those sent before close() by the time it returns): answered, ended by the close, rejected, or a connect the close
+     * cut short; and nothing is left behind.
      */
     @Test
     void sendsRacingWithCloseAreEachReportedOnce() throws Exception {
         PlatformThreads threads = PlatformThreads.baseline();
         VirtualThreadDump virtualThreads = VirtualThreadDump.baseline();
-        int n = 2_000;
+        int senders = 16 * Runtime.getRuntime().availableProcessors();
+        int n = 100 * senders;
         HttpClientAdapter adapter = Adapters.create(adapterName(), config());
         ReportLedger ledger = new ReportLedger(n);
         long receivedBefore = stub.requests();
+        CountDownLatch ready = new CountDownLatch(senders);
         CountDownLatch someSent = new CountDownLatch(100);
-        Thread sender = Thread.ofPlatform().name("contract-sender").start(() -> {
-            for (int i = 0; i < n; i++) {
-                ledger.send(adapter, i, Request.get(stub.uri(), "/?bytes=5&id=" + i, 5));
-                someSent.countDown();
-                if (i % 50 == 49) {
-                    Thread.yield(); // let close() in between sends, not only after the last
+        List<Thread> sending = new ArrayList<>();
+        for (int k = 0; k < senders; k++) {
+            int first = k;
+            sending.add(Thread.ofPlatform().name("contract-sender-" + k).start(() -> {
+                ready.countDown();
+                try {
+                    ready.await();
+                } catch (InterruptedException e) {
+                    return;
                 }
-            }
-        });
-        assertTrue(someSent.await(CLOSE_DEADLINE.toSeconds(), TimeUnit.SECONDS), "the sender never got going");
+                int pastClose = 0;
+                for (int i = first; i < n && pastClose < 10; i += senders) { // few past close(): less for it to end
+                    ledger.send(adapter, i, Request.get(stub.uri(), "/?bytes=5&id=" + i, 5));
+                    someSent.countDown();
+                    pastClose += ledger.closeCalled() ? 1 : 0;
+                }
+            }));
+        }
+        assertTrue(someSent.await(CLOSE_DEADLINE.toSeconds(), TimeUnit.SECONDS), "the senders never got going");
         ledger.close(adapter);
-        sender.join(CLOSE_DEADLINE.toMillis());
-        assertFalse(sender.isAlive(), "send() blocked for " + CLOSE_DEADLINE.toSeconds() + " s around close()");
+        long joinBy = System.nanoTime() + CLOSE_DEADLINE.toNanos();
+        for (Thread sender : sending) {
+            sender.join(Duration.ofNanos(Math.max(1, joinBy - System.nanoTime())));
+            assertFalse(sender.isAlive(), "send() blocked for " + CLOSE_DEADLINE.toSeconds() + " s around close()");
+        }
         ledger.awaitAll(CLOSE_DEADLINE);
         threads.awaitBackToBaseline(stub::openConnections, CLOSE_DEADLINE);
         virtualThreads.awaitBackToBaseline(CLOSE_DEADLINE);

@@ -1,36 +1,33 @@
 package clientbench.adapters;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import clientbench.api.AdapterConfig;
 import clientbench.api.HttpClientAdapter;
 import clientbench.api.Outcome;
 import clientbench.api.Request;
-import clientbench.harness.StubProcess;
+import clientbench.testkit.BoundedSender;
+import clientbench.testkit.StubJvm;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordingStream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * A layer's successful request constructs no Throwable its bare client does not: each construction is counted by JFR's
- * {@code jdk.JavaExceptionThrow} (emitted in Throwable's constructor, thrown or not) over the same ok requests through
- * the layer and through its bare client, warm, against a stub in its own JVM. Counts, not timings: a loaded machine
- * moves neither.
+ * A layer's successful request constructs the Throwables of its engine's bare client and Spring's known ones, no more and
+ * no fewer: each construction is counted by JFR's {@code jdk.JavaExceptionThrow} (emitted in Throwable's constructor,
+ * thrown or not) over the same ok requests through the layer and through the bare client, warm, against a stub in its
+ * own JVM. The bare client is the engine's, under every layer between ({@code -actuator} over its unobserved twin).
+ * Counts, not timings: a loaded machine moves neither.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class LayerSuccessBuildsNoThrowableTest {
@@ -57,19 +54,10 @@ class LayerSuccessBuildsNoThrowableTest {
             + " cancels its CompletableFuture when the body closes: a CancellationException, and a CompletionException"
             + " for each of the future's two dependents (its thenRun, and completeOnTimeout's canceller)"));
 
-    private static StubProcess stub;
+    @RegisterExtension
+    static final StubJvm stub = new StubJvm();
 
-    @BeforeAll
-    static void startStub() throws Exception {
-        stub = StubProcess.start(false, false);
-    }
-
-    @AfterAll
-    static void stopStub() {
-        stub.close();
-    }
-
-    /** Every Spring layer of the family; each names its bare client in its settings. */
+    /** Every Spring layer of the family; each names the client it runs over in its settings ({@code bareClient}). */
     static List<String> layers() {
         return Adapters.family(Adapters.SPRING).stream()
                 .filter(name -> name.startsWith("restclient-") || name.startsWith("webclient-")).toList();
@@ -77,13 +65,13 @@ class LayerSuccessBuildsNoThrowableTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("layers")
-    void okRequestsThroughTheLayerBuildNoMoreThrowablesThanThroughItsBareClient(String layer) throws Exception {
+    void okRequestsThroughTheLayerBuildTheBareEnginesThrowablesAndSpringsKnownOnes(String layer) throws Exception {
         // A deadline no ok request reaches on a loaded machine: every request must be ok for the count to mean anything.
         AdapterConfig config = AdapterConfig.defaults(stub.uri()).withRequestTimeout(Duration.ofSeconds(30));
         String bare;
         List<String> throughLayer;
         try (HttpClientAdapter adapter = Adapters.create(layer, config)) {
-            bare = adapter.settings().get("bareClient");
+            bare = engineBelow(adapter.settings().get("bareClient"), config);
             throughLayer = throwablesBuiltWhileSending(adapter);
         }
         List<String> throughBare;
@@ -100,9 +88,18 @@ class LayerSuccessBuildsNoThrowableTest {
                     + bySpring.size() + " Throwables over " + MEASURED_REQUESTS + " ok requests; expected: " + own.why()
                     + "\n" + bySite(throughLayer));
         }
-        assertTrue(byTheAdapter.size() <= throughBare.size(), () -> layer + " built " + byTheAdapter.size() + " Throwables"
-                + " over " + MEASURED_REQUESTS + " ok requests, " + bare + " " + throughBare.size() + "; by stack:\n"
-                + bySite(byTheAdapter) + "\nthrough " + bare + ":\n" + bySite(throughBare));
+        assertEquals(throughBare.size(), byTheAdapter.size(), () -> layer + " built " + byTheAdapter.size()
+                + " Throwables beyond Spring's known ones over " + MEASURED_REQUESTS + " ok requests, " + bare + " "
+                + throughBare.size() + "; by stack:\n" + bySite(byTheAdapter) + "\nthrough " + bare + ":\n"
+                + bySite(throughBare));
+    }
+
+    /** The engine's bare client under {@code client}: itself, or, for a layer over a layer, the one that layer runs over. */
+    private static String engineBelow(String client, AdapterConfig config) {
+        try (HttpClientAdapter adapter = Adapters.create(client, config)) {
+            String below = adapter.settings().get("bareClient");
+            return below == null ? client : engineBelow(below, config);
+        }
     }
 
     /**
@@ -111,7 +108,7 @@ class LayerSuccessBuildsNoThrowableTest {
      */
     private static List<String> throwablesBuiltWhileSending(HttpClientAdapter adapter) throws Exception {
         Request request = Request.get(stub.uri(), "/?bytes=5", 5);
-        assertEquals(Map.of(Outcome.OK, WARMUP_REQUESTS), send(adapter, request, WARMUP_REQUESTS), "warm-up outcomes");
+        assertEquals(Map.of(Outcome.OK, WARMUP_REQUESTS), BoundedSender.send(adapter, request, WARMUP_REQUESTS, IN_FLIGHT), "warm-up outcomes");
         List<String> stacks = new CopyOnWriteArrayList<>();
         try (RecordingStream events = new RecordingStream()) {
             // Every construction (no throttle); JDK 25 instruments Throwable's constructor only with errors enabled too.
@@ -120,32 +117,13 @@ class LayerSuccessBuildsNoThrowableTest {
             events.onEvent("jdk.JavaExceptionThrow", e -> stacks.add(stack(e)));
             events.startAsync();
             Probe.build();
-            Map<Outcome, Integer> outcomes = send(adapter, request, MEASURED_REQUESTS);
+            Map<Outcome, Integer> outcomes = BoundedSender.send(adapter, request, MEASURED_REQUESTS, IN_FLIGHT);
             events.stop(); // returns once every event recorded so far was handed to onEvent
             assertEquals(Map.of(Outcome.OK, MEASURED_REQUESTS), outcomes, "measured outcomes");
         }
         long probes = stacks.stream().filter(s -> s.contains(Probe.class.getName())).count();
         assertEquals(1, probes, () -> "the probe's one Throwable, as JFR saw it; all seen: " + stacks);
         return stacks.stream().filter(s -> !s.contains(Probe.class.getName()) && !s.startsWith(LEAK_RECORD)).toList();
-    }
-
-    /** Sends {@code n}, at most {@link #IN_FLIGHT} at once; the outcomes, counted by the completions. */
-    private static Map<Outcome, Integer> send(HttpClientAdapter adapter, Request request, int n) throws Exception {
-        Semaphore inFlight = new Semaphore(IN_FLIGHT);
-        CountDownLatch done = new CountDownLatch(n);
-        Map<Outcome, Integer> outcomes = new ConcurrentHashMap<>();
-        for (int i = 0; i < n; i++) {
-            inFlight.acquire();
-            adapter.send(request, (outcome, status, cause) -> {
-                outcomes.merge(outcome, 1, Integer::sum);
-                inFlight.release();
-                done.countDown();
-            });
-        }
-        if (!done.await(Duration.ofSeconds(60).toSeconds(), TimeUnit.SECONDS)) {
-            throw new AssertionError(done.getCount() + " of " + n + " requests never reported; so far " + outcomes);
-        }
-        return Map.copyOf(outcomes);
     }
 
     private static String stack(RecordedEvent e) {

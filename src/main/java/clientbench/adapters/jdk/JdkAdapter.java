@@ -10,6 +10,7 @@ import clientbench.adapters.support.AdapterSettings;
 import clientbench.adapters.support.AsyncPermits;
 import clientbench.adapters.support.Http2Ramp;
 import clientbench.adapters.support.OpenBodies;
+import clientbench.adapters.support.PendingCount;
 import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
@@ -17,9 +18,6 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * The JDK's {@link java.net.http.HttpClient}, async, built by {@link JdkClients}. It has no connection limit, so a FIFO
@@ -33,8 +31,8 @@ public final class JdkAdapter implements HttpClientAdapter {
     private final AsyncPermits permits;
     private final Http2Ramp ramp;
     private final OpenBodies leftOpen = new OpenBodies();
-    /** Requests sent and not yet reported, which close() waits for (one increment and decrement per request). */
-    private final AtomicInteger unreported = new AtomicInteger();
+    /** Requests sent and not yet reported, which close() waits for. */
+    private final PendingCount unreported = new PendingCount();
     private volatile boolean closed;
 
     public JdkAdapter(AdapterConfig config) {
@@ -52,7 +50,7 @@ public final class JdkAdapter implements HttpClientAdapter {
             return;
         }
         long queuedAtNanos = System.nanoTime();
-        unreported.incrementAndGet();
+        unreported.add();
         permits.submit(() -> start(request, completion, queuedAtNanos));
     }
 
@@ -88,7 +86,7 @@ public final class JdkAdapter implements HttpClientAdapter {
         try {
             completion.complete(outcome, status, bodyBytes, cause);
         } finally {
-            unreported.decrementAndGet();
+            unreported.done();
         }
     }
 
@@ -102,10 +100,7 @@ public final class JdkAdapter implements HttpClientAdapter {
         closed = true;
         leftOpen.closeAll();
         JdkClients.shutdown(client);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (unreported.get() > 0 && System.nanoTime() < deadline) {
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
-        }
+        unreported.awaitNone(Duration.ofSeconds(5));
     }
 
     @Override

@@ -20,6 +20,7 @@ import org.eclipse.jetty.http2.client.HTTP2Client;
 import org.eclipse.jetty.http2.client.transport.HttpClientTransportOverHTTP2;
 import org.eclipse.jetty.io.ClientConnector;
 import org.eclipse.jetty.io.SelectorManager;
+import org.eclipse.jetty.util.component.LifeCycle;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 
 /** The Jetty client both Jetty adapters use (settings: docs/clients.md), and its helpers. */
@@ -115,6 +116,21 @@ public final class JettyClients {
         } catch (Exception e) {
             throw new IllegalStateException("Jetty HttpClient did not stop: " + e, e);
         }
+    }
+
+    /**
+     * Stops the client, destroyed as it stops (under its lifecycle lock), so that a start() racing with the stop fails
+     * ("Destroyed container cannot be restarted") rather than start its threads again: Spring's Jetty connector and
+     * request factory start a client they find stopped.
+     */
+    public static void stopForGood(HttpClient client) {
+        client.addEventListener(new LifeCycle.Listener() {
+            @Override
+            public void lifeCycleStopped(LifeCycle stopped) {
+                client.destroy();
+            }
+        });
+        stop(client);
     }
 
     /** Maven coordinates and version of jetty-client, read from its jar. */

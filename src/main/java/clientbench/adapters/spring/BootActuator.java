@@ -1,11 +1,13 @@
 package clientbench.adapters.spring;
 
 import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
+import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
@@ -15,8 +17,9 @@ import java.util.stream.Collectors;
  */
 final class BootActuator implements AutoCloseable {
 
-    /** What settings() records for a layer without it: Spring's default, as Boot without Actuator has it. */
-    static final String OFF = "off: Spring's default ObservationRegistry.NOOP, as Boot without Actuator";
+    /** The {@code observation} setting: which application the layer stands for, Boot without Actuator or with it. */
+    static final String OFF = "off";
+    static final String BOOT_ACTUATOR = "boot-actuator";
 
     /** management.observations.http.client.requests.name's default: the observation's and the timer's name. */
     static final String NAME = "http.client.requests";
@@ -46,14 +49,29 @@ final class BootActuator implements AutoCloseable {
         return registry;
     }
 
-    /** What settings() records: Boot's setup, and the meters the observations have registered so far, read live. */
-    String describe() {
-        String seen = meters.getMeters().stream().map(m -> m.getId().getName() + " (" + type(m) + ")").distinct()
-                .sorted().collect(Collectors.joining(", "));
-        return "boot-actuator: ObservationRegistry.create() with DefaultMeterObservationHandler (no ignored meters: a"
-                + " timer and a long task timer per request) in a FirstMatchingCompositeObservationHandler, over a"
-                + " SimpleMeterRegistry, " + NAME + " uri tags capped at " + MAX_URI_TAGS + ", Boot's always-true"
-                + " predicate and no-op filter; meters so far: " + (seen.isEmpty() ? "none" : seen);
+    /** The registry the observations' meters are in, live. */
+    MeterRegistry meters() {
+        return meters;
+    }
+
+    /**
+     * Records {@code observation} ({@link #OFF} or {@link #BOOT_ACTUATOR}), {@code observationSetup} (what is built) and,
+     * observed, {@code observationMeters}: the meters the observations have registered so far, read live.
+     */
+    static void record(Map<String, String> settings, BootActuator actuator) {
+        if (actuator == null) {
+            settings.put("observation", OFF);
+            settings.put("observationSetup", "Spring's default ObservationRegistry.NOOP, as Boot without Actuator");
+            return;
+        }
+        settings.put("observation", BOOT_ACTUATOR);
+        settings.put("observationSetup", "ObservationRegistry.create() with DefaultMeterObservationHandler (no ignored"
+                + " meters: a timer and a long task timer per request) in a FirstMatchingCompositeObservationHandler,"
+                + " over a SimpleMeterRegistry, " + NAME + " uri tags capped at " + MAX_URI_TAGS + ", Boot's always-true"
+                + " predicate and no-op filter");
+        String seen = actuator.meters.getMeters().stream().map(m -> m.getId().getName() + " (" + type(m) + ")")
+                .distinct().sorted().collect(Collectors.joining(", "));
+        settings.put("observationMeters", seen.isEmpty() ? "none" : seen);
     }
 
     private static String type(Meter m) {

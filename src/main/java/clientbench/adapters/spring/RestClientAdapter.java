@@ -117,7 +117,7 @@ public abstract class RestClientAdapter implements HttpClientAdapter {
                 + " adapter reads it; no message converter, no byte[]");
         s.put("bodyAbandoned", "the response closed unread by exchange(fn, true): Spring's close() drains the rest"
                 + " of the body for JDK, Apache and Reactor Netty, and only closes the stream for Jetty (which aborts it)");
-        s.put("observation", actuator == null ? BootActuator.OFF : actuator.describe());
+        BootActuator.record(s, actuator);
         return Collections.unmodifiableMap(s);
     }
 

@@ -70,7 +70,11 @@ final class RestClients {
             SpringLayer.timeout(s, TimeoutKind.TOTAL, "JdkClientHttpRequestFactory.setReadTimeout(requestTimeout):"
                     + " CompletableFuture.completeOnTimeout on the JDK's JVM-wide delay thread cancels the exchange before"
                     + " the head and closes the body after it (an expiry while reading is an I/O error); the factory"
-                    + " cannot set the HttpRequest.timeout that jdk-vt uses");
+                    + " cannot set the HttpRequest.timeout that jdk-vt uses. " + (permits == null
+                    ? "Total from send(): no permit to wait for"
+                    : "Total over the exchange, not less the permit wait: the wait for a permit takes up to the request"
+                    + " timeout, then the exchange gets a whole one, as Spring sets one read timeout on the factory for"
+                    + " every request (jdk-vt gives each HttpRequest.timeout what the wait left)"));
             s.put("springFactory", "JdkClientHttpRequestFactory(client, executor); compression on, Spring's default since"
                     + " 7.0 (no getter): it adds Accept-Encoding gzip, deflate only to a request without one, and the suite"
                     + " sends identity; without an executor it would write each body on a new platform thread");
@@ -113,13 +117,14 @@ final class RestClients {
                     + "; Jetty's pool and selectors do the I/O"));
             SpringLayer.timeout(s, TimeoutKind.TOTAL, "JettyClientHttpRequestFactory.setReadTimeout(requestTimeout):"
                     + " Request.timeout, total from send() to the body's end, and the wait for the head (no getter)");
-            s.put("springFactory", "JettyClientHttpRequestFactory(client): never stops the client; its read timeout,"
+            s.put("springFactory", "JettyClientHttpRequestFactory(client): never stops the client, and starts it when"
+                    + " it finds it stopped (close() destroys it as it stops it); its read timeout,"
                     + " 10 s unless set, caps every request; bodies go through a 1 KiB buffered stream on the caller's thread");
             return s;
         };
         return new Engine(client, factory, null, false, JettyClients::outcomeOf, settings,
                 JettyClients.libraryVersion(), true,
-                () -> JettyClients.stop(client));
+                () -> JettyClients.stopForGood(client));
     }
 
     /**

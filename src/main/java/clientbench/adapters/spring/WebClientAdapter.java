@@ -53,7 +53,9 @@ public abstract class WebClientAdapter implements HttpClientAdapter {
         this.bareClient = bareClient;
         this.engine = engine.build(config, name);
         this.actuator = observed ? new BootActuator() : null;
-        WebClient.Builder builder = WebClient.builder().clientConnector(this.engine.connector());
+        // Error statuses read as responses, by one client-wide handler that raises nothing, set once as users set it.
+        WebClient.Builder builder = WebClient.builder().clientConnector(this.engine.connector())
+                .defaultStatusHandler(HttpStatusCode::isError, response -> Mono.empty());
         if (observed) { // as Boot's ObservationWebClientCustomizer
             builder.observationRegistry(actuator.registry()).observationConvention(
                     new DefaultClientRequestObservationConvention(BootActuator.NAME));
@@ -106,7 +108,7 @@ public abstract class WebClientAdapter implements HttpClientAdapter {
 
     /**
      * The request as WebClient's users write it, built on every send: {@code retrieve()}, the error statuses read as
-     * responses (a handler that raises nothing), the body's buffers counted and released as they pass.
+     * responses (the client's default status handler raises nothing), the body's buffers counted and released as they pass.
      */
     private Mono<Received> exchange(Request request, Duration left) {
         WebClient.RequestBodySpec spec = client.method(HttpMethod.valueOf(request.method())).uri(request.uri())
@@ -114,7 +116,7 @@ public abstract class WebClientAdapter implements HttpClientAdapter {
         WebClient.RequestHeadersSpec<?> ready = engine.deadline().onRequest(request.hasBody()
                 ? spec.contentType(SpringLayer.contentType(request)).bodyValue(request.body())
                 : spec, left);
-        WebClient.ResponseSpec response = ready.retrieve().onStatus(HttpStatusCode::isError, r -> Mono.empty());
+        WebClient.ResponseSpec response = ready.retrieve();
         if (request.abandonsBody()) { // released unread: Spring's releaseBody() reads it to its end
             return response.toBodilessEntity().map(entity -> new Received(entity.getStatusCode().value(), -1));
         }
@@ -162,14 +164,15 @@ public abstract class WebClientAdapter implements HttpClientAdapter {
         s.put("bareClient", bareClient);
         s.put("layer", "Spring WebClient " + SpringLayer.versionOf(SpringLayer.springWebflux()) + " over "
                 + engine.connector().getClass().getSimpleName() + ", built as Boot's WebClient.Builder builds it:"
-                + " clientConnector only, no filters");
+                + " clientConnector, no filters; and defaultStatusHandler below");
         s.put("bootWouldPick", SpringLayer.BOOT_CONNECTOR + "; " + SpringLayer.BOOT_ENGINE);
-        s.put("status", "retrieve().onStatus(isError, no exception): a 4xx or 5xx is read like a 2xx");
+        s.put("status", "retrieve() with the builder's defaultStatusHandler(isError, no exception), set once: a 4xx or"
+                + " 5xx is read like a 2xx");
         s.put("body", "toEntityFlux(BodyExtractors.toDataBuffers()): each buffer counted and released as it passes,"
                 + " as the bare adapter counts; no codec, no byte[]");
         s.put("bodyAbandoned", "toBodilessEntity(): Spring releases the body with releaseBody(), which reads it to its end");
         s.put("inFlight", engine.inFlight().describe());
-        s.put("observation", actuator == null ? BootActuator.OFF : actuator.describe());
+        BootActuator.record(s, actuator);
         return Collections.unmodifiableMap(s);
     }
 

@@ -75,11 +75,12 @@ final class WebClients {
             SpringLayer.timeout(s, TimeoutKind.TOTAL, "Request.timeout on the native request (httpRequest(r ->"
                     + " r.getNativeRequest()), less time queued in the adapter: total, as the jetty adapter's");
             s.put("springConnector", "JettyClientHttpConnector(client) over jetty-reactive-httpclient: sets no"
-                    + " Request.timeout of its own, never stops the client");
+                    + " Request.timeout of its own, never stops the client, and starts it when it finds it stopped, so"
+                    + " close() destroys it as it stops it (a send racing with close() fails at once)");
             return s;
         };
         return new Engine(client, connector, null, WebDeadline.jettyRequest(), WebInFlight.none(),
-                JettyClients::outcomeOf, settings, JettyClients.libraryVersion(), () -> JettyClients.stop(client));
+                JettyClients::outcomeOf, settings, JettyClients.libraryVersion(), () -> JettyClients.stopForGood(client));
     }
 
     /**

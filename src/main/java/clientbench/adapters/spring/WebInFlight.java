@@ -1,10 +1,9 @@
 package clientbench.adapters.spring;
 
+import clientbench.adapters.support.PendingCount;
+import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * The WebClient adapter's requests in flight, kept as the bare async adapter of its engine keeps its own, so that the
@@ -53,30 +52,27 @@ interface WebInFlight {
 
     /** As the jdk adapter: a count, which close() waits to see at zero (5 s at most) once the client's shutdown ends all. */
     static WebInFlight count() {
-        AtomicInteger unreported = new AtomicInteger();
+        PendingCount unreported = new PendingCount();
         return new WebInFlight() {
             @Override
             public void started(WebExchange exchange) {
-                unreported.incrementAndGet();
+                unreported.add();
             }
 
             @Override
             public void ended(WebExchange exchange) {
-                unreported.decrementAndGet();
+                unreported.done();
             }
 
             @Override
             public void close(Runnable closeEngine) {
                 closeEngine.run();
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-                while (unreported.get() > 0 && System.nanoTime() < deadline) {
-                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
-                }
+                unreported.awaitNone(Duration.ofSeconds(5));
             }
 
             @Override
             public String describe() {
-                return "an AtomicInteger of requests unreported, as the bare adapter's: close() waits for it to reach 0";
+                return "a PendingCount of requests unreported, as the bare adapter's: close() waits for it to reach 0";
             }
         };
     }
