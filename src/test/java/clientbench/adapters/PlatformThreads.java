@@ -41,9 +41,15 @@ final class PlatformThreads {
     List<String> added() {
         return live().stream()
                 .filter(t -> t.isAlive() && !baseline.contains(t.threadId()) && !excluded(t))
-                .map(t -> t.getName() + " (" + (t.getThreadGroup() == null ? "no group" : t.getThreadGroup().getName()) + ")")
+                .map(PlatformThreads::named)
                 .sorted()
                 .toList();
+    }
+
+    /** "name (group)": the group read once, as a thread that ends meanwhile has none (getThreadGroup() turns null). */
+    private static String named(Thread t) {
+        ThreadGroup group = t.getThreadGroup();
+        return t.getName() + " (" + (group == null ? "no group" : group.getName()) + ")";
     }
 
     /**
