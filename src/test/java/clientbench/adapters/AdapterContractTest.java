@@ -522,11 +522,12 @@ abstract class AdapterContractTest {
             String output = ChildJvm.main(TlsProbe.class).jvmArgs("-Djavax.net.ssl.trustStore=" + store,
                     "-Djavax.net.ssl.trustStoreType=PKCS12", "-Djavax.net.ssl.trustStorePassword=" + TestCertificates.PASSWORD)
                     .args(adapterName(), Integer.toString(good.uri().getPort()), Integer.toString(other.uri().getPort()))
-                    .run(60).output();
+                    .run(300).output();
             Map<String, String> outcomes = new java.util.TreeMap<>();
             output.lines().filter(l -> l.startsWith("case ")).forEach(l -> {
                 String[] kv = l.substring(5).split("=", 2);
-                outcomes.put(kv[0], kv[1].startsWith("OK") ? "OK" : "not ok");
+                outcomes.put(kv[0], kv[1].startsWith("OK") ? "OK" : kv[1].startsWith("not ok TIMEOUT") ? "timed out"
+                        : "not ok"); // a refusal, not a timeout, is what a failed verification shows
             });
             Map<String, String> expected = Map.of("1 trusted, host named", "OK", "2 trusted, host not named", "not ok",
                     "3 untrusted, host named", "not ok", "4 untrusted, host not named, trust all", "OK");
@@ -552,14 +553,15 @@ abstract class AdapterContractTest {
 
         private static void probe(String name, String client, String url, boolean trustAll) throws Exception {
             URI target = URI.create(url);
-            AdapterConfig config = new AdapterConfig(target, Protocol.HTTPS1, 4, Duration.ofSeconds(2),
-                    Duration.ofSeconds(5), 0, trustAll);
+            // Trust is the point, not speed: a cold JVM's first handshake on a loaded host can take seconds.
+            AdapterConfig config = new AdapterConfig(target, Protocol.HTTPS1, 4, Duration.ofSeconds(20),
+                    Duration.ofSeconds(40), 0, trustAll);
             try (HttpClientAdapter adapter = Adapters.create(client, config)) {
                 CompletableFuture<String> done = new CompletableFuture<>();
                 adapter.send(Request.get(target, "/", -1), (outcome, status, cause) ->
                         done.complete((outcome == Outcome.OK ? "OK" : "not ok") + " " + outcome + " " + status
                                 + (cause == null ? "" : " " + cause)));
-                System.out.println("case " + name + "=" + done.get(15, TimeUnit.SECONDS));
+                System.out.println("case " + name + "=" + done.get(60, TimeUnit.SECONDS));
             }
         }
     }
