@@ -17,8 +17,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Coordinated omission in a forked run: a 20 ms stub on one connection serves 50 req/s; offered 100, the request due at
- * t waits about t, so latency p99 nears 1 s, service p99 20 ms. The bounds (over 500 ms and 5x service; service under
- * 200 ms) leave 2x for a busy machine; at most 2.2 s / 20 ms + 1 = 111 of 200 are sent, fewer if busy.
+ * t waits about t, so latency p99 nears 1 s, service 20 ms. The bounds (over 500 ms and 5x service p99; service p50,
+ * which a few stalled requests cannot move, under 200 ms) leave 2x for a busy machine; at most 2.2 s / 20 ms + 1 = 111
+ * of 200 are sent, fewer if busy.
  */
 @Timeout(180)
 class CoordinatedOmissionForkTest {
@@ -42,11 +43,12 @@ class CoordinatedOmissionForkTest {
         double latencyP99 = score(r, "latency.p99");
         double serviceP99 = score(r, "service.p99");
         double received = score(r, "stub.requests");
-        String figures = client + ": latency p99 " + latencyP99 + " us, service p99 " + serviceP99 + " us, scheduled "
+        String figures = client + ": latency p99 " + latencyP99 + " us, service p50 " + score(r, "service.p50")
+                + " us, p99 " + serviceP99 + " us, scheduled "
                 + score(r, "n.scheduled") + ", sent " + score(r, "n.sent") + ", ok " + score(r, "n.ok") + ", unsent "
                 + score(r, "n.unsent") + ", stub received " + received;
         System.out.println("coordinated omission: " + figures);
-        assertTrue(serviceP99 < 200_000, "each request is served in about 20 ms: " + figures);
+        assertTrue(score(r, "service.p50") < 200_000, "each request is served in about 20 ms: " + figures);
         assertTrue(latencyP99 > 500_000, "callers waited for the server: " + figures);
         assertTrue(latencyP99 > 5 * serviceP99, "latency from the intended start shows the queue: " + figures);
         assertTrue(score(r, "ok") < 75, "about 50 ok/s, not the offered 100: " + figures);
