@@ -182,10 +182,8 @@ final class ComparisonRun {
                 }
                 conditions.phaseStarts(step.shape().name());
                 conditions.roundStarts(step.shape().name(), step.round());
-                Instant stepStarted = Instant.now();
                 Ran r = arms == null ? runStep(step, fit.fitted(steps, i, s -> refusal(s) == null), forkJvmArgs,
                         requestFile, jmhLog, run.dir()) : arms.run(step, jmhLog, run.dir());
-                fit.ran(step.shape(), Duration.between(stepStarted, Instant.now()), r.files());
                 conditions.roundEnded(step.shape().name(), step.round());
                 conditions.phaseEnded(step.shape().name());
                 done[0] += step.shape().estimatedSeconds();

@@ -6,10 +6,6 @@ import clientbench.plan.SettleFit;
 import clientbench.plan.Shape;
 import clientbench.plan.TimeLeft;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-
-import java.io.IOException;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -18,7 +14,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalDouble;
 import java.util.function.Predicate;
 
 /**
@@ -27,12 +22,8 @@ import java.util.function.Predicate;
  */
 final class FitToDeadline {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     private final Instant deadline;
     private final List<Map<String, Object>> forks = new ArrayList<>();
-    /** Per shape, the seconds each fork run so far took besides its settling: what the forks left will take. */
-    private final Map<String, List<Double>> fixedSecondsSeen = new LinkedHashMap<>();
 
     private FitToDeadline(Instant deadline) {
         this.deadline = deadline;
@@ -78,7 +69,7 @@ final class FitToDeadline {
                 continue;
             }
             boolean fits = fits(s.shape());
-            fixed += fits ? fixedSeconds(s.shape()) : s.shape().estimatedSeconds();
+            fixed += fits ? s.shape().fixedSeconds() : s.shape().estimatedSeconds();
             settling += fits ? 1 : 0;
         }
         long toDeadline = Duration.between(Instant.now(), deadline).toSeconds();
@@ -92,36 +83,6 @@ final class FitToDeadline {
         m.put("secondsToDeadline", toDeadline);
         forks.add(m);
         return step.shape().settlingFor(cap);
-    }
-
-    /**
-     * Takes a fork's whole seconds, less the settling its trial record says it did, as what the shape's forks left
-     * will take besides settling; a fork without a readable record teaches nothing.
-     */
-    void ran(Shape shape, Duration took, List<Path> files) {
-        if (deadline == null || !fits(shape)) {
-            return;
-        }
-        for (Path f : files) {
-            if (f.getFileName().toString().endsWith(".trial.json")) {
-                try {
-                    double settled = JSON.readTree(f.toFile()).path("warmup").path("seconds").asDouble(Double.NaN);
-                    if (!Double.isNaN(settled)) {
-                        fixedSecondsSeen.computeIfAbsent(shape.name(), k -> new ArrayList<>())
-                                .add(Math.max(0, took.toMillis() / 1e3 - settled));
-                    }
-                } catch (IOException e) {
-                    return; // unread: the shape's estimate stands
-                }
-                return;
-            }
-        }
-    }
-
-    /** A fork's seconds besides settling: the mean of its shape's forks so far, rounded up; before any, the estimate. */
-    int fixedSeconds(Shape s) {
-        OptionalDouble seen = fixedSecondsSeen.getOrDefault(s.name(), List.of()).stream().mapToDouble(d -> d).average();
-        return seen.isPresent() ? (int) Math.ceil(seen.getAsDouble()) : s.fixedSeconds();
     }
 
     /** Whether a shape's forks get a fitted bound: they settle, and alone (a set's settle in turns, together). */

@@ -6,12 +6,8 @@ import clientbench.plan.Shape;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.openjdk.jmh.runner.options.Options;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -60,17 +56,6 @@ class FitToDeadlineTest {
         assertEquals(3, ((List<?>) json.get("forks")).size());
         assertEquals(steps.get(0).client(), ((Map<?, ?>) ((List<?>) json.get("forks")).get(0)).get("client"));
         assertTrue(fit.line(quick).contains("settles up to 20 s"), fit.line(quick));
-    }
-
-    @Test
-    void theForksRunSoFarTellWhatTheRestTakeBesidesSettling(@TempDir Path dir) throws Exception {
-        FitToDeadline fit = FitToDeadline.of(quick, Instant.now().minusSeconds(100), false);
-        Path record = Files.writeString(dir.resolve("a.trial.json"), "{\"warmup\": {\"seconds\": 10.0}}");
-        fit.ran(steps.get(0).shape(), Duration.ofSeconds(17), List.of(dir.resolve("a.hlog"), record));
-        // 17 s less 10 settled: 7 fixed s, not the estimate's 9. 25 forks left: (409 - 175) / 25 = 9.4 -> 9 s.
-        assertEquals(9, settle(fit.fitted(steps, 1, s -> true)));
-        fit.ran(steps.get(1).shape(), Duration.ofSeconds(5), List.of(dir.resolve("none.hlog")));
-        assertEquals(9, settle(fit.fitted(steps, 1, s -> true)), "a fork without a trial record teaches nothing");
     }
 
     @Test
