@@ -53,7 +53,6 @@ final class ComparisonRun {
     private final ArmSteps arms;
     private final Looks looks;
     private final RunConditions conditions = new RunConditions();
-    private FitToDeadline fit;
 
     ComparisonRun(RunPlan plan, PrintStream out) {
         this(plan, out, null);
@@ -108,14 +107,9 @@ final class ComparisonRun {
         long estimatedTotal = startupSeconds + behaviourSeconds
                 + steps.stream().filter(s -> refusal(s) == null).mapToLong(s -> s.shape().estimatedSeconds()).sum();
         int rounds = p.shapes().stream().mapToInt(Shape::rounds).max().orElse(1);
-        // An upgrade's rounds are compared within each, and a settle bound given after -- is the user's: no fit.
-        fit = FitToDeadline.of(p, started, arms != null || plan.jmh().hasParam(Shape.SETTLE_SECONDS));
         out.printf("bench: profile %s (%s)%n", p.name(), p.purpose());
         if (conditions.priorityLine() != null) {
             out.println(conditions.priorityLine());
-        }
-        if (fit.line(p) != null) {
-            out.println(fit.line(p));
         }
         long clients = plan.clients().stream().filter(c -> !Adapters.NOOP.equals(c)).count();
         out.printf("bench: %s, %d shapes, %d runs in %d round%s, about %s; results in %s%n",
@@ -182,8 +176,7 @@ final class ComparisonRun {
                 }
                 conditions.phaseStarts(step.shape().name());
                 conditions.roundStarts(step.shape().name(), step.round());
-                Ran r = arms == null ? runStep(step, fit.fitted(steps, i, s -> refusal(s) == null), forkJvmArgs,
-                        requestFile, jmhLog, run.dir()) : arms.run(step, jmhLog, run.dir());
+                Ran r = arms == null ? runStep(step, forkJvmArgs, requestFile, jmhLog, run.dir()) : arms.run(step, jmhLog, run.dir());
                 conditions.roundEnded(step.shape().name(), step.round());
                 conditions.phaseEnded(step.shape().name());
                 done[0] += step.shape().estimatedSeconds();
@@ -208,10 +201,6 @@ final class ComparisonRun {
         writeRecords(run, started, c, skipped, roundRecords, forkJvmArgs, sets, looks == null ? null : looks.record());
         if (!failed.isEmpty()) {
             out.println("bench: " + failed.size() + " of " + steps.size() + " runs failed (env.json and the report say why)");
-        }
-        if (fit.cut() > 0) {
-            out.println("bench: " + fit.cut() + " forks settled under a bound cut to the time left (env.json's"
-                    + " conditions.fit); one not steady in it is counted unsteady in the verdict");
         }
         if (all.isEmpty()) {
             Runtime.getRuntime().removeShutdownHook(onInterrupt); // not interrupted: it ends here, marked as it is
@@ -266,11 +255,7 @@ final class ComparisonRun {
         writeResults(plan.jmh(), run.dir(), run.finalDir().getFileName().toString(), c.all(), c.runs());
         JsonFiles.writeAtomically(run.dir().resolve("summary.json"), Summary.json(c.all(), c.runs(), Capacity.read(run.dir())));
         Map<String, Object> env = EnvJson.of(plan, started, c.runs(), c.failed(), skipped, roundRecords, forkJvmArgs, run.dir());
-        Map<String, Object> held = conditions.toJson(run.dir());
-        if (fit.toJson() != null) {
-            held.put("fit", fit.toJson());
-        }
-        env.put("conditions", held);
+        env.put("conditions", conditions.toJson(run.dir()));
         if (arms != null) {
             env.put("upgrade", arms.arms().toJson());
         }
@@ -384,22 +369,14 @@ final class ComparisonRun {
         return TimeLeft.human(TimeLeft.of(started, done, total));
     }
 
+    /** One step's JMH run; the files it wrote are the trial records and logs new in the folder. */
     private Ran runStep(Schedule.Step step, List<String> forkJvmArgs, Path requestFile, PrintStream jmhLog, Path dir)
             throws IOException {
-        return runStep(step, step.shape(), forkJvmArgs, requestFile, jmhLog, dir);
-    }
-
-    /**
-     * One step's JMH run, its fork as {@code shape} says (the step's, its settle bound fitted); the files it wrote are
-     * the trial records and logs new in the folder.
-     */
-    private Ran runStep(Schedule.Step step, Shape shape, List<String> forkJvmArgs, Path requestFile, PrintStream jmhLog,
-                        Path dir) throws IOException {
         List<Path> before = trialFiles(dir);
         ByteArrayOutputStream runLog = new ByteArrayOutputStream();
         Collection<RunResult> r;
         try (PrintStream runOut = new PrintStream(runLog, true, StandardCharsets.UTF_8)) {
-            r = new Runner(RunOptions.of(plan, shape, step.client(), step.round(), forkJvmArgs, requestFile),
+            r = new Runner(RunOptions.of(plan, step.shape(), step.client(), step.round(), forkJvmArgs, requestFile),
                     OutputFormatFactory.createFormatInstance(runOut, VerboseMode.NORMAL)).run();
         } catch (RunnerException e) {
             r = List.of();

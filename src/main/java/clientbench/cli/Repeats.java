@@ -20,10 +20,7 @@ final class Repeats {
 
     /** Where the round that does not stand keeps its trial and histogram files, inside the run folder. */
     static final String FOLDER = "superseded";
-    /**
-     * Seconds kept after the last step within a profile's limit ({@link FitToDeadline}'s too): a smoke run's records,
-     * verdict and report took 33 s after its last fork; about three times that holds a loaded host and standard's run.
-     */
+    /** Seconds kept for the report after the repeats, within a profile's limit (rendering took 30 s). */
     static final long REPORT_SECONDS = 90;
     /** Without a limit, the repeats may take this share of the run's estimate. */
     static final double SHARE_WITHOUT_LIMIT = 0.10;

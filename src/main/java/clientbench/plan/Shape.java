@@ -114,31 +114,9 @@ public record Shape(String name, String benchmark, Map<String, String> params, T
 
     /** Seconds one fork of it takes, for the time-left estimate: a typical warm-up, at most the shape's bound. */
     public int estimatedSeconds() {
-        return fixedSeconds() + Math.min(TYPICAL_SETTLE_SECONDS, settleSeconds());
+        return timings == null ? LONG_LIVED_SECONDS : timings.estimatedSeconds() + blocks * RESUME_SECONDS
+                + Math.min(TYPICAL_SETTLE_SECONDS, Integer.parseInt(params.getOrDefault("settleSeconds", "0")));
     }
-
-    /** Seconds of a fork that settling does not change: JVM and stub start, JMH's windows, drains, resume windows. */
-    public int fixedSeconds() {
-        return timings == null ? LONG_LIVED_SECONDS : timings.estimatedSeconds() + blocks * RESUME_SECONDS;
-    }
-
-    /** The most seconds a fork settles before JMH's warm-up (its {@code settleSeconds} parameter; 0: none). */
-    public int settleSeconds() {
-        return Integer.parseInt(params.getOrDefault(SETTLE_SECONDS, "0"));
-    }
-
-    /** This shape with its forks settling for at most {@code seconds} (a shape that settles not at all stays so). */
-    public Shape settlingFor(int seconds) {
-        if (!params.containsKey(SETTLE_SECONDS)) {
-            return this;
-        }
-        Map<String, String> p = new LinkedHashMap<>(params);
-        p.put(SETTLE_SECONDS, Integer.toString(seconds));
-        return new Shape(name, benchmark, p, timings, rounds, baseline, blocks);
-    }
-
-    /** The benchmarks' parameter that bounds settling, in seconds. */
-    public static final String SETTLE_SECONDS = "settleSeconds";
 
     /** The unmeasured window that opens each interleaved turn (clientbench.resumeMillis in the fork). */
     static final int RESUME_SECONDS = 1;
@@ -223,7 +201,7 @@ public record Shape(String name, String benchmark, Map<String, String> params, T
 
         /** Before JMH's warm-up, run until a window's JIT share is under the threshold, for at most this long. */
         public Builder settleSeconds(int seconds) {
-            return set(SETTLE_SECONDS, Integer.toString(seconds));
+            return set("settleSeconds", Integer.toString(seconds));
         }
 
         /** A knee search's final bracket width, and its probes (measured iterations) of {@code seconds} each. */
