@@ -104,12 +104,18 @@ public final class HelidonAdapter implements HttpClientAdapter {
         } catch (Exception e) {
             outcome = expired.get() ? Outcome.TIMEOUT : outcomeOf(e);
             failure = e;
+        } catch (Error e) { // a library class that failed to initialise, say: reported all the same, never left hanging
+            outcome = Outcome.OTHER;
+            failure = e;
         } finally {
             if (deadline != null) {
                 deadline.cancel(false);
             }
         }
         completion.complete(outcome, status, bodyBytes, failure);
+        if (failure instanceof VirtualMachineError e) {
+            throw e;
+        }
     }
 
     @Override
