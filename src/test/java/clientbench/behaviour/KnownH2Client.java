@@ -174,7 +174,13 @@ final class KnownH2Client implements HttpClientAdapter {
             nextId += 2;
             open.put(id, answer);
             peakStreams.accumulateAndGet(open.size(), Math::max);
-            frame(HEADERS, END_HEADERS | END_STREAM, id, headerBlock(request));
+            try {
+                frame(HEADERS, END_HEADERS | END_STREAM, id, headerBlock(request));
+            } catch (IOException closedUnderIt) {
+                // Whether the server processed it is its GOAWAY's to say, read before the close (RFC 9113 §6.8: a stream
+                // above the last-stream-id was not); the reader refuses it, or fails it when no GOAWAY came.
+                closed = true;
+            }
             return answer;
         }
 
@@ -209,11 +215,11 @@ final class KnownH2Client implements HttpClientAdapter {
                     }
                 }
             } catch (IOException e) {
-                closed = true;
-                synchronized (this) {
+                synchronized (this) { // under the lock open() takes: no stream is added once these are failed
+                    closed = true;
                     notifyAll();
+                    open.forEach((id, a) -> a.completeExceptionally(new IOException("connection closed with the stream open")));
                 }
-                open.forEach((id, a) -> a.completeExceptionally(new IOException("connection closed with the stream open")));
             }
         }
 
