@@ -136,6 +136,8 @@ final class KnownH2Client implements HttpClientAdapter {
         private final OutputStream out;
         private final Map<Integer, CompletableFuture<Integer>> open = new ConcurrentHashMap<>();
         private final Map<Integer, Integer> status = new ConcurrentHashMap<>();
+        /** Callers waiting for a stream under the server's limit, in the order they came. */
+        private final java.util.ArrayDeque<Object> waiting = new java.util.ArrayDeque<>();
         private int nextId = 1;
         private int maxStreams = Integer.MAX_VALUE;
         private volatile boolean goingAway;
@@ -158,12 +160,20 @@ final class KnownH2Client implements HttpClientAdapter {
 
         /** A new stream for {@code request}; waits for room under the server's limit when the knob says so. */
         synchronized CompletableFuture<Integer> open(Request request, long deadline) throws Exception {
-            while (knobs.queueAtLimit() && open.size() >= maxStreams && !goingAway && !closed) {
-                long ms = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
-                if (ms <= 0) {
-                    throw new TimeoutException("no stream free within the timeout");
+            Object turn = new Object(); // a free stream goes to the longest waiting: a monitor's wake-ups keep no order
+            waiting.add(turn);
+            try {
+                while (knobs.queueAtLimit() && (waiting.peek() != turn || open.size() >= maxStreams) && !goingAway
+                        && !closed) {
+                    long ms = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                    if (ms <= 0) {
+                        throw new TimeoutException("no stream free within the timeout");
+                    }
+                    wait(ms);
                 }
-                wait(ms);
+            } finally {
+                waiting.remove(turn);
+                notifyAll();
             }
             CompletableFuture<Integer> answer = new CompletableFuture<>();
             if (goingAway || closed) {
