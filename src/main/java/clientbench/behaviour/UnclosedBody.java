@@ -34,10 +34,14 @@ final class UnclosedBody implements BehaviourCase {
      * client: a loopback answer on a free connection comes far sooner, on a busy machine too.
      */
     static final Duration WAIT = Duration.ofSeconds(3);
-    /** The most a wait for answers lasts: the case's three end well inside {@link #TIMEOUT}. */
+    /** The most a wait for answers lasts: the case's waits (8 + 8 + 3 + 8 s) end inside {@link #TIMEOUT}. */
     static final Duration WAIT_BOUND = Duration.ofSeconds(8);
-    /** After the collection and the housekeeping request: a library closes what it reclaimed within milliseconds. */
+    /**
+     * After the collection and the housekeeping request, the held connections are read once their count at the stub
+     * has not moved this long: a library closes what it reclaimed within milliseconds. At most {@link #SETTLE_BOUND}.
+     */
     static final Duration SETTLE = Duration.ofSeconds(1);
+    static final Duration SETTLE_BOUND = Duration.ofSeconds(3);
 
     @Override
     public String key() {
@@ -79,7 +83,7 @@ final class UnclosedBody implements BehaviourCase {
             System.gc();
             List<Calls.Call> chore = List.of(Calls.send(adapter, c.get(elsewhere.uri(), "/?bytes=5", "housekeeping")));
             housekeeping = Calls.awaitSettled(chore, () -> elsewhere.seen(c.key("housekeeping")).keySet(), WAIT, WAIT_BOUND);
-            Thread.sleep(SETTLE.toMillis());
+            Calls.untilSettled(() -> false, () -> true, leaky::openConnections, SETTLE, SETTLE_BOUND);
             f.put("heldAfterCollection", leaky.openConnections());
             f.put("leakWarnings", warnings.count());
         }
