@@ -8,11 +8,15 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /** One request's report as a case sees it, and the bounded waits every case is made of. */
 final class Calls {
@@ -34,8 +38,11 @@ final class Calls {
         }
     }
 
-    /** A request sent: when, and its first report (a second is the contract test's business). */
-    record Call(long startNanos, CompletableFuture<Done> reported) {
+    /**
+     * A request sent: when, its key (the stub counts it by that; null: none), and its first report (a second is the
+     * contract test's business).
+     */
+    record Call(long startNanos, String key, CompletableFuture<Done> reported) {
         /** Its report, or null while there is none. */
         Done now() {
             return reported.getNow(null);
@@ -44,10 +51,12 @@ final class Calls {
 
     static Call send(HttpClientAdapter adapter, Request request) {
         CompletableFuture<Done> done = new CompletableFuture<>();
+        String key = request.headers().stream().filter(h -> h.name().equals(CaseContext.KEY)).map(Request.Header::value)
+                .findFirst().orElse(null);
         long start = System.nanoTime();
         adapter.send(request, (outcome, status, cause) -> done.complete(new Done(outcome, status, System.nanoTime() - start,
                 cause == null ? null : line(cause))));
-        return new Call(start, done);
+        return new Call(start, key, done);
     }
 
     /** Sends and waits at most {@code bound}; an unreported request is a Done with a null outcome. */
@@ -75,6 +84,53 @@ final class Calls {
         }
         return out;
     }
+
+    /**
+     * Waits until every call is reported, or until each one whose request the stub read ({@code read}: the keys it read)
+     * is reported and nothing moved for {@code quiet} (no request reached the stub, none was reported): the rest wait on
+     * the client (a slot, a queue), as no loopback exchange stalls that long. At most {@code bound}. Each call's report
+     * then, or a Done with a null outcome and the time since its send, a lower bound.
+     */
+    static List<Done> awaitSettled(List<Call> calls, Supplier<Set<String>> read, Duration quiet, Duration bound)
+            throws InterruptedException {
+        untilSettled(() -> calls.stream().allMatch(c -> c.now() != null), () -> {
+            Set<String> keys = read.get();
+            return calls.stream().filter(c -> c.now() == null).noneMatch(c -> c.key() != null && keys.contains(c.key()));
+        }, () -> {
+            Set<String> keys = read.get();
+            return calls.stream().filter(c -> c.now() != null || c.key() != null && keys.contains(c.key())).count()
+                    + calls.stream().filter(c -> c.now() != null).count();
+        }, quiet, bound);
+        List<Done> out = new ArrayList<>();
+        for (Call c : calls) {
+            out.add(await(c, Duration.ZERO));
+        }
+        return out;
+    }
+
+    /**
+     * Blocks until {@code done} holds, or {@code resting} holds and {@code progress} has not moved for {@code quiet}, or
+     * {@code bound} passed: a wait that ends on what was counted. The quiet is counted in looks 5 ms apart, so a pause
+     * of the whole JVM (a collection, a starved machine) is no quiet: every thread stood still through it.
+     */
+    static void untilSettled(BooleanSupplier done, BooleanSupplier resting, LongSupplier progress, Duration quiet,
+                             Duration bound) throws InterruptedException {
+        long deadline = System.nanoTime() + bound.toNanos();
+        long quietLooks = quiet.toMillis() / LOOK_MS;
+        long still = 0;
+        long last = progress.getAsLong();
+        while (!done.getAsBoolean() && System.nanoTime() - deadline < 0) {
+            long now = progress.getAsLong();
+            still = now == last ? still + 1 : 0;
+            last = now;
+            if (still >= quietLooks && resting.getAsBoolean()) {
+                return;
+            }
+            Thread.sleep(LOOK_MS);
+        }
+    }
+
+    private static final long LOOK_MS = 5;
 
     /** Outcomes by class ({@code ok}, {@code timeout}, ...; {@code unreported}: none within the wait), in name order. */
     static Map<String, Integer> classes(List<Done> done) {

@@ -1,7 +1,6 @@
 package clientbench.behaviour;
 
 import clientbench.api.HttpClientAdapter;
-import clientbench.api.Outcome;
 import clientbench.api.Tuning;
 import clientbench.stub.StubOptions;
 import clientbench.stub.StubServer;
@@ -12,10 +11,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.LongSupplier;
 
 /**
- * One client, {@value #SLOW_HOSTS} slow hosts and a fast one: {@value #SLOW_PER_HOST} callers at once to each slow host
- * (answers {@value #SLOW_DELAY_MS} ms away), then {@value #FAST_REQUESTS} requests to the fast host,
+ * One client, {@value #SLOW_HOSTS} slow hosts and a fast one: {@value #SLOW_PER_HOST} callers at once to each slow host,
+ * whose answers wait until the fast host's requests are in, then {@value #FAST_REQUESTS} requests to the fast host,
  * {@value #FAST_SPACING_MS} ms apart, at the library's own limits. The slow callers exceed every per-host default and,
  * together, a total limit (OkHttp's 64, Apache's 25): a client whose total is shared by all hosts makes the fast wait.
  */
@@ -23,14 +23,20 @@ final class SlowHost implements BehaviourCase {
 
     static final int SLOW_HOSTS = 16;
     static final int SLOW_PER_HOST = 8;
-    static final long SLOW_DELAY_MS = 3_000;
     static final int FAST_REQUESTS = 100;
     static final long FAST_SPACING_MS = 10;
     /** The fast host; the slow ones are 127.0.0.10 and up: host names, not ports, as OkHttp counts a host. */
     static final String FAST_HOST = "127.0.0.2";
     static final int FIRST_SLOW_OCTET = 10;
-    /** The slow requests are sent, and hold what they can, before the first fast one. */
-    static final Duration HEAD_START = Duration.ofMillis(200);
+    /**
+     * Requests still unanswered once nothing moved this long (none reached a stub, none was reported) wait on the
+     * client: a loopback exchange on a free connection comes far sooner, on a busy machine too.
+     */
+    static final Duration QUIET = Duration.ofSeconds(3);
+    /** The most each wait lasts: the slow requests reaching their hosts, the fast ones answered before the release. */
+    static final Duration WAIT_BOUND = Duration.ofSeconds(8);
+    /** Past the case's end: no timeout ends a request held behind the slow hosts while the case looks. */
+    static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     @Override
     public String key() {
@@ -44,9 +50,9 @@ final class SlowHost implements BehaviourCase {
 
     @Override
     public String provokes() {
-        return SLOW_PER_HOST + " callers at once to each of " + SLOW_HOSTS + " hosts answering after " + SLOW_DELAY_MS
-                + " ms (" + SLOW_HOSTS * SLOW_PER_HOST + " in all), then " + FAST_REQUESTS + " requests " + FAST_SPACING_MS
-                + " ms apart to another host answering at once, on one client at the library's own limits";
+        return SLOW_PER_HOST + " callers at once to each of " + SLOW_HOSTS + " hosts answering only once the fast host's"
+                + " requests are in (" + SLOW_HOSTS * SLOW_PER_HOST + " in all), then " + FAST_REQUESTS + " requests "
+                + FAST_SPACING_MS + " ms apart to another host answering at once, on one client at the library's own limits";
     }
 
     @Override
@@ -56,35 +62,31 @@ final class SlowHost implements BehaviourCase {
             slow.add(c.stub(new StubOptions("127.0.0." + (FIRST_SLOW_OCTET + i), 0, 1, false, false)));
         }
         StubServer fast = c.stub(new StubOptions(FAST_HOST, 0, 1, false, false));
-        HttpClientAdapter adapter = c.adapter(slow.get(0).uri(), Duration.ofMillis(SLOW_DELAY_MS).plusSeconds(2));
+        HttpClientAdapter adapter = c.adapter(slow.get(0).uri(), TIMEOUT);
         Map<String, Integer> warm = new TreeMap<>(c.warmUp(adapter, slow.get(0).uri()));
         c.warmUp(adapter, fast.uri()).forEach((k, n) -> warm.merge(k, n, Integer::sum));
-        List<Calls.Call> slowCalls = new ArrayList<>();
         for (int i = 0; i < SLOW_PER_HOST; i++) { // round robin: each host's callers spread over the sends
             for (int h = 0; h < SLOW_HOSTS; h++) {
-                slowCalls.add(Calls.send(adapter, c.get(slow.get(h).uri(), "/?delayMs=" + SLOW_DELAY_MS, "slow-" + h + "-" + i)));
+                Calls.send(adapter, c.get(slow.get(h).uri(), "/?hold=true", "slow-" + h + "-" + i));
             }
         }
-        Thread.sleep(HEAD_START.toMillis());
+        // The slow requests hold what they can before the first fast one: each reached its host, or none moved.
+        LongSupplier slowRead = () -> slow.stream().mapToLong(s -> s.seen(c.key("slow-")).size()).sum();
+        Calls.untilSettled(() -> slowRead.getAsLong() == SLOW_HOSTS * SLOW_PER_HOST, () -> true, slowRead, QUIET,
+                WAIT_BOUND);
         int slowHeld = slow.stream().mapToInt(s -> s.tally().inFlight()).sum();
         List<Calls.Call> fastCalls = new ArrayList<>();
         for (int i = 0; i < FAST_REQUESTS; i++) {
             fastCalls.add(Calls.send(adapter, c.get(fast.uri(), "/?bytes=5", "fast-" + i)));
             Thread.sleep(FAST_SPACING_MS);
         }
-        List<Calls.Done> done = Calls.awaitAll(fastCalls, Duration.ofMillis(SLOW_DELAY_MS).plusSeconds(1));
+        // A fast request held back by the slow ones ends only after one of them was answered: those still unanswered
+        // when the slow hosts answer, once every fast one not held was (counted, not timed).
+        long waited = Calls.awaitSettled(fastCalls, () -> fast.seen(c.key("fast-")).keySet(), QUIET, WAIT_BOUND).stream()
+                .filter(d -> !d.reported()).count();
+        slow.forEach(StubServer::releaseHeld);
+        List<Calls.Done> done = Calls.awaitAll(fastCalls, WAIT_BOUND);
         List<Double> ms = done.stream().map(Calls.Done::millis).toList(); // unreported: a lower bound
-        // A fast request held back by the slow ones can only end after one of them was answered (a refusal is no
-        // answer): counted, not timed.
-        long firstSlowAnswer = slowCalls.stream().filter(s -> s.now() != null && s.now().outcome() == Outcome.OK)
-                .mapToLong(s -> s.startNanos() + s.now().elapsedNanos()).min().orElse(Long.MAX_VALUE);
-        long waited = 0;
-        for (int i = 0; i < fastCalls.size(); i++) {
-            Calls.Done d = done.get(i);
-            if (!d.reported() || fastCalls.get(i).startNanos() + d.elapsedNanos() >= firstSlowAnswer) {
-                waited++;
-            }
-        }
         Map<String, Object> f = new LinkedHashMap<>();
         f.put("warmUp", warm);
         f.put("slowHosts", SLOW_HOSTS);

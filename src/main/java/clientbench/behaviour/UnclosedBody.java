@@ -29,10 +29,19 @@ final class UnclosedBody implements BehaviourCase {
     static final int BODY_BYTES = 1024 * 1024;
     /** Past the case's end: no total timeout frees a held connection while the case looks. */
     static final Duration TIMEOUT = Duration.ofSeconds(30);
-    /** A loopback answer on a free connection comes far sooner, on a busy machine too: one not reported waited. */
+    /**
+     * Requests still unanswered once nothing moved this long (none reached the stub, none was reported) wait on the
+     * client: a loopback answer on a free connection comes far sooner, on a busy machine too.
+     */
     static final Duration WAIT = Duration.ofSeconds(3);
-    /** After the collection and the housekeeping request: a library closes what it reclaimed within milliseconds. */
+    /** The most a wait for answers lasts: the case's waits (8 + 8 + 3 + 8 s) end inside {@link #TIMEOUT}. */
+    static final Duration WAIT_BOUND = Duration.ofSeconds(8);
+    /**
+     * After the collection and the housekeeping request, the held connections are read once their count at the stub
+     * has not moved this long: a library closes what it reclaimed within milliseconds. At most {@link #SETTLE_BOUND}.
+     */
     static final Duration SETTLE = Duration.ofSeconds(1);
+    static final Duration SETTLE_BOUND = Duration.ofSeconds(3);
 
     @Override
     public String key() {
@@ -68,12 +77,13 @@ final class UnclosedBody implements BehaviourCase {
                 open.add(Calls.send(adapter, c.get(uri, "/?status=500&idleClose=fin&idleMs=0&bytes=" + BODY_BYTES,
                         "open-" + i).withExpectedStatus(500).withBodyLeftOpen()));
             }
-            leftOpen = Calls.awaitAll(open, WAIT);
+            leftOpen = Calls.awaitSettled(open, () -> leaky.seen(c.key("open-")).keySet(), WAIT, WAIT_BOUND);
             f.put("heldOpen", leaky.openConnections());
             System.gc(); // the responses are unreachable: what the library holds is its own
             System.gc();
-            housekeeping = List.of(Calls.sendAndWait(adapter, c.get(elsewhere.uri(), "/?bytes=5", "housekeeping"), WAIT));
-            Thread.sleep(SETTLE.toMillis());
+            List<Calls.Call> chore = List.of(Calls.send(adapter, c.get(elsewhere.uri(), "/?bytes=5", "housekeeping")));
+            housekeeping = Calls.awaitSettled(chore, () -> elsewhere.seen(c.key("housekeeping")).keySet(), WAIT, WAIT_BOUND);
+            Calls.untilSettled(() -> false, () -> true, leaky::openConnections, SETTLE, SETTLE_BOUND);
             f.put("heldAfterCollection", leaky.openConnections());
             f.put("leakWarnings", warnings.count());
         }
@@ -81,7 +91,7 @@ final class UnclosedBody implements BehaviourCase {
         for (int i = 0; i < AFTER; i++) {
             after.add(Calls.send(adapter, c.get(uri, "/?bytes=5", "after-" + i)));
         }
-        List<Calls.Done> then = Calls.awaitAll(after, WAIT);
+        List<Calls.Done> then = Calls.awaitSettled(after, () -> leaky.seen(c.key("after-")).keySet(), WAIT, WAIT_BOUND);
         f.put("warmUp", warm);
         f.put("timeoutMs", TIMEOUT.toMillis());
         f.put("waitedMs", WAIT.toMillis());

@@ -169,10 +169,12 @@ class CaseFiguresMatchTheClientsOwnCountsTest {
         Ran head = RAN.get("stall, deadline to the head");
         assertAll(body.figures() + " / " + head.figures(),
                 () -> assertEquals(Deadline.REQUESTS, body.figure("fired")),
-                () -> assertEquals(body.client().timeouts.get(), body.count("outcomes", "timeout")),
+                // The client counts the warm-up too: a cold first request can outlast the 1 s timeout on a busy machine.
+                () -> assertEquals(body.client().timeouts.get() - body.count("warmUp", "timeout"),
+                        body.count("outcomes", "timeout")),
                 () -> assertEquals(0, head.figure("fired"), "a deadline that ends at the head never fires on a body"),
-                () -> assertEquals(Deadline.REQUESTS, head.client().bodiesWithoutDeadline.get() - 1,
-                        "the client read every stalled body without a deadline (and the warm-up's)"));
+                () -> assertEquals(Deadline.REQUESTS + head.count("warmUp", "ok"), head.client().bodiesWithoutDeadline.get(),
+                        "the client read every stalled body without a deadline (and the warm-up's, when it came)"));
     }
 
     @Test
@@ -182,10 +184,11 @@ class CaseFiguresMatchTheClientsOwnCountsTest {
         assertAll(total.figures() + " / " + perRead.figures(),
                 () -> assertEquals("total", total.figures().get("timeoutKind"), "the kind, from the client's settings"),
                 () -> assertEquals(Deadline.REQUESTS, total.figure("fired")),
-                () -> assertEquals(Deadline.REQUESTS, total.client().timeouts.get()),
+                () -> assertEquals(Deadline.REQUESTS + total.count("warmUp", "timeout"), total.client().timeouts.get(),
+                        "the client's own count, the warm-up's included"),
                 () -> assertEquals("per-read", perRead.figures().get("timeoutKind")),
                 () -> assertEquals(0, perRead.figure("fired"), "a byte every " + Deadline.TRICKLE_MS + " ms resets it"),
-                () -> assertEquals(0, perRead.client().timeouts.get()),
+                () -> assertEquals(perRead.count("warmUp", "timeout"), perRead.client().timeouts.get()),
                 () -> assertEquals(Deadline.REQUESTS, perRead.figure("stubStillAnswering"),
                         "the stub still trickling every body at the end of the wait"));
     }

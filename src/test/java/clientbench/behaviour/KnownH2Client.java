@@ -136,6 +136,8 @@ final class KnownH2Client implements HttpClientAdapter {
         private final OutputStream out;
         private final Map<Integer, CompletableFuture<Integer>> open = new ConcurrentHashMap<>();
         private final Map<Integer, Integer> status = new ConcurrentHashMap<>();
+        /** Callers waiting for a stream under the server's limit, in the order they came. */
+        private final java.util.ArrayDeque<Object> waiting = new java.util.ArrayDeque<>();
         private int nextId = 1;
         private int maxStreams = Integer.MAX_VALUE;
         private volatile boolean goingAway;
@@ -158,12 +160,20 @@ final class KnownH2Client implements HttpClientAdapter {
 
         /** A new stream for {@code request}; waits for room under the server's limit when the knob says so. */
         synchronized CompletableFuture<Integer> open(Request request, long deadline) throws Exception {
-            while (knobs.queueAtLimit() && open.size() >= maxStreams && !goingAway && !closed) {
-                long ms = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
-                if (ms <= 0) {
-                    throw new TimeoutException("no stream free within the timeout");
+            Object turn = new Object(); // a free stream goes to the longest waiting: a monitor's wake-ups keep no order
+            waiting.add(turn);
+            try {
+                while (knobs.queueAtLimit() && (waiting.peek() != turn || open.size() >= maxStreams) && !goingAway
+                        && !closed) {
+                    long ms = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                    if (ms <= 0) {
+                        throw new TimeoutException("no stream free within the timeout");
+                    }
+                    wait(ms);
                 }
-                wait(ms);
+            } finally {
+                waiting.remove(turn);
+                notifyAll();
             }
             CompletableFuture<Integer> answer = new CompletableFuture<>();
             if (goingAway || closed) {
@@ -174,7 +184,13 @@ final class KnownH2Client implements HttpClientAdapter {
             nextId += 2;
             open.put(id, answer);
             peakStreams.accumulateAndGet(open.size(), Math::max);
-            frame(HEADERS, END_HEADERS | END_STREAM, id, headerBlock(request));
+            try {
+                frame(HEADERS, END_HEADERS | END_STREAM, id, headerBlock(request));
+            } catch (IOException closedUnderIt) {
+                // Whether the server processed it is its GOAWAY's to say, read before the close (RFC 9113 §6.8: a stream
+                // above the last-stream-id was not); the reader refuses it, or fails it when no GOAWAY came.
+                closed = true;
+            }
             return answer;
         }
 
@@ -209,11 +225,11 @@ final class KnownH2Client implements HttpClientAdapter {
                     }
                 }
             } catch (IOException e) {
-                closed = true;
-                synchronized (this) {
+                synchronized (this) { // under the lock open() takes: no stream is added once these are failed
+                    closed = true;
                     notifyAll();
+                    open.forEach((id, a) -> a.completeExceptionally(new IOException("connection closed with the stream open")));
                 }
-                open.forEach((id, a) -> a.completeExceptionally(new IOException("connection closed with the stream open")));
             }
         }
 

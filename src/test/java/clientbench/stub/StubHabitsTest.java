@@ -149,6 +149,24 @@ class StubHabitsTest {
         await(() -> stub.tally().inFlight() == 0 && stub.openConnections() == 0, "released when the client closed");
     }
 
+    /**
+     * A held answer goes out only once the stub's owner releases it, and a request asking to be held after the release is
+     * answered at once. One event loop answers in order: the other connection's answer came after the held one would have.
+     */
+    @Test
+    void aHeldAnswerGoesOutOnlyOnceReleased() throws Exception {
+        StubServer stub = fresh.server();
+        try (RawHttp held = new RawHttp(stub.port()); RawHttp other = new RawHttp(stub.port())) {
+            held.send(RawHttp.get("/?hold=true"));
+            await(() -> stub.tally().inFlight() == 1, "the request read and held");
+            assertEquals(200, other.send(RawHttp.get("/")).read().status(), "another connection answered meanwhile");
+            assertEquals(0, held.socket.getInputStream().available(), "the held answer went out before the release");
+            stub.releaseHeld();
+            assertEquals(200, held.read().status());
+            assertEquals(200, held.send(RawHttp.get("/?hold=true")).read().status(), "none held after the release");
+        }
+    }
+
     /** The head at once, then the body a byte a second: two bytes take at least one interval after the first. */
     @Test
     void trickleSendsTheHeadThenTheBodyAByteASecond() throws Exception {

@@ -37,6 +37,7 @@ final class StubHandler extends ChannelInboundHandlerAdapter {
     private final StubStats stats;
     private final StubResponses responses;
     private final StubTally tally;
+    private final HeldAnswers heldAnswers;
     /** Where HTTP/1.1 bytes go; null on an HTTP/2 stream, which answers with response objects. */
     private final ChannelHandlerContext rawOut;
     private final ArrayDeque<Answer> queue = new ArrayDeque<>();
@@ -62,11 +63,12 @@ final class StubHandler extends ChannelInboundHandlerAdapter {
     private boolean hasBody;
     private long requestBytes;
 
-    StubHandler(StubStats stats, StubResponses responses, StubTally tally, ChannelHandlerContext rawOut,
-                boolean upgradable) {
+    StubHandler(StubStats stats, StubResponses responses, StubTally tally, HeldAnswers heldAnswers,
+                ChannelHandlerContext rawOut, boolean upgradable) {
         this.stats = stats;
         this.responses = responses;
         this.tally = tally;
+        this.heldAnswers = heldAnswers;
         this.rawOut = rawOut;
         this.upgradable = upgradable;
     }
@@ -213,14 +215,26 @@ final class StubHandler extends ChannelInboundHandlerAdapter {
         } else if (habits != null && habits.lastAnswer(params)) {
             keepAlive = false;
         }
-        if ((invalid != null || params.delayMs() == 0) && queue.isEmpty()) {
+        boolean hold = invalid == null && params.hold();
+        if ((invalid != null || params.delayMs() == 0 && !hold) && queue.isEmpty()) {
             send(params, invalid, keepAlive, head, echo); // the hot path: nothing to wait for, nothing allocated
             return;
         }
         Answer answer = new Answer(params, invalid, keepAlive, head, echo);
         queue.add(answer);
+        if (!hold || !heldAnswers.hold(() -> ctx.executor().execute(() -> {
+            due(answer);
+            ctx.flush();
+        }))) {
+            due(answer);
+        }
+    }
+
+    /** The answer's delay starts: it is ready at once, or on the event loop's timer. */
+    private void due(Answer answer) {
         if (answer.delayMs() == 0) {
             answer.ready = true;
+            drain(); // goes out only when the answers before it went
         } else {
             ctx.executor().schedule(() -> {
                 answer.ready = true;

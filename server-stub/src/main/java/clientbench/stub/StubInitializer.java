@@ -41,12 +41,14 @@ final class StubInitializer extends ChannelInitializer<SocketChannel> {
     private final StubStats stats;
     private final StubResponses responses;
     private final StubTally tally;
+    private final HeldAnswers heldAnswers;
     private final SslContext sslContext;
     private final ChannelGroup connections;
     private final long maxStreams;
 
-    StubInitializer(StubStats stats, StubResponses responses, StubTally tally, SslContext sslContext,
-                    ChannelGroup connections, long maxStreams) {
+    StubInitializer(StubStats stats, StubResponses responses, StubTally tally, HeldAnswers heldAnswers,
+                    SslContext sslContext, ChannelGroup connections, long maxStreams) {
+        this.heldAnswers = heldAnswers;
         this.maxStreams = maxStreams;
         this.stats = stats;
         this.responses = responses;
@@ -85,7 +87,7 @@ final class StubInitializer extends ChannelInitializer<SocketChannel> {
                             : null,
                     MAX_UPGRADE_REQUEST_BYTES));
         }
-        p.addLast("stub", new StubHandler(stats, responses, tally, raw, upgradable));
+        p.addLast("stub", new StubHandler(stats, responses, tally, heldAnswers, raw, upgradable));
     }
 
     private void http2(ChannelPipeline p) {
@@ -142,7 +144,7 @@ final class StubInitializer extends ChannelInitializer<SocketChannel> {
             protected void initChannel(Http2StreamChannel stream) {
                 stats.streamOpened(stream.parent(), stream);
                 stream.pipeline().addLast(new Http2StreamFrameToHttpObjectCodec(true));
-                stream.pipeline().addLast(new StubHandler(stats, responses, tally, null, false));
+                stream.pipeline().addLast(new StubHandler(stats, responses, tally, heldAnswers, null, false));
             }
         });
     }

@@ -8,10 +8,12 @@ package clientbench.stub;
  * {@code headerBytes}: the response's head padded with headers to that many bytes (0: not padded).
  * {@code readPauseMs}: HTTP/2 only, the request body read 16 KiB each that many ms (0: as it comes), so the stub's
  * WINDOW_UPDATEs go out that late and a body larger than the window waits for them.
+ * {@code hold}: the answer waits until the stub's owner releases the held answers ({@link HeldAnswers}), then its delay.
  * The connection's habits ({@code idleClose}, {@code closeEvery}, {@code goAwayEvery}): see {@link Habits}.
  */
 record StubParams(long delayMs, int bytes, int status, Fault fault, long trickleMs, boolean chunked, boolean keepAlive,
-                  IdleClose idleClose, long idleMs, int closeEvery, int goAwayEvery, int headerBytes, long readPauseMs) {
+                  IdleClose idleClose, long idleMs, int closeEvery, int goAwayEvery, int headerBytes, long readPauseMs,
+                  boolean hold) {
 
     /**
      * RESET: TCP RST (RST_STREAM on HTTP/2). CLOSE: close without answering. TRUNCATE: announce the body, send
@@ -41,7 +43,7 @@ record StubParams(long delayMs, int bytes, int status, Fault fault, long trickle
     static final int MAX_HEADER_BYTES = 1024 * 1024;
     static final StubParams DEFAULT = new StubParams(0, DEFAULT_BYTES, 200, Fault.NONE, DEFAULT_TRICKLE_MS, false, true,
             IdleClose.NONE,
-            DEFAULT_IDLE_MS, 0, 0, 0, 0);
+            DEFAULT_IDLE_MS, 0, 0, 0, 0, false);
 
     /** @throws IllegalArgumentException with the reason, which the stub sends back with a 400 */
     static StubParams parse(String uri) {
@@ -62,6 +64,7 @@ record StubParams(long delayMs, int bytes, int status, Fault fault, long trickle
         int goAwayEvery = 0;
         int headerBytes = 0;
         long readPauseMs = 0;
+        boolean hold = false;
         int end = uri.indexOf('#', q);
         String query = uri.substring(q + 1, end < 0 ? uri.length() : end);
         for (String pair : query.split("&")) {
@@ -96,11 +99,12 @@ record StubParams(long delayMs, int bytes, int status, Fault fault, long trickle
                 case "readPauseMs" -> readPauseMs = number(name, value, 0, MAX_DELAY_MS);
                 case "chunked" -> chunked = bool(name, value);
                 case "keepAlive" -> keepAlive = bool(name, value);
+                case "hold" -> hold = bool(name, value);
                 default -> { } // other parameters (cache busters, request ids) are allowed and ignored
             }
         }
         return new StubParams(delayMs, bytes, status, fault, trickleMs, chunked, keepAlive, idleClose, idleMs, closeEvery,
-                goAwayEvery, headerBytes, readPauseMs);
+                goAwayEvery, headerBytes, readPauseMs, hold);
     }
 
     private static boolean bool(String name, String value) {

@@ -44,6 +44,7 @@ public final class StubServer implements AutoCloseable {
     private final StubOptions options;
     private final StubStats stats = new StubStats();
     private final StubTally tally = new StubTally();
+    private final HeldAnswers heldAnswers = new HeldAnswers();
     private final EventLoopGroup group;
     private final Channel serverChannel;
     private final X509Certificate certificate;
@@ -91,7 +92,7 @@ public final class StubServer implements AutoCloseable {
                     .option(ChannelOption.SO_BACKLOG, 4096)
                     .option(ChannelOption.SO_REUSEADDR, true)
                     .childOption(ChannelOption.TCP_NODELAY, true)
-                    .childHandler(new StubInitializer(stats, responses, tally, ssl, connections, options.maxStreams()));
+                    .childHandler(new StubInitializer(stats, responses, tally, heldAnswers, ssl, connections, options.maxStreams()));
             this.serverChannel = b.bind(options.host(), options.port()).sync().channel();
         } catch (Exception e) {
             // NIO throws BindException, epoll a NativeIoException: either way the address is not ours.
@@ -205,6 +206,14 @@ public final class StubServer implements AutoCloseable {
      */
     public void restartPeakInFlight() {
         tally.restartPeakInFlight();
+    }
+
+    /**
+     * Lets the answers of the requests that asked to be held ({@code hold=true}) go out, each after its {@code delayMs};
+     * from now on none is held. In-process only: a case decides when its slow server answers, not a clock.
+     */
+    public void releaseHeld() {
+        heldAnswers.release();
     }
 
     /**
