@@ -107,24 +107,26 @@ def net_of_noop(f: pd.DataFrame, figure: Figure) -> pd.DataFrame:
     `noop.elsewhere`); latency beyond the server's delay is the shape's business (see `values`). `width`: the
     histogram's bucket at the figure (0 where it is not read from one)."""
     col = figure.column
-    out = f[f["client"] != cbl.NOOP].copy()
-    out["value"] = out[col]
-    out["width"] = out[f"{col}.width"] if figure.histogram and f"{col}.width" in out else 0.0
-    if "steady" not in out:
-        out["steady"] = True
-    if "cpu.clock" not in out:
-        out["cpu.clock"] = "unknown"
-    if "cpu.compilers" not in out:
-        out["cpu.compilers"] = "in"
-    out = out[["client", "round", "value", "width", "steady", "flags", "jit", "knee.status", "windows", "cpu.clock",
-               "cpu.compilers"]]
-    out["noop.elsewhere"] = False
+    own = (f["client"] != cbl.NOOP).to_numpy()
+    n = int(own.sum())
+
+    def kept(name: str, default) -> list:
+        return list(f[name].to_numpy()[own]) if name in f else [default] * n
+
+    value = kept(col, math.nan)
+    out = {"client": kept("client", None), "round": kept("round", None), "value": value,
+           "width": kept(f"{col}.width", 0.0) if figure.histogram else [0.0] * n,
+           "steady": kept("steady", True), "flags": kept("flags", ()), "jit": kept("jit", math.nan),
+           "knee.status": kept("knee.status", ""), "windows": kept("windows", math.nan),
+           "cpu.clock": kept("cpu.clock", "unknown"), "cpu.compilers": kept("cpu.compilers", "in"),
+           "noop.elsewhere": [False] * n}
     if figure.net:
-        noop = f[f["client"] == cbl.NOOP].set_index("round")[col]
-        fallback = noop.median() if len(noop) else math.nan
-        out["value"] = [v - noop.get(r, fallback) for v, r in zip(out["value"], out["round"])]
-        out["noop.elsewhere"] = [r not in noop.index for r in out["round"]]
-    return out
+        at_noop = ~own
+        noop = dict(zip(f["round"].to_numpy()[at_noop], f[col].to_numpy()[at_noop]))
+        fallback = f.loc[at_noop, col].median() if noop else math.nan
+        out["value"] = [v - noop.get(r, fallback) for v, r in zip(value, out["round"])]
+        out["noop.elsewhere"] = [r not in noop for r in out["round"]]
+    return pd.DataFrame(out, index=f.index[own])
 
 
 # A CPU figure is ranked only where the ns clock took it: a tick is 10 ms, and a failed read leaves it unknown.
@@ -138,10 +140,13 @@ def clock_refusals(f: pd.DataFrame, figure: Figure) -> dict:
     its CPU read on ticks or not at all (`cpu.clock`). Empty for every other figure."""
     if figure.column != "cpu" or "cpu.clock" not in f:
         return {}
-    noop = [c for c in f.loc[f["client"] == cbl.NOOP, "cpu.clock"] if c in CLOCK_REFUSED]
+    clocks = {}
+    for client, clock in zip(f["client"], f["cpu.clock"]):
+        clocks.setdefault(client, []).append(clock)
+    noop = [c for c in clocks.pop(cbl.NOOP, []) if c in CLOCK_REFUSED]
     out = {}
-    for client, g in f[f["client"] != cbl.NOOP].groupby("client", sort=False):
-        own = [c for c in g["cpu.clock"] if c in CLOCK_REFUSED]
+    for client, g in clocks.items():
+        own = [c for c in g if c in CLOCK_REFUSED]
         if own:
             out[client] = CLOCK_REFUSED[own[0]]
         elif noop:
@@ -156,6 +161,15 @@ def compared(run: cbl.Run, figure: Figure) -> pd.DataFrame:
     return cbl.forks(run) if figure.key == "p99" else cbl.blocks(run)
 
 
+def by_client(rows: pd.DataFrame) -> dict:
+    """client -> its rows as dicts, in the frame's order: a verdict asks a few questions of a handful of rows per client,
+    where pandas' cost per call was most of its time."""
+    out = {}
+    for r in rows.to_dict("records"):
+        out.setdefault(r["client"], []).append(r)
+    return out
+
+
 def rank(run: cbl.Run, shape: str, figure: Figure) -> dict | None:
     """The verdict on one figure of one shape, as structured data (None where the shape has no such figure)."""
     f = compared(run, figure)
@@ -168,42 +182,44 @@ def rank(run: cbl.Run, shape: str, figure: Figure) -> dict | None:
         rows["value"] = rows["value"] - delay_us  # what the client and harness added to the server's delay
     values, marks, not_ranked, lower, floor_var, unsteady = {}, {}, {}, set(), {}, {}
     refused = clock_refusals(f, figure)
-    for client, g in rows.groupby("client", sort=False):
+    for client, g in by_client(rows).items():
         if client in refused:
             not_ranked[client] = refused[client]
             continue
-        flags = {_FLAG_WORDS[x] for fl in g["flags"] for x in fl if x in _FLAG_WORDS}
-        if (g["jit"] > cbl.JIT_WARMING).any():
+        flags = {_FLAG_WORDS[x] for r in g for x in r["flags"] if x in _FLAG_WORDS}
+        if any(r["jit"] > cbl.JIT_WARMING for r in g):
             flags.add("jit")
-        if figure.column == "cpu" and (g["cpu.clock"] == "unknown").any():
+        if figure.column == "cpu" and any(r["cpu.clock"] == "unknown" for r in g):
             flags.add("clock")
-        if figure.column == "cpu" and (g["cpu.compilers"] == "in").any():
+        if figure.column == "cpu" and any(r["cpu.compilers"] == "in" for r in g):
             flags.add("compilers")
-        if g["noop.elsewhere"].any():
+        if any(r["noop.elsewhere"] for r in g):
             flags.add("noop")
         if figure.net:
             flags.discard("lag")  # a late pacer delays sends; it changes latency, not what a request costs
         if figure.key == "knee":
-            flags.update(s for s in g["knee.status"] if s in ("open", "ceiling", "flagged"))
+            flags.update(r["knee.status"] for r in g if r["knee.status"] in ("open", "ceiling", "flagged"))
             if flags & {"open", "ceiling", "flagged"}:
                 lower.add(client)
-        if figure.key in ("p50", "p99") and any("samples" in fl for fl in g["flags"]):
+        if figure.key in ("p50", "p99") and any("samples" in r["flags"] for r in g):
             not_ranked[client] = "fewer than 1,000 latencies in a window"
             continue
-        if (g["value"] <= 0).any():
+        if any(r["value"] <= 0 for r in g):
             flags.add("dropped")
-        g = g[(g["value"] == g["value"]) & (g["value"] > 0)]
-        if g.empty:
+        g = [r for r in g if r["value"] == r["value"] and r["value"] > 0]
+        if not g:
             not_ranked[client] = ("kept no rate" if figure.key == "knee" else
                                   "at or below the harness's own" if figure.net else "not measured")
             continue
-        if (g["width"] >= g["value"]).any():
-            not_ranked[client] = (f"within one bucket of the latency histogram ({g['width'].max():.0f} us wide there)"
+        if any(r["width"] >= r["value"] for r in g):
+            widest = max(r["width"] for r in g if r["width"] == r["width"])
+            not_ranked[client] = (f"within one bucket of the latency histogram ({widest:.0f} us wide there)"
                                   + (" beyond the server's delay" if delay_us else ""))
             continue
-        values[client] = cbl.per_set({int(r): v for r, v in zip(g["round"], g["value"])})
-        floor_var[client] = bucket_variance(list(g["value"]), list(g["width"]))
-        unsteady[client] = {int(r) // 1000 if r >= 1000 else int(r) for r, ok in zip(g["round"], g["steady"]) if not ok}
+        values[client] = cbl.per_set({int(r["round"]): r["value"] for r in g})
+        floor_var[client] = bucket_variance([r["value"] for r in g], [r["width"] for r in g])
+        unsteady[client] = {int(r["round"]) // 1000 if r["round"] >= 1000 else int(r["round"]) for r in g
+                            if not r["steady"]}
         if unsteady[client]:
             flags.add("unsteady")
         marks[client] = sorted(flags)

@@ -106,7 +106,7 @@ public class CapacityBenchmark extends LoadBenchmark {
      * compiles is probed again, spending the budget. Not at the warm-up rate: just above a knee, p50 swings with the
      * host. 0: none.
      */
-    @Param("30")
+    @Param(DEFAULT_SETTLE_SECONDS)
     public String settleSeconds;
 
     private CapacitySearch search;

@@ -68,7 +68,7 @@ public class ClosedLoopBenchmark extends LoadBenchmark {
      * its latency p50 no longer moving ({@link LoadBenchmark#settle}); the trial's record says whether it was, and why.
      * Cold forks compile for 10-30 s on 2 cores: a fixed warm-up either wastes time or ends too soon. 0: none.
      */
-    @Param("30")
+    @Param(DEFAULT_SETTLE_SECONDS)
     public String settleSeconds;
 
     @Setup(Level.Trial)

@@ -44,6 +44,9 @@ public abstract class LoadBenchmark extends LoadState {
     /** Over this share of a window spent compiling, the client JVM is still warming (thresholds.json). */
     static final double JIT_WARMING = Probes.JIT_WARMING;
 
+    /** A fork's settle bound where its shape sets none (JMH's own default for the parameter). */
+    public static final String DEFAULT_SETTLE_SECONDS = "30";
+
     /** A {@code settleSeconds} parameter's value: whole seconds, 0 or more. */
     static int settleSeconds(String value) {
         int seconds = TrialSpec.integer("settleSeconds", value);

@@ -115,7 +115,8 @@ public record Shape(String name, String benchmark, Map<String, String> params, T
     /** Seconds one fork of it takes, for the time-left estimate: a typical warm-up, at most the shape's bound. */
     public int estimatedSeconds() {
         return timings == null ? LONG_LIVED_SECONDS : timings.estimatedSeconds() + blocks * RESUME_SECONDS
-                + Math.min(TYPICAL_SETTLE_SECONDS, Integer.parseInt(params.getOrDefault("settleSeconds", "0")));
+                + Math.min(TYPICAL_SETTLE_SECONDS, Integer.parseInt(params.getOrDefault("settleSeconds",
+                LoadBenchmark.DEFAULT_SETTLE_SECONDS)));
     }
 
     /** The unmeasured window that opens each interleaved turn (clientbench.resumeMillis in the fork). */

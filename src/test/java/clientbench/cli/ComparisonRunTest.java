@@ -34,11 +34,11 @@ import static org.junit.jupiter.api.Assertions.fail;
 /**
  * README's promises for a comparison run, from real runs of the built jar as {@code ./bench} starts them: smoke's
  * progress, verdict, refused protocol and every listed file and its contents; Ctrl-C leaving the run incomplete; a
- * failed run listed with its reason. No figure is asserted: the runs are seconds long on a machine that may be busy.
+ * failed run listed with its reason (a run until decided: {@link UntilDecidedRunTest}). No figure is asserted: the runs are seconds long on a machine that may be busy.
  */
 @org.junit.jupiter.api.Tag("reliability") // needs target/benchmarks.jar: mvn verify (Failsafe), after mvn package
 @Timeout(300)
-@Order(1) // the longest of the reliability classes: first, so that the two at a time end together (pom.xml)
+@Order(1) // among the longest of the reliability classes: started first, beside each other (pom.xml)
 class ComparisonRunTest {
     static final Path REPO = Path.of(System.getProperty("user.dir"));
     static final Path JAR = REPO.resolve("target").resolve("benchmarks.jar");
@@ -55,9 +55,13 @@ class ComparisonRunTest {
         assertTrue(Files.isRegularFile(JAR), "runs after mvn package (Failsafe): " + JAR);
     }
 
-    /** A root of its own for ./bench: results/ in it, the notebook and its module linked from the repository. */
     static Path root(String name) throws IOException {
-        Path root = Files.createDirectories(tmp.resolve(name));
+        return root(tmp, name);
+    }
+
+    /** A root of its own for ./bench: results/ in it, the notebook and its module linked from the repository. */
+    static Path root(Path scratch, String name) throws IOException {
+        Path root = Files.createDirectories(scratch.resolve(name));
         Files.createSymbolicLink(root.resolve("analysis.ipynb"), REPO.resolve("analysis.ipynb"));
         Files.createSymbolicLink(root.resolve("analysis"), REPO.resolve("analysis"));
         return root;
@@ -85,8 +89,13 @@ class ComparisonRunTest {
     }
 
     static Ran run(List<String> cmd) throws Exception {
-        Path out = Files.createTempFile(tmp, "out", ".txt");
-        Path err = Files.createTempFile(tmp, "err", ".txt");
+        return run(tmp, cmd);
+    }
+
+    /** Runs {@code cmd} to its end (or ends it at the deadline), its output kept in {@code scratch}. */
+    static Ran run(Path scratch, List<String> cmd) throws Exception {
+        Path out = Files.createTempFile(scratch, "out", ".txt");
+        Path err = Files.createTempFile(scratch, "err", ".txt");
         Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
         if (!p.waitFor(RUN_DEADLINE_SECONDS, TimeUnit.SECONDS)) {
             endTree(p.toHandle());
@@ -116,7 +125,7 @@ class ComparisonRunTest {
         return out;
     }
 
-    @Execution(ExecutionMode.CONCURRENT) // the runs assert no figure: two at a time
+    @Execution(ExecutionMode.CONCURRENT) // the runs assert no figure: beside each other
     @Test
     void aSmokeRunPrintsItsProgressAndSummaryAndLeavesEveryFileReadmeNames() throws Exception {
         Prerequisites.require(Files.isExecutable(PYTHON), "the report's venv (./bench test makes it)");
@@ -375,77 +384,6 @@ class ComparisonRunTest {
         String why = Files.readString(dir.resolve(RunFolder.MARKER));
         assertTrue(why.startsWith("no run produced a result: broken/noop: round 1/1: ") && why.contains("delayMs"), why);
         assertTrue(r.err().stream().anyMatch(l -> l.startsWith("bench: no run produced a result; see ")), r.all());
-    }
-
-    @Execution(ExecutionMode.CONCURRENT)
-    @Test
-    void aRunUntilDecidedSkipsTheRoundsAfterTheLookThatFoundEveryPairDecided() throws Exception {
-        // noop alone: no pair to decide, so the look after round 2 stops the shape, whatever the figures; another
-        // shape beside it keeps its three rounds.
-        Path dir = untilDecided("until-none", "noop", 4, 3);
-        JsonNode u = untilRecord(dir);
-        assertEquals(2, u.path("stoppedAfter").asInt(), u.toString());
-        assertEquals(Set.of(1, 2), roundsOfTrials(dir, "rate-4000"), "rounds 3 and 4 skipped, as the forks' own records show");
-        assertEquals(Set.of(1, 2, 3), roundsOfTrials(dir, ProfileRunProbe.GOOD.name()), "the other shape's rounds all ran");
-    }
-
-    @Execution(ExecutionMode.CONCURRENT)
-    @Test
-    void aRunUntilDecidedGoesOnExactlyWhileALookFindsAPairOpen() throws Exception {
-        Path dir = untilDecided("until-two", "jdk,apache-vt", 3, 0);
-        JsonNode u = untilRecord(dir);
-        JsonNode look = u.path("taken").get(0);
-        assertEquals(2, look.path("afterRound").asInt(), u.toString());
-        boolean decided = look.path("decided").asBoolean();
-        for (String figure : List.of("cpu", "p50")) {
-            JsonNode f = look.path("figures").path(figure);
-            assertEquals(1, f.path("apart").asInt() + f.path("alike").asInt() + f.path("open").asInt(),
-                    "one pair, in one state: " + f);
-        }
-        assertEquals(decided ? Set.of(1, 2) : Set.of(1, 2, 3), roundsOfTrials(dir, "rate-4000"), u.toString());
-        assertEquals(decided ? 2 : 0, u.path("stoppedAfter").asInt(), u.toString());
-    }
-
-    /**
-     * A run of the probe until decided ({@code otherRounds}: another shape's beside it, 0 for none), finished and
-     * reported; the look's line and the verdict's checked here.
-     */
-    private static Path untilDecided(String name, String clients, int rounds, int otherRounds) throws Exception {
-        Prerequisites.require(Files.isExecutable(PYTHON), "the report's venv (./bench test makes it)");
-        Path root = root(name);
-        Ran r = run(java(root, true, System.getProperty("java.class.path"), ProfileRunProbe.class.getName(), "until",
-                String.valueOf(rounds), clients, String.valueOf(otherRounds)));
-        assertEquals(0, r.exit(), r.all());
-        Pattern look = Pattern.compile("\\[until decided] rate-4000 after round 2 of " + rounds + ": cpu \\d apart, \\d alike within "
-                + "x1\\.10, \\d open; p50 \\d apart, \\d alike within x1\\.10, \\d open; (going on|decided: "
-                + (rounds == 3 ? "round 3" : "rounds 3-" + rounds) + " skipped)");
-        assertEquals(1, r.out().stream().filter(l -> look.matcher(l).matches()).count(), r.all());
-        String looks = rounds + " looks at " + String.format(java.util.Locale.ROOT, "%.1f", 100 * (1 - 0.05 / rounds))
-                + "% each"; // 98.3%, 98.8%: the verdict's confidence split over the looks and the repeats' once more
-        assertTrue(r.out().stream().anyMatch(l -> l.startsWith("rate-4000 until decided (at most " + rounds + " rounds, "
-                + looks + "): ")), r.all());
-        Path dir = runFolder(root);
-        JsonNode v = JsonFiles.MAPPER.readTree(dir.resolve("summary.json").toFile()).path("verdict");
-        assertEquals(1 - 0.05 / rounds, v.path("untilDecided").path("final").path("confidence").asDouble(), 1e-9,
-                "the confidence split over the looks");
-        assertEquals(0.95, v.path("holdsFor").path("confidence").asDouble(), 1e-9, "every other shape's whole");
-        return dir;
-    }
-
-    private static JsonNode untilRecord(Path dir) throws IOException {
-        return JsonFiles.MAPPER.readTree(dir.resolve("env.json").toFile()).path("untilDecided");
-    }
-
-    /** The rounds of {@code shape}'s forks, as each fork's own record gives its shape and round. */
-    private static Set<Integer> roundsOfTrials(Path dir, String shape) throws IOException {
-        Set<Integer> rounds = new HashSet<>();
-        for (String n : names(dir, ".trial.json")) {
-            JsonNode trial = JsonFiles.MAPPER.readTree(dir.resolve(n).toFile());
-            if (trial.path("shape").asText().equals(shape)) {
-                rounds.add(trial.path("round").asInt());
-            }
-        }
-        return rounds;
     }
 
     static boolean isJmhFork(ProcessHandle h) {

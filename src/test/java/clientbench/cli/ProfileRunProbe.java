@@ -17,12 +17,14 @@ import java.util.Map;
  * {@code broken} (a parameter refused at setup: the fork fails as a crashed client's does) or {@code good} (1k req/s).
  * The client is {@code noop}, the harness alone: the quickest fork that still runs a whole trial. {@code until N A,B [R]}:
  * clients A and B (and noop) in up to N rounds, stopping once the analysis finds every pair decided; with R, the
- * {@code good} shape beside it in R rounds of its own.
+ * {@code good} shape beside it in R rounds of its own. No fork settles: the runs check the run's steps, not figures.
  */
 public final class ProfileRunProbe {
     static final Shape.Timings ONCE = new Shape.Timings(0, 1, 1, 1);
-    static final Shape BROKEN = new Shape("broken", Shape.OPEN, Map.of("rate", "1000", "delayMs", "-1"), ONCE, 1, false);
-    static final Shape GOOD = new Shape("immediate-1000", Shape.OPEN, Map.of("rate", "1000"), ONCE, 1, false);
+    static final Shape BROKEN = new Shape("broken", Shape.OPEN,
+            Map.of("rate", "1000", "delayMs", "-1", "settleSeconds", "0"), ONCE, 1, false);
+    static final Shape GOOD = new Shape("immediate-1000", Shape.OPEN, Map.of("rate", "1000", "settleSeconds", "0"), ONCE,
+            1, false);
 
     private ProfileRunProbe() {
     }
@@ -50,7 +52,7 @@ public final class ProfileRunProbe {
      * {@code otherRounds} above 0: {@link #GOOD} beside it, in that many rounds.
      */
     static int untilDecided(int rounds, List<String> clients, int otherRounds) throws Exception {
-        Shape common = new Shape(Profile.COMMON_SHAPE, Shape.OPEN, Map.of("rate", "2000"), ONCE, 1, true);
+        Shape common = new Shape(Profile.COMMON_SHAPE, Shape.OPEN, Map.of("rate", "2000", "settleSeconds", "5"), ONCE, 1, true);
         List<Shape> shapes = otherRounds == 0 ? List.of(common) : List.of(common, GOOD.inRounds(otherRounds, 0));
         Profile profile = new Profile("probe", "ComparisonRunTest's run until decided", shapes, null);
         UntilDecided until = UntilDecided.of(profile, rounds);

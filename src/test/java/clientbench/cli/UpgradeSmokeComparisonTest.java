@@ -31,7 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @Tag("reliability") // needs target/benchmarks.jar: mvn verify (Failsafe), after mvn package
 @Timeout(240)
-@Order(2) // the second longest of the reliability classes (ComparisonRunTest)
+@Order(Integer.MAX_VALUE) // among the longest reliability classes: last in the order, so started first (pom.xml)
 class UpgradeSmokeComparisonTest {
     static final Path REPO = Path.of(System.getProperty("user.dir"));
     static final Path JAR = REPO.resolve("target").resolve("benchmarks.jar");

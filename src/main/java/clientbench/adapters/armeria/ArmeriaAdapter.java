@@ -6,6 +6,7 @@ import clientbench.adapters.support.Http2Ramp;
 import clientbench.adapters.support.NoDelayTally;
 import clientbench.adapters.support.OpenBodies;
 import clientbench.adapters.support.OpenChannels;
+import clientbench.adapters.support.PendingCount;
 import clientbench.api.AdapterConfig;
 import clientbench.api.Completion;
 import clientbench.api.HttpClientAdapter;
@@ -51,6 +52,8 @@ public final class ArmeriaAdapter implements HttpClientAdapter {
     private final Http2Ramp ramp;
     private final NoDelayTally noDelay = new NoDelayTally("as it connected, from its Netty channel");
     private final Set<ArmeriaExchange> inFlight = ConcurrentHashMap.newKeySet();
+    /** Requests sent and not yet reported, which close() waits for. */
+    private final PendingCount unreported = new PendingCount();
     private final OpenBodies leftOpen = new OpenBodies();
     private final OpenChannels channels = new OpenChannels();
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -70,7 +73,8 @@ public final class ArmeriaAdapter implements HttpClientAdapter {
             completion.complete(Outcome.REJECTED, 0, new RejectedExecutionException(name() + " is closed"));
             return;
         }
-        ArmeriaExchange exchange = new ArmeriaExchange(request, completion, inFlight, permits::release);
+        ArmeriaExchange exchange = new ArmeriaExchange(request, completion, inFlight, unreported, permits::release);
+        unreported.add();
         inFlight.add(exchange);
         long queuedAtNanos = System.nanoTime();
         permits.submit(() -> start(exchange, queuedAtNanos));
@@ -145,7 +149,8 @@ public final class ArmeriaAdapter implements HttpClientAdapter {
 
     /**
      * Frees the bodies left open, closes the factory (its pooled connections), those in use or connecting, and the
-     * loops, then reports what a callback on the stopped loops never will. Idempotent.
+     * loops, then reports what a callback on the stopped loops never will, and waits for reports under way on other
+     * threads (an exchange that ended as close() began may not have reported yet). Idempotent.
      */
     @Override
     public void close() {
@@ -157,6 +162,7 @@ public final class ArmeriaAdapter implements HttpClientAdapter {
         channels.closeAll(Duration.ofSeconds(5)); // neither the factory's close nor the loops' shutdown closes these
         loops.shutdownGracefully(0, 5, TimeUnit.SECONDS).awaitUninterruptibly(TimeUnit.SECONDS.toMillis(6));
         inFlight.forEach(ArmeriaExchange::abandon);
+        unreported.awaitNone(Duration.ofSeconds(5));
     }
 
     @Override

@@ -1,5 +1,6 @@
 package clientbench.adapters.armeria;
 
+import clientbench.adapters.support.PendingCount;
 import clientbench.api.Completion;
 import clientbench.api.Outcome;
 import clientbench.api.Outcomes;
@@ -19,16 +20,22 @@ final class ArmeriaExchange {
     private final Request request;
     private final Completion completion;
     private final Set<ArmeriaExchange> inFlight;
+    private final PendingCount unreported;
     private final Runnable releasePermit;
     private final AtomicBoolean done = new AtomicBoolean();
     private final AtomicBoolean permitHeld = new AtomicBoolean();
     private volatile EventExecutor connectionLoop;
 
-    /** The caller adds it to {@code inFlight}; it removes itself when it reports. */
-    ArmeriaExchange(Request request, Completion completion, Set<ArmeriaExchange> inFlight, Runnable releasePermit) {
+    /**
+     * The caller adds it to {@code inFlight}, and to {@code unreported}; it leaves the first as it ends and the second
+     * once its report returned, which close() waits for: an ending on another thread may not have reported yet.
+     */
+    ArmeriaExchange(Request request, Completion completion, Set<ArmeriaExchange> inFlight, PendingCount unreported,
+                    Runnable releasePermit) {
         this.request = request;
         this.completion = completion;
         this.inFlight = inFlight;
+        this.unreported = unreported;
         this.releasePermit = releasePermit;
     }
 
@@ -58,13 +65,21 @@ final class ArmeriaExchange {
 
     void received(int status, long bytes) {
         if (finish()) {
-            completion.complete(Outcomes.ofResponse(request, status, bytes), status, bytes, null);
+            try {
+                completion.complete(Outcomes.ofResponse(request, status, bytes), status, bytes, null);
+            } finally {
+                unreported.done();
+            }
         }
     }
 
     void failed(Outcome outcome, Throwable failure) {
         if (finish()) {
-            completion.complete(outcome, 0, failure);
+            try {
+                completion.complete(outcome, 0, failure);
+            } finally {
+                unreported.done();
+            }
         }
     }
 
