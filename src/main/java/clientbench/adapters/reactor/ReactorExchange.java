@@ -3,6 +3,7 @@ package clientbench.adapters.reactor;
 import clientbench.adapters.support.AdapterSettings;
 import clientbench.api.AdapterConfig;
 import clientbench.api.Completion;
+import clientbench.api.Outcome;
 import clientbench.api.Outcomes;
 import clientbench.api.Request;
 import java.io.IOException;
@@ -21,6 +22,7 @@ final class ReactorExchange {
     private final Completion completion;
     private final Set<ReactorExchange> inFlight;
     private final AtomicBoolean done = new AtomicBoolean();
+    private final long sentAtNanos = System.nanoTime();
 
     /** The caller adds it to {@code inFlight}; it removes itself when it reports. */
     ReactorExchange(AdapterConfig config, Request request, Completion completion, Set<ReactorExchange> inFlight) {
@@ -35,7 +37,7 @@ final class ReactorExchange {
             return;
         }
         if ((majorVersion == 2) != AdapterSettings.http2(config)) {
-            completion.complete(clientbench.api.Outcome.OTHER, status, bytes,
+            completion.complete(Outcome.OTHER, status, bytes,
                     AdapterSettings.wrongVersion(config, "HTTP/" + majorVersion));
         } else {
             completion.complete(Outcomes.ofResponse(request, status, bytes), status, bytes, null);
@@ -44,7 +46,10 @@ final class ReactorExchange {
 
     void failed(Throwable failure) {
         if (finish()) {
-            completion.complete(ReactorEngine.outcomeOf(failure), 0, failure);
+            Outcome outcome = ReactorEngine.outcomeOf(failure);
+            // A timeout before the deadline is not one: the adapter's timer runs on the loops close() shuts down.
+            boolean early = System.nanoTime() - sentAtNanos < config.requestTimeout().toNanos();
+            completion.complete(outcome == Outcome.TIMEOUT && early ? Outcome.RESET : outcome, 0, failure);
         }
     }
 
