@@ -21,7 +21,6 @@ import clientbench.harness.RequestSpec;
 import clientbench.harness.TrialSpec;
 import clientbench.stub.StubOptions;
 import clientbench.stub.StubServer;
-import clientbench.testkit.ChildJvm;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -508,27 +507,29 @@ abstract class AdapterContractTest {
     /**
      * Against a real server (trustAllCertificates false) the certificate is checked with the JDK's default trust and
      * the host name against it; with trustAllCertificates (the stub, or --insecure) any is accepted. The JDK reads its
-     * trust store once per JVM, so a fresh JVM ({@link TlsProbe}) runs four cases: trusted or not, host named or not.
+     * trust store once per JVM: Surefire starts this one with the committed test store as its default trust (pom.xml),
+     * which trusts {@link TestCertificates#trusted()} alone. Four cases: trusted or not, host named or not.
      */
     @Test
     @Timeout(value = 90, unit = TimeUnit.SECONDS)
-    void certificatesAndHostNamesAreVerifiedUnlessTrustAllIsAsked(@TempDir Path dir) throws Exception {
-        TestCertificates.Issued trusted = TestCertificates.selfSigned("localhost");
+    void certificatesAndHostNamesAreVerifiedUnlessTrustAllIsAsked() throws Exception {
+        String trust = System.getProperty("javax.net.ssl.trustStore", "");
+        assertTrue(trust.endsWith(TestCertificates.TRUST_STORE), "the JVM's default trust is the test's store (Surefire's argLine): " + trust);
+        TestCertificates.Issued trusted = TestCertificates.trusted();
         TestCertificates.Issued unknown = TestCertificates.selfSigned("localhost");
-        Path store = TestCertificates.trustStore(dir.resolve("trust.p12"), trusted.certificate());
         String ok = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok";
         try (RecordingServer good = RecordingServer.tls(ok, trusted.key(), trusted.certificate());
              RecordingServer other = RecordingServer.tls(ok, unknown.key(), unknown.certificate())) {
-            String output = ChildJvm.main(TlsProbe.class).jvmArgs("-Djavax.net.ssl.trustStore=" + store,
-                    "-Djavax.net.ssl.trustStoreType=PKCS12", "-Djavax.net.ssl.trustStorePassword=" + TestCertificates.PASSWORD)
-                    .args(adapterName(), Integer.toString(good.uri().getPort()), Integer.toString(other.uri().getPort()))
-                    .run(300).output();
+            Map<String, String> seen = new java.util.LinkedHashMap<>();
+            seen.put("1 trusted, host named", tlsProbe("https://localhost:" + good.uri().getPort(), false));
+            seen.put("2 trusted, host not named", tlsProbe("https://127.0.0.1:" + good.uri().getPort(), false));
+            seen.put("3 untrusted, host named", tlsProbe("https://localhost:" + other.uri().getPort(), false));
+            seen.put("4 untrusted, host not named, trust all", tlsProbe("https://127.0.0.1:" + other.uri().getPort(), true));
+            String output = seen.entrySet().stream().map(e -> "case " + e.getKey() + "=" + e.getValue())
+                    .collect(java.util.stream.Collectors.joining("\n"));
             Map<String, String> outcomes = new java.util.TreeMap<>();
-            output.lines().filter(l -> l.startsWith("case ")).forEach(l -> {
-                String[] kv = l.substring(5).split("=", 2);
-                outcomes.put(kv[0], kv[1].startsWith("OK") ? "OK" : kv[1].startsWith("not ok TIMEOUT") ? "timed out"
-                        : "not ok"); // a refusal, not a timeout, is what a failed verification shows
-            });
+            seen.forEach((c, got) -> outcomes.put(c, got.startsWith("OK") ? "OK" : got.startsWith("not ok TIMEOUT") ? "timed out"
+                    : "not ok")); // a refusal, not a timeout, is what a failed verification shows
             Map<String, String> expected = Map.of("1 trusted, host named", "OK", "2 trusted, host not named", "not ok",
                     "3 untrusted, host named", "not ok", "4 untrusted, host not named, trust all", "OK");
             // The first line names the cases that differ: an upgrade's refusal prints only that line.
@@ -540,29 +541,18 @@ abstract class AdapterContractTest {
         }
     }
 
-    /** Run in its own JVM by the test above: one request per case, each on a fresh adapter, and its outcome. */
-    static final class TlsProbe {
-        public static void main(String[] args) throws Exception {
-            String client = args[0];
-            probe("1 trusted, host named", client, "https://localhost:" + args[1], false);
-            probe("2 trusted, host not named", client, "https://127.0.0.1:" + args[1], false);
-            probe("3 untrusted, host named", client, "https://localhost:" + args[2], false);
-            probe("4 untrusted, host not named, trust all", client, "https://127.0.0.1:" + args[2], true);
-            System.exit(0);
-        }
-
-        private static void probe(String name, String client, String url, boolean trustAll) throws Exception {
-            URI target = URI.create(url);
-            // Trust is the point, not speed: a cold JVM's first handshake on a loaded host can take seconds.
-            AdapterConfig config = new AdapterConfig(target, Protocol.HTTPS1, 4, Duration.ofSeconds(20),
-                    Duration.ofSeconds(40), 0, trustAll);
-            try (HttpClientAdapter adapter = Adapters.create(client, config)) {
-                CompletableFuture<String> done = new CompletableFuture<>();
-                adapter.send(Request.get(target, "/", -1), (outcome, status, cause) ->
-                        done.complete((outcome == Outcome.OK ? "OK" : "not ok") + " " + outcome + " " + status
-                                + (cause == null ? "" : " " + cause)));
-                System.out.println("case " + name + "=" + done.get(60, TimeUnit.SECONDS));
-            }
+    /** One request on a fresh adapter of this client, and its outcome. */
+    private String tlsProbe(String url, boolean trustAll) throws Exception {
+        URI target = URI.create(url);
+        // Trust is the point, not speed: a first handshake on a loaded host can take seconds.
+        AdapterConfig config = new AdapterConfig(target, Protocol.HTTPS1, 4, Duration.ofSeconds(20),
+                Duration.ofSeconds(40), 0, trustAll);
+        try (HttpClientAdapter adapter = Adapters.create(adapterName(), config)) {
+            CompletableFuture<String> done = new CompletableFuture<>();
+            adapter.send(Request.get(target, "/", -1), (outcome, status, cause) ->
+                    done.complete((outcome == Outcome.OK ? "OK" : "not ok") + " " + outcome + " " + status
+                            + (cause == null ? "" : " " + cause)));
+            return done.get(60, TimeUnit.SECONDS);
         }
     }
 

@@ -1,10 +1,7 @@
 package clientbench.adapters;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.math.BigInteger;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.KeyStore;
@@ -31,13 +28,34 @@ import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
  */
 final class TestCertificates {
 
-    /** Default password of the trust stores written here. */
+    /** The password of the committed key and trust stores. */
     static final String PASSWORD = "changeit";
+    /**
+     * The committed trust store, holding {@link #trusted()}'s certificate alone: Surefire's JVMs take it as their
+     * default trust (pom.xml's argLine), so that a client's default verification runs in the test's own JVM.
+     */
+    static final String TRUST_STORE = "clientbench/adapters/tls-trust.p12";
 
     record Issued(PrivateKey key, X509Certificate certificate) {
     }
 
     private TestCertificates() {
+    }
+
+    /**
+     * The committed key and self-signed certificate for localhost (subjectAltName, server authentication; valid to
+     * 2126), made with keytool -genkeypair; {@link #TRUST_STORE} holds its certificate.
+     */
+    static Issued trusted() throws Exception {
+        KeyStore store = KeyStore.getInstance("PKCS12");
+        try (var in = TestCertificates.class.getResourceAsStream("tls-trusted.p12")) {
+            if (in == null) {
+                throw new IOException("tls-trusted.p12 is not on the test classpath, beside " + TRUST_STORE);
+            }
+            store.load(in, PASSWORD.toCharArray());
+        }
+        return new Issued((PrivateKey) store.getKey("trusted", PASSWORD.toCharArray()),
+                (X509Certificate) store.getCertificate("trusted"));
     }
 
     /** A key pair and a self-signed certificate for {@code dnsName}, valid from a day ago for a day. */
@@ -57,18 +75,5 @@ final class TestCertificates {
         X509Certificate certificate = new JcaX509CertificateConverter()
                 .getCertificate(builder.build(new JcaContentSignerBuilder("SHA256withRSA").build(pair.getPrivate())));
         return new Issued(pair.getPrivate(), certificate);
-    }
-
-    /** A PKCS12 trust store holding {@code certificate} alone, password {@link #PASSWORD}. */
-    static Path trustStore(Path file, X509Certificate certificate) throws Exception {
-        KeyStore store = KeyStore.getInstance("PKCS12");
-        store.load(null, null);
-        store.setCertificateEntry("trusted", certificate);
-        try (OutputStream out = Files.newOutputStream(file)) {
-            store.store(out, PASSWORD.toCharArray());
-        } catch (IOException e) {
-            throw new IOException("cannot write trust store " + file + ": " + e.getMessage(), e);
-        }
-        return file;
     }
 }
