@@ -272,29 +272,30 @@ class AhcHttp2LibraryBehaviourTest {
             throws Exception {
         Map<String, String> outcome = new ConcurrentHashMap<>();
         Map<String, Integer> r = new TreeMap<>();
-        try (Http2WireTap tap = new Http2WireTap(server);
-             AsyncHttpClient client = client(maxConnections, b -> b.setHttp2MaxConcurrentStreams(streams)
-                     .setMaxRequestRetry(5).setRequestTimeout(Duration.ofSeconds(5))
-                     .setReadTimeout(Duration.ofSeconds(5)))) {
-            String url = tap.uri() + path;
-            client.prepareGet(url).setHeader(Http2WireTap.ID_HEADER, "warm").execute().get(5, TimeUnit.SECONDS);
-            try (ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor()) {
-                for (int c = 0; c < 10; c++) {
-                    int caller = c;
-                    callers.submit(() -> {
-                        for (int j = 0; j < 50; j++) {
-                            String id = caller + "-" + j;
-                            CompletableFuture<Response> f = client.prepareGet(url)
-                                    .setHeader(Http2WireTap.ID_HEADER, id).execute().toCompletableFuture();
-                            outcome.put(id, outcomes(List.of(f)).keySet().iterator().next());
-                        }
-                        return null;
-                    });
+        try (Http2WireTap tap = new Http2WireTap(server)) {
+            try (AsyncHttpClient client = client(maxConnections, b -> b.setHttp2MaxConcurrentStreams(streams)
+                    .setMaxRequestRetry(5).setRequestTimeout(Duration.ofSeconds(5))
+                    .setReadTimeout(Duration.ofSeconds(5)))) {
+                String url = tap.uri() + path;
+                client.prepareGet(url).setHeader(Http2WireTap.ID_HEADER, "warm").execute().get(5, TimeUnit.SECONDS);
+                try (ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor()) {
+                    for (int c = 0; c < 10; c++) {
+                        int caller = c;
+                        callers.submit(() -> {
+                            for (int j = 0; j < 50; j++) {
+                                String id = caller + "-" + j;
+                                CompletableFuture<Response> f = client.prepareGet(url)
+                                        .setHeader(Http2WireTap.ID_HEADER, id).execute().toCompletableFuture();
+                                outcome.put(id, outcomes(List.of(f)).keySet().iterator().next());
+                            }
+                            return null;
+                        });
+                    }
                 }
             }
             Map<String, List<String>> wire = new HashMap<>(); // request id -> the class of each stream it was sent on
             int goAways = 0;
-            for (Http2WireTap.Conn conn : tap.connections()) {
+            for (Http2WireTap.Conn conn : tap.connectionsOnceEnded(Duration.ofSeconds(20))) {
                 int last = conn.goAwayLast.isEmpty() ? Integer.MAX_VALUE : conn.goAwayLast.get(0);
                 goAways += conn.goAwayLast.size();
                 conn.opened.forEach((stream, id) -> wire.computeIfAbsent(id, k -> new ArrayList<>()).add(stream > last

@@ -14,11 +14,14 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A TCP proxy in front of an h2c server that forwards every byte as it is and reads the frames going each way: per
@@ -39,9 +42,19 @@ final class Http2WireTap implements AutoCloseable {
         final Map<Integer, String> opened = new ConcurrentHashMap<>(); // stream id -> request id
         final Set<Integer> ended = ConcurrentHashMap.newKeySet(); // the server's END_STREAM went by: answered in full
         final List<Integer> goAwayLast = new CopyOnWriteArrayList<>();
+        private final CountDownLatch pumps = new CountDownLatch(2);
 
         Conn(int index) {
             this.index = index;
+        }
+
+        /** The second pump to end closes both sockets: each direction was read to its end. */
+        private void pumpEnded(Socket from, Socket to) {
+            pumps.countDown();
+            if (pumps.getCount() == 0) {
+                closeQuietly(from);
+                closeQuietly(to);
+            }
         }
     }
 
@@ -62,7 +75,17 @@ final class Http2WireTap implements AutoCloseable {
         return URI.create("http://127.0.0.1:" + listener.getLocalPort());
     }
 
-    List<Conn> connections() {
+    /**
+     * The connections as the wire showed them, once both directions of each have ended (close the client first): a
+     * frame still in a socket's buffer is not missed. Throws if one is still open after {@code wait}.
+     */
+    List<Conn> connectionsOnceEnded(Duration wait) throws InterruptedException {
+        long deadline = System.nanoTime() + wait.toNanos();
+        for (Conn conn : conns) {
+            if (!conn.pumps.await(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                throw new IllegalStateException("connection " + conn.index + " still open after " + wait);
+            }
+        }
         return List.copyOf(conns);
     }
 
@@ -92,20 +115,38 @@ final class Http2WireTap implements AutoCloseable {
         }
     }
 
-    /** Copies {@code from} to {@code to} until end of stream, then half-closes {@code to}; reads each frame passing. */
+    /**
+     * Copies {@code from} to {@code to} and reads each frame passing, until {@code from} ends or resets; then ends
+     * {@code to}'s output. Once {@code to} refuses a write, reads on without forwarding: the other direction keeps
+     * {@code to} open until it has read all {@code to} sent (a GOAWAY before the FIN), so nothing on the wire goes unread.
+     */
     private void pump(Socket from, Socket to, Frames frames) {
         byte[] buf = new byte[16 * 1024];
-        try (InputStream in = from.getInputStream()) {
+        boolean forwarding = true;
+        try {
+            InputStream in = from.getInputStream(); // not closed here: closing it would close the socket both pumps use
             OutputStream out = to.getOutputStream();
             int n;
             while ((n = in.read(buf)) >= 0) {
                 frames.feed(buf, n); // before forwarding: the other side's answer cannot overtake its record
-                out.write(buf, 0, n);
-                out.flush();
+                if (forwarding) {
+                    try {
+                        out.write(buf, 0, n);
+                        out.flush();
+                    } catch (IOException gone) {
+                        forwarding = false;
+                    }
+                }
             }
-            to.shutdownOutput();
         } catch (IOException | RuntimeException e) {
-            closeQuietly(to); // a reset on one side resets the other, as the peer would have seen it
+            // from reset: ended below as at end of stream, so the other direction is still read to its end
+        } finally {
+            try {
+                to.shutdownOutput();
+            } catch (IOException alreadyClosed) {
+                // the peer is gone: nothing to end
+            }
+            frames.conn.pumpEnded(from, to);
         }
     }
 
