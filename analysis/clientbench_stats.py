@@ -343,10 +343,10 @@ def _grid(df: float) -> float | None:
 
 @functools.lru_cache(maxsize=4096)
 def _quantile(distribution: str, p: float, *shape) -> float:
-    """scipy.stats' quantile, remembered: the same few are asked for again and again."""
-    from scipy import stats
+    """scipy.stats' quantile, remembered here and on disk: the same few are asked for again and again."""
+    import clientbench_quantiles
 
-    return float(getattr(stats, distribution).ppf(p, *shape))
+    return clientbench_quantiles.quantile(distribution, p, *shape)
 
 
 @functools.lru_cache(maxsize=256)

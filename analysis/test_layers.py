@@ -1,11 +1,11 @@
-"""The analysis modules import downward only: load -> stats -> startup -> behaviour -> conditions -> layercost ->
-decided -> decide -> simulation -> estimates -> upgrade -> figures -> tables -> render -> compact -> cli."""
+"""The analysis modules import downward only: load -> quantiles -> stats -> startup -> behaviour -> conditions ->
+layercost -> decided -> decide -> simulation -> estimates -> upgrade -> figures -> tables -> render -> compact -> cli."""
 import ast
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-LAYERS = ["load", "stats", "startup", "behaviour", "conditions", "layercost", "decided", "decide", "simulation",
-          "estimates", "upgrade", "figures", "tables", "render", "compact", "cli"]
+LAYERS = ["load", "quantiles", "stats", "startup", "behaviour", "conditions", "layercost", "decided", "decide",
+          "simulation", "estimates", "upgrade", "figures", "tables", "render", "compact", "cli"]
 
 
 def imports(path: Path) -> set:
