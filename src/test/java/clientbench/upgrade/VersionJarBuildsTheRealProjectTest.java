@@ -44,7 +44,7 @@ class VersionJarBuildsTheRealProjectTest {
     }
 
     private void linkProject() throws Exception {
-        for (String f : List.of("pom.xml", "src", "server-stub")) {
+        for (String f : List.of("pom.xml", "src", "server-stub", ".mvn")) { // .mvn: Maven's own JVM flags, as here
             Files.createSymbolicLink(root.resolve(f), REPO.resolve(f));
         }
     }
