@@ -1,6 +1,7 @@
 package clientbench.behaviour.alone;
 
 import clientbench.stub.StubExtension;
+import clientbench.stub.StubOptions;
 import clientbench.stub.StubServer;
 import okhttp3.Call;
 import okhttp3.Callback;
@@ -30,7 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * OkHttp 5's NO cells with OkHttp alone, as its builder ships it: a POST sent again after its connection closed under
- * it (idle race), a call's timeout that starts only when the dispatcher runs it (1k timeouts), the dispatcher's 5
+ * it (idle race) or as it was sent (closed in flight), a call's timeout that starts only when the dispatcher runs it (1k timeouts), the dispatcher's 5
  * calls per host (default pool) and 64 in all, shared by every host (slow host).
  */
 @Timeout(60)
@@ -86,6 +87,36 @@ class OkHttpAloneTest {
         IdleRace.assertThePostIsSentTwice(stub.server(), (url, key) -> style.send(client, get(url, key)),
                 (url, key) -> style.send(client, new Request.Builder().url(url).header(StubHabits.KEY, key)
                         .post(RequestBody.create(new byte[1024], MediaType.get("application/octet-stream"))).build()));
+    }
+
+    /**
+     * okhttp and okhttp-vt, closed in flight (POST x2): each answer is followed at once by a FIN; OkHttp sends the next
+     * request on that connection and, as it fails there, again on a new one (retryOnConnectionFailure, true by default),
+     * a POST too. Control, on a stub of its own: with retryOnConnectionFailure(false) the POSTs fail, none sent twice.
+     */
+    @ParameterizedTest
+    @EnumSource(Style.class)
+    void aPostSentAsItsConnectionClosesIsSentAgain(Style style) throws Exception {
+        ClosedInFlight.Counts shipped = closedInFlight(stub.server(), style, client(b -> b), c -> c.postsTwice() >= 1);
+        ClosedInFlight.Counts noRetry;
+        try (StubServer own = StubServer.start(StubOptions.loopback())) {
+            noRetry = closedInFlight(own, style, client(b -> b.retryOnConnectionFailure(false)), c -> c.postsFailed() >= 5);
+        }
+        assertAll("as shipped " + shipped + "; retryOnConnectionFailure(false) " + noRetry,
+                () -> assertTrue(shipped.postsTwice() >= 1, "closed in flight: POST n/N x2 (NO)"),
+                () -> assertEquals(0, shipped.getsFailed(), "no GET lost"),
+                () -> assertTrue(noRetry.postsFailed() >= 1, "without the retry the close fails the POSTs"),
+                () -> assertEquals(0, noRetry.postsTwice(), "and sends none twice"));
+    }
+
+    private static ClosedInFlight.Counts closedInFlight(StubServer s, Style style, OkHttpClient client,
+                                                        java.util.function.Predicate<ClosedInFlight.Counts> enough)
+            throws Exception {
+        return ClosedInFlight.run(s, (method, url, key) -> style.send(client, new Request.Builder().url(url)
+                        .header(StubHabits.KEY, key).method(method, method.equals("POST")
+                                ? RequestBody.create(new byte[1024], MediaType.get("application/octet-stream")) : null)
+                        .build()),
+                () -> client.connectionPool().evictAll(), ClosedInFlight.ROUNDS, enough);
     }
 
     /**
