@@ -1,6 +1,8 @@
 package clientbench.behaviour;
 
 import clientbench.stub.StubExtension;
+import io.helidon.webclient.api.HttpClientResponse;
+import io.helidon.webclient.http1.Http1Client;
 import org.asynchttpclient.AsyncHandler;
 import org.asynchttpclient.AsyncHttpClient;
 import org.asynchttpclient.Dsl;
@@ -13,11 +15,14 @@ import org.eclipse.jetty.client.Result;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import reactor.core.publisher.Mono;
+import reactor.netty.resources.ConnectionProvider;
 
 import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -185,6 +190,56 @@ class ReuseLibraryAloneTest {
             assertAll("aborted " + aborted + ", buffered " + buffered,
                     () -> assertTrue(aborted >= DROPPED, "aborted at the head: " + aborted),
                     () -> assertTrue(buffered <= KEPT, "buffered: " + buffered));
+        }
+    }
+
+    /**
+     * Helidon: a response closed unread closes its connection (a body not yet read in full is not drained); one read
+     * in full first keeps it.
+     */
+    @Test
+    void helidonDropsTheConnectionOfAResponseClosedUnreadAndKeepsAReadOne() throws Exception {
+        Http1Client helidon = Http1Client.builder().build();
+        long closed = connections((uri, error) -> {
+            try (HttpClientResponse r = helidon.get().uri(uri).request()) {
+                if (!error) {
+                    r.entity().as(byte[].class);
+                }
+                return r.status().code();
+            }
+        });
+        long read = connections((uri, error) -> {
+            try (HttpClientResponse r = helidon.get().uri(uri).request()) {
+                r.entity().as(byte[].class);
+                return r.status().code();
+            }
+        });
+        assertAll("closed unread " + closed + ", read " + read,
+                () -> assertTrue(closed >= DROPPED, "closed unread: " + closed),
+                () -> assertTrue(read <= KEPT, "read: " + read));
+    }
+
+    /**
+     * Reactor Netty: a response whose body is never subscribed ({@code response((head, body) -> ...)} taking the head
+     * alone) closes its connection; one whose body is read ({@code responseSingle}) keeps it.
+     */
+    @Test
+    void reactorDropsTheConnectionOfABodyNeverSubscribedAndKeepsAReadOne() throws Exception {
+        ConnectionProvider pool = ConnectionProvider.builder("reuse-alone").build();
+        try {
+            reactor.netty.http.client.HttpClient client = reactor.netty.http.client.HttpClient.create(pool);
+            long unsubscribed = connections((uri, error) -> client.get().uri(uri)
+                    .response((head, body) -> error ? Mono.just(head.status().code())
+                            : body.aggregate().asByteArray().map(b -> head.status().code()))
+                    .single().block(Duration.ofSeconds(10)));
+            long read = connections((uri, error) -> client.get().uri(uri)
+                    .responseSingle((head, body) -> body.asByteArray().map(b -> head.status().code()))
+                    .block(Duration.ofSeconds(10)));
+            assertAll("body never subscribed " + unsubscribed + ", read " + read,
+                    () -> assertTrue(unsubscribed >= DROPPED, "never subscribed: " + unsubscribed),
+                    () -> assertTrue(read <= KEPT, "read: " + read));
+        } finally {
+            pool.disposeLater().block(Duration.ofSeconds(10));
         }
     }
 }
