@@ -1,6 +1,7 @@
 package clientbench.behaviour.alone;
 
 import clientbench.stub.StubExtension;
+import org.eclipse.jetty.client.BytesRequestContent;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.InputStreamResponseListener;
 import org.eclipse.jetty.client.Request;
@@ -19,6 +20,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 
 /** Jetty 12's HttpClient NO cell with Jetty alone: a stream a GOAWAY refused is failed, never sent again (h2 goaway). */
@@ -57,6 +62,27 @@ class JettyAloneTest {
         String url = stub.uri() + "/?goAwayEvery=20";
         RefusedStreams.assertBothFail(stub.server(), key -> send(style, client.newRequest(url)
                 .headers(h -> h.put(StubHabits.KEY, key))).get(10, TimeUnit.SECONDS));
+    }
+
+    /**
+     * jetty and jetty-vt, closed in flight (GET lost): each answer followed at once by a FIN; Jetty sends the next
+     * request on that connection before it has read the close and fails it, a GET too, never sending it again.
+     */
+    @ParameterizedTest
+    @EnumSource(Style.class)
+    void aGetSentAsItsConnectionClosesFails(Style style) throws Exception {
+        client = new HttpClient();
+        client.start();
+        ClosedInFlight.Counts c = ClosedInFlight.run(stub.server(), (method, url, key) -> {
+            Request r = client.newRequest(url).method(method).headers(h -> h.put(StubHabits.KEY, key));
+            if (method.equals("POST")) {
+                r.body(new BytesRequestContent(new byte[1024]));
+            }
+            return send(style, r).get(10, TimeUnit.SECONDS);
+        }, () -> client.stop(), ClosedInFlight.ROUNDS, x -> x.getsFailed() >= 1);
+        assertAll(c.toString(),
+                () -> assertTrue(c.getsFailed() >= 1, "closed in flight: GET n/N lost (NO)"),
+                () -> assertEquals(0, c.postsTwice(), "no POST sent twice"));
     }
 
     /** The status, or the failure's class. */
