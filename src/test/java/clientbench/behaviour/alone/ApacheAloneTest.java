@@ -281,6 +281,35 @@ class ApacheAloneTest {
         return calls;
     }
 
+    /**
+     * apache, closed in flight (GET lost): each answer followed at once by a FIN; the async client leases the connection
+     * before its I/O reactor has read the close, and the GET sent on it fails, never sent again.
+     */
+    @Test
+    void anAsyncGetSentAsItsConnectionClosesFails() throws Exception {
+        CloseableHttpAsyncClient client = async(pool -> pool, RequestConfig.DEFAULT);
+        ClosedInFlight.Counts c = ClosedInFlight.run(stub.server(), (method, url, key) -> asyncSend(client, method, url, key),
+                () -> {
+                    client.close(CloseMode.GRACEFUL);
+                    client.awaitShutdown(TimeValue.ofSeconds(2));
+                    client.close(CloseMode.IMMEDIATE);
+                }, ClosedInFlight.ROUNDS, x -> x.getsFailed() >= 1);
+        assertAll(c.toString(),
+                () -> assertTrue(c.getsFailed() >= 1, "closed in flight: GET n/N lost (NO)"),
+                () -> assertEquals(0, c.postsTwice(), "no POST sent twice"));
+    }
+
+    /** The status alone, or the failure's class. */
+    private static String asyncSend(CloseableHttpAsyncClient client, String method, String url, String key)
+            throws Exception {
+        SimpleRequestBuilder b = method.equals("POST")
+                ? SimpleRequestBuilder.post(url).setBody(new byte[1024], ContentType.APPLICATION_OCTET_STREAM)
+                : SimpleRequestBuilder.get(url);
+        CompletableFuture<Ended> f = new CompletableFuture<>();
+        client.execute(b.addHeader(StubHabits.KEY, key).build(), callback(f, System.nanoTime()));
+        return f.get(10, TimeUnit.SECONDS).outcome().replaceFirst(":.*", "");
+    }
+
     private CloseableHttpClient classic(UnaryOperator<PoolingHttpClientConnectionManagerBuilder> pool, RequestConfig rc) {
         CloseableHttpClient c = HttpClients.custom()
                 .setConnectionManager(pool.apply(PoolingHttpClientConnectionManagerBuilder.create()).build())
