@@ -53,7 +53,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * ({@code apache-vt}, each call on a virtual thread), as their builders ship them: a POST on a connection the server
  * closed while idle (stale conn), a per-read response timeout against a trickled body (own deadline) and a per-read
  * handshake timeout against a trickled handshake (tls stall), the pool's 5 per route (default pool) and 25 in all,
- * shared by every route (slow host).
+ * shared by every route (slow host), and the async client's GET sent as its connection closes, failed (closed in
+ * flight).
  */
 @org.junit.jupiter.api.Timeout(60)
 class ApacheAloneTest {

@@ -40,7 +40,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Helidon WebClient 4's NO cells with the library alone, each call blocking on a virtual thread as its users call it: a
  * per-read readTimeout against a trickled body (own deadline) and a TLS handshake held up (tls stall), a stream a
- * GOAWAY refused that never ends (h2 goaway), and uploads sent past the HTTP/2 windows the server granted (h2 flow).
+ * GOAWAY refused that never ends (h2 goaway), uploads sent past the HTTP/2 windows the server granted (h2 flow), and a
+ * GET sent as its connection closes, failed (closed in flight).
  */
 @Timeout(60)
 class HelidonAloneTest {

@@ -26,7 +26,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 
-/** Jetty 12's HttpClient NO cell with Jetty alone: a stream a GOAWAY refused is failed, never sent again (h2 goaway). */
+/**
+ * Jetty 12's HttpClient NO cells with Jetty alone: a GET sent as its connection closes, failed (closed in flight), and a
+ * stream a GOAWAY refused, failed and never sent again (h2 goaway).
+ */
 @Timeout(60)
 class JettyAloneTest {
 

@@ -28,7 +28,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Vert.x 5's NO cells with the library alone, its HttpClient as {@code createHttpClient} ships it: a request's
  * idleTimeout that stops at the response head (own deadline), a pool of 5 per server (default pool), Netty's 8 KiB
- * limit on a head (big headers), and a stream a GOAWAY refused, failed (h2 goaway).
+ * limit on a head (big headers), a GET sent as its connection closes, failed (closed in flight), and a stream a GOAWAY
+ * refused, failed (h2 goaway).
  */
 @Timeout(60)
 class VertxAloneTest {
