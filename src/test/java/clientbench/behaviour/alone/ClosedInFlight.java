@@ -2,10 +2,15 @@ package clientbench.behaviour.alone;
 
 import clientbench.stub.StubServer;
 
+import org.junit.jupiter.api.function.Executable;
+
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
 
+import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -60,6 +65,15 @@ final class ClosedInFlight {
         assertTrue(StubHabits.until(() -> stub.openConnections() == 0, Duration.ofSeconds(15)),
                 "every connection closed at the stub, so its counts are final");
         return new Counts(round, twice(stub), postsFailed, getsFailed);
+    }
+
+    /** The NO of a library that loses GETs: a GET whose caller saw it fail, and no POST sent twice; beside any checks more. */
+    static void assertAGetLost(String heading, Counts counts, Executable... more) {
+        List<Executable> checks = new ArrayList<>(List.of(
+                () -> assertTrue(counts.getsFailed() >= 1, "closed in flight: GET n/N lost (NO)"),
+                () -> assertEquals(0, counts.postsTwice(), "no POST sent twice")));
+        checks.addAll(List.of(more));
+        assertAll(heading, checks);
     }
 
     /** POSTs the stub read or refused twice or more, by key. */
