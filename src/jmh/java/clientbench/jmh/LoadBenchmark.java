@@ -26,6 +26,8 @@ public abstract class LoadBenchmark extends LoadState {
 
     private Control control;
     private BooleanSupplier stop;
+    /** Whether {@link #settle} was asked to judge steadiness (a bound above 0 s). */
+    private boolean settling = true;
 
     @Benchmark
     public boolean request(Control control) {
@@ -65,6 +67,7 @@ public abstract class LoadBenchmark extends LoadState {
      * {@code maxSeconds} 0: no settling, the record says it was not judged.
      */
     protected final Steadiness settle(double rate, int maxSeconds) {
+        settling = maxSeconds > 0;
         Steadiness steadiness = new Steadiness(TimeUnit.SECONDS.toNanos(Math.max(0, maxSeconds)));
         if (!Double.isNaN(rate)) {
             generator.rate(rate); // NaN: a closed loop, which has no rate
@@ -111,7 +114,10 @@ public abstract class LoadBenchmark extends LoadState {
 
     /** An interleaved turn's resume window, unmeasured, at the measured load; the kernel counts its system calls. */
     static final long RESUME_WINDOW_NANOS = TimeUnit.MILLISECONDS.toNanos(Long.getLong("clientbench.resumeMillis", 1_000));
-    /** The most resume windows a turn runs before its measured one, steady again or not (the record says which). */
+    /**
+     * The most resume windows a turn runs before its measured one, steady again or not (the record says which). A fork
+     * that never settled (settleSeconds 0: not a measurement) has no steadiness to regain: it runs one.
+     */
     static final int RESUME_MAX_WINDOWS = 3;
 
     /**
@@ -126,7 +132,7 @@ public abstract class LoadBenchmark extends LoadState {
             trial.beginIteration(RESUME_WINDOW_NANOS, true);
             Probes p = unmeasuredWindow(RESUME_WINDOW_NANOS, facts -> facts.put("resume", number)).probes();
             boolean quiet = p.jitShare() >= 0 && p.jitShare() < Thresholds.STEADY_JIT_SHARE && p.connectionsOpened() <= 0;
-            if (quiet || w >= RESUME_MAX_WINDOWS) {
+            if (quiet || !settling || w >= RESUME_MAX_WINDOWS) {
                 return;
             }
         }

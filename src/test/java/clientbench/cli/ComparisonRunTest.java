@@ -271,15 +271,15 @@ class ComparisonRunTest {
                 assertEquals(1000, iterations.get(0).path("scheduled").asLong(), f);
                 continue;
             }
-            // An interleaved fork: each turn one to three unmeasured windows at the same rate, numbered, then its
-            // measured one; blocks 1, 2.
+            // An interleaved fork: each turn one unmeasured window at the same rate (smoke's forks never settle, so
+            // none has steadiness to regain), then its measured one; blocks 1, 2.
             assertTrue(t.path("interleaved").asBoolean(), f);
             int block = 0;
             int resumes = 0;
             for (int i = 0; i < iterations.size(); i++) {
                 JsonNode it = iterations.get(i);
                 if (it.path("measured").asBoolean()) {
-                    assertTrue(resumes >= 1 && resumes <= 3, f + " iteration " + i + ": " + resumes + " resume windows before");
+                    assertEquals(1, resumes, f + " iteration " + i + ": resume windows before");
                     assertEquals(++block, it.path("block").asInt(), f + " iteration " + i);
                     resumes = 0;
                 } else {
