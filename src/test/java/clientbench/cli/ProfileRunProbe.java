@@ -52,7 +52,7 @@ public final class ProfileRunProbe {
      * {@code otherRounds} above 0: {@link #GOOD} beside it, in that many rounds.
      */
     static int untilDecided(int rounds, List<String> clients, int otherRounds) throws Exception {
-        Shape common = new Shape(Profile.COMMON_SHAPE, Shape.OPEN, Map.of("rate", "2000", "settleSeconds", "5"), ONCE, 1, true);
+        Shape common = new Shape(Profile.COMMON_SHAPE, Shape.OPEN, Map.of("rate", "2000", "settleSeconds", "0"), ONCE, 1, true);
         List<Shape> shapes = otherRounds == 0 ? List.of(common) : List.of(common, GOOD.inRounds(otherRounds, 0));
         Profile profile = new Profile("probe", "ComparisonRunTest's run until decided", shapes, null);
         UntilDecided until = UntilDecided.of(profile, rounds);
