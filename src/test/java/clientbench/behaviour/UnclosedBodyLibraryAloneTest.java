@@ -107,6 +107,43 @@ class UnclosedBodyLibraryAloneTest {
     }
 
     /**
+     * okhttp, whose calls are enqueued (okhttp-vt's execute() is the test above): a response handed to onResponse and
+     * forgotten there, unclosed, under the suite's 30 s call timeout, keeps its connection after a collection too.
+     */
+    @Test
+    void okHttpHoldsEachEnqueuedResponseForgottenUnderItsCallTimeout() throws Exception {
+        OkHttpClient ok = new OkHttpClient.Builder().protocols(List.of(okhttp3.Protocol.HTTP_1_1))
+                .callTimeout(Duration.ofSeconds(30)).build();
+        int before = leaky.server().openConnections();
+        for (int i = 0; i < LEFT_OPEN; i++) {
+            java.util.concurrent.CompletableFuture<Integer> code = new java.util.concurrent.CompletableFuture<>();
+            ok.newCall(new okhttp3.Request.Builder().url(uri(leaky, ERROR).toString()).build()).enqueue(new okhttp3.Callback() {
+                @Override
+                public void onFailure(okhttp3.Call call, IOException e) {
+                    code.completeExceptionally(e);
+                }
+
+                @Override
+                public void onResponse(okhttp3.Call call, okhttp3.Response response) {
+                    code.complete(response.code()); // and forgotten, neither read nor closed
+                }
+            });
+            assertEquals(500, code.get(10, TimeUnit.SECONDS));
+        }
+        int held = heldAfterCollection(() -> {
+            try (okhttp3.Response r = ok.newCall(new okhttp3.Request.Builder().url(uri(elsewhere, "/").toString())
+                    .build()).execute()) {
+                r.body().bytes();
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+        }) - before;
+        ok.dispatcher().executorService().shutdown();
+        ok.connectionPool().evictAll();
+        assertEquals(LEFT_OPEN, held, "unclosed body, the suite's 30 s: held 70,70 after GC (NO)");
+    }
+
+    /**
      * Leaves {@link #LEFT_OPEN} responses unclosed on a fresh stub's connections: those still held after the collection.
      * {@code collectable}: the calls are first seen collected by weak references of the test's own, System.gc() being a
      * request the JVM may act on late, so that the library is asked to tidy up only once there is something to find.

@@ -1,6 +1,7 @@
 package clientbench.behaviour.alone;
 
 import clientbench.stub.StubExtension;
+import clientbench.stub.StubOptions;
 import clientbench.stub.StubServer;
 import io.netty.channel.ChannelOption;
 import org.junit.jupiter.api.AfterEach;
@@ -108,6 +109,24 @@ class ReactorAloneTest {
         HttpClient client = client(c -> c.protocol(HttpProtocol.H2C));
         String url = stub.uri() + "/?goAwayEvery=20";
         RefusedStreams.assertBothFail(stub.server(), key -> get(client, url, key).get(10, TimeUnit.SECONDS));
+    }
+
+    /**
+     * reactor, unclosed body (16,16): 500s with 1 MiB bodies whose connection the caller takes with the head
+     * (responseConnection) and forgets, neither reading nor disposing it; after two collections and a request elsewhere
+     * the stub still has each open: the pool never gets them back.
+     */
+    @Test
+    void forgottenConnectionsAreHeldAfterACollection() throws Exception {
+        HttpClient client = client(c -> c);
+        try (StubServer elsewhere = StubServer.start(StubOptions.loopback())) {
+            int held = ForgottenBodies.heldAfterCollection(stub.server(), elsewhere, ForgottenBodies.LEFT_OPEN,
+                    (url, key) -> client.headers(h -> h.set(StubHabits.KEY, key)).get().uri(url)
+                            .responseConnection((r, connection) -> reactor.core.publisher.Mono.just(r.status().code()))
+                            .single().toFuture().get(10, TimeUnit.SECONDS),
+                    url -> assertEquals("200:5", get(client, url, "housekeeping").get(10, TimeUnit.SECONDS)));
+            assertEquals(ForgottenBodies.LEFT_OPEN, held, "unclosed body: held 16,16 after GC (NO)");
+        }
     }
 
     /** HttpClient.create over a pool of the library's defaults, of this test's own. */

@@ -112,6 +112,28 @@ class VertxAloneTest {
     }
 
     /**
+     * vertx, unclosed body (5,5): five 500s with 1 MiB bodies, each response paused at its head and forgotten, as the
+     * case's caller leaves it; after two collections and a request elsewhere the stub still has the pool's 5
+     * connections open (PoolOptions' default 5 per server), and the next request to that server waits for one.
+     */
+    @Test
+    void forgottenPausedResponsesHoldThePoolAfterACollection() throws Exception {
+        HttpClientAgent client = client(o -> o, new PoolOptions());
+        int pool = new PoolOptions().getHttp1MaxSize();
+        try (StubServer elsewhere = StubServer.start(StubOptions.loopback())) {
+            int held = ForgottenBodies.heldAfterCollection(stub.server(), elsewhere, pool,
+                    (url, key) -> client.request(options(url, key)).compose(req -> req.send()).map(r -> {
+                        r.pause(); // read later, and never: the stream stays open
+                        r.exceptionHandler(closedAtTheEnd -> { }); // the client's close ends it: nothing to log
+                        return r.statusCode();
+                    }).await(10, TimeUnit.SECONDS),
+                    url -> assertEquals("200:5", get(client, options(url, "housekeeping")).get(10, TimeUnit.SECONDS)));
+            assertEquals(5, held, "unclosed body: held 5,5 after GC (NO)");
+            ForgottenBodies.assertTheNextWaits(stub.server(), (url, key) -> get(client, options(url, key)).get().length());
+        }
+    }
+
+    /**
      * The status, or the failure's class. Vert.x's own timeouts bound the wait for a connection and the exchange, 5 s
      * each, as the case's deadline: now and then one hangs here without them.
      */
