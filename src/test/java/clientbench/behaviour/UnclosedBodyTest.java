@@ -55,6 +55,21 @@ class UnclosedBodyTest {
                 () -> assertEquals(Map.of("ok", after), j.get("afterOutcomes")));
     }
 
+    /**
+     * Through its adapter, Helidon's forgotten responses hold their connections only until they are collected (a
+     * collection the JVM makes sooner comes first) and none after it, as with Helidon alone (HelidonAloneTest): the
+     * adapter keeps no socket of its own reachable.
+     */
+    @Test
+    void helidonsConnectionsOfForgottenResponsesCloseOnceCollected() throws Exception {
+        Map<String, Object> h = figures(BehaviourProbe.one("helidon", 1, new UnclosedBody()));
+        int n = UnclosedBody.LEFT_OPEN;
+        assertAll("helidon " + h,
+                () -> assertEquals(n, number(h, "leftOpenStubReads")),
+                () -> assertEquals(0, number(h, "heldAfterCollection"), "none once the responses are collected"),
+                () -> assertEquals(Map.of("ok", UnclosedBody.AFTER), h.get("afterOutcomes")));
+    }
+
     private static Map<String, Object> figures(CaseResult r) {
         assertNull(r.failure(), r.toString());
         assertEquals("library-limits", r.tuning());

@@ -33,9 +33,10 @@ import java.net.InetAddress;
 import java.net.Socket;
 import java.net.UnknownHostException;
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.WeakHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -122,7 +123,8 @@ final class HelidonClients {
      * open until the socket is garbage-collected.
      */
     static final class Sockets implements ConnectionListener {
-        private final Set<Socket> connected = ConcurrentHashMap.newKeySet();
+        /** Held weakly: a socket Helidon let go of (a forgotten response's) is the collector's to close, as without it. */
+        private final Set<Socket> connected = Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
         private final AtomicLong count = new AtomicLong();
         private final NoDelayTally noDelay = new NoDelayTally("as it connected");
 
@@ -151,7 +153,11 @@ final class HelidonClients {
         }
 
         void closeAll() {
-            for (Socket s : connected) {
+            List<Socket> open;
+            synchronized (connected) {
+                open = List.copyOf(connected);
+            }
+            for (Socket s : open) {
                 try {
                     s.close();
                 } catch (IOException e) {

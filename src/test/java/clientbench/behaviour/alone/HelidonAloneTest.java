@@ -22,6 +22,7 @@ import java.io.IOException;
 import java.net.Socket;
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -173,6 +174,41 @@ class HelidonAloneTest {
                 s.close();
             }
         }
+    }
+
+    /**
+     * helidon, unclosed body: Helidon keeps no hold on a connection whose response the caller forgets, neither read nor
+     * closed; once the response is collected the JDK's socket cleaner closes it, so after a collection and a request
+     * elsewhere the stub has none of the 10 open. Control, on a stub of its own: the same responses kept by the caller
+     * hold all 10.
+     */
+    @Test
+    void forgottenResponsesLeaveTheirConnectionsToTheCollector() throws Exception {
+        Http1Client client = Http1Client.builder().build();
+        List<HttpClientResponse> kept = new ArrayList<>();
+        try (StubServer elsewhere = StubServer.start(StubOptions.loopback());
+             StubServer keeping = StubServer.start(StubOptions.loopback())) {
+            ForgottenBodies.Request housekeeping = url -> assertEquals("200:5", get(client, url, "housekeeping")
+                    .get(10, TimeUnit.SECONDS));
+            int heldKept = ForgottenBodies.heldAfterCollection(keeping, elsewhere, ForgottenBodies.LEFT_OPEN,
+                    (url, key) -> callers.submit(() -> {
+                        HttpClientResponse r = request(client, url, key);
+                        kept.add(r);
+                        return r.status().code();
+                    }).get(10, TimeUnit.SECONDS), housekeeping);
+            ForgottenBodies.heldAfterCollection(stub.server(), elsewhere, ForgottenBodies.LEFT_OPEN,
+                    (url, key) -> callers.submit(() -> request(client, url, key).status().code())
+                            .get(10, TimeUnit.SECONDS), housekeeping);
+            boolean noneHeld = ForgottenBodies.untilCollected(() -> stub.server().openConnections() == 0);
+            assertAll("kept: held " + heldKept + "; forgotten: held " + stub.server().openConnections(),
+                    () -> assertEquals(ForgottenBodies.LEFT_OPEN, heldKept, "the caller's own: each held"),
+                    () -> assertTrue(noneHeld, "unclosed body: none held after GC"));
+            kept.forEach(HttpClientResponse::close);
+        }
+    }
+
+    private static HttpClientResponse request(Http1Client client, String url, String key) {
+        return client.get().uri(URI.create(url)).header(HeaderNames.create(StubHabits.KEY), key).request();
     }
 
     /** The status alone, or the failure's class. */
