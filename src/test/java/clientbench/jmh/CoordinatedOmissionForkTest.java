@@ -1,5 +1,6 @@
 package clientbench.jmh;
 
+import clientbench.harness.HlogFile;
 import clientbench.testkit.ForkedRuns;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -10,6 +11,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import static clientbench.testkit.ForkedRuns.score;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -17,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Coordinated omission in a forked run: a 20 ms stub on one connection serves 50 req/s; offered 100, the request due at
- * t waits about t, so latency p99 nears 1 s, service 20 ms. The bounds (over 500 ms and 5x service p99; service p50,
+ * t waits about t, so latency p99 nears 1 s, service 20 ms. The bounds (over 500 ms and 5x service p90; service p50,
  * which a few stalled requests cannot move, under 200 ms) leave 2x for a busy machine; at most 2.2 s / 20 ms + 1 = 111
  * of 200 are sent, fewer if busy.
  */
@@ -50,7 +52,11 @@ class CoordinatedOmissionForkTest {
         System.out.println("coordinated omission: " + figures);
         assertTrue(score(r, "service.p50") < 200_000, "each request is served in about 20 ms: " + figures);
         assertTrue(latencyP99 > 500_000, "callers waited for the server: " + figures);
-        assertTrue(latencyP99 > 5 * serviceP99, "latency from the intended start shows the queue: " + figures);
+        // Service p90 from the fork's own .hlog: p99 of ~50 requests is their largest, which one request a stalled fork
+        // held sets on a busy machine (jdk: 415 ms); the 90th takes five such.
+        long serviceP90 = serviceHistogram(hlogs.resolve(client)).getValueAtPercentile(90);
+        assertTrue(latencyP99 > 5 * serviceP90, "latency from the intended start shows the queue: " + figures
+                + ", service p90 " + serviceP90 + " us");
         assertTrue(score(r, "ok") < 75, "about 50 ok/s, not the offered 100: " + figures);
         // Outside the harness: the schedule, the stub's own count, and the most the one connection can carry.
         long due = (long) RATE * WINDOW_MS / 1_000;
@@ -59,5 +65,14 @@ class CoordinatedOmissionForkTest {
         assertEquals(received, score(r, "n.ok"), 0.0, "and answered each ok: " + figures);
         assertEquals(due - received, score(r, "n.unsent"), 0.0, "what the stub never received is unsent, not hidden: " + figures);
         assertTrue(received <= (WINDOW_MS + GRACE_MS) / DELAY_MS + 1, "one connection held 20 ms a request: " + figures);
+    }
+
+    /** The service times of the fork's measured window, from the one .hlog it wrote in {@code dir}. */
+    private static org.HdrHistogram.Histogram serviceHistogram(Path dir) throws java.io.IOException {
+        try (var files = Files.list(dir)) {
+            List<Path> hlogs = files.filter(f -> f.toString().endsWith(".hlog")).toList();
+            assertEquals(1, hlogs.size(), "one fork, one .hlog: " + hlogs);
+            return HlogFile.merged(hlogs.get(0), "service");
+        }
     }
 }
