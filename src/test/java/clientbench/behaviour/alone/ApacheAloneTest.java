@@ -1,9 +1,12 @@
 package clientbench.behaviour.alone;
 
 import clientbench.stub.StubExtension;
+import clientbench.stub.StubOptions;
 import clientbench.stub.StubServer;
+import org.apache.hc.client5.http.async.methods.AbstractBinResponseConsumer;
 import org.apache.hc.client5.http.async.methods.SimpleHttpResponse;
 import org.apache.hc.client5.http.async.methods.SimpleRequestBuilder;
+import org.apache.hc.client5.http.async.methods.SimpleRequestProducer;
 import org.apache.hc.client5.http.classic.methods.HttpGet;
 import org.apache.hc.client5.http.classic.methods.HttpPost;
 import org.apache.hc.client5.http.config.ConnectionConfig;
@@ -16,6 +19,7 @@ import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuil
 import org.apache.hc.client5.http.impl.nio.PoolingAsyncClientConnectionManagerBuilder;
 import org.apache.hc.core5.concurrent.FutureCallback;
 import org.apache.hc.core5.http.ContentType;
+import org.apache.hc.core5.http.HttpResponse;
 import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
 import org.apache.hc.core5.http.io.entity.EntityUtils;
 import org.apache.hc.core5.io.CloseMode;
@@ -31,6 +35,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.URI;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -315,6 +320,59 @@ class ApacheAloneTest {
                 .setDefaultRequestConfig(rc).build();
         clients.add(c);
         return c;
+    }
+
+    /**
+     * apache, unclosed body (5,5, the 5 wait): 500s with 1 MiB bodies through a consumer that takes the head and asks
+     * for no more of the body, as an async caller that stops reading leaves it; after two collections and a request
+     * elsewhere the stub still has the pool's 5 connections open (5 per route), and the next request waits for one.
+     */
+    @Test
+    void anAsyncConsumerThatStopsReadingKeepsItsLeaseAfterACollection() throws Exception {
+        CloseableHttpAsyncClient client = async(pool -> pool, RequestConfig.DEFAULT);
+        try (StubServer elsewhere = StubServer.start(StubOptions.loopback())) {
+            int held = ForgottenBodies.heldAfterCollection(stub.server(), elsewhere, PER_ROUTE, (url, key) -> {
+                CompletableFuture<Integer> head = new CompletableFuture<>();
+                client.execute(SimpleRequestProducer.create(SimpleRequestBuilder.get(url).addHeader(StubHabits.KEY, key)
+                        .build()), new StopsReading(head), null);
+                return head.get(10, TimeUnit.SECONDS);
+            }, url -> assertEquals("200:5", asyncGet(client, url, "housekeeping").get(10, TimeUnit.SECONDS).outcome()));
+            assertEquals(PER_ROUTE, held, "unclosed body: held 5,5 after GC (NO)");
+            ForgottenBodies.assertTheNextWaits(stub.server(), (url, key) -> asyncGet(client, url, key).get());
+        }
+    }
+
+    /** Takes the head and asks for no more of the body: the exchange, and the lease of its connection, stay open. */
+    private static final class StopsReading extends AbstractBinResponseConsumer<Void> {
+        private final CompletableFuture<Integer> head;
+
+        StopsReading(CompletableFuture<Integer> head) {
+            this.head = head;
+        }
+
+        @Override
+        protected void start(HttpResponse response, ContentType contentType) {
+            head.complete(response.getCode());
+        }
+
+        @Override
+        protected int capacityIncrement() {
+            return 0;
+        }
+
+        @Override
+        protected void data(ByteBuffer src, boolean endOfStream) {
+            src.position(src.limit()); // what came with the head, dropped; no more is asked for
+        }
+
+        @Override
+        protected Void buildResult() {
+            return null;
+        }
+
+        @Override
+        public void releaseResources() {
+        }
     }
 
     private CloseableHttpAsyncClient async(UnaryOperator<PoolingAsyncClientConnectionManagerBuilder> pool,

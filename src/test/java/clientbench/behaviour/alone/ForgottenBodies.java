@@ -31,6 +31,12 @@ final class ForgottenBodies {
         int send(String url, String key) throws Exception;
     }
 
+    /** Sends a request keyed {@code key} and waits for its end. */
+    @FunctionalInterface
+    interface Keyed {
+        void send(String url, String key) throws Exception;
+    }
+
     /** One request the library completes normally (read and closed), for its housekeeping. */
     @FunctionalInterface
     interface Request {
@@ -95,7 +101,7 @@ final class ForgottenBodies {
      * One more request ({@code send} on a thread of its own, keyed "next") is not read by {@code leaky} within a
      * second: it waits for a connection the forgotten bodies hold.
      */
-    static void assertTheNextWaits(StubServer leaky, Forget send) throws InterruptedException {
+    static void assertTheNextWaits(StubServer leaky, Keyed send) throws InterruptedException {
         Thread.ofVirtual().start(() -> {
             try {
                 send.send(leaky.uri() + "/?bytes=5", "next");
