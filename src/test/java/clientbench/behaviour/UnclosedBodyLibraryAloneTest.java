@@ -130,17 +130,8 @@ class UnclosedBodyLibraryAloneTest {
             });
             assertEquals(500, code.get(10, TimeUnit.SECONDS));
         }
-        int held = heldAfterCollection(() -> {
-            try (okhttp3.Response r = ok.newCall(new okhttp3.Request.Builder().url(uri(elsewhere, "/").toString())
-                    .build()).execute()) {
-                r.body().bytes();
-            } catch (IOException e) {
-                throw new IllegalStateException(e);
-            }
-        }) - before;
-        ok.dispatcher().executorService().shutdown();
-        ok.connectionPool().evictAll();
-        assertEquals(LEFT_OPEN, held, "unclosed body, the suite's 30 s: held 70,70 after GC (NO)");
+        assertEquals(LEFT_OPEN, okHttpHeldAfterCollection(ok, before),
+                "unclosed body, the suite's 30 s: held 70,70 after GC (NO)");
     }
 
     /**
@@ -159,6 +150,11 @@ class UnclosedBodyLibraryAloneTest {
             }
             assertEquals(0, calls.stream().filter(c -> c.get() != null).count(), "calls not collected within " + COLLECTED_WITHIN);
         }
+        return okHttpHeldAfterCollection(ok, before);
+    }
+
+    /** The leaky stub's connections still held after the collection, less {@code before}; then {@code ok} lets go. */
+    private int okHttpHeldAfterCollection(OkHttpClient ok, int before) throws InterruptedException {
         int held = heldAfterCollection(() -> {
             try (okhttp3.Response r = ok.newCall(new okhttp3.Request.Builder().url(uri(elsewhere, "/").toString())
                     .build()).execute()) {
