@@ -123,6 +123,12 @@ class UpgradeSmokeComparisonTest {
         assertTrue(Files.readAllLines(dir.resolve("results.csv")).get(0).contains("upgrade.cpu.verdict"));
         assertTrue(Files.size(dir.resolve("upgrade.png")) > 0);
         assertTrue(lines.stream().anyMatch(l -> l.startsWith("upgrade apache " + version + " -> " + version + " (")), all);
+        // The behaviour cases ran on each version's jar: each side's JVM loaded the library the jar holds.
+        JsonNode behaviour = upgrade.path("behaviour");
+        String library = "org.apache.httpcomponents.client5:httpclient5:" + version;
+        assertTrue(behaviour.path("cases").asInt() > 0, behaviour.toString());
+        assertEquals(Set.of(library), names(behaviour.path("library").path("old")), behaviour.toString());
+        assertEquals(Set.of(library), names(behaviour.path("library").path("new")), behaviour.toString());
     }
 
     private static Set<String> names(JsonNode array) {
