@@ -31,8 +31,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * OkHttp 5's NO cells with OkHttp alone, as its builder ships it: a POST sent again after its connection closed under
- * it (idle race) or as it was sent (closed in flight), a call's timeout that starts only when the dispatcher runs it (1k timeouts), the dispatcher's 5
- * calls per host (default pool) and 64 in all, shared by every host (slow host).
+ * it (idle race) or as it was sent (closed in flight), a call's timeout that starts only when the dispatcher runs it
+ * (1k timeouts), the dispatcher's 5 calls per host (default pool) and 64 in all, shared by every host (slow host).
  */
 @Timeout(60)
 class OkHttpAloneTest {
