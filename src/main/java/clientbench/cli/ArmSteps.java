@@ -28,20 +28,20 @@ final class ArmSteps {
      */
     static final long BEHAVIOUR_SECONDS = 60;
     private final RunPlan plan;
-    private final Arms arms;
+    private final Versions versions;
     private final String sourceProfile;
     private final boolean behaviour;
 
     /** @param behaviour whether each version goes through the behaviour cases first, in a JVM on its jar */
-    ArmSteps(RunPlan plan, Arms arms, String sourceProfile, boolean behaviour) {
+    ArmSteps(RunPlan plan, Versions versions, String sourceProfile, boolean behaviour) {
         this.plan = plan;
-        this.arms = arms;
+        this.versions = versions;
         this.sourceProfile = sourceProfile;
         this.behaviour = behaviour;
     }
 
-    Arms arms() {
-        return arms;
+    Versions versions() {
+        return versions;
     }
 
     boolean behaviour() {
@@ -50,7 +50,7 @@ final class ArmSteps {
 
     /** Every step of the run, A B B A ({@link Schedule#alternating}). */
     List<Schedule.Step> steps() {
-        return Schedule.alternating(plan.profile().shapes(), arms.old().label(), arms.neu().label());
+        return Schedule.alternating(plan.profile().shapes(), versions.old().label(), versions.neu().label());
     }
 
     /** One step on its version's jar; its trial files are those new in {@code dir}. */
@@ -91,7 +91,7 @@ final class ArmSteps {
 
     /** The step's JVM: the launcher's java and flags, the version's jar, and the step as {@link StepCommand} takes it. */
     List<String> command(Schedule.Step step, Path dir, Path out) {
-        Arms.Arm arm = arms.of(step.client());
+        Versions.Arm arm = versions.of(step.client());
         Jdk host = Jdk.current();
         List<String> cmd = new ArrayList<>(List.of(host.java().toString()));
         cmd.addAll(host.flags());
@@ -102,9 +102,9 @@ final class ArmSteps {
                 "--dir", dir.toAbsolutePath().toString(), "--profile", sourceProfile, "--shape", step.shape().name(),
                 "--rounds", Integer.toString(step.rounds()), "--round", Integer.toString(step.round()),
                 "--blocks", Integer.toString(step.shape().blocks()),
-                "--client", arms.adapter(step.client()), "--jdk", plan.jdk().java().toAbsolutePath().getParent().getParent().toString(),
+                "--client", versions.adapter(step.client()), "--jdk", plan.jdk().java().toAbsolutePath().getParent().getParent().toString(),
                 "--out", out.toString()));
-        if (!arms.adapter(step.client()).equals(step.client())) {
+        if (!versions.adapter(step.client()).equals(step.client())) {
             cmd.addAll(List.of("--variant", step.client()));
         }
         cmd.add("--");

@@ -121,7 +121,7 @@ final class ComparisonRun {
         }
         if (arms != null) {
             boolean duets = plan.profile().shapes().stream().anyMatch(Shape::interleaved);
-            out.println("bench: upgrade " + arms.arms().words() + ": " + (duets ? "a set per round of a fixed-rate or closed"
+            out.println("bench: upgrade " + arms.versions().words() + ": " + (duets ? "a set per round of a fixed-rate or closed"
                     + " shape, old, noop and new alive at once, their windows in a new order each block; other shapes "
                     : "") + "old, noop, new in odd rounds, new, noop, old in even");
         }
@@ -257,7 +257,7 @@ final class ComparisonRun {
         Map<String, Object> env = EnvJson.of(plan, started, c.runs(), c.failed(), skipped, roundRecords, forkJvmArgs, run.dir());
         env.put("conditions", conditions.toJson(run.dir()));
         if (arms != null) {
-            env.put("upgrade", arms.arms().toJson());
+            env.put("upgrade", arms.versions().toJson());
         }
         if (!sets.isEmpty()) {
             env.put("sets", sets);
@@ -302,9 +302,9 @@ final class ComparisonRun {
             r = BehaviourRun.run(plan.clients(), plan.jdk(), BEHAVIOUR_JVMS, dir, out);
         } else {
             out.printf("[behaviour] %s through %d cases as shipped, each version in a JVM on its jar, both at once"
-                    + " (about %d s; --no-behaviour skips it)%n", arms.arms().words(), BehaviourRun.cases(),
+                    + " (about %d s; --no-behaviour skips it)%n", arms.versions().words(), BehaviourRun.cases(),
                     ArmSteps.BEHAVIOUR_SECONDS);
-            r = BehaviourRun.runSubjects(arms.arms().behaviourSubjects(), plan.jdk(), BEHAVIOUR_JVMS, dir, out);
+            r = BehaviourRun.runSubjects(arms.versions().behaviourSubjects(), plan.jdk(), BEHAVIOUR_JVMS, dir, out);
         }
         out.printf("[behaviour] done in %s s; %s%n", r.get("wallSeconds"), BehaviourRun.FILE);
     }
@@ -346,7 +346,7 @@ final class ComparisonRun {
     }
 
     private String refusal(Schedule.Step s) {
-        return Adapters.refusal(arms == null ? s.client() : arms.arms().adapter(s.client()), s.shape().protocol());
+        return Adapters.refusal(arms == null ? s.client() : arms.versions().adapter(s.client()), s.shape().protocol());
     }
 
     /** The system property the launcher sets to when the user's command began, in epoch milliseconds. */

@@ -142,9 +142,9 @@ final class UpgradeCommand implements Callable<Integer>, Bench.Checked {
         if (buildOnly) {
             return 0;
         }
-        Arms arms = Arms.of(built.get(0), built.get(1));
-        RunPlan plan = new RunPlan(measured, arms.labels(), null, jmh, forkJdk);
-        return new ComparisonRun(plan, System.out, new ArmSteps(plan, arms, profile, !noBehaviour)).run();
+        Versions versions = Versions.of(built.get(0), built.get(1));
+        RunPlan plan = new RunPlan(measured, versions.labels(), null, jmh, forkJdk);
+        return new ComparisonRun(plan, System.out, new ArmSteps(plan, versions, profile, !noBehaviour)).run();
     }
 
     /** rate-4000 and closed-x16 where {@code source} has them, else all of its shapes (smoke's, say). */

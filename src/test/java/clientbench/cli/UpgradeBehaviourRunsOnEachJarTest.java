@@ -23,12 +23,12 @@ class UpgradeBehaviourRunsOnEachJarTest {
     void eachVersionRunsTheCasesOnItsOwnJarUnderItsName() {
         Path oldJar = Path.of("target/upgrade/jetty-12.1.3/benchmarks.jar");
         Path newJar = Path.of("target/upgrade/jetty-12.1.14/benchmarks.jar");
-        Arms arms = Arms.of(new VersionJar.Built(ClientBuild.of("jetty", "12.1.3"), oldJar, "12.1.3", true),
+        Versions arms = Versions.of(new VersionJar.Built(ClientBuild.of("jetty", "12.1.3"), oldJar, "12.1.3", true),
                 new VersionJar.Built(ClientBuild.of("jetty", "12.1.14"), newJar, "12.1.14", true));
         assertEquals(List.of(new BehaviourRun.Subject("jetty@12.1.3", "jetty", oldJar),
                 new BehaviourRun.Subject("jetty@12.1.14", "jetty", newJar)), arms.behaviourSubjects());
 
-        Arms aa = Arms.of(new VersionJar.Built(ClientBuild.of("jetty", "12.1.14"), newJar, "12.1.14", true),
+        Versions aa = Versions.of(new VersionJar.Built(ClientBuild.of("jetty", "12.1.14"), newJar, "12.1.14", true),
                 new VersionJar.Built(ClientBuild.of("jetty", "12.1.14"), newJar, "12.1.14", true));
         assertEquals(List.of("jetty@12.1.14", "jetty@12.1.14#2"), aa.behaviourSubjects().stream()
                 .map(BehaviourRun.Subject::name).toList(), "an A/A run's two JVMs are told apart");

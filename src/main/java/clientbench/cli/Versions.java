@@ -13,7 +13,7 @@ import java.util.Map;
  * {@code <client>@<version>} from its jar (an A/A run's second: {@code ...#2}). {@code noop} runs on the old version's
  * jar: the harness and the libraries it shares with the client are pinned alike in every jar.
  */
-record Arms(String client, Arm old, Arm neu) {
+record Versions(String client, Arm old, Arm neu) {
 
     /** One version: its name in the run (trial records, summary.json, the report), its jar, and how it was built. */
     record Arm(String label, VersionJar.Built built) {
@@ -36,11 +36,11 @@ record Arms(String client, Arm old, Arm neu) {
         }
     }
 
-    static Arms of(VersionJar.Built old, VersionJar.Built neu) {
+    static Versions of(VersionJar.Built old, VersionJar.Built neu) {
         String client = old.build().client();
         String a = client + "@" + old.version();
         String b = client + "@" + neu.version();
-        return new Arms(client, new Arm(a, old), new Arm(b.equals(a) ? b + "#2" : b, neu));
+        return new Versions(client, new Arm(a, old), new Arm(b.equals(a) ? b + "#2" : b, neu));
     }
 
     /** The clients of the run: the old version, then the new. */
