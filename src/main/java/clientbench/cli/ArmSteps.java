@@ -50,7 +50,7 @@ final class ArmSteps {
 
     /** Every step of the run, A B B A ({@link Schedule#alternating}). */
     List<Schedule.Step> steps() {
-        return Schedule.alternating(plan.profile().shapes(), versions.old().label(), versions.neu().label());
+        return Schedule.alternating(plan.profile().shapes(), versions.from().label(), versions.to().label());
     }
 
     /** One step on its version's jar; its trial files are those new in {@code dir}. */

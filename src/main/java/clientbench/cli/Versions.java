@@ -9,11 +9,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The two versions an upgrade's run compares, each a client on a jar of its own ({@link VersionJar}), named
- * {@code <client>@<version>} from its jar (an A/A run's second: {@code ...#2}). {@code noop} runs on the old version's
- * jar: the harness and the libraries it shares with the client are pinned alike in every jar.
+ * The two versions an upgrade's run compares, the one it moves {@code from} (OLD; env.json's {@code old}) and the one
+ * {@code to} (NEW; {@code new}), each a client on a jar of its own ({@link VersionJar}), named {@code <client>@<version>}
+ * from its jar (an A/A run's second: {@code ...#2}). {@code noop} runs on the old version's jar: the harness and the
+ * libraries it shares with the client are pinned alike in every jar.
  */
-record Versions(String client, Arm old, Arm neu) {
+record Versions(String client, Arm from, Arm to) {
 
     /** One version: its name in the run (trial records, summary.json, the report), its jar, and how it was built. */
     record Arm(String label, VersionJar.Built built) {
@@ -36,45 +37,45 @@ record Versions(String client, Arm old, Arm neu) {
         }
     }
 
-    static Versions of(VersionJar.Built old, VersionJar.Built neu) {
-        String client = old.build().client();
-        String a = client + "@" + old.version();
-        String b = client + "@" + neu.version();
-        return new Versions(client, new Arm(a, old), new Arm(b.equals(a) ? b + "#2" : b, neu));
+    static Versions of(VersionJar.Built from, VersionJar.Built to) {
+        String client = from.build().client();
+        String a = client + "@" + from.version();
+        String b = client + "@" + to.version();
+        return new Versions(client, new Arm(a, from), new Arm(b.equals(a) ? b + "#2" : b, to));
     }
 
     /** The clients of the run: the old version, then the new. */
     List<String> labels() {
-        return List.of(old.label(), neu.label());
+        return List.of(from.label(), to.label());
     }
 
     /** The arm a step's client names; noop runs on the old version's jar. */
     Arm of(String label) {
-        return label.equals(neu.label()) ? neu : old;
+        return label.equals(to.label()) ? to : from;
     }
 
     /** The adapter a step's client runs: the client's for either version, noop for noop. */
     String adapter(String label) {
-        return label.equals(old.label()) || label.equals(neu.label()) ? client : label;
+        return label.equals(from.label()) || label.equals(to.label()) ? client : label;
     }
 
     /** The behaviour run's JVMs: the client on each version's jar, named as in the run (the old version first). */
     List<BehaviourRun.Subject> behaviourSubjects() {
-        return List.of(new BehaviourRun.Subject(old.label(), client, old.jar()),
-                new BehaviourRun.Subject(neu.label(), client, neu.jar()));
+        return List.of(new BehaviourRun.Subject(from.label(), client, from.jar()),
+                new BehaviourRun.Subject(to.label(), client, to.jar()));
     }
 
     /** "apache 5.4.4 -> 5.6.5". */
     String words() {
-        return client + " " + old.built().version() + " -> " + neu.built().version();
+        return client + " " + from.built().version() + " -> " + to.built().version();
     }
 
     /** env.json's {@code upgrade}: the client, each version as built and named, and the order of each round. */
     Map<String, Object> toJson() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("client", client);
-        m.put("old", old.toJson());
-        m.put("new", neu.toJson());
+        m.put("old", from.toJson());
+        m.put("new", to.toJson());
         m.put("order", "per shape: old, noop, new in odd rounds; new, noop, old in even rounds (noop on the old jar)");
         return m;
     }
