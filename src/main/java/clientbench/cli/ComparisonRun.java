@@ -43,14 +43,14 @@ import java.util.Random;
 /**
  * The comparison: one JMH run per step of the {@link Schedule}, a progress line each; slowed rounds again as time
  * allows ({@link Repeats}); then the run's files, report and verdict. A crashing client is a result; an interrupted or
- * empty run stays incomplete. An upgrade's versions run as two clients, each on its jar ({@link ArmSteps}).
+ * empty run stays incomplete. An upgrade's versions run as two clients, each on its jar ({@link VersionArms}).
  */
 final class ComparisonRun {
     /** Client JVMs of the behaviour run at once: its cases mostly wait, so more than the 2 cores fit. */
     static final int BEHAVIOUR_JVMS = 4;
     private final RunPlan plan;
     private final PrintStream out;
-    private final ArmSteps arms;
+    private final VersionArms arms;
     private final Looks looks;
     private final RunConditions conditions = new RunConditions();
 
@@ -58,7 +58,7 @@ final class ComparisonRun {
         this(plan, out, null);
     }
 
-    ComparisonRun(RunPlan plan, PrintStream out, ArmSteps arms) {
+    ComparisonRun(RunPlan plan, PrintStream out, VersionArms arms) {
         this(plan, out, arms, null);
     }
 
@@ -68,7 +68,7 @@ final class ComparisonRun {
      *             null for a comparison of clients
      * @param until the shape whose rounds stop once every pair is decided (its rounds already in {@code plan}); null: none
      */
-    ComparisonRun(RunPlan plan, PrintStream out, ArmSteps arms, UntilDecided until) {
+    ComparisonRun(RunPlan plan, PrintStream out, VersionArms arms, UntilDecided until) {
         this.plan = plan;
         this.out = out;
         this.arms = arms;
@@ -103,7 +103,7 @@ final class ComparisonRun {
         // the cases need the stub; an upgrade's: each version once, on its jar
         boolean behaviour = arms == null ? p.behaviour() && plan.target() == null : arms.behaviour();
         long behaviourSeconds = !behaviour ? 0 : arms == null ? BehaviourRun.estimatedSeconds(jvms - 1, BEHAVIOUR_JVMS)
-                : ArmSteps.BEHAVIOUR_SECONDS;
+                : VersionArms.BEHAVIOUR_SECONDS;
         long estimatedTotal = startupSeconds + behaviourSeconds
                 + steps.stream().filter(s -> refusal(s) == null).mapToLong(s -> s.shape().estimatedSeconds()).sum();
         int rounds = p.shapes().stream().mapToInt(Shape::rounds).max().orElse(1);
@@ -303,7 +303,7 @@ final class ComparisonRun {
         } else {
             out.printf("[behaviour] %s through %d cases as shipped, each version in a JVM on its jar, both at once"
                     + " (about %d s; --no-behaviour skips it)%n", arms.versions().words(), BehaviourRun.cases(),
-                    ArmSteps.BEHAVIOUR_SECONDS);
+                    VersionArms.BEHAVIOUR_SECONDS);
             r = BehaviourRun.runSubjects(arms.versions().behaviourSubjects(), plan.jdk(), BEHAVIOUR_JVMS, dir, out);
         }
         out.printf("[behaviour] done in %s s; %s%n", r.get("wallSeconds"), BehaviourRun.FILE);

@@ -44,7 +44,7 @@ final class RunOptions {
         return a;
     }
 
-    /** Set by an upgrade's run for each step's JVM: the archive folder of that version's jar ({@link ArmSteps}). */
+    /** Set by an upgrade's run for each step's JVM: the archive folder of that version's jar ({@link VersionArms}). */
     static final String ARCHIVES = "clientbench.archives";
 
     /** Where the forks' and stubs' class-data archives are kept: under target/, one folder per JDK. */

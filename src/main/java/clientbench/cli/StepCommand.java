@@ -28,7 +28,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 /**
- * {@code Bench step}, not for users: one step of an upgrade's run ({@link ArmSteps}) in a JVM of its own on one
+ * {@code Bench step}, not for users: one step of an upgrade's run ({@link VersionArms}) in a JVM of its own on one
  * version's jar, so that JMH's fork, which takes its host's class path, runs that version. The result comes back
  * serialized into {@code --out} (JMH's results are {@link java.io.Serializable}).
  */

@@ -21,7 +21,7 @@ import java.util.concurrent.Callable;
 /**
  * {@code ./bench upgrade CLIENT OLD NEW}: builds a jar per version ({@link VersionJar}: its contract test passed, or
  * one line why not), runs the behaviour cases on each, measures both in one run, interleaved with noop ({@link
- * ArmSteps}), and ends with the behaviour cells that changed and each figure's ratio new/old, interval and verdict.
+ * VersionArms}), and ends with the behaviour cells that changed and each figure's ratio new/old, interval and verdict.
  * docs/upgrade.md says how to read it.
  */
 @Command(name = "upgrade", sortOptions = false, mixinStandardHelpOptions = true, versionProvider = Version.class,
@@ -144,7 +144,7 @@ final class UpgradeCommand implements Callable<Integer>, Bench.Checked {
         }
         Versions versions = Versions.of(built.get(0), built.get(1));
         RunPlan plan = new RunPlan(measured, versions.labels(), null, jmh, forkJdk);
-        return new ComparisonRun(plan, System.out, new ArmSteps(plan, versions, profile, !noBehaviour)).run();
+        return new ComparisonRun(plan, System.out, new VersionArms(plan, versions, profile, !noBehaviour)).run();
     }
 
     /** rate-4000 and closed-x16 where {@code source} has them, else all of its shapes (smoke's, say). */

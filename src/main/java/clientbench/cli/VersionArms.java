@@ -21,7 +21,7 @@ import java.util.List;
  * JMH fork runs on its host's class path; the step's JMH output into jmh.log, its result read back. That JVM waits
  * while the fork measures, as this one does in a comparison: the fork's figures are its own JVM's.
  */
-final class ArmSteps {
+final class VersionArms {
     /**
      * The behaviour cases of both versions, two JVMs at once on 2 cores, for the time left: as long as the slower one,
      * which a version whose HTTP/2 cases wait on stalled streams makes about a minute (docs/upgrade.md).
@@ -33,7 +33,7 @@ final class ArmSteps {
     private final boolean behaviour;
 
     /** @param behaviour whether each version goes through the behaviour cases first, in a JVM on its jar */
-    ArmSteps(RunPlan plan, Versions versions, String sourceProfile, boolean behaviour) {
+    VersionArms(RunPlan plan, Versions versions, String sourceProfile, boolean behaviour) {
         this.plan = plan;
         this.versions = versions;
         this.sourceProfile = sourceProfile;
