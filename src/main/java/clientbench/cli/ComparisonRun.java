@@ -18,12 +18,7 @@ import clientbench.startup.StartupRun;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.results.format.ResultFormatFactory;
 import org.openjdk.jmh.results.format.ResultFormatType;
-import org.openjdk.jmh.runner.Runner;
-import org.openjdk.jmh.runner.RunnerException;
-import org.openjdk.jmh.runner.format.OutputFormatFactory;
-import org.openjdk.jmh.runner.options.VerboseMode;
 
-import java.io.ByteArrayOutputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -43,32 +38,28 @@ import java.util.Random;
 /**
  * The comparison: one JMH run per step of the {@link Schedule}, a progress line each; slowed rounds again as time
  * allows ({@link Repeats}); then the run's files, report and verdict. A crashing client is a result; an interrupted or
- * empty run stays incomplete. An upgrade's versions run as two clients, each on its jar ({@link VersionArms}).
+ * empty run stays incomplete. What it compares are its {@link Arms}: clients, or an upgrade's versions each on its jar.
  */
 final class ComparisonRun {
     /** Client JVMs of the behaviour run at once: its cases mostly wait, so more than the 2 cores fit. */
     static final int BEHAVIOUR_JVMS = 4;
     private final RunPlan plan;
     private final PrintStream out;
-    private final VersionArms arms;
+    private final Arms arms;
     private final Looks looks;
     private final RunConditions conditions = new RunConditions();
 
+    /** A comparison of the plan's clients. */
     ComparisonRun(RunPlan plan, PrintStream out) {
-        this(plan, out, null);
-    }
-
-    ComparisonRun(RunPlan plan, PrintStream out, VersionArms arms) {
-        this(plan, out, arms, null);
+        this(plan, out, new ClientArms(plan), null);
     }
 
     /**
-     * @param arms for an upgrade's run: its two versions, each step in a JVM on its version's jar, the rounds A B B A,
-     *             none repeated (each round's versions are compared within it), and the upgrade's decision at the end;
-     *             null for a comparison of clients
+     * @param arms what the run compares: the plan's clients ({@link ClientArms}), or an upgrade's versions ({@link
+     *             VersionArms})
      * @param until the shape whose rounds stop once every pair is decided (its rounds already in {@code plan}); null: none
      */
-    ComparisonRun(RunPlan plan, PrintStream out, VersionArms arms, UntilDecided until) {
+    ComparisonRun(RunPlan plan, PrintStream out, Arms arms, UntilDecided until) {
         this.plan = plan;
         this.out = out;
         this.arms = arms;
@@ -96,14 +87,12 @@ final class ComparisonRun {
         Profile p = plan.profile();
         List<String> forkJvmArgs = RunOptions.forkJvmArgs(plan.jdk(), plan.jmh(), run.dir());
         Instant started = Instant.now();
-        List<Schedule.Step> steps = arms == null ? plan.steps() : arms.steps();
+        List<Schedule.Step> steps = arms.steps();
         boolean startup = p.startup() != null && plan.target() == null; // cold starts need the stub
         int jvms = (int) plan.clients().stream().filter(c -> !Adapters.NOOP.equals(c)).count() + 1;
         long startupSeconds = startup ? p.startup().estimatedSeconds(jvms) : 0;
-        // the cases need the stub; an upgrade's: each version once, on its jar
-        boolean behaviour = arms == null ? p.behaviour() && plan.target() == null : arms.behaviour();
-        long behaviourSeconds = !behaviour ? 0 : arms == null ? BehaviourRun.estimatedSeconds(jvms - 1, BEHAVIOUR_JVMS)
-                : VersionArms.BEHAVIOUR_SECONDS;
+        boolean behaviour = arms.behaviour();
+        long behaviourSeconds = behaviour ? arms.behaviourSeconds() : 0;
         long estimatedTotal = startupSeconds + behaviourSeconds
                 + steps.stream().filter(s -> refusal(s) == null).mapToLong(s -> s.shape().estimatedSeconds()).sum();
         int rounds = p.shapes().stream().mapToInt(Shape::rounds).max().orElse(1);
@@ -119,18 +108,14 @@ final class ComparisonRun {
         if (plan.target() != null) {
             out.println("bench: request " + EnvJson.requestSummary(plan));
         }
-        if (arms != null) {
-            boolean duets = plan.profile().shapes().stream().anyMatch(Shape::interleaved);
-            out.println("bench: upgrade " + arms.versions().words() + ": " + (duets ? "a set per round of a fixed-rate or closed"
-                    + " shape, old, noop and new alive at once, their windows in a new order each block; other shapes "
-                    : "") + "old, noop, new in odd rounds, new, noop, old in even");
-        }
+        arms.announce(out);
         List<Ran> ran = new ArrayList<>();
         List<Map<String, Object>> sets = new ArrayList<>(); // each interleaved set's orders, and the forks that left it
         List<String> skipped = new ArrayList<>();
         List<Map<String, Object>> roundRecords;
         try (PrintStream jmhLog = new PrintStream(new FileOutputStream(run.dir().resolve("jmh.log").toFile()), true,
                 StandardCharsets.UTF_8)) {
+            StepContext context = new StepContext(run.dir(), forkJvmArgs, requestFile, jmhLog);
             long[] done = {0};
             if (startup) {
                 conditions.phaseStarts("startup");
@@ -151,8 +136,7 @@ final class ComparisonRun {
                 if (step.shape().interleaved()) {
                     conditions.phaseStarts(step.shape().name());
                     conditions.roundStarts(step.shape().name(), step.round());
-                    int end = runSet(steps, i, forkJvmArgs, requestFile, jmhLog, run.dir(), setOrders, sets, ran, skipped,
-                            done, started, estimatedTotal);
+                    int end = runSet(steps, i, context, setOrders, sets, ran, skipped, done, started, estimatedTotal);
                     conditions.roundEnded(step.shape().name(), step.round());
                     conditions.phaseEnded(step.shape().name());
                     n = end;
@@ -176,7 +160,7 @@ final class ComparisonRun {
                 }
                 conditions.phaseStarts(step.shape().name());
                 conditions.roundStarts(step.shape().name(), step.round());
-                Ran r = arms == null ? runStep(step, forkJvmArgs, requestFile, jmhLog, run.dir()) : arms.run(step, jmhLog, run.dir());
+                Ran r = arms.run(step, context);
                 conditions.roundEnded(step.shape().name(), step.round());
                 conditions.phaseEnded(step.shape().name());
                 done[0] += step.shape().estimatedSeconds();
@@ -189,8 +173,7 @@ final class ComparisonRun {
                             roundRecords(judged(byRound), byRound, List.of(), conditions), forkJvmArgs, sets, until));
                 }
             }
-            roundRecords = repeatFlaggedRounds(ran, forkJvmArgs, requestFile, jmhLog, run.dir(),
-                    Repeats.budgetSeconds(estimatedTotal, limitLeft(p.timeLimit(), started), Duration.between(started,
+            roundRecords = repeatFlaggedRounds(ran, context, Repeats.budgetSeconds(estimatedTotal, limitLeft(p.timeLimit(), started), Duration.between(started,
                             Instant.now()), done[0]));
         }
 
@@ -216,7 +199,7 @@ final class ComparisonRun {
         }
         // The verdict (an upgrade's: its ratios) is decided once, into summary.json and results.csv; the report and
         // the terminal print it.
-        String verdict = arms == null ? Report.decide(run.finalDir()) : Report.upgrade(run.finalDir());
+        String verdict = arms.decide(run.finalDir());
         boolean reported = verdict != null && Report.render(run.finalDir(), out);
         if (verdict != null) {
             out.println();
@@ -256,9 +239,7 @@ final class ComparisonRun {
         JsonFiles.writeAtomically(run.dir().resolve("summary.json"), Summary.json(c.all(), c.runs(), Capacity.read(run.dir())));
         Map<String, Object> env = EnvJson.of(plan, started, c.runs(), c.failed(), skipped, roundRecords, forkJvmArgs, run.dir());
         env.put("conditions", conditions.toJson(run.dir()));
-        if (arms != null) {
-            env.put("upgrade", arms.versions().toJson());
-        }
+        arms.record(env);
         if (!sets.isEmpty()) {
             env.put("sets", sets);
         }
@@ -289,23 +270,9 @@ final class ComparisonRun {
         }
     }
 
-    /**
-     * Every client through the behaviour cases, {@link #BEHAVIOUR_JVMS} client JVMs at a time; one line each. An
-     * upgrade's: the client once on each version's jar, both at once, named as the run names the versions.
-     */
+    /** The arms through the behaviour cases ({@link Arms#runBehaviour}); a line before and after. */
     private void behaviour(Path dir) throws IOException, InterruptedException {
-        Map<String, Object> r;
-        if (arms == null) {
-            out.printf("[behaviour] each client through %d cases as shipped (stale connections, deadlines, timeouts,"
-                    + " pools, bodies, a slow host, big heads, TLS, HTTP/2), %d JVMs at a time%n", BehaviourRun.cases(),
-                    BEHAVIOUR_JVMS);
-            r = BehaviourRun.run(plan.clients(), plan.jdk(), BEHAVIOUR_JVMS, dir, out);
-        } else {
-            out.printf("[behaviour] %s through %d cases as shipped, each version in a JVM on its jar, both at once"
-                    + " (about %d s; --no-behaviour skips it)%n", arms.versions().words(), BehaviourRun.cases(),
-                    VersionArms.BEHAVIOUR_SECONDS);
-            r = BehaviourRun.runSubjects(arms.versions().behaviourSubjects(), plan.jdk(), BEHAVIOUR_JVMS, dir, out);
-        }
+        Map<String, Object> r = arms.runBehaviour(dir, out);
         out.printf("[behaviour] done in %s s; %s%n", r.get("wallSeconds"), BehaviourRun.FILE);
     }
 
@@ -313,9 +280,9 @@ final class ComparisonRun {
      * The interleaved set that begins at {@code steps[from]} (its shape's round), then a progress line for each of its
      * runs as a run alone prints it; returns the index after its last step.
      */
-    private int runSet(List<Schedule.Step> steps, int from, List<String> forkJvmArgs, Path requestFile, PrintStream jmhLog,
-                       Path dir, Random setOrders, List<Map<String, Object>> sets, List<Ran> ran, List<String> skipped,
-                       long[] done, Instant started, long estimatedTotal) throws IOException, InterruptedException {
+    private int runSet(List<Schedule.Step> steps, int from, StepContext context, Random setOrders,
+                       List<Map<String, Object>> sets, List<Ran> ran, List<String> skipped, long[] done, Instant started,
+                       long estimatedTotal) throws IOException, InterruptedException {
         Schedule.Step first = steps.get(from);
         int end = from;
         while (end < steps.size() && steps.get(end).shape() == first.shape() && steps.get(end).round() == first.round()) {
@@ -323,8 +290,8 @@ final class ComparisonRun {
         }
         List<Schedule.Step> set = steps.subList(from, end).stream().filter(s -> refusal(s) == null).toList();
         List<Ran> setRan = set.isEmpty() ? List.of()
-                : InterleavedSet.run(set, arms == null ? InterleavedSet.inThisJvm(plan, forkJvmArgs, requestFile)
-                        : (step, turns, log) -> arms.runInSet(step, turns, log, dir), jmhLog, dir, out, setOrders, sets);
+                : InterleavedSet.run(set, (step, turns, log) -> arms.runInSet(step, turns, log, context),
+                        context.jmhLog(), context.dir(), out, setOrders, sets);
         done[0] += set.size() * first.shape().estimatedSeconds();
         ran.addAll(setRan);
         for (int j = from; j < end; j++) {
@@ -346,7 +313,7 @@ final class ComparisonRun {
     }
 
     private String refusal(Schedule.Step s) {
-        return Adapters.refusal(arms == null ? s.client() : arms.versions().adapter(s.client()), s.shape().protocol());
+        return Adapters.refusal(arms.adapter(s.client()), s.shape().protocol());
     }
 
     /** The system property the launcher sets to when the user's command began, in epoch milliseconds. */
@@ -369,28 +336,6 @@ final class ComparisonRun {
         return TimeLeft.human(TimeLeft.of(started, done, total));
     }
 
-    /** One step's JMH run; the files it wrote are the trial records and logs new in the folder. */
-    private Ran runStep(Schedule.Step step, List<String> forkJvmArgs, Path requestFile, PrintStream jmhLog, Path dir)
-            throws IOException {
-        List<Path> before = trialFiles(dir);
-        ByteArrayOutputStream runLog = new ByteArrayOutputStream();
-        Collection<RunResult> r;
-        try (PrintStream runOut = new PrintStream(runLog, true, StandardCharsets.UTF_8)) {
-            r = new Runner(RunOptions.of(plan, step.shape(), step.client(), step.round(), forkJvmArgs, requestFile),
-                    OutputFormatFactory.createFormatInstance(runOut, VerboseMode.NORMAL)).run();
-        } catch (RunnerException e) {
-            r = List.of();
-            // The exception's own line, which FailureReason reads (JMH's lock held by another run, say).
-            runLog.writeBytes((e + "\n").getBytes(StandardCharsets.UTF_8));
-        }
-        jmhLog.write(runLog.toByteArray());
-        List<Path> files = new ArrayList<>(trialFiles(dir));
-        files.removeAll(before);
-        String log = runLog.toString(StandardCharsets.UTF_8);
-        // A client that crashes (an OutOfMemoryError holding 15,000 requests, say) is a result, said in a line.
-        return r.isEmpty() ? new Ran(step, null, files, FailureReason.of(log)) : new Ran(step, r.iterator().next(), files, "");
-    }
-
     /** The run folder's trial records and histograms ({@code *.trial.json}, {@code *.hlog}), at its top level. */
     static List<Path> trialFiles(Path dir) throws IOException {
         try (var files = Files.newDirectoryStream(dir, "*.{trial.json,hlog}")) {
@@ -404,29 +349,30 @@ final class ComparisonRun {
      * Judges every round ({@link RoundChecks}), runs the flagged ones again while time allows ({@link Repeats}), and
      * returns env.json's {@code rounds}: per round of each shape, its clients' order, facts and flags, and its repeat.
      */
-    private List<Map<String, Object>> repeatFlaggedRounds(List<Ran> ran, List<String> forkJvmArgs, Path requestFile,
-                                                          PrintStream jmhLog, Path dir, long budgetSeconds) throws IOException {
+    private List<Map<String, Object>> repeatFlaggedRounds(List<Ran> ran, StepContext context, long budgetSeconds)
+            throws IOException, InterruptedException {
         Map<String, List<Ran>> byRound = byRound(ran);
         List<RoundChecks.Facts> judged = judged(byRound);
         // An interleaved set is not run again: its blocks already share each spell of the host among its clients.
-        List<RoundChecks.Facts> flagged = judged.stream().filter(f -> !f.flags().isEmpty())
+        List<RoundChecks.Facts> flagged = !arms.repeatsFlaggedRounds() ? List.<RoundChecks.Facts>of()
+                : judged.stream().filter(f -> !f.flags().isEmpty())
                 .filter(f -> plan.profile().shapes().stream().noneMatch(x -> x.name().equals(f.shape()) && x.interleaved()))
                 .toList();
         Random random = new Random(plan.seed() + 1); // the repeats' orders, drawn apart from the rounds'
-        List<Repeats.Repeat> repeats = arms != null ? List.of() : Repeats.run(flagged, judged, ran, budgetSeconds, (shape, round) -> {
+        List<Repeats.Repeat> repeats = Repeats.run(flagged, judged, ran, budgetSeconds, (shape, round) -> {
             Shape sh = plan.profile().shapes().stream().filter(x -> x.name().equals(shape)).findFirst().orElseThrow();
             List<Ran> again = new ArrayList<>();
             for (Schedule.Step step : Schedule.block(sh, plan.clients(), round, random)) {
                 if (refusal(step) == null) {
                     String start = ProgressLine.start(again.size() + 1, sh.clients(plan.clients()).size(), step);
-                    Ran r = runStep(step, forkJvmArgs, requestFile, jmhLog, dir);
+                    Ran r = arms.run(step, context);
                     out.println(ProgressLine.end(start, r.result() == null ? "FAILED: " + r.failure()
                             : ProgressLine.figures(r.files()), "repeat"));
                     again.add(r);
                 }
             }
             return again;
-        }, dir, out);
+        }, context.dir(), out);
         return roundRecords(judged, byRound, repeats, conditions);
     }
 

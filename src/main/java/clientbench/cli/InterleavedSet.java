@@ -2,15 +2,10 @@ package clientbench.cli;
 
 import clientbench.harness.JsonFiles;
 import clientbench.harness.Trial;
-import clientbench.harness.Turn;
 import clientbench.interleave.Conductor;
-import clientbench.plan.RunPlan;
 import clientbench.plan.Schedule;
 import clientbench.plan.Shape;
 import org.openjdk.jmh.results.RunResult;
-import org.openjdk.jmh.runner.Runner;
-import org.openjdk.jmh.runner.format.OutputFormatFactory;
-import org.openjdk.jmh.runner.options.VerboseMode;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -42,18 +37,6 @@ final class InterleavedSet {
     /** How a step's JMH run starts in a set: its forks given the set's conductor ({@code turns}), its output into {@code log}. */
     interface Member {
         Collection<RunResult> run(Schedule.Step step, String turns, OutputStream log) throws Exception;
-    }
-
-    /** A comparison's member: a JMH Runner in this JVM, its forks on this JVM's class path. */
-    static Member inThisJvm(RunPlan plan, List<String> forkJvmArgs, Path requestFile) {
-        return (step, turns, log) -> {
-            List<String> args = new ArrayList<>(forkJvmArgs);
-            args.add("-D" + Turn.PROPERTY + "=" + turns);
-            Runner runner = new Runner(RunOptions.of(plan, step.shape(), step.client(), step.round(), args, requestFile),
-                    OutputFormatFactory.createFormatInstance(new PrintStream(log, true, StandardCharsets.UTF_8),
-                            VerboseMode.NORMAL));
-            return JmhRuns.runLocked(runner);
-        };
     }
 
     /** The steps of one set (one shape, one round), each started by {@code member}; returns each step as it ran. */

@@ -48,7 +48,7 @@ final class Repeats {
 
     /** A round run again: the steps' outcomes and their files. */
     interface Rerun {
-        List<ComparisonRun.Ran> run(String shape, int round) throws IOException;
+        List<ComparisonRun.Ran> run(String shape, int round) throws IOException, InterruptedException;
     }
 
     /** What happened to one flagged round, for env.json. */
@@ -60,7 +60,8 @@ final class Repeats {
      * {@code ran} is updated in place where a repeat stands. Says each on {@code out}.
      */
     static List<Repeat> run(List<RoundChecks.Facts> flagged, List<RoundChecks.Facts> all, List<ComparisonRun.Ran> ran,
-                            long budgetSeconds, Rerun rerun, Path dir, PrintStream out) throws IOException {
+                            long budgetSeconds, Rerun rerun, Path dir, PrintStream out)
+            throws IOException, InterruptedException {
         List<Repeat> done = new ArrayList<>();
         long spent = 0;
         for (RoundChecks.Facts f : flagged) {

@@ -110,7 +110,7 @@ final class RunCommand implements Callable<Integer>, Bench.Checked {
     @Override
     public Integer call() throws Exception {
         int checked = check();
-        return checked != 0 ? checked : new ComparisonRun(plan, System.out, null, until).run();
+        return checked != 0 ? checked : new ComparisonRun(plan, System.out, new ClientArms(plan), until).run();
     }
 
     /**

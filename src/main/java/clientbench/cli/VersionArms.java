@@ -1,8 +1,10 @@
 package clientbench.cli;
 
+import clientbench.behaviour.BehaviourRun;
 import clientbench.jvm.Jdk;
 import clientbench.plan.RunPlan;
 import clientbench.plan.Schedule;
+import clientbench.plan.Shape;
 import org.openjdk.jmh.results.RunResult;
 
 import java.io.IOException;
@@ -15,13 +17,16 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 
 /**
- * How an upgrade's run runs each step: in a JVM of its own on the step's version's jar ({@link StepCommand}), since a
- * JMH fork runs on its host's class path; the step's JMH output into jmh.log, its result read back. That JVM waits
- * while the fork measures, as this one does in a comparison: the fork's figures are its own JVM's.
+ * An upgrade's arms: a client at two versions ({@link Versions}), the rounds A B B A, none repeated (each round's
+ * versions are compared within it), and the upgrade's decision at the end. Each step runs in a JVM of its own on the
+ * step's version's jar ({@link StepCommand}), since a JMH fork runs on its host's class path; the step's JMH output into
+ * jmh.log, its result read back. That JVM waits while the fork measures, as this one does in a comparison: the fork's
+ * figures are its own JVM's.
  */
-final class VersionArms {
+final class VersionArms implements Arms {
     /**
      * The behaviour cases of both versions, two JVMs at once on 2 cores, for the time left: as long as the slower one,
      * which a version whose HTTP/2 cases wait on stalled streams makes about a minute (docs/upgrade.md).
@@ -40,28 +45,28 @@ final class VersionArms {
         this.behaviour = behaviour;
     }
 
-    Versions versions() {
-        return versions;
-    }
-
-    boolean behaviour() {
-        return behaviour;
-    }
-
     /** Every step of the run, A B B A ({@link Schedule#alternating}). */
-    List<Schedule.Step> steps() {
+    @Override
+    public List<Schedule.Step> steps() {
         return Schedule.alternating(plan.profile().shapes(), versions.from().label(), versions.to().label());
     }
 
-    /** One step on its version's jar; its trial files are those new in {@code dir}. */
-    ComparisonRun.Ran run(Schedule.Step step, PrintStream jmhLog, Path dir) throws IOException, InterruptedException {
+    @Override
+    public String adapter(String label) {
+        return versions.adapter(label);
+    }
+
+    /** One step on its version's jar; its trial files are those new in the run's folder. */
+    @Override
+    public ComparisonRun.Ran run(Schedule.Step step, StepContext context) throws IOException, InterruptedException {
+        Path dir = context.dir();
         List<Path> before = ComparisonRun.trialFiles(dir);
         Path out = Files.createTempFile("clientbench-step", ".ser");
         try {
             Process p = new ProcessBuilder(command(step, dir, out)).redirectErrorStream(true).start();
             byte[] log = p.getInputStream().readAllBytes();
             int exit = p.waitFor();
-            jmhLog.write(log);
+            context.jmhLog().write(log);
             List<Path> files = new ArrayList<>(ComparisonRun.trialFiles(dir));
             files.removeAll(before);
             List<RunResult> r = exit == 0 && Files.size(out) > 0 ? StepCommand.read(out) : List.of();
@@ -73,11 +78,12 @@ final class VersionArms {
     }
 
     /** A step of a set: its JVM given the set's conductor, its output into {@code log}, its result read back. */
-    Collection<RunResult> runInSet(Schedule.Step step, String turns, OutputStream log, Path dir)
+    @Override
+    public Collection<RunResult> runInSet(Schedule.Step step, String turns, OutputStream log, StepContext context)
             throws IOException, InterruptedException {
         Path out = Files.createTempFile("clientbench-step", ".ser");
         try {
-            List<String> cmd = command(step, dir, out);
+            List<String> cmd = command(step, context.dir(), out);
             cmd.addAll(cmd.indexOf("--"), List.of("--turns", turns));
             Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
             try (InputStream in = p.getInputStream()) {
@@ -87,6 +93,49 @@ final class VersionArms {
         } finally {
             Files.deleteIfExists(out);
         }
+    }
+
+    @Override
+    public boolean behaviour() {
+        return behaviour;
+    }
+
+    @Override
+    public long behaviourSeconds() {
+        return BEHAVIOUR_SECONDS;
+    }
+
+    /** The client once on each version's jar, both at once, named as the run names the versions. */
+    @Override
+    public Map<String, Object> runBehaviour(Path dir, PrintStream out) throws IOException, InterruptedException {
+        out.printf("[behaviour] %s through %d cases as shipped, each version in a JVM on its jar, both at once"
+                + " (about %d s; --no-behaviour skips it)%n", versions.words(), BehaviourRun.cases(), BEHAVIOUR_SECONDS);
+        return BehaviourRun.runSubjects(versions.behaviourSubjects(), plan.jdk(), ComparisonRun.BEHAVIOUR_JVMS, dir, out);
+    }
+
+    @Override
+    public boolean repeatsFlaggedRounds() {
+        return false;
+    }
+
+    @Override
+    public void announce(PrintStream out) {
+        boolean duets = plan.profile().shapes().stream().anyMatch(Shape::interleaved);
+        out.println("bench: upgrade " + versions.words() + ": " + (duets ? "a set per round of a fixed-rate or closed"
+                + " shape, old, noop and new alive at once, their windows in a new order each block; other shapes "
+                : "") + "old, noop, new in odd rounds, new, noop, old in even");
+    }
+
+    /** env.json's {@code upgrade}: the client, each version as built and named, the order of each round. */
+    @Override
+    public void record(Map<String, Object> env) {
+        env.put("upgrade", versions.toJson());
+    }
+
+    /** Each figure's ratio to/from, its interval and verdict (analysis: upgrade). */
+    @Override
+    public String decide(Path finishedDir) throws IOException, InterruptedException {
+        return Report.upgrade(finishedDir);
     }
 
     /** The step's JVM: the launcher's java and flags, the version's jar, and the step as {@link StepCommand} takes it. */

@@ -57,6 +57,6 @@ public final class ProfileRunProbe {
         Profile profile = new Profile("probe", "ComparisonRunTest's run until decided", shapes, null);
         UntilDecided until = UntilDecided.of(profile, rounds);
         RunPlan plan = new RunPlan(until.applyTo(profile), clients, null, JmhArgs.parse(List.of()), Jdk.current());
-        return new ComparisonRun(plan, System.out, null, until).run();
+        return new ComparisonRun(plan, System.out, new ClientArms(plan), until).run();
     }
 }

@@ -67,7 +67,7 @@ class RepeatsTest {
     }
 
     /** Runs Repeats over {@code ran}, whose round 1 of rate-4000 is flagged, with a rerun of {@code again}'s steal. */
-    List<Repeats.Repeat> repeat(List<ComparisonRun.Ran> ran, double again, boolean result, long budget) throws IOException {
+    List<Repeats.Repeat> repeat(List<ComparisonRun.Ran> ran, double again, boolean result, long budget) throws IOException, InterruptedException {
         RoundChecks.Facts first = judged(ran.get(0), List.of());
         assertEquals(List.of("steal"), first.flags(), "the round to repeat is flagged");
         List<RoundChecks.Facts> all = new ArrayList<>();
