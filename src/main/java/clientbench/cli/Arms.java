@@ -25,7 +25,7 @@ interface Arms {
     String adapter(String label);
 
     /** One step alone; its trial files are those new in the run's folder. */
-    ComparisonRun.Ran run(Schedule.Step step, StepContext context) throws IOException, InterruptedException;
+    Ran run(Schedule.Step step, StepContext context) throws IOException, InterruptedException;
 
     /** A step of an interleaved set: its forks given the set's conductor ({@code turns}), its output into {@code log}. */
     Collection<RunResult> runInSet(Schedule.Step step, String turns, OutputStream log, StepContext context)

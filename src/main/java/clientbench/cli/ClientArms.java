@@ -45,7 +45,7 @@ final class ClientArms implements Arms {
 
     /** One step's JMH run; the files it wrote are the trial records and logs new in the folder. */
     @Override
-    public ComparisonRun.Ran run(Schedule.Step step, StepContext context) throws IOException {
+    public Ran run(Schedule.Step step, StepContext context) throws IOException {
         List<Path> before = ComparisonRun.trialFiles(context.dir());
         ByteArrayOutputStream runLog = new ByteArrayOutputStream();
         Collection<RunResult> r;
@@ -62,8 +62,8 @@ final class ClientArms implements Arms {
         files.removeAll(before);
         String log = runLog.toString(StandardCharsets.UTF_8);
         // A client that crashes (an OutOfMemoryError holding 15,000 requests, say) is a result, said in a line.
-        return r.isEmpty() ? new ComparisonRun.Ran(step, null, files, FailureReason.of(log))
-                : new ComparisonRun.Ran(step, r.iterator().next(), files, "");
+        return r.isEmpty() ? new Ran(step, null, files, FailureReason.of(log))
+                : new Ran(step, r.iterator().next(), files, "");
     }
 
     /** A set's step: a JMH Runner in this JVM, run while the set holds JMH's lock ({@link JmhRuns}). */

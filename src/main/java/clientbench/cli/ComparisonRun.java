@@ -66,10 +66,6 @@ final class ComparisonRun {
         this.looks = until == null ? null : new Looks(until, out);
     }
 
-    /** One step as it ran: its result (null when it failed or was skipped), the files it wrote, why it failed. */
-    record Ran(Schedule.Step step, RunResult result, List<Path> files, String failure) {
-    }
-
     int run() throws IOException, InterruptedException {
         RunFolder run = RunFolder.create(Report.root().resolve("results"));
         // With a target: the request every fork sends, credentials in full until the forks are done.

@@ -40,7 +40,7 @@ final class InterleavedSet {
     }
 
     /** The steps of one set (one shape, one round), each started by {@code member}; returns each step as it ran. */
-    static List<ComparisonRun.Ran> run(List<Schedule.Step> steps, Member member, PrintStream jmhLog, Path dir,
+    static List<Ran> run(List<Schedule.Step> steps, Member member, PrintStream jmhLog, Path dir,
                                        PrintStream out, Random random, List<Map<String, Object>> records)
             throws IOException, InterruptedException {
         Shape shape = steps.get(0).shape();
@@ -73,7 +73,7 @@ final class InterleavedSet {
         List<Path> files = new ArrayList<>(ComparisonRun.trialFiles(dir));
         files.removeAll(before);
         Map<String, List<Path>> byClient = byClient(files);
-        List<ComparisonRun.Ran> ran = new ArrayList<>();
+        List<Ran> ran = new ArrayList<>();
         for (Schedule.Step step : steps) {
             Collection<RunResult> r;
             String failure = "";
@@ -86,8 +86,8 @@ final class InterleavedSet {
             jmhLog.write(logs.get(step.client()).toByteArray());
             String log = logs.get(step.client()).toString(StandardCharsets.UTF_8) + failure;
             List<Path> own = byClient.getOrDefault(step.client(), List.of());
-            ran.add(r.isEmpty() ? new ComparisonRun.Ran(step, null, own, FailureReason.of(log))
-                    : new ComparisonRun.Ran(step, r.iterator().next(), own, ""));
+            ran.add(r.isEmpty() ? new Ran(step, null, own, FailureReason.of(log))
+                    : new Ran(step, r.iterator().next(), own, ""));
         }
         record.put("shape", shape.name());
         record.put("set", round);

@@ -48,7 +48,7 @@ final class Repeats {
 
     /** A round run again: the steps' outcomes and their files. */
     interface Rerun {
-        List<ComparisonRun.Ran> run(String shape, int round) throws IOException, InterruptedException;
+        List<Ran> run(String shape, int round) throws IOException, InterruptedException;
     }
 
     /** What happened to one flagged round, for env.json. */
@@ -59,13 +59,13 @@ final class Repeats {
      * Runs the flagged rounds again, in the order they ran, while their estimates fit in {@code budgetSeconds};
      * {@code ran} is updated in place where a repeat stands. Says each on {@code out}.
      */
-    static List<Repeat> run(List<RoundChecks.Facts> flagged, List<RoundChecks.Facts> all, List<ComparisonRun.Ran> ran,
+    static List<Repeat> run(List<RoundChecks.Facts> flagged, List<RoundChecks.Facts> all, List<Ran> ran,
                             long budgetSeconds, Rerun rerun, Path dir, PrintStream out)
             throws IOException, InterruptedException {
         List<Repeat> done = new ArrayList<>();
         long spent = 0;
         for (RoundChecks.Facts f : flagged) {
-            List<ComparisonRun.Ran> first = ran.stream()
+            List<Ran> first = ran.stream()
                     .filter(r -> r.step().shape().name().equals(f.shape()) && r.step().round() == f.round()).toList();
             long cost = first.stream().mapToLong(r -> r.step().shape().estimatedSeconds()).sum();
             String what = String.format(Locale.ROOT, "%s round %d (%s)", f.shape(), f.round(), String.join(", ", f.flags()));
@@ -76,7 +76,7 @@ final class Repeats {
             }
             spent += cost;
             out.println("bench: " + what + ": running it again now");
-            List<ComparisonRun.Ran> again = rerun.run(f.shape(), f.round());
+            List<Ran> again = rerun.run(f.shape(), f.round());
             List<RoundChecks.Facts> others = new ArrayList<>(all);
             others.remove(f);
             RoundChecks.Facts read = RoundChecks.read(f.shape(), f.round(), files(again));
@@ -96,7 +96,7 @@ final class Repeats {
         return done;
     }
 
-    static List<Path> files(Collection<ComparisonRun.Ran> ran) {
+    static List<Path> files(Collection<Ran> ran) {
         return ran.stream().flatMap(r -> r.files().stream()).toList();
     }
 

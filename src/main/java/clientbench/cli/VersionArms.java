@@ -58,7 +58,7 @@ final class VersionArms implements Arms {
 
     /** One step on its version's jar; its trial files are those new in the run's folder. */
     @Override
-    public ComparisonRun.Ran run(Schedule.Step step, StepContext context) throws IOException, InterruptedException {
+    public Ran run(Schedule.Step step, StepContext context) throws IOException, InterruptedException {
         Path dir = context.dir();
         List<Path> before = ComparisonRun.trialFiles(dir);
         Path out = Files.createTempFile("clientbench-step", ".ser");
@@ -70,8 +70,8 @@ final class VersionArms implements Arms {
             List<Path> files = new ArrayList<>(ComparisonRun.trialFiles(dir));
             files.removeAll(before);
             List<RunResult> r = exit == 0 && Files.size(out) > 0 ? StepCommand.read(out) : List.of();
-            return r.isEmpty() ? new ComparisonRun.Ran(step, null, files, FailureReason.of(new String(log, StandardCharsets.UTF_8)))
-                    : new ComparisonRun.Ran(step, r.get(0), files, "");
+            return r.isEmpty() ? new Ran(step, null, files, FailureReason.of(new String(log, StandardCharsets.UTF_8)))
+                    : new Ran(step, r.get(0), files, "");
         } finally {
             Files.deleteIfExists(out);
         }

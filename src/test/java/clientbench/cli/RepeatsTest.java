@@ -54,24 +54,24 @@ class RepeatsTest {
     int reruns;
 
     /** A step of {@code s} for jdk in {@code round} as it ran: its record of {@code steal}, and a result. */
-    ComparisonRun.Ran ran(Shape s, int round, String tag, double steal, boolean result) throws IOException {
+    Ran ran(Shape s, int round, String tag, double steal, boolean result) throws IOException {
         Path record = trial(dir, s.name() + "-jdk-r" + round + "-" + tag, "jdk",
                 new RoundChecksTest.Window(true, steal, 1_000_000, 1_000));
-        return new ComparisonRun.Ran(new Schedule.Step(s, "jdk", round, s.rounds()), result ? RESULT : null,
+        return new Ran(new Schedule.Step(s, "jdk", round, s.rounds()), result ? RESULT : null,
                 List.of(record), result ? "" : "the fork exited with 1");
     }
 
-    RoundChecks.Facts judged(ComparisonRun.Ran r, List<RoundChecks.Facts> all) throws IOException {
+    RoundChecks.Facts judged(Ran r, List<RoundChecks.Facts> all) throws IOException {
         RoundChecks.Facts f = RoundChecks.read(r.step().shape().name(), r.step().round(), r.files());
         return RoundChecks.flag(f, all.isEmpty() ? List.of(f) : all);
     }
 
     /** Runs Repeats over {@code ran}, whose round 1 of rate-4000 is flagged, with a rerun of {@code again}'s steal. */
-    List<Repeats.Repeat> repeat(List<ComparisonRun.Ran> ran, double again, boolean result, long budget) throws IOException, InterruptedException {
+    List<Repeats.Repeat> repeat(List<Ran> ran, double again, boolean result, long budget) throws IOException, InterruptedException {
         RoundChecks.Facts first = judged(ran.get(0), List.of());
         assertEquals(List.of("steal"), first.flags(), "the round to repeat is flagged");
         List<RoundChecks.Facts> all = new ArrayList<>();
-        for (ComparisonRun.Ran r : ran) {
+        for (Ran r : ran) {
             all.add(judged(r, List.of()));
         }
         return Repeats.run(List.of(first), all, ran, budget, (s, round) -> {
@@ -84,9 +84,9 @@ class RepeatsTest {
 
     @Test
     void aRepeatThatIsNotFlaggedTakesTheFirstsPlaceAndTheFirstsFilesAreSuperseded() throws Exception {
-        List<ComparisonRun.Ran> ran = new ArrayList<>(List.of(ran(shape, 1, "first", STOLEN, true),
+        List<Ran> ran = new ArrayList<>(List.of(ran(shape, 1, "first", STOLEN, true),
                 ran(shape, 2, "first", NONE, true), ran(other, 1, "first", NONE, true)));
-        ComparisonRun.Ran first = ran.get(0);
+        Ran first = ran.get(0);
         List<Repeats.Repeat> done = repeat(ran, NONE, true, 1_000);
 
         assertEquals(1, reruns);
@@ -106,7 +106,7 @@ class RepeatsTest {
 
     @Test
     void aRepeatFlaggedAndLessStolenStillStands() throws Exception {
-        List<ComparisonRun.Ran> ran = new ArrayList<>(List.of(ran(shape, 1, "first", STOLEN, true)));
+        List<Ran> ran = new ArrayList<>(List.of(ran(shape, 1, "first", STOLEN, true)));
         List<Repeats.Repeat> done = repeat(ran, LESS, true, 1_000);
         assertTrue(done.get(0).stands());
         assertEquals(List.of("steal"), done.get(0).again().flags());
@@ -114,8 +114,8 @@ class RepeatsTest {
 
     @Test
     void aRepeatMoreStolenLeavesTheFirstAndIsItselfSuperseded() throws Exception {
-        List<ComparisonRun.Ran> ran = new ArrayList<>(List.of(ran(shape, 1, "first", STOLEN, true)));
-        ComparisonRun.Ran first = ran.get(0);
+        List<Ran> ran = new ArrayList<>(List.of(ran(shape, 1, "first", STOLEN, true)));
+        Ran first = ran.get(0);
         List<Repeats.Repeat> done = repeat(ran, MORE, true, 1_000);
         assertFalse(done.get(0).stands());
         assertEquals("the first run stands", done.get(0).why());
@@ -130,8 +130,8 @@ class RepeatsTest {
 
     @Test
     void aRepeatWhoseForkFailedNeverStands() throws Exception {
-        List<ComparisonRun.Ran> ran = new ArrayList<>(List.of(ran(shape, 1, "first", STOLEN, true)));
-        ComparisonRun.Ran first = ran.get(0);
+        List<Ran> ran = new ArrayList<>(List.of(ran(shape, 1, "first", STOLEN, true)));
+        Ran first = ran.get(0);
         List<Repeats.Repeat> done = repeat(ran, NONE, false, 1_000);
         assertFalse(done.get(0).stands(), "not flagged, but without a result");
         assertSame(first, ran.get(0));
@@ -139,7 +139,7 @@ class RepeatsTest {
 
     @Test
     void aRoundThatDoesNotFitTheBudgetIsNotRunAgainAndSaysSo() throws Exception {
-        List<ComparisonRun.Ran> ran = new ArrayList<>(List.of(ran(shape, 1, "first", STOLEN, true)));
+        List<Ran> ran = new ArrayList<>(List.of(ran(shape, 1, "first", STOLEN, true)));
         long cost = shape.estimatedSeconds();
         List<Repeats.Repeat> done = repeat(ran, NONE, true, cost - 1);
         assertEquals(0, reruns, "never started");
