@@ -46,7 +46,7 @@ final class ClientArms implements Arms {
     /** One step's JMH run; the files it wrote are the trial records and logs new in the folder. */
     @Override
     public Ran run(Schedule.Step step, StepContext context) throws IOException {
-        List<Path> before = ComparisonRun.trialFiles(context.dir());
+        List<Path> before = RunFolder.trialFiles(context.dir());
         ByteArrayOutputStream runLog = new ByteArrayOutputStream();
         Collection<RunResult> r;
         try (PrintStream runOut = new PrintStream(runLog, true, StandardCharsets.UTF_8)) {
@@ -58,7 +58,7 @@ final class ClientArms implements Arms {
             runLog.writeBytes((e + "\n").getBytes(StandardCharsets.UTF_8));
         }
         context.jmhLog().write(runLog.toByteArray());
-        List<Path> files = new ArrayList<>(ComparisonRun.trialFiles(context.dir()));
+        List<Path> files = new ArrayList<>(RunFolder.trialFiles(context.dir()));
         files.removeAll(before);
         String log = runLog.toString(StandardCharsets.UTF_8);
         // A client that crashes (an OutOfMemoryError holding 15,000 requests, say) is a result, said in a line.

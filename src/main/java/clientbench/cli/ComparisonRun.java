@@ -4,7 +4,6 @@ import clientbench.adapters.Adapters;
 import clientbench.behaviour.BehaviourRun;
 import clientbench.harness.JsonFiles;
 import clientbench.harness.RequestSpec;
-import clientbench.plan.JmhArgs;
 import clientbench.plan.Profile;
 import clientbench.plan.RunPlan;
 import clientbench.plan.Schedule;
@@ -15,9 +14,6 @@ import clientbench.startup.Footprint;
 import clientbench.startup.StartupPlan;
 import clientbench.startup.StartupResult;
 import clientbench.startup.StartupRun;
-import org.openjdk.jmh.results.RunResult;
-import org.openjdk.jmh.results.format.ResultFormatFactory;
-import org.openjdk.jmh.results.format.ResultFormatType;
 
 import java.io.FileOutputStream;
 import java.io.IOException;
@@ -25,12 +21,9 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collection;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -39,15 +32,23 @@ import java.util.Random;
  * The comparison: one JMH run per step of the {@link Schedule}, a progress line each; slowed rounds again as time
  * allows ({@link Repeats}); then the run's files, report and verdict. A crashing client is a result; an interrupted or
  * empty run stays incomplete. What it compares are its {@link Arms}: clients, or an upgrade's versions each on its jar.
+ * One instance makes one run.
  */
 final class ComparisonRun {
     /** Client JVMs of the behaviour run at once: its cases mostly wait, so more than the 2 cores fit. */
     static final int BEHAVIOUR_JVMS = 4;
+    /** The system property the launcher sets to when the user's command began, in epoch milliseconds. */
+    static final String COMMAND_STARTED = "clientbench.commandStarted";
     private final RunPlan plan;
     private final PrintStream out;
     private final Arms arms;
     private final Looks looks;
     private final RunConditions conditions = new RunConditions();
+    private final List<Ran> ran = new ArrayList<>();
+    /** Each interleaved set's orders, and the forks that left it. */
+    private final List<Map<String, Object>> sets = new ArrayList<>();
+    /** Each step a client refused, once for every round of its shape, and why. */
+    private final List<String> skipped = new ArrayList<>();
 
     /** A comparison of the plan's clients. */
     ComparisonRun(RunPlan plan, PrintStream out) {
@@ -80,169 +81,192 @@ final class ComparisonRun {
         }, "bench-interrupted");
         Runtime.getRuntime().addShutdownHook(onInterrupt);
 
-        Profile p = plan.profile();
         List<String> forkJvmArgs = RunOptions.forkJvmArgs(plan.jdk(), plan.jmh(), run.dir());
-        Instant started = Instant.now();
         List<Schedule.Step> steps = arms.steps();
-        boolean startup = p.startup() != null && plan.target() == null; // cold starts need the stub
-        int jvms = (int) plan.clients().stream().filter(c -> !Adapters.NOOP.equals(c)).count() + 1;
-        long startupSeconds = startup ? p.startup().estimatedSeconds(jvms) : 0;
-        boolean behaviour = arms.behaviour();
-        long behaviourSeconds = behaviour ? arms.behaviourSeconds() : 0;
-        long estimatedTotal = startupSeconds + behaviourSeconds
-                + steps.stream().filter(s -> refusal(s) == null).mapToLong(s -> s.shape().estimatedSeconds()).sum();
-        int rounds = p.shapes().stream().mapToInt(Shape::rounds).max().orElse(1);
-        out.printf("bench: profile %s (%s)%n", p.name(), p.purpose());
-        if (conditions.priorityLine() != null) {
-            out.println(conditions.priorityLine());
-        }
-        long clients = plan.clients().stream().filter(c -> !Adapters.NOOP.equals(c)).count();
-        out.printf("bench: %s, %d shapes, %d runs in %d round%s, about %s; results in %s%n",
-                clients == 0 ? "noop only" : clients + (clients == 1 ? " client" : " clients") + " + noop",
-                p.shapes().size(), steps.size(), rounds, rounds == 1 ? "" : "s",
-                TimeLeft.human(Duration.ofSeconds(estimatedTotal)), run.dir());
-        if (plan.target() != null) {
-            out.println("bench: request " + EnvJson.requestSummary(plan));
-        }
-        arms.announce(out);
-        List<Ran> ran = new ArrayList<>();
-        List<Map<String, Object>> sets = new ArrayList<>(); // each interleaved set's orders, and the forks that left it
-        List<String> skipped = new ArrayList<>();
+        RunEstimate estimate = new RunEstimate(startupSeconds() + behaviourSeconds()
+                + steps.stream().filter(s -> refusal(s) == null).mapToLong(s -> s.shape().estimatedSeconds()).sum());
+        announce(steps, estimate, run.dir());
         List<Map<String, Object>> roundRecords;
         try (PrintStream jmhLog = new PrintStream(new FileOutputStream(run.dir().resolve("jmh.log").toFile()), true,
                 StandardCharsets.UTF_8)) {
             StepContext context = new StepContext(run.dir(), forkJvmArgs, requestFile, jmhLog);
-            long[] done = {0};
-            if (startup) {
-                conditions.phaseStarts("startup");
-                coldStarts(p.startup(), run.dir());
-                conditions.phaseEnded("startup");
-                done[0] += startupSeconds;
-            }
-            if (behaviour) {
-                conditions.phaseStarts("behaviour");
-                behaviour(run.dir());
-                conditions.phaseEnded("behaviour");
-                done[0] += behaviourSeconds;
-            }
-            int n = 0;
-            Random setOrders = new Random(plan.seed() + 2); // the sets' block orders, drawn apart from the rounds'
-            for (int i = 0; i < steps.size(); i++) {
-                Schedule.Step step = steps.get(i);
-                if (step.shape().interleaved()) {
-                    conditions.phaseStarts(step.shape().name());
-                    conditions.roundStarts(step.shape().name(), step.round());
-                    int end = runSet(steps, i, context, setOrders, sets, ran, skipped, done, started, estimatedTotal);
-                    conditions.roundEnded(step.shape().name(), step.round());
-                    conditions.phaseEnded(step.shape().name());
-                    n = end;
-                    i = end - 1;
-                    continue;
-                }
-                n++;
-                if (looks != null && looks.skips(step)) {
-                    done[0] += step.shape().estimatedSeconds();
-                    continue;
-                }
-                String start = ProgressLine.start(n, steps.size(), step);
-                String refusal = refusal(step);
-                if (refusal != null) {
-                    if (step.round() == 1) { // said once, for every round of the shape
-                        skipped.add(step.shape().name() + "/" + step.client() + ": " + refusal);
-                        out.println(ProgressLine.end(start, "skipped: it refuses " + step.shape().protocol()
-                                + " (env.json says why)", left(started, done[0], estimatedTotal)));
-                    }
-                    continue;
-                }
-                conditions.phaseStarts(step.shape().name());
-                conditions.roundStarts(step.shape().name(), step.round());
-                Ran r = arms.run(step, context);
-                conditions.roundEnded(step.shape().name(), step.round());
-                conditions.phaseEnded(step.shape().name());
-                done[0] += step.shape().estimatedSeconds();
-                ran.add(r);
-                out.println(ProgressLine.end(start, r.result() == null ? "FAILED: " + r.failure()
-                        : ProgressLine.figures(r.files()), left(started, done[0], estimatedTotal)));
-                if (looks != null && looks.due(steps, i)) {
-                    Map<String, List<Ran>> byRound = byRound(ran);
-                    looks.take(run.dir(), step.round(), until -> writeRecords(run, started, collect(ran), skipped,
-                            roundRecords(judged(byRound), byRound, List.of(), conditions), forkJvmArgs, sets, until));
-                }
-            }
-            roundRecords = repeatFlaggedRounds(ran, context, Repeats.budgetSeconds(estimatedTotal, limitLeft(p.timeLimit(), started), Duration.between(started,
-                            Instant.now()), done[0]));
+            beforeTheSteps(run.dir(), estimate);
+            runSteps(steps, context, run, estimate);
+            roundRecords = repeatFlaggedRounds(context, Repeats.budgetSeconds(estimate.totalSeconds(),
+                    limitLeft(plan.profile().timeLimit(), estimate.started()), estimate.elapsed(), estimate.doneSeconds()));
         }
-
         redact(requestFile); // every fork is done with it
-        Collected c = collect(ran);
-        List<RunResult> all = c.all();
-        List<String> failed = c.failed();
-        writeRecords(run, started, c, skipped, roundRecords, forkJvmArgs, sets, looks == null ? null : looks.record());
-        if (!failed.isEmpty()) {
-            out.println("bench: " + failed.size() + " of " + steps.size() + " runs failed (env.json and the report say why)");
+        Collected c = Collected.of(ran);
+        writeRecords(run, forkJvmArgs, estimate.started(), c, roundRecords, looks == null ? null : looks.record());
+        if (!c.failed().isEmpty()) {
+            out.println("bench: " + c.failed().size() + " of " + steps.size() + " runs failed (env.json and the report say why)");
         }
-        if (all.isEmpty()) {
+        if (c.all().isEmpty()) {
             Runtime.getRuntime().removeShutdownHook(onInterrupt); // not interrupted: it ends here, marked as it is
-            run.markIncomplete("no run produced a result: " + String.join("; ", failed));
+            run.markIncomplete("no run produced a result: " + String.join("; ", c.failed()));
             System.err.println("bench: no run produced a result; see " + run.dir().resolve("jmh.log"));
             return 1;
         }
         run.finish(); // the data is whole; the report is drawn from the finished folder
         Runtime.getRuntime().removeShutdownHook(onInterrupt);
-        Path requested = plan.jmh().resultFile(run.finalDir());
-        if (requested != null) {
-            out.println("bench: JMH's results as " + plan.jmh().resultFormat() + " in " + requested);
-        }
-        // The verdict (an upgrade's: its ratios) is decided once, into summary.json and results.csv; the report and
-        // the terminal print it.
-        String verdict = arms.decide(run.finalDir());
-        boolean reported = verdict != null && Report.render(run.finalDir(), out);
-        if (verdict != null) {
-            out.println();
-            out.print(verdict);
-        }
-        out.println(reported ? "bench: report " + run.finalDir().resolve("report.html") : "bench: results in "
-                + run.finalDir() + " (the report could not be rendered; ./bench report " + run.finalDir() + " tries again)");
-        return reported ? 0 : 1;
+        return report(run.finalDir());
     }
 
-    /** What the runs so far make: JMH's results, one per (shape, client) with each round a fork of it; env.json's
-     *  runs entries; and each failed run's "shape/client: round 1/3: why", which the report reads. */
-    record Collected(List<RunResult> all, List<Map<String, Object>> runs, List<String> failed) {
+    /** The profile, the priority where it is not the one asked for, what runs and for about how long, the request. */
+    private void announce(List<Schedule.Step> steps, RunEstimate estimate, Path dir) {
+        Profile p = plan.profile();
+        int rounds = p.shapes().stream().mapToInt(Shape::rounds).max().orElse(1);
+        out.printf("bench: profile %s (%s)%n", p.name(), p.purpose());
+        if (conditions.priorityLine() != null) {
+            out.println(conditions.priorityLine());
+        }
+        long clients = clients();
+        out.printf("bench: %s, %d shapes, %d runs in %d round%s, about %s; results in %s%n",
+                clients == 0 ? "noop only" : clients + (clients == 1 ? " client" : " clients") + " + noop",
+                p.shapes().size(), steps.size(), rounds, rounds == 1 ? "" : "s",
+                TimeLeft.human(Duration.ofSeconds(estimate.totalSeconds())), dir);
+        if (plan.target() != null) {
+            out.println("bench: request " + EnvJson.requestSummary(plan));
+        }
+        arms.announce(out);
     }
 
-    static Collected collect(List<Ran> ran) {
-        List<RunResult> all = new ArrayList<>();
-        List<Map<String, Object>> runs = new ArrayList<>();
-        List<String> failed = new ArrayList<>();
-        for (Ran r : ran) {
-            if (r.result() == null) {
-                failed.add(r.step().shape().name() + "/" + r.step().client() + ": " + r.step().roundWords() + ": " + r.failure());
+    /** The clients of the plan, noop aside. */
+    private long clients() {
+        return plan.clients().stream().filter(c -> !Adapters.NOOP.equals(c)).count();
+    }
+
+    /** Cold starts need the stub. */
+    private boolean startup() {
+        return plan.profile().startup() != null && plan.target() == null;
+    }
+
+    private long startupSeconds() {
+        return startup() ? plan.profile().startup().estimatedSeconds((int) clients() + 1) : 0;
+    }
+
+    private long behaviourSeconds() {
+        return arms.behaviour() ? arms.behaviourSeconds() : 0;
+    }
+
+    /** Before the first step: the cold starts, then the behaviour cases, each a phase of its own. */
+    private void beforeTheSteps(Path dir, RunEstimate estimate) throws IOException, InterruptedException {
+        if (startup()) {
+            conditions.phaseStarts("startup");
+            coldStarts(plan.profile().startup(), dir);
+            conditions.phaseEnded("startup");
+            estimate.done(startupSeconds());
+        }
+        if (arms.behaviour()) {
+            conditions.phaseStarts("behaviour");
+            Map<String, Object> r = arms.runBehaviour(dir, out);
+            out.printf("[behaviour] done in %s s; %s%n", r.get("wallSeconds"), BehaviourRun.FILE);
+            conditions.phaseEnded("behaviour");
+            estimate.done(behaviourSeconds());
+        }
+    }
+
+    /** Every step in order: an interleaved set's steps at once, each other step alone, a look after it where due. */
+    private void runSteps(List<Schedule.Step> steps, StepContext context, RunFolder run, RunEstimate estimate)
+            throws IOException, InterruptedException {
+        int n = 0;
+        Random setOrders = new Random(plan.seed() + 2); // the sets' block orders, drawn apart from the rounds'
+        for (int i = 0; i < steps.size(); i++) {
+            Schedule.Step step = steps.get(i);
+            if (step.shape().interleaved()) {
+                int from = i;
+                n = inItsRound(step, () -> runSet(steps, from, context, setOrders, estimate));
+                i = n - 1;
                 continue;
             }
-            all.add(r.result());
-            runs.add(describe(r));
+            n++;
+            if (looks != null && looks.skips(step)) {
+                estimate.done(step.shape().estimatedSeconds());
+                continue;
+            }
+            String start = ProgressLine.start(n, steps.size(), step);
+            if (refusal(step) != null) {
+                sayRefused(start, step, estimate);
+                continue;
+            }
+            Ran r = inItsRound(step, () -> arms.run(step, context));
+            estimate.done(step.shape().estimatedSeconds());
+            ran.add(r);
+            out.println(ProgressLine.end(start, r, estimate.left()));
+            if (looks != null && looks.due(steps, i)) {
+                looks.take(run.dir(), step.round(), until -> writeRecords(run, context.forkJvmArgs(), estimate.started(),
+                        Collected.of(ran), RoundRecords.of(ran, conditions), until));
+            }
         }
-        Rounds.merge(all, runs);
-        return new Collected(all, runs, failed);
     }
 
-    /** results.json and .csv, summary.json and env.json of {@code c}: at the end, and before each look. */
-    private void writeRecords(RunFolder run, Instant started, Collected c, List<String> skipped,
-                              List<Map<String, Object>> roundRecords, List<String> forkJvmArgs,
-                              List<Map<String, Object>> sets, Map<String, Object> untilDecided) throws IOException {
-        writeResults(plan.jmh(), run.dir(), run.finalDir().getFileName().toString(), c.all(), c.runs());
-        JsonFiles.writeAtomically(run.dir().resolve("summary.json"), Summary.json(c.all(), c.runs(), Capacity.read(run.dir())));
-        Map<String, Object> env = EnvJson.of(plan, started, c.runs(), c.failed(), skipped, roundRecords, forkJvmArgs, run.dir());
-        env.put("conditions", conditions.toJson(run.dir()));
-        arms.record(env);
-        if (!sets.isEmpty()) {
-            env.put("sets", sets);
+    /** Steps that run in one round of their shape, marked as a phase and a round of the run's conditions. */
+    private interface RoundSteps<T> {
+        T run() throws IOException, InterruptedException;
+    }
+
+    private <T> T inItsRound(Schedule.Step step, RoundSteps<T> steps) throws IOException, InterruptedException {
+        conditions.phaseStarts(step.shape().name());
+        conditions.roundStarts(step.shape().name(), step.round());
+        T r = steps.run();
+        conditions.roundEnded(step.shape().name(), step.round());
+        conditions.phaseEnded(step.shape().name());
+        return r;
+    }
+
+    /** A step its client refuses: said once, for every round of the shape. */
+    private void sayRefused(String start, Schedule.Step step, RunEstimate estimate) {
+        if (step.round() == 1) {
+            skipped.add(step.shape().name() + "/" + step.client() + ": " + refusal(step));
+            out.println(ProgressLine.end(start, "skipped: it refuses " + step.shape().protocol() + " (env.json says why)",
+                    estimate.left()));
         }
-        if (untilDecided != null) {
-            env.put("untilDecided", untilDecided);
+    }
+
+    /**
+     * The interleaved set that begins at {@code steps[from]} (its shape's round), then a progress line for each of its
+     * runs as a run alone prints it; returns the index after its last step.
+     */
+    private int runSet(List<Schedule.Step> steps, int from, StepContext context, Random setOrders, RunEstimate estimate)
+            throws IOException, InterruptedException {
+        Schedule.Step first = steps.get(from);
+        int end = from;
+        while (end < steps.size() && steps.get(end).shape() == first.shape() && steps.get(end).round() == first.round()) {
+            end++;
         }
-        JsonFiles.writeAtomically(run.dir().resolve("env.json"), env);
+        List<Schedule.Step> set = steps.subList(from, end).stream().filter(s -> refusal(s) == null).toList();
+        List<Ran> setRan = set.isEmpty() ? List.of() : InterleavedSet.run(set, (step, turns, log) -> arms.runInSet(step,
+                turns, log, context), context.jmhLog(), context.dir(), out, setOrders, sets);
+        estimate.done(set.size() * first.shape().estimatedSeconds());
+        ran.addAll(setRan);
+        for (int j = from; j < end; j++) {
+            Schedule.Step s = steps.get(j);
+            String start = ProgressLine.start(j + 1, steps.size(), s);
+            Ran r = setRan.stream().filter(x -> x.step() == s).findFirst().orElse(null);
+            if (r == null) {
+                sayRefused(start, s, estimate);
+            } else {
+                out.println(ProgressLine.end(start, r, estimate.left()));
+            }
+        }
+        return end;
+    }
+
+    private String refusal(Schedule.Step s) {
+        return Adapters.refusal(arms.adapter(s.client()), s.shape().protocol());
+    }
+
+    /**
+     * The profile's limit less what the command spent before this run began (the launcher's build, the venv): the
+     * limit is the user's wait, from {@code clientbench.commandStarted} (epoch ms) where the launcher gives it.
+     */
+    static Duration limitLeft(Duration limit, Instant runStarted) {
+        Long commandStarted = Long.getLong(COMMAND_STARTED);
+        if (limit == null || commandStarted == null) {
+            return limit;
+        }
+        Duration before = Duration.between(Instant.ofEpochMilli(commandStarted), runStarted);
+        return before.isNegative() ? limit : limit.minus(before);
     }
 
     /**
@@ -266,89 +290,14 @@ final class ComparisonRun {
         }
     }
 
-    /** The arms through the behaviour cases ({@link Arms#runBehaviour}); a line before and after. */
-    private void behaviour(Path dir) throws IOException, InterruptedException {
-        Map<String, Object> r = arms.runBehaviour(dir, out);
-        out.printf("[behaviour] done in %s s; %s%n", r.get("wallSeconds"), BehaviourRun.FILE);
-    }
-
-    /**
-     * The interleaved set that begins at {@code steps[from]} (its shape's round), then a progress line for each of its
-     * runs as a run alone prints it; returns the index after its last step.
-     */
-    private int runSet(List<Schedule.Step> steps, int from, StepContext context, Random setOrders,
-                       List<Map<String, Object>> sets, List<Ran> ran, List<String> skipped, long[] done, Instant started,
-                       long estimatedTotal) throws IOException, InterruptedException {
-        Schedule.Step first = steps.get(from);
-        int end = from;
-        while (end < steps.size() && steps.get(end).shape() == first.shape() && steps.get(end).round() == first.round()) {
-            end++;
-        }
-        List<Schedule.Step> set = steps.subList(from, end).stream().filter(s -> refusal(s) == null).toList();
-        List<Ran> setRan = set.isEmpty() ? List.of()
-                : InterleavedSet.run(set, (step, turns, log) -> arms.runInSet(step, turns, log, context),
-                        context.jmhLog(), context.dir(), out, setOrders, sets);
-        done[0] += set.size() * first.shape().estimatedSeconds();
-        ran.addAll(setRan);
-        for (int j = from; j < end; j++) {
-            Schedule.Step s = steps.get(j);
-            String start = ProgressLine.start(j + 1, steps.size(), s);
-            Ran r = setRan.stream().filter(x -> x.step() == s).findFirst().orElse(null);
-            if (r == null) {
-                if (s.round() == 1) { // said once, for every round of the shape
-                    skipped.add(s.shape().name() + "/" + s.client() + ": " + refusal(s));
-                    out.println(ProgressLine.end(start, "skipped: it refuses " + s.shape().protocol()
-                            + " (env.json says why)", left(started, done[0], estimatedTotal)));
-                }
-            } else {
-                out.println(ProgressLine.end(start, r.result() == null ? "FAILED: " + r.failure()
-                        : ProgressLine.figures(r.files()), left(started, done[0], estimatedTotal)));
-            }
-        }
-        return end;
-    }
-
-    private String refusal(Schedule.Step s) {
-        return Adapters.refusal(arms.adapter(s.client()), s.shape().protocol());
-    }
-
-    /** The system property the launcher sets to when the user's command began, in epoch milliseconds. */
-    static final String COMMAND_STARTED = "clientbench.commandStarted";
-
-    /**
-     * The profile's limit less what the command spent before this run began (the launcher's build, the venv): the
-     * limit is the user's wait, from {@code clientbench.commandStarted} (epoch ms) where the launcher gives it.
-     */
-    static Duration limitLeft(Duration limit, Instant runStarted) {
-        Long commandStarted = Long.getLong(COMMAND_STARTED);
-        if (limit == null || commandStarted == null) {
-            return limit;
-        }
-        Duration before = Duration.between(Instant.ofEpochMilli(commandStarted), runStarted);
-        return before.isNegative() ? limit : limit.minus(before);
-    }
-
-    private static String left(Instant started, long done, long total) {
-        return TimeLeft.human(TimeLeft.of(started, done, total));
-    }
-
-    /** The run folder's trial records and histograms ({@code *.trial.json}, {@code *.hlog}), at its top level. */
-    static List<Path> trialFiles(Path dir) throws IOException {
-        try (var files = Files.newDirectoryStream(dir, "*.{trial.json,hlog}")) {
-            List<Path> out = new ArrayList<>();
-            files.forEach(out::add);
-            return out;
-        }
-    }
-
     /**
      * Judges every round ({@link RoundChecks}), runs the flagged ones again while time allows ({@link Repeats}), and
      * returns env.json's {@code rounds}: per round of each shape, its clients' order, facts and flags, and its repeat.
      */
-    private List<Map<String, Object>> repeatFlaggedRounds(List<Ran> ran, StepContext context, long budgetSeconds)
+    private List<Map<String, Object>> repeatFlaggedRounds(StepContext context, long budgetSeconds)
             throws IOException, InterruptedException {
-        Map<String, List<Ran>> byRound = byRound(ran);
-        List<RoundChecks.Facts> judged = judged(byRound);
+        Map<String, List<Ran>> byRound = RoundRecords.byRound(ran);
+        List<RoundChecks.Facts> judged = RoundRecords.judged(byRound);
         // An interleaved set is not run again: its blocks already share each spell of the host among its clients.
         List<RoundChecks.Facts> flagged = !arms.repeatsFlaggedRounds() ? List.<RoundChecks.Facts>of()
                 : judged.stream().filter(f -> !f.flags().isEmpty())
@@ -362,64 +311,30 @@ final class ComparisonRun {
                 if (refusal(step) == null) {
                     String start = ProgressLine.start(again.size() + 1, sh.clients(plan.clients()).size(), step);
                     Ran r = arms.run(step, context);
-                    out.println(ProgressLine.end(start, r.result() == null ? "FAILED: " + r.failure()
-                            : ProgressLine.figures(r.files()), "repeat"));
+                    out.println(ProgressLine.end(start, r, "repeat"));
                     again.add(r);
                 }
             }
             return again;
         }, context.dir(), out);
-        return roundRecords(judged, byRound, repeats, conditions);
+        return RoundRecords.of(judged, byRound, repeats, conditions);
     }
 
-    /** The runs by round: "shape\tround" to the round's runs, in the order they ran. */
-    private static Map<String, List<Ran>> byRound(List<Ran> ran) {
-        Map<String, List<Ran>> byRound = new LinkedHashMap<>();
-        ran.forEach(r -> byRound.computeIfAbsent(r.step().shape().name() + "\t" + r.step().round(), k -> new ArrayList<>()).add(r));
-        return byRound;
-    }
-
-    /** Each round's facts ({@link RoundChecks#read}), judged against every other round's. */
-    private static List<RoundChecks.Facts> judged(Map<String, List<Ran>> byRound) throws IOException {
-        List<RoundChecks.Facts> facts = new ArrayList<>();
-        for (List<Ran> round : byRound.values()) {
-            Schedule.Step s = round.get(0).step();
-            facts.add(RoundChecks.read(s.shape().name(), s.round(), Repeats.files(round)));
+    /** results.json and .csv, summary.json and env.json of {@code c}: at the end, and before each look. */
+    private void writeRecords(RunFolder run, List<String> forkJvmArgs, Instant started, Collected c,
+                              List<Map<String, Object>> roundRecords, Map<String, Object> untilDecided) throws IOException {
+        ResultFiles.write(plan.jmh(), run.dir(), run.finalDir().getFileName().toString(), c.all(), c.runs());
+        JsonFiles.writeAtomically(run.dir().resolve("summary.json"), Summary.json(c.all(), c.runs(), Capacity.read(run.dir())));
+        Map<String, Object> env = EnvJson.of(plan, started, c.runs(), c.failed(), skipped, roundRecords, forkJvmArgs, run.dir());
+        env.put("conditions", conditions.toJson(run.dir()));
+        arms.record(env);
+        if (!sets.isEmpty()) {
+            env.put("sets", sets);
         }
-        return facts.stream().map(f -> RoundChecks.flag(f, facts)).toList();
-    }
-
-    /** env.json's {@code rounds}: per round its facts and flags, its clients' order, and its repeat where it had one. */
-    private static List<Map<String, Object>> roundRecords(List<RoundChecks.Facts> judged, Map<String, List<Ran>> byRound,
-                                                          List<Repeats.Repeat> repeats, RunConditions conditions) {
-        List<Map<String, Object>> records = new ArrayList<>();
-        for (RoundChecks.Facts f : judged) {
-            Map<String, Object> m = new LinkedHashMap<>(f.toJson());
-            m.put("order", byRound.get(f.shape() + "\t" + f.round()).stream().map(r -> r.step().client()).toList());
-            m.put("host", conditions.round(f.shape(), f.round()));
-            repeats.stream().filter(r -> r.first().equals(f)).findFirst().ifPresent(r -> {
-                Map<String, Object> again = new LinkedHashMap<>();
-                again.put("facts", r.again() == null ? null : r.again().toJson());
-                again.put("stands", r.stands());
-                again.put("why", r.why());
-                m.put("repeat", again);
-            });
-            records.add(m);
+        if (untilDecided != null) {
+            env.put("untilDecided", untilDecided);
         }
-        return records;
-    }
-
-    /** env.json's runs entry: the shape, client, benchmark, round and JMH's params of one result. */
-    private static Map<String, Object> describe(Ran r) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("shape", r.step().shape().name());
-        m.put("client", r.step().client());
-        m.put("benchmark", r.step().shape().benchmark());
-        m.put("round", r.step().round());
-        Map<String, String> params = new LinkedHashMap<>();
-        r.result().getParams().getParamsKeys().forEach(k -> params.put(k, r.result().getParams().getParam(k)));
-        m.put("params", params);
-        return m;
+        JsonFiles.writeAtomically(run.dir().resolve("env.json"), env);
     }
 
     /** Replaces the run's request file by its redacted form (no credential stays in results/); idempotent. */
@@ -437,23 +352,22 @@ final class ComparisonRun {
     }
 
     /**
-     * results.json (JMH's JSON, which the notebook reads), results.csv (one row per shape and client), and
-     * the file {@code -rf}/{@code -rff} asked for, each written once for the whole run.
+     * The verdict (an upgrade's: its ratios), decided once into summary.json and results.csv, then the report; both
+     * said on the terminal. 0 when the report was drawn.
      */
-    static void writeResults(JmhArgs jmh, Path dir, String runName, List<RunResult> all, List<Map<String, Object>> runs)
-            throws IOException {
-        writeJmh(ResultFormatType.JSON, dir.resolve("results.json"), all);
-        ResultsCsv.write(dir.resolve(ResultsCsv.FILE), runName, all, runs);
-        Path requested = jmh.resultFile(dir);
+    private int report(Path finishedDir) throws IOException, InterruptedException {
+        Path requested = plan.jmh().resultFile(finishedDir);
         if (requested != null) {
-            writeJmh(jmh.resultFormat(), requested, all);
+            out.println("bench: JMH's results as " + plan.jmh().resultFormat() + " in " + requested);
         }
-    }
-
-    /** With JMH's writer, through a temporary file beside it, so a failed write leaves no half file. */
-    static void writeJmh(ResultFormatType format, Path file, Collection<RunResult> all) throws IOException {
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        ResultFormatFactory.getInstance(format, tmp.toString()).writeOut(all);
-        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        String verdict = arms.decide(finishedDir);
+        boolean reported = verdict != null && Report.render(finishedDir, out);
+        if (verdict != null) {
+            out.println();
+            out.print(verdict);
+        }
+        out.println(reported ? "bench: report " + finishedDir.resolve("report.html") : "bench: results in "
+                + finishedDir + " (the report could not be rendered; ./bench report " + finishedDir + " tries again)");
+        return reported ? 0 : 1;
     }
 }

@@ -45,7 +45,7 @@ final class InterleavedSet {
             throws IOException, InterruptedException {
         Shape shape = steps.get(0).shape();
         int round = steps.get(0).round();
-        List<Path> before = ComparisonRun.trialFiles(dir);
+        List<Path> before = RunFolder.trialFiles(dir);
         Map<String, ByteArrayOutputStream> logs = new LinkedHashMap<>();
         Map<String, Future<Collection<RunResult>>> runs = new LinkedHashMap<>();
         Map<String, Object> record;
@@ -70,7 +70,7 @@ final class InterleavedSet {
         } finally {
             pool.shutdown();
         }
-        List<Path> files = new ArrayList<>(ComparisonRun.trialFiles(dir));
+        List<Path> files = new ArrayList<>(RunFolder.trialFiles(dir));
         files.removeAll(before);
         Map<String, List<Path>> byClient = byClient(files);
         List<Ran> ran = new ArrayList<>();

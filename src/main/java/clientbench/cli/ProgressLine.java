@@ -41,6 +41,11 @@ final class ProgressLine {
         return (line.length() > room ? line.substring(0, room - 3) + "..." : line) + tail;
     }
 
+    /** The end of a run's line: its figures, or why it failed. */
+    static String end(String start, Ran r, String left) throws IOException {
+        return end(start, r.result() == null ? "FAILED: " + r.failure() : figures(r.files()), left);
+    }
+
     /** The main figures of the trials among {@code files} (one per fork), from their records. */
     static String figures(Collection<Path> files) throws IOException {
         List<String> parts = new ArrayList<>();

@@ -8,6 +8,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * {@code results/<yyyyMMdd-HHmmss>-<host>/}. While the run is going (and for good if it fails or is
@@ -78,5 +80,14 @@ final class RunFolder {
 
     boolean finished() {
         return finished;
+    }
+
+    /** The run folder's trial records and histograms ({@code *.trial.json}, {@code *.hlog}), at its top level. */
+    static List<Path> trialFiles(Path dir) throws IOException {
+        try (var files = Files.newDirectoryStream(dir, "*.{trial.json,hlog}")) {
+            List<Path> out = new ArrayList<>();
+            files.forEach(out::add);
+            return out;
+        }
     }
 }

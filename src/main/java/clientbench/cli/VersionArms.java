@@ -60,14 +60,14 @@ final class VersionArms implements Arms {
     @Override
     public Ran run(Schedule.Step step, StepContext context) throws IOException, InterruptedException {
         Path dir = context.dir();
-        List<Path> before = ComparisonRun.trialFiles(dir);
+        List<Path> before = RunFolder.trialFiles(dir);
         Path out = Files.createTempFile("clientbench-step", ".ser");
         try {
             Process p = new ProcessBuilder(command(step, dir, out)).redirectErrorStream(true).start();
             byte[] log = p.getInputStream().readAllBytes();
             int exit = p.waitFor();
             context.jmhLog().write(log);
-            List<Path> files = new ArrayList<>(ComparisonRun.trialFiles(dir));
+            List<Path> files = new ArrayList<>(RunFolder.trialFiles(dir));
             files.removeAll(before);
             List<RunResult> r = exit == 0 && Files.size(out) > 0 ? StepCommand.read(out) : List.of();
             return r.isEmpty() ? new Ran(step, null, files, FailureReason.of(new String(log, StandardCharsets.UTF_8)))

@@ -62,7 +62,7 @@ class RunResultFilesTest {
     @Test
     void theCsvHasOneRowPerShapeAndClientWithTheDocumentedColumns() throws Exception {
         Path run = Files.createDirectories(dir.resolve("csv"));
-        ComparisonRun.writeResults(JmhArgs.parse(List.of()), run, "20260101-000000-host", results, runs());
+        ResultFiles.write(JmhArgs.parse(List.of()), run, "20260101-000000-host", results, runs());
 
         List<String> lines = Files.readAllLines(run.resolve(ResultsCsv.FILE));
         assertEquals(String.join(",", ResultsCsv.COLUMNS.keySet()), lines.get(0));
@@ -89,7 +89,7 @@ class RunResultFilesTest {
     @Test
     void theRequestedResultFormatHoldsTheWholeRun() throws Exception {
         Path run = Files.createDirectories(dir.resolve("rf"));
-        ComparisonRun.writeResults(JmhArgs.parse(List.of("-rf", "csv")), run, "r", results, runs());
+        ResultFiles.write(JmhArgs.parse(List.of("-rf", "csv")), run, "r", results, runs());
 
         List<String> jmhCsv = Files.readAllLines(run.resolve("jmh-result.csv"));
         assertTrue(jmhCsv.get(0).startsWith("\"Benchmark\""), jmhCsv.get(0));
