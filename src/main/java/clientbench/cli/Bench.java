@@ -44,7 +44,7 @@ public final class Bench {
     private static Checked command(String name) {
         return switch (name) {
             case "run" -> new RunCommand();
-            case "report" -> new Report();
+            case "report" -> new ReportCommand();
             case "notebook" -> new Notebook();
             case "startup" -> new StartupCommand();
             case "behaviour" -> new BehaviourCommand();

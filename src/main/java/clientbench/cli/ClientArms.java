@@ -115,6 +115,6 @@ final class ClientArms implements Arms {
     /** The verdict: the pairs, tiers and the decision table (analysis: decide). */
     @Override
     public String decide(Path finishedDir) throws IOException, InterruptedException {
-        return Report.decide(finishedDir);
+        return Analysis.decide(finishedDir);
     }
 }

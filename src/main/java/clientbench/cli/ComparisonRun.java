@@ -68,7 +68,7 @@ final class ComparisonRun {
     }
 
     int run() throws IOException, InterruptedException {
-        RunFolder run = RunFolder.create(Report.root().resolve("results"));
+        RunFolder run = RunFolder.create(Checkout.results());
         // With a target: the request every fork sends, credentials in full until the forks are done.
         Path requestFile = plan.request() == null ? null : run.dir().resolve(RequestSpec.FILE);
         if (requestFile != null) {
@@ -276,7 +276,7 @@ final class ComparisonRun {
     private void coldStarts(Profile.Startup s, Path dir) throws IOException, InterruptedException {
         out.printf("[startup] %d starts of each client and noop in a fresh JVM (%d with its archive, %d with 10,000"
                 + " requests after the first)%n", s.starts(), s.archiveStarts(), s.requestStarts());
-        Path root = Report.root();
+        Path root = Checkout.root();
         try (PrintStream log = new PrintStream(new FileOutputStream(dir.resolve("startup.log").toFile()), true,
                 StandardCharsets.UTF_8)) {
             StartupResult r = StartupRun.run(StartupPlan.of(plan.clients(), s.starts(), plan.jdk(), root)
@@ -361,7 +361,7 @@ final class ComparisonRun {
             out.println("bench: JMH's results as " + plan.jmh().resultFormat() + " in " + requested);
         }
         String verdict = arms.decide(finishedDir);
-        boolean reported = verdict != null && Report.render(finishedDir, out);
+        boolean reported = verdict != null && Analysis.render(finishedDir, out);
         if (verdict != null) {
             out.println();
             out.print(verdict);

@@ -6,10 +6,8 @@ import clientbench.plan.Schedule;
 import clientbench.plan.UntilDecided;
 import com.fasterxml.jackson.databind.JsonNode;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -67,12 +65,7 @@ final class Looks {
     /** The look after {@code round}: the records written, the analysis asked; a look that fails leaves the shape going on. */
     void take(Path dir, int round, Records records) throws IOException, InterruptedException {
         records.write(record());
-        ByteArrayOutputStream text = new ByteArrayOutputStream();
-        boolean ok;
-        try (PrintStream answer = new PrintStream(text, true, StandardCharsets.UTF_8)) {
-            ok = Report.python(answer, Report.analysisModule(), "look", dir.toAbsolutePath().toString(), until.shape());
-        }
-        judge(round, ok ? text.toString(StandardCharsets.UTF_8) : null);
+        judge(round, Analysis.look(dir, until.shape()));
     }
 
     /** The analysis's answer to the look after {@code round} (null: it failed), kept and said; decided: the shape stops. */

@@ -9,7 +9,9 @@ import java.nio.file.StandardCopyOption;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * {@code results/<yyyyMMdd-HHmmss>-<host>/}. While the run is going (and for good if it fails or is
@@ -80,6 +82,19 @@ final class RunFolder {
 
     boolean finished() {
         return finished;
+    }
+
+    /** The newest finished run under {@code results}, or null. */
+    static Path newest(Path results) throws IOException {
+        if (!Files.isDirectory(results)) {
+            return null;
+        }
+        try (Stream<Path> s = Files.list(results)) {
+            return s.filter(Files::isDirectory)
+                    .filter(p -> !p.getFileName().toString().endsWith(INCOMPLETE_SUFFIX))
+                    .filter(p -> Files.isRegularFile(p.resolve("summary.json"))) // what the report reads
+                    .max(Comparator.comparing(p -> p.getFileName().toString())).orElse(null);
+        }
     }
 
     /** The run folder's trial records and histograms ({@code *.trial.json}, {@code *.hlog}), at its top level. */

@@ -123,7 +123,7 @@ final class UpgradeCommand implements Callable<Integer>, Bench.Checked {
         if (checked != 0) {
             return checked;
         }
-        Path root = Report.root();
+        Path root = Checkout.root();
         List<VersionJar.Built> built = new ArrayList<>();
         for (ClientBuild b : List.of(oldBuild, newBuild)) {
             System.out.println("bench: " + b.words() + ": its jar in " + root.relativize(VersionJar.folder(root, b).toAbsolutePath())

@@ -135,7 +135,7 @@ final class VersionArms implements Arms {
     /** Each figure's ratio to/from, its interval and verdict (analysis: upgrade). */
     @Override
     public String decide(Path finishedDir) throws IOException, InterruptedException {
-        return Report.upgrade(finishedDir);
+        return Analysis.upgrade(finishedDir);
     }
 
     /** The step's JVM: the launcher's java and flags, the version's jar, and the step as {@link StepCommand} takes it. */
@@ -144,7 +144,7 @@ final class VersionArms implements Arms {
         Jdk host = Jdk.current();
         List<String> cmd = new ArrayList<>(List.of(host.java().toString()));
         cmd.addAll(host.flags());
-        cmd.add("-Dclientbench.root=" + Report.root().toAbsolutePath());
+        cmd.add("-Dclientbench.root=" + Checkout.root().toAbsolutePath());
         // Each jar's class-data archives beside it: two versions of one client never share (and rewrite) one.
         cmd.add("-D" + RunOptions.ARCHIVES + "=" + arm.jar().getParent().resolve("cds"));
         cmd.addAll(List.of("-cp", arm.jar().toString(), Bench.class.getName(), "step",

@@ -1,0 +1,19 @@
+package clientbench.cli;
+
+import java.nio.file.Path;
+
+/** The checkout clientbench runs from: results/ under it, analysis/, README.md ({@code clientbench.root}, the launcher's). */
+final class Checkout {
+
+    private Checkout() {
+    }
+
+    static Path root() {
+        return Path.of(System.getProperty("clientbench.root", "."));
+    }
+
+    /** Where each run's folder goes ({@link RunFolder}). */
+    static Path results() {
+        return root().resolve("results");
+    }
+}
