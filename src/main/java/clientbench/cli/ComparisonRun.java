@@ -325,7 +325,8 @@ final class ComparisonRun {
                               List<Map<String, Object>> roundRecords, Map<String, Object> untilDecided) throws IOException {
         ResultFiles.write(plan.jmh(), run.dir(), run.finalDir().getFileName().toString(), c.all(), c.runs());
         JsonFiles.writeAtomically(run.dir().resolve("summary.json"), Summary.json(c.all(), c.runs(), Capacity.read(run.dir())));
-        Map<String, Object> env = EnvJson.of(plan, started, c.runs(), c.failed(), skipped, roundRecords, forkJvmArgs, run.dir());
+        EnvJson.Forks forks = new EnvJson.Forks(forkJvmArgs, RunOptions.describeClassDataSharing(plan));
+        Map<String, Object> env = EnvJson.of(plan, started, c.runs(), c.failed(), skipped, roundRecords, forks, run.dir());
         env.put("conditions", conditions.toJson(run.dir()));
         arms.record(env);
         if (!sets.isEmpty()) {

@@ -29,8 +29,12 @@ final class EnvJson {
     private EnvJson() {
     }
 
+    /** How the forks ran: their JVM flags, and the class-data archives each got beyond them, or why none. */
+    record Forks(List<String> jvmArgs, String classDataSharing) {
+    }
+
     static Map<String, Object> of(RunPlan plan, Instant started, List<Map<String, Object>> runs, List<String> failed,
-                                  List<String> skipped, List<Map<String, Object>> rounds, List<String> forkJvmArgs, Path dir)
+                                  List<String> skipped, List<Map<String, Object>> rounds, Forks forks, Path dir)
             throws IOException {
         Profile p = plan.profile();
         Map<String, Object> env = new LinkedHashMap<>();
@@ -40,8 +44,8 @@ final class EnvJson {
         env.put("machine", Environment.machine());
         env.put("launcherJdk", Environment.launcherJdk());
         env.put("forkJava", plan.jdk().java().toString());
-        env.put("forkJvmArgs", forkJvmArgs);
-        env.put("classDataSharing", RunOptions.describeClassDataSharing(plan));
+        env.put("forkJvmArgs", forks.jvmArgs());
+        env.put("classDataSharing", forks.classDataSharing());
         env.put("purpose", p.purpose());
         env.put("slo", clientbench.harness.Slo.DEFAULT.toJson());
         env.put("settings", Map.of("connectTimeout", TrialSpec.CONNECT_TIMEOUT.toString(),

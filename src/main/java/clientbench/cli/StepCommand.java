@@ -14,13 +14,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-import java.io.IOException;
-import java.io.ObjectInputFilter;
-import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
-import java.io.OutputStream;
-import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -89,24 +82,7 @@ final class StepCommand implements Callable<Integer>, Bench.Checked {
             System.out.println(e); // the line FailureReason reads
             return 1;
         }
-        write(out, new ArrayList<>(r));
+        StepResults.write(out, new ArrayList<>(r));
         return 0;
-    }
-
-    static void write(Path file, List<RunResult> results) throws IOException {
-        try (OutputStream o = Files.newOutputStream(file); ObjectOutputStream s = new ObjectOutputStream(o)) {
-            s.writeObject(results);
-        }
-    }
-
-    /** The results a step's JVM wrote; only JMH's, the JDK's and clientbench's classes are read back. */
-    @SuppressWarnings("unchecked")
-    static List<RunResult> read(Path file) throws IOException {
-        try (InputStream i = Files.newInputStream(file); ObjectInputStream s = new ObjectInputStream(i)) {
-            s.setObjectInputFilter(ObjectInputFilter.Config.createFilter("java.**;org.openjdk.jmh.**;clientbench.**;!*"));
-            return (List<RunResult>) s.readObject();
-        } catch (ClassNotFoundException e) {
-            throw new IOException(file + ": " + e.getMessage(), e);
-        }
     }
 }

@@ -144,7 +144,8 @@ final class UpgradeCommand implements Callable<Integer>, Bench.Checked {
         }
         Versions versions = Versions.of(built.get(0), built.get(1));
         RunPlan plan = new RunPlan(measured, versions.labels(), null, jmh, forkJdk);
-        return new ComparisonRun(plan, System.out, new VersionArms(plan, versions, profile, !noBehaviour), null).run();
+        VersionArms arms = new VersionArms(plan, versions, profile, !noBehaviour, List.of(Bench.class.getName(), "step"));
+        return new ComparisonRun(plan, System.out, arms, null).run();
     }
 
     /** rate-4000 and closed-x16 where {@code source} has them, else all of its shapes (smoke's, say). */

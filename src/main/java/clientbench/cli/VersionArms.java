@@ -22,7 +22,7 @@ import java.util.Map;
 /**
  * An upgrade's arms: a client at two versions ({@link Versions}), the rounds A B B A, none repeated (each round's
  * versions are compared within it), and the upgrade's decision at the end. Each step runs in a JVM of its own on the
- * step's version's jar ({@link StepCommand}), since a JMH fork runs on its host's class path; the step's JMH output into
+ * step's version's jar (the hidden command {@code step}), since a JMH fork runs on its host's class path; the step's JMH output into
  * jmh.log, its result read back. That JVM waits while the fork measures, as this one does in a comparison: the fork's
  * figures are its own JVM's.
  */
@@ -36,13 +36,19 @@ final class VersionArms implements Arms {
     private final Versions versions;
     private final String sourceProfile;
     private final boolean behaviour;
+    private final List<String> stepCommand;
 
-    /** @param behaviour whether each version goes through the behaviour cases first, in a JVM on its jar */
-    VersionArms(RunPlan plan, Versions versions, String sourceProfile, boolean behaviour) {
+    /**
+     * @param behaviour whether each version goes through the behaviour cases first, in a JVM on its jar
+     * @param stepCommand the main class and command that run one step in a JVM on a version's jar, as the command line
+     *                    names them
+     */
+    VersionArms(RunPlan plan, Versions versions, String sourceProfile, boolean behaviour, List<String> stepCommand) {
         this.plan = plan;
         this.versions = versions;
         this.sourceProfile = sourceProfile;
         this.behaviour = behaviour;
+        this.stepCommand = List.copyOf(stepCommand);
     }
 
     /** Every step of the run, A B B A ({@link Schedule#alternating}). */
@@ -69,7 +75,7 @@ final class VersionArms implements Arms {
             context.jmhLog().write(log);
             List<Path> files = new ArrayList<>(RunFolder.trialFiles(dir));
             files.removeAll(before);
-            List<RunResult> r = exit == 0 && Files.size(out) > 0 ? StepCommand.read(out) : List.of();
+            List<RunResult> r = exit == 0 && Files.size(out) > 0 ? StepResults.read(out) : List.of();
             return r.isEmpty() ? new Ran(step, null, files, FailureReason.of(new String(log, StandardCharsets.UTF_8)))
                     : new Ran(step, r.get(0), files, "");
         } finally {
@@ -89,7 +95,7 @@ final class VersionArms implements Arms {
             try (InputStream in = p.getInputStream()) {
                 in.transferTo(log);
             }
-            return p.waitFor() == 0 && Files.size(out) > 0 ? StepCommand.read(out) : List.of();
+            return p.waitFor() == 0 && Files.size(out) > 0 ? StepResults.read(out) : List.of();
         } finally {
             Files.deleteIfExists(out);
         }
@@ -138,7 +144,7 @@ final class VersionArms implements Arms {
         return Analysis.upgrade(finishedDir);
     }
 
-    /** The step's JVM: the launcher's java and flags, the version's jar, and the step as {@link StepCommand} takes it. */
+    /** The step's JVM: the launcher's java and flags, the version's jar, and the step as its command takes it. */
     List<String> command(Schedule.Step step, Path dir, Path out) {
         Versions.Arm arm = versions.of(step.client());
         Jdk host = Jdk.current();
@@ -147,8 +153,9 @@ final class VersionArms implements Arms {
         cmd.add("-Dclientbench.root=" + Checkout.root().toAbsolutePath());
         // Each jar's class-data archives beside it: two versions of one client never share (and rewrite) one.
         cmd.add("-D" + RunOptions.ARCHIVES + "=" + arm.jar().getParent().resolve("cds"));
-        cmd.addAll(List.of("-cp", arm.jar().toString(), Bench.class.getName(), "step",
-                "--dir", dir.toAbsolutePath().toString(), "--profile", sourceProfile, "--shape", step.shape().name(),
+        cmd.addAll(List.of("-cp", arm.jar().toString()));
+        cmd.addAll(stepCommand);
+        cmd.addAll(List.of("--dir", dir.toAbsolutePath().toString(), "--profile", sourceProfile, "--shape", step.shape().name(),
                 "--rounds", Integer.toString(step.rounds()), "--round", Integer.toString(step.round()),
                 "--blocks", Integer.toString(step.shape().blocks()),
                 "--client", versions.adapter(step.client()), "--jdk", plan.jdk().java().toAbsolutePath().getParent().getParent().toString(),
