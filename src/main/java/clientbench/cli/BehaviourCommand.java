@@ -3,9 +3,13 @@ package clientbench.cli;
 import clientbench.behaviour.BehaviourRun;
 import clientbench.jvm.Jdk;
 import clientbench.plan.Profile;
-import picocli.CommandLine;
+import clientbench.record.Checkout;
+import clientbench.record.RunFolder;
+import clientbench.report.Analysis;
+import clientbench.run.ComparisonRun;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 import java.io.IOException;
 import java.nio.file.Path;

@@ -1,5 +1,8 @@
 package clientbench.cli;
 
+import clientbench.record.Checkout;
+import clientbench.record.RunFolder;
+import clientbench.report.Analysis;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;

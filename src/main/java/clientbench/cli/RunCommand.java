@@ -7,11 +7,13 @@ import clientbench.plan.JmhArgs;
 import clientbench.plan.Profile;
 import clientbench.plan.RunPlan;
 import clientbench.plan.UntilDecided;
+import clientbench.run.ClientArms;
+import clientbench.run.ComparisonRun;
 import org.openjdk.jmh.runner.options.CommandLineOptionException;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 import java.io.IOException;
 import java.net.URI;

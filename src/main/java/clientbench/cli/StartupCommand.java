@@ -2,12 +2,15 @@ package clientbench.cli;
 
 import clientbench.jvm.Jdk;
 import clientbench.plan.Profile;
+import clientbench.record.Checkout;
+import clientbench.record.RunFolder;
+import clientbench.report.Analysis;
 import clientbench.startup.Footprint;
 import clientbench.startup.StartupPlan;
 import clientbench.startup.StartupRun;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 import java.io.IOException;
 import java.nio.file.Path;
