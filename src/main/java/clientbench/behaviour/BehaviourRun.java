@@ -2,8 +2,8 @@ package clientbench.behaviour;
 
 import clientbench.adapters.Adapters;
 import clientbench.harness.CpuLayout;
-import clientbench.harness.JsonFiles;
-import clientbench.harness.Thresholds;
+import clientbench.harness.record.JsonFiles;
+import clientbench.harness.record.Thresholds;
 import clientbench.jvm.ClientJvm;
 import clientbench.jvm.Jdk;
 import clientbench.jvm.OutputLines;

@@ -2,7 +2,7 @@ package clientbench.cli;
 
 import clientbench.adapters.Adapters;
 import clientbench.behaviour.BehaviourRun;
-import clientbench.harness.JsonFiles;
+import clientbench.harness.record.JsonFiles;
 import clientbench.harness.RequestSpec;
 import clientbench.plan.JmhArgs;
 import clientbench.plan.Profile;

@@ -2,7 +2,7 @@ package clientbench.cli;
 
 import clientbench.adapters.Adapters;
 import clientbench.api.AdapterConfig;
-import clientbench.harness.JsonFiles;
+import clientbench.harness.record.JsonFiles;
 import clientbench.harness.LoadSpec;
 import clientbench.harness.TrialSpec;
 import clientbench.plan.Profile;
@@ -43,7 +43,7 @@ final class EnvJson {
         env.put("forkJvmArgs", forkJvmArgs);
         env.put("classDataSharing", RunOptions.describeClassDataSharing(plan));
         env.put("purpose", p.purpose());
-        env.put("slo", clientbench.harness.Slo.DEFAULT.toJson());
+        env.put("slo", clientbench.harness.rule.Slo.DEFAULT.toJson());
         env.put("settings", Map.of("connectTimeout", TrialSpec.CONNECT_TIMEOUT.toString(),
                 "requestTimeout", TrialSpec.REQUEST_TIMEOUT.toString(),
                 "drainTimeout", TrialSpec.DRAIN_TIMEOUT.toString()));

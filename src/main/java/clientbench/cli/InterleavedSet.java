@@ -1,6 +1,6 @@
 package clientbench.cli;
 
-import clientbench.harness.JsonFiles;
+import clientbench.harness.record.JsonFiles;
 import clientbench.harness.Trial;
 import clientbench.harness.Turn;
 import clientbench.interleave.Conductor;
