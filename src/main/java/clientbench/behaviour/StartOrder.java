@@ -1,6 +1,6 @@
 package clientbench.behaviour;
 
-import clientbench.harness.JsonFiles;
+import clientbench.harness.record.JsonFiles;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package clientbench.behaviour;
 
-import clientbench.harness.JsonFiles;
+import clientbench.harness.record.JsonFiles;
 import clientbench.jvm.Jdk;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
