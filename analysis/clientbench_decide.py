@@ -304,11 +304,11 @@ def _figure_dict(shape: str, figure: Figure, c: cbs.Comparison, marks: dict, not
                  rounds: int, confidence: float = cbl.CONFIDENCE) -> dict:
     """One figure's verdict as summary.json holds it; `rounds`: the most rounds a client was measured in. A client
     shown without letters has "" and its reason under `unlettered`; `why` says why a figure has no letters at all.
-    Each pair is apart, alike within the figure's margin, or open (clientbench_decided): `decided` counts them."""
+    Each pair of the clients shown (`pairs.of`, those without letters too) is apart, alike within the figure's margin,
+    or open (clientbench_decided): `decided` counts them."""
     m = cbud.margin(figure.key)
     state = {(r.x, r.y): cbud.pair_state(r, m) for r in c.ratios}
-    every = [state.get((x, y)) or state.get((y, x)) or (cbud.OPEN, None)
-             for i, x in enumerate(c.order) for y in c.order[i + 1:]]
+    every = [state.get((x, y)) or state.get((y, x)) for i, x in enumerate(c.order) for y in c.order[i + 1:]]
     return {
         "shape": shape, "figure": figure.key, "label": figure.label, "short": figure.short, "unit": figure.unit,
         "better": "higher" if figure.higher_is_better else "lower", "net": figure.net,
@@ -318,7 +318,7 @@ def _figure_dict(shape: str, figure: Figure, c: cbs.Comparison, marks: dict, not
         "clients": {cl: {"value": _round(c.estimate[cl]), "low": _round(c.low[cl]), "high": _round(c.high[cl]),
                          "letters": c.letters[cl], "n": c.rounds[cl], "ownSd": _round(c.own_sd.get(cl)),
                          "marks": marks[cl]} for cl in c.order},
-        "pairs": {"separated": c.separated, "of": len(c.pairs),
+        "pairs": {"separated": c.separated, "of": len(every),
                   "apart": [{"better": x, "worse": y} for x, y, r in c.pairs if r == cbs.BETTER],
                   "withheld": [{"better": x, "lowerBound": y} for x, y in c.withheld],
                   "ratios": [{"x": r.x, "y": r.y, "ratio": _round(r.ratio), "low": _round(r.low),
@@ -645,13 +645,15 @@ def split_words(v: dict) -> str:
 
 def decided_lines(run: cbl.Run, v: dict) -> list:
     """Per figure of the run's rate that the decision table shows: 'p50 @4k, 66 pairs: 44 apart, 12 alike within x1.10,
-    10 open (could show x1.18)', from each figure's `decided`."""
+    10 open (could show x1.18)', from each figure's `decided`: every pair of the clients shown, those of a client
+    without letters open."""
     shape = rate_shape(v)
     s = next((s for s in v["shapes"] if s["shape"] == shape), None)
     have = {f["figure"]: f for f in (s["figures"] if s else []) if f.get("decided") and f["method"] != "none"}
     params = {shape: run.shape_params(shape)} if shape else {}
-    return [f"{column_name(params, shape, key)}, {have[key]['pairs']['of']} pairs: {cbud.count_words(have[key]['decided'])}"
-            for key in COLUMNS["open"] if key in have]
+    return [f"{column_name(params, shape, key)}, {f['pairs']['of']} pairs: "
+            f"{cbud.count_words(f['decided'], list(f['unlettered']))}"
+            for key, f in ((k, have[k]) for k in COLUMNS["open"] if k in have)]
 
 
 def said_once(run: cbl.Run, v: dict, most: int = MOST_COLUMNS) -> list:

@@ -34,10 +34,14 @@ def pair_state(ratio: cbs.Ratio, m: float) -> tuple:
 
 
 def counts(states: list, m: float) -> dict:
-    """A figure's pairs by state (`states`: (state, shows) per pair, every pair of its clients), the margin, and the
-    margin every open pair is within ("couldShow", the widest of theirs; None where one is unbounded or none is open)."""
-    opened = [shows for state, shows in states if state == OPEN]
-    return {"margin": m, **{s: sum(1 for state, _ in states if state == s) for s in (APART, ALIKE, OPEN)},
+    """A figure's pairs by state (`states`: (state, shows) per pair, every pair of its clients; None for a pair with a
+    client shown without letters, open with no interval: "unletteredPairs" counts them), the margin, and the margin
+    every other open pair is within ("couldShow", the widest of theirs; None where one is unbounded or none is open)."""
+    rated = [x for x in states if x is not None]
+    opened = [shows for state, shows in rated if state == OPEN]
+    unlettered = len(states) - len(rated)
+    return {"margin": m, **{s: sum(1 for state, _ in rated if state == s) for s in (APART, ALIKE)},
+            OPEN: len(opened) + unlettered, "unletteredPairs": unlettered,
             "couldShow": max(opened) if opened and None not in opened else None}
 
 
@@ -46,10 +50,17 @@ def times(m: float) -> str:
     return f"x{m:.2f}" if m < 10 else f"x{m:.1f}" if m < 100 else f"x{m:,.0f}"
 
 
-def count_words(d: dict) -> str:
-    """'44 apart, 12 alike within x1.10, 10 open (could show x1.18)' from `counts`."""
-    could = (f" (could show {times(d['couldShow'])})" if d["couldShow"] else " (an interval unbounded)") if d[OPEN] else ""
-    return f"{d[APART]} apart, {d[ALIKE]} alike within {times(d['margin'])}, {d[OPEN]} open{could}"
+def count_words(d: dict, unlettered: list = ()) -> str:
+    """'44 apart, 12 alike within x1.10, 10 open (could show x1.18)' from `counts`; where clients are shown without
+    letters (`unlettered`), their pairs are said on their own: '... 37 open (11 with jdk-vt, unlettered; the rest: could
+    show x1.97)'."""
+    why = []
+    if d[OPEN] > d["unletteredPairs"]:
+        why.append(f"could show {times(d['couldShow'])}" if d["couldShow"] else "an interval unbounded")
+    if d["unletteredPairs"]:
+        why = [f"{d['unletteredPairs']} with {' or '.join(unlettered)}, unlettered", *("the rest: " + x for x in why)]
+    return (f"{d[APART]} apart, {d[ALIKE]} alike within {times(d['margin'])}, {d[OPEN]} open"
+            + (f" ({'; '.join(why)})" if why else ""))
 
 
 def pair_states(f: dict | None, clients: list) -> dict:

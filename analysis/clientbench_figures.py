@@ -212,7 +212,7 @@ def rounds_panel(ax, run: cbl.Run, f: dict):
 def panel_caption(f: dict) -> str:
     """A ranked figure's second title line, short enough to sit over its own panel."""
     gone = f"; {len(f['notRanked'])} not ranked" if f["notRanked"] else ""
-    if f["why"] and not f["pairs"]["of"]:
+    if f["why"]:
         return f"{f['better']} is better; no letters{': one round' if f['why'] == cbs.ONE_ROUND else ''}{gone}"
     return f"{f['better']} is better; {f['pairs']['separated']} of {f['pairs']['of']} pairs apart{gone}"
 

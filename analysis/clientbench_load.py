@@ -36,7 +36,7 @@ def _read_json(path: Path):
         raise AnalysisError(f"{path}: not valid JSON ({e.msg} at line {e.lineno})") from None
 
 
-# The bounds every judgment rests on, the one file Java reads too (harness.Thresholds).
+# The bounds every judgment rests on, the one file Java reads too (harness.record.Thresholds).
 THRESHOLDS = _read_json(ROOT / "src" / "main" / "resources" / "clientbench" / "thresholds.json")
 JIT_WARMING = THRESHOLDS["jitWarmingShare"]
 CONFIDENCE = THRESHOLDS["verdict"]["confidence"]

@@ -4,6 +4,7 @@ import io
 import json
 import math
 import random
+import re
 import shutil
 from pathlib import Path
 
@@ -114,8 +115,9 @@ def test_every_ranked_figure_of_the_fixture_is_consistent_with_its_pairs(run_cop
         for f in s["figures"]:
             clients = [c for c in f["clients"] if f["clients"][c]["letters"]]
             assert sorted(set(f["clients"]) - set(clients)) == sorted(f["unlettered"])
-            n = len(clients)
-            assert f["pairs"]["of"] == n * (n - 1) // 2 == len(f["pairs"]["ratios"])
+            n, shown = len(clients), len(f["clients"])
+            assert n * (n - 1) // 2 == len(f["pairs"]["ratios"]), "a ratio per pair of lettered clients"
+            assert f["pairs"]["of"] == shown * (shown - 1) // 2, "every pair of the clients shown"
             assert sorted({c for t in f["tiers"] for c in t}) == sorted(clients)
             apart = {frozenset((p["better"], p["worse"])) for p in f["pairs"]["apart"]}
             assert len(apart) == f["pairs"]["separated"]
@@ -211,8 +213,23 @@ def test_a_fork_that_never_settled_is_shown_but_kept_out_of_the_round_effects_an
     assert late["value"] / f["clients"]["a"]["value"] == pytest.approx(2.0, rel=0.03), "its steady rounds' figure"
     assert cold["letters"] == "" and "never settled" in f["unlettered"]["cold"] and "unsteady" in cold["marks"]
     assert f["sd"] < 0.03, "the unsettled fork's 10x is in no one's residual"
-    assert f["pairs"]["separated"] == f["pairs"]["of"] == 10, "a-b-c-d-late 15-20% apart on a 1% spread"
+    assert f["pairs"]["separated"] == 10, "a-b-c-d-late 15-20% apart on a 1% spread"
+    assert f["pairs"]["of"] == 15, "every pair of the six clients shown, cold's five too"
     assert "unsteady" in cbd.MARKS
+
+
+def test_the_pairs_a_figure_states_are_those_it_counts_an_unlettered_clients_open(tmp_path):
+    base = {"a": 150.0, "b": 180.0, "c": 220.0, "cold": 260.0}
+    run = _fake_run(_forks(_p50_rows(base, cold={1: {"steady": False}, 2: {"steady": False}})), [OPEN], list(base),
+                    tmp_path)
+    v = cbd.verdict(run)
+    [line] = [x for x in cbd.decided_lines(run, v) if x.startswith("p50 ")]
+    said = re.fullmatch(r"p50 @4k, (\d+) pairs: (\d+) apart, (\d+) alike within x1\.10, (\d+) open( \(.*\))?", line)
+    assert said, line
+    stated, apart, alike, opened = (int(x) for x in said.groups()[:4])
+    assert stated == apart + alike + opened == 6, line  # four clients shown: 4 x 3 / 2
+    assert apart == 3 and opened == 3, "a-b-c apart on a 1% spread; cold's three pairs have no interval: " + line
+    assert "(3 with cold, unlettered)" in line, line
 
 
 def test_forks_read_whether_their_warm_up_settled_and_their_latency_buckets(tmp_path):
@@ -238,7 +255,8 @@ def test_a_shape_of_one_round_is_shown_without_letters_and_says_why(tmp_path):
     base = {"a": 150.0, "b": 300.0, "c": 600.0}
     run = _fake_run(_forks(_p50_rows(base, rounds=(1,))), [{**OPEN, "rounds": 1}], list(base), tmp_path)
     f = cbd.rank(run, "rate-4000", cbd.BY_KEY["p50"])
-    assert f["method"] == "none" and f["tiers"] == [] and f["pairs"]["of"] == 0
+    assert f["method"] == "none" and f["tiers"] == [] and f["pairs"]["ratios"] == []
+    assert f["pairs"]["of"] == 3 and f["decided"]["open"] == f["decided"]["unletteredPairs"] == 3, "no pair told apart"
     assert {c["letters"] for c in f["clients"].values()} == {""}
     assert f["clients"]["c"]["value"] == pytest.approx(600 * 1.3, rel=0.02) and f["clients"]["c"]["high"] is None
     assert "one round" in f["why"] and set(f["unlettered"]) == set(base)

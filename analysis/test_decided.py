@@ -28,8 +28,18 @@ def test_each_pair_is_apart_alike_within_its_margin_or_open_by_its_interval():
     assert cbud.pair_state(near, 1.05) == (cbud.OPEN, pytest.approx(1 / 0.92))
     assert cbud.pair_state(unbounded, 1.10) == (cbud.OPEN, None)
     d = cbud.counts([cbud.pair_state(r, 1.05) for r in (apart, alike, near)] + [(cbud.OPEN, 1.3)], 1.05)
-    assert d == {"margin": 1.05, "apart": 1, "alike": 1, "open": 2, "couldShow": pytest.approx(1.3)}
+    assert d == {"margin": 1.05, "apart": 1, "alike": 1, "open": 2, "unletteredPairs": 0,
+                 "couldShow": pytest.approx(1.3)}
     assert cbud.count_words(d) == "1 apart, 1 alike within x1.05, 2 open (could show x1.30)"
+    # A pair with a client shown without letters (None: e beside a, b, c) is open with no interval, said beside
+    # the margin the rest show.
+    d = cbud.counts([cbud.pair_state(r, 1.05) for r in (apart, alike, near)] + [None] * 3, 1.05)
+    assert d == {"margin": 1.05, "apart": 1, "alike": 1, "open": 4, "unletteredPairs": 3,
+                 "couldShow": pytest.approx(1 / 0.92)}
+    assert cbud.count_words(d, ["e"]) == \
+        "1 apart, 1 alike within x1.05, 4 open (3 with e, unlettered; the rest: could show x1.09)"
+    d = cbud.counts([cbud.pair_state(apart, 1.05)] + [None] * 5, 1.05)  # a, b lettered; e, f not
+    assert cbud.count_words(d, ["e", "f"]) == "1 apart, 0 alike within x1.05, 5 open (5 with e or f, unlettered)"
     assert cbud.counts([(cbud.OPEN, 1.3), (cbud.OPEN, None)], 1.1)["couldShow"] is None
     assert cbud.margin("p50") == 1.10 and cbud.margin("p99") == 1.5, "thresholds.json's alikeWithin"
 

@@ -396,7 +396,7 @@ def decided_now(name: str) -> cbl.Run:
 
 
 def named_in_readme(block: str) -> list:
-    """The run names README's block quotes (`20261126-032537-vm`), in its order."""
+    """The run names README's block quotes (each in backticks, as yyyyMMdd-HHmmss-host), in its order."""
     return re.findall(r"`(\d{8}-\d{6}-[\w.-]+)`", render.current_block(ROOT / "README.md", block))
 
 

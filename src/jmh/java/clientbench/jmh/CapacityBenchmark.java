@@ -2,10 +2,10 @@ package clientbench.jmh;
 
 import clientbench.adapters.Adapters;
 import clientbench.harness.CapacitySearch;
-import clientbench.harness.Flag;
-import clientbench.harness.IterationSnapshot;
+import clientbench.harness.rule.Flag;
+import clientbench.harness.record.IterationSnapshot;
 import clientbench.harness.LoadSpec;
-import clientbench.harness.Slo;
+import clientbench.harness.rule.Slo;
 import clientbench.harness.TrialSpec;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;

@@ -1,9 +1,9 @@
 package clientbench.jmh;
 
 import clientbench.api.Outcome;
-import clientbench.harness.Flag;
-import clientbench.harness.IterationSnapshot;
-import clientbench.harness.Probes;
+import clientbench.harness.rule.Flag;
+import clientbench.harness.record.IterationSnapshot;
+import clientbench.harness.record.Probes;
 import org.HdrHistogram.Histogram;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.infra.BenchmarkParams;

@@ -1,9 +1,9 @@
 package clientbench.jmh;
 
-import clientbench.harness.IterationSnapshot;
-import clientbench.harness.Probes;
-import clientbench.harness.Steadiness;
-import clientbench.harness.Thresholds;
+import clientbench.harness.record.IterationSnapshot;
+import clientbench.harness.record.Probes;
+import clientbench.harness.rule.Steadiness;
+import clientbench.harness.record.Thresholds;
 import clientbench.harness.TrialSpec;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.infra.Control;

@@ -1,6 +1,6 @@
 package clientbench.jmh;
 
-import clientbench.harness.IterationSnapshot;
+import clientbench.harness.record.IterationSnapshot;
 import clientbench.harness.LoadGenerator;
 import clientbench.harness.Trial;
 import clientbench.harness.Turn;

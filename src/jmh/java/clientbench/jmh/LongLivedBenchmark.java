@@ -21,8 +21,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * How many long requests a client holds at once: {@code concurrency} requests answered after {@code delayMs}, kept out
- * (a failed one replaced), swept up to 15,000 to find where it fails. Opening 15,000 took up to 12 s on 2 cores, so the
- * 30 s window never cuts "held" and the 40 s delay outlasts it; a client still opening shows ll.open.ms near 30,000.
+ * (a failed one replaced), swept up to 15,000 to find where it fails. Opening them all must fit well inside the 30 s
+ * window, so that it never cuts "held", and the 40 s delay outlasts it; a client still opening shows ll.open.ms near 30,000.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)

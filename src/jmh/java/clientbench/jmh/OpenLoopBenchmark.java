@@ -78,8 +78,8 @@ public class OpenLoopBenchmark extends LoadBenchmark {
     public String request;
 
     /**
-     * The warm-up iterations' rate; empty: {@code rate}. A fork's two cold JVMs, the client's and the stub's, still
-     * compiled 12 s in at 2k req/s on 2 cores, so a profile can warm up at a higher rate. Requests beyond
+     * The warm-up iterations' rate; empty: {@code rate}. A fork's two cold JVMs, the client's and the stub's, compile
+     * for as long as their hot paths take to be called often enough, so a profile can warm up at a higher rate. Requests beyond
      * {@code concurrency} in flight wait; warm-up figures are recorded, never judged.
      */
     @Param("")

@@ -1,8 +1,8 @@
 package clientbench.behaviour;
 
 import clientbench.adapters.Adapters;
-import clientbench.harness.JsonFiles;
-import clientbench.harness.Thresholds;
+import clientbench.harness.record.JsonFiles;
+import clientbench.harness.record.Thresholds;
 import com.fasterxml.jackson.databind.SerializationFeature;
 
 import java.util.LinkedHashMap;

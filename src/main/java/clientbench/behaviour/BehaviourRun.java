@@ -2,8 +2,8 @@ package clientbench.behaviour;
 
 import clientbench.adapters.Adapters;
 import clientbench.harness.CpuLayout;
-import clientbench.harness.JsonFiles;
-import clientbench.harness.Thresholds;
+import clientbench.harness.record.JsonFiles;
+import clientbench.harness.record.Thresholds;
 import clientbench.jvm.ClientJvm;
 import clientbench.jvm.Jdk;
 import clientbench.jvm.OutputLines;
@@ -27,9 +27,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Every client through every case, each client in a fresh JVM ({@link BehaviourProbe}), {@code parallel} JVMs at a time:
- * the cases are judged by counts, so clients may run side by side. A JVM past {@link #BOUND} is killed by its PID and
- * kept as a failure; {@code behaviour.json} holds the cases' definitions and every client's results.
+ * Every client through every case, each client in a fresh JVM ({@link BehaviourProbe}), {@code parallel} JVMs at a
+ * time, the longest first ({@link StartOrder}): the cases are judged by counts, so clients may run side by side. A JVM
+ * past {@link #BOUND} is killed by its PID and kept as a failure; {@code behaviour.json} holds the cases' definitions
+ * and every client's results.
  */
 public final class BehaviourRun {
 
@@ -61,29 +62,38 @@ public final class BehaviourRun {
                 jdk, parallel, runDir, progress);
     }
 
-    /** Runs each subject's JVM on its class path, {@code parallel} at a time; writes {@code runDir/behaviour.json}. */
+    /**
+     * Runs each subject's JVM on its class path, {@code parallel} at a time, the longest in the run folders beside
+     * {@code runDir} first; writes {@code runDir/behaviour.json}, its clients in the order given.
+     */
     public static Map<String, Object> runSubjects(List<Subject> subjects, Jdk jdk, int parallel, Path runDir,
                                                   PrintStream progress) throws IOException, InterruptedException {
         long start = System.nanoTime();
         int ioThreads = CpuLayout.plan(CpuLayout.allowedCpus(), true).ioThreads();
+        Map<String, Subject> byName = new LinkedHashMap<>();
+        subjects.forEach(s -> byName.put(s.name(), s));
+        List<String> names = List.copyOf(byName.keySet());
+        List<String> startOrder = StartOrder.longestFirst(names,
+                StartOrder.earlierWallMs(runDir.toAbsolutePath().getParent(), runDir, names));
         Map<String, Future<ClientResult>> running = new LinkedHashMap<>();
         try (ExecutorService jvms = Executors.newFixedThreadPool(Math.max(1, parallel),
                 Thread.ofPlatform().name("behaviour-jvm-", 0).daemon().factory())) {
-            for (Subject s : subjects) {
+            for (String name : startOrder) { // the pool starts its tasks in the order they are given
+                Subject s = byName.get(name);
                 String classPath = s.jar() == null ? System.getProperty("java.class.path") : s.jar().toString();
-                running.put(s.name(), jvms.submit(() -> {
+                running.put(name, jvms.submit(() -> {
                     ClientResult r = probe(command(jdk, classPath, s.client(), ioThreads));
-                    progress.println(line(s.name(), r));
+                    progress.println(line(name, r));
                     return r;
                 }));
             }
         }
         Map<String, ClientResult> results = new LinkedHashMap<>();
-        for (Map.Entry<String, Future<ClientResult>> e : running.entrySet()) {
+        for (String name : names) {
             try {
-                results.put(e.getKey(), e.getValue().get());
+                results.put(name, running.get(name).get());
             } catch (java.util.concurrent.ExecutionException x) {
-                results.put(e.getKey(), new ClientResult(false, "could not run: " + x.getCause(), -1, 0, Map.of()));
+                results.put(name, new ClientResult(false, "could not run: " + x.getCause(), -1, 0, Map.of()));
             }
         }
         Map<String, Object> json = new LinkedHashMap<>();
@@ -92,6 +102,7 @@ public final class BehaviourRun {
         json.put("jvmArgs", jvmArgs(jdk));
         json.put("ioThreads", ioThreads);
         json.put("parallelJvms", parallel);
+        json.put("startOrder", startOrder);
         json.put("wallSeconds", Math.round((System.nanoTime() - start) / 1e7) / 100.0);
         json.put("clients", results);
         Map<String, String> jars = new LinkedHashMap<>();

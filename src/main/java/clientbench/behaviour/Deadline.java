@@ -3,7 +3,7 @@ package clientbench.behaviour;
 import clientbench.api.HttpClientAdapter;
 import clientbench.api.Outcome;
 import clientbench.api.Tuning;
-import clientbench.harness.Thresholds;
+import clientbench.harness.record.Thresholds;
 import clientbench.stub.StubServer;
 
 import java.net.URI;

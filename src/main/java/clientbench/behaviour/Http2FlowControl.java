@@ -4,7 +4,7 @@ import clientbench.api.HttpClientAdapter;
 import clientbench.api.Protocol;
 import clientbench.api.Request;
 import clientbench.api.Tuning;
-import clientbench.harness.Thresholds;
+import clientbench.harness.record.Thresholds;
 import clientbench.stub.StubServer;
 
 import java.net.URI;

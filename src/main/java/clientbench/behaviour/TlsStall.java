@@ -4,7 +4,7 @@ import clientbench.api.AdapterConfig;
 import clientbench.api.HttpClientAdapter;
 import clientbench.api.Protocol;
 import clientbench.api.Tuning;
-import clientbench.harness.Thresholds;
+import clientbench.harness.record.Thresholds;
 import clientbench.stub.HandshakeStall;
 import clientbench.stub.StubOptions;
 import clientbench.stub.StubServer;

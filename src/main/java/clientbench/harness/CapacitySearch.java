@@ -1,5 +1,8 @@
 package clientbench.harness;
 
+import clientbench.harness.rule.Flag;
+import clientbench.harness.rule.Slo;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

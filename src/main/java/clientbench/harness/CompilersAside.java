@@ -1,5 +1,7 @@
 package clientbench.harness;
 
+import clientbench.harness.probe.JitTime;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

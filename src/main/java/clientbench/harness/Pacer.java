@@ -1,5 +1,7 @@
 package clientbench.harness;
 
+import clientbench.harness.probe.Libc;
+
 import java.util.SplittableRandom;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;

@@ -1,6 +1,7 @@
 package clientbench.harness;
 
 import clientbench.api.Request;
+import clientbench.harness.record.JsonFiles;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 

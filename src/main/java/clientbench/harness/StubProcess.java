@@ -1,5 +1,6 @@
 package clientbench.harness;
 
+import clientbench.harness.record.JsonFiles;
 import clientbench.stub.StubServer;
 
 import java.io.BufferedReader;

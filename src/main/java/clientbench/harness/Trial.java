@@ -4,6 +4,17 @@ import clientbench.adapters.Adapters;
 import clientbench.api.AdapterConfig;
 import clientbench.api.HttpClientAdapter;
 import clientbench.api.Request;
+import clientbench.harness.probe.HostSteal;
+import clientbench.harness.probe.JitTime;
+import clientbench.harness.probe.JvmCounters;
+import clientbench.harness.probe.KernelCounters;
+import clientbench.harness.probe.Libc;
+import clientbench.harness.probe.ListenQueue;
+import clientbench.harness.probe.Niceness;
+import clientbench.harness.probe.TcpConnections;
+import clientbench.harness.record.HlogFile;
+import clientbench.harness.record.IterationSnapshot;
+import clientbench.harness.record.Probes;
 import clientbench.stub.StubServer;
 
 import java.io.IOException;

@@ -1,6 +1,10 @@
 package clientbench.harness;
 
 import clientbench.api.Outcome;
+import clientbench.harness.probe.JvmCounters;
+import clientbench.harness.record.IterationSnapshot;
+import clientbench.harness.record.JsonFiles;
+import clientbench.harness.rule.Flag;
 import org.HdrHistogram.Histogram;
 
 import java.io.IOException;

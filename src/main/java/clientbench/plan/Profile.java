@@ -120,8 +120,8 @@ public record Profile(String name, String purpose, List<Shape> shapes, Duration 
     }
 
     /**
-     * A ten-minute budget on 2 cores: the common rate in two rounds of short windows, each fork steady first (a cold
-     * one needs 4-13 s). No closed loop: one round of it could not be ranked, and its time goes to warming up.
+     * A ten-minute budget on 2 cores: the common rate in two rounds of short windows, each fork steady first (bound
+     * 20 s). No closed loop: one round of it could not be ranked, and its time goes to warming up.
      */
     private static List<Shape> quickShapes() {
         return List.of(commonRate().settleSeconds(20).warmup(1, 1).measure(2, 1).rounds(2).build());
@@ -139,7 +139,7 @@ public record Profile(String name, String purpose, List<Shape> shapes, Duration 
     /**
      * An hour's budget on 2 cores. Three rounds where the ranking rests (common rate, closed loop: per-request costs
      * repeat within a few percent), two of the knee search (its forks vary too much for an hour to narrow). Forks
-     * warm up until steady (a cold one needs 4-13 s at the common rate), then JMH warms up 1 s: its loop already ran.
+     * warm up until steady (each fork's record says how long it took), then JMH warms up 1 s: its loop already ran.
      */
     private static List<Shape> standardShapes() {
         return List.of(

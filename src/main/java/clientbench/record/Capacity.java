@@ -1,7 +1,7 @@
 package clientbench.record;
 
-import clientbench.harness.CpuPerRequest;
-import clientbench.harness.JsonFiles;
+import clientbench.harness.probe.CpuPerRequest;
+import clientbench.harness.record.JsonFiles;
 import clientbench.jmh.CapacityBenchmark;
 import com.fasterxml.jackson.databind.JsonNode;
 

@@ -2,7 +2,7 @@ package clientbench.record;
 
 import clientbench.adapters.Adapters;
 import clientbench.api.AdapterConfig;
-import clientbench.harness.JsonFiles;
+import clientbench.harness.record.JsonFiles;
 import clientbench.harness.LoadSpec;
 import clientbench.harness.TrialSpec;
 import clientbench.plan.Profile;
@@ -47,7 +47,7 @@ public final class EnvJson {
         env.put("forkJvmArgs", forks.jvmArgs());
         env.put("classDataSharing", forks.classDataSharing());
         env.put("purpose", p.purpose());
-        env.put("slo", clientbench.harness.Slo.DEFAULT.toJson());
+        env.put("slo", clientbench.harness.rule.Slo.DEFAULT.toJson());
         env.put("settings", Map.of("connectTimeout", TrialSpec.CONNECT_TIMEOUT.toString(),
                 "requestTimeout", TrialSpec.REQUEST_TIMEOUT.toString(),
                 "drainTimeout", TrialSpec.DRAIN_TIMEOUT.toString()));

@@ -2,8 +2,8 @@ package clientbench.record;
 
 import clientbench.adapters.Adapters;
 import clientbench.api.Outcome;
-import clientbench.harness.Flag;
-import clientbench.harness.Slo;
+import clientbench.harness.rule.Flag;
+import clientbench.harness.rule.Slo;
 import org.openjdk.jmh.results.RunResult;
 
 import java.util.ArrayList;

@@ -1,8 +1,8 @@
 package clientbench.record;
 
-import clientbench.harness.HostLoad;
-import clientbench.harness.JsonFiles;
-import clientbench.harness.Niceness;
+import clientbench.harness.probe.HostLoad;
+import clientbench.harness.record.JsonFiles;
+import clientbench.harness.probe.Niceness;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import java.io.IOException;

@@ -1,8 +1,8 @@
 package clientbench.record;
 
-import clientbench.harness.Flag;
-import clientbench.harness.Slo;
-import clientbench.harness.Thresholds;
+import clientbench.harness.rule.Flag;
+import clientbench.harness.rule.Slo;
+import clientbench.harness.record.Thresholds;
 import org.openjdk.jmh.results.RunResult;
 
 import java.util.Collection;

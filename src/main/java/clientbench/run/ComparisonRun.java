@@ -2,7 +2,7 @@ package clientbench.run;
 
 import clientbench.adapters.Adapters;
 import clientbench.behaviour.BehaviourRun;
-import clientbench.harness.JsonFiles;
+import clientbench.harness.record.JsonFiles;
 import clientbench.harness.RequestSpec;
 import clientbench.plan.Profile;
 import clientbench.plan.RunPlan;

@@ -1,6 +1,6 @@
 package clientbench.run;
 
-import clientbench.harness.JsonFiles;
+import clientbench.harness.record.JsonFiles;
 import clientbench.harness.Trial;
 import clientbench.interleave.Conductor;
 import clientbench.plan.Schedule;

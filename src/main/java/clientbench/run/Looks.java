@@ -1,7 +1,7 @@
 package clientbench.run;
 
-import clientbench.harness.JsonFiles;
-import clientbench.harness.Thresholds;
+import clientbench.harness.record.JsonFiles;
+import clientbench.harness.record.Thresholds;
 import clientbench.plan.Schedule;
 import clientbench.plan.UntilDecided;
 import clientbench.report.Analysis;

@@ -1,7 +1,7 @@
 package clientbench.run;
 
-import clientbench.harness.CpuPerRequest;
-import clientbench.harness.JsonFiles;
+import clientbench.harness.probe.CpuPerRequest;
+import clientbench.harness.record.JsonFiles;
 import clientbench.plan.Schedule;
 import com.fasterxml.jackson.databind.JsonNode;
 

@@ -1,10 +1,10 @@
 package clientbench.run;
 
 import clientbench.adapters.Adapters;
-import clientbench.harness.CpuPerRequest;
-import clientbench.harness.HlogFile;
-import clientbench.harness.JsonFiles;
-import clientbench.harness.Thresholds;
+import clientbench.harness.probe.CpuPerRequest;
+import clientbench.harness.record.HlogFile;
+import clientbench.harness.record.JsonFiles;
+import clientbench.harness.record.Thresholds;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.HdrHistogram.Histogram;
 

@@ -2,7 +2,7 @@ package clientbench.startup;
 
 import clientbench.adapters.Adapters;
 import clientbench.api.LibraryVersion;
-import clientbench.harness.JsonFiles;
+import clientbench.harness.record.JsonFiles;
 import clientbench.jvm.Jdk;
 
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package clientbench.startup;
 
-import clientbench.harness.JsonFiles;
+import clientbench.harness.record.JsonFiles;
 import clientbench.jvm.OutputLines;
 
 import java.io.IOException;

@@ -5,7 +5,7 @@ import clientbench.api.AdapterConfig;
 import clientbench.api.HttpClientAdapter;
 import clientbench.api.Outcome;
 import clientbench.api.Request;
-import clientbench.harness.JsonFiles;
+import clientbench.harness.record.JsonFiles;
 import clientbench.harness.TrialSpec;
 import com.fasterxml.jackson.databind.SerializationFeature;
 

@@ -1,7 +1,7 @@
 package clientbench.startup;
 
 import clientbench.harness.CpuLayout;
-import clientbench.harness.JsonFiles;
+import clientbench.harness.record.JsonFiles;
 import clientbench.harness.StubProcess;
 import clientbench.jvm.ClientJvm;
 import clientbench.jvm.Jdk;

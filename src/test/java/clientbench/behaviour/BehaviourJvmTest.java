@@ -35,7 +35,7 @@ class BehaviourJvmTest {
                 () -> assertNotNull(settings),
                 () -> assertTrue(settings.get("tuning").startsWith("as-shipped:"), settings.get("tuning")),
                 () -> assertEquals("java.net.http:" + Runtime.version(), settings.get("library"), "the live client's"),
-                () -> assertEquals(clientbench.harness.Thresholds.behaviourRevision("reuse"), reuse.revision()),
+                () -> assertEquals(clientbench.harness.record.Thresholds.behaviourRevision("reuse"), reuse.revision()),
                 () -> assertTrue(settings.get("retries").startsWith("connect retry ON"),
                         "the JDK's connect retry as shipped, read in the client's JVM: " + settings.get("retries")));
     }

@@ -1,6 +1,6 @@
 package clientbench.cli;
 
-import clientbench.harness.JsonFiles;
+import clientbench.harness.record.JsonFiles;
 import clientbench.harness.StubProcess;
 import clientbench.plan.Shape;
 import clientbench.record.RunFolder;

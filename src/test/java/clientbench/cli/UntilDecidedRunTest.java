@@ -1,7 +1,7 @@
 package clientbench.cli;
 
 import clientbench.cli.ComparisonRunTest.Ran;
-import clientbench.harness.JsonFiles;
+import clientbench.harness.record.JsonFiles;
 import clientbench.testkit.Prerequisites;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.BeforeAll;

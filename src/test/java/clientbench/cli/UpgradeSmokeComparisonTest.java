@@ -1,7 +1,7 @@
 package clientbench.cli;
 
 import clientbench.api.LibraryVersion;
-import clientbench.harness.JsonFiles;
+import clientbench.harness.record.JsonFiles;
 import clientbench.testkit.Prerequisites;
 import clientbench.upgrade.ClientBuild;
 import clientbench.upgrade.VersionJarCache;

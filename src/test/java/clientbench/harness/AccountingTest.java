@@ -2,6 +2,7 @@ package clientbench.harness;
 
 import clientbench.api.Outcome;
 import clientbench.api.Request;
+import clientbench.harness.record.IterationSnapshot;
 import clientbench.testkit.Iterations;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

@@ -1,5 +1,6 @@
 package clientbench.harness;
 
+import clientbench.harness.rule.Flag;
 import clientbench.jmh.CapacityBenchmark;
 import clientbench.plan.Profile;
 import clientbench.plan.Shape;

@@ -1,5 +1,6 @@
 package clientbench.harness;
 
+import clientbench.harness.probe.JitTime;
 import clientbench.testkit.Prerequisites;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

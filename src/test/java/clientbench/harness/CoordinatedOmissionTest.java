@@ -4,6 +4,7 @@ import clientbench.api.Completion;
 import clientbench.api.HttpClientAdapter;
 import clientbench.api.Outcome;
 import clientbench.api.Request;
+import clientbench.harness.record.IterationSnapshot;
 import clientbench.testkit.Iterations;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,10 @@
 package clientbench.harness;
 
 import clientbench.api.Outcome;
+import clientbench.harness.probe.CpuPerRequest;
+import clientbench.harness.record.IterationSnapshot;
+import clientbench.harness.record.JsonFiles;
+import clientbench.harness.record.Probes;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;

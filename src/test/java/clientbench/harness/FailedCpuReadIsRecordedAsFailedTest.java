@@ -1,11 +1,17 @@
 package clientbench.harness;
 
 import clientbench.api.Outcome;
+import clientbench.harness.probe.JvmCounters;
+import clientbench.harness.probe.Libc;
+import clientbench.harness.record.IterationSnapshot;
+import clientbench.harness.record.JsonFiles;
+import clientbench.harness.record.Probes;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.Map;
 
@@ -21,14 +27,6 @@ class FailedCpuReadIsRecordedAsFailedTest {
     Path dir;
 
     @Test
-    void aFailedNsReadIsMinusOneNotATickReading() {
-        // The tick clock reads a positive value in any JVM that has run code: a fallback would return it.
-        assertEquals(-1, JvmCounters.processCpuNanos(JvmCounters.CpuClock.NS, () -> -1));
-        assertEquals(-1, JvmCounters.delta(1_000, JvmCounters.processCpuNanos(JvmCounters.CpuClock.NS, () -> -1)));
-        assertEquals(42, JvmCounters.processCpuNanos(JvmCounters.CpuClock.NS, () -> 42));
-    }
-
-    @Test
     void eachWindowsRecordSaysHowItsCpuWasTaken() throws Exception {
         TrialRecord record = new TrialRecord(dir.resolve("t.hlog"), "noop", Map.of(), Map.of(),
                 CpuLayout.plan(java.util.List.of(0), false));
@@ -39,8 +37,10 @@ class FailedCpuReadIsRecordedAsFailedTest {
         JsonNode its = JsonFiles.MAPPER.readTree(TrialRecord.fileFor(dir.resolve("t.hlog")).toFile()).path("iterations");
         // This JVM's one source: the ns clock where FFM can call libc, else the bean's ticks.
         assertEquals(Libc.unavailable() == null ? "ns" : "ticks", its.get(0).path("cpuClock").asText());
-        assertEquals(JvmCounters.CPU_CLOCK == JvmCounters.CpuClock.NONE ? "none" : "failed",
-                its.get(1).path("cpuClock").asText());
+        // A failed read is "failed" wherever a clock was there to fail: libc's, or the bean's ticks.
+        boolean clock = Libc.unavailable() == null
+                || ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean;
+        assertEquals(clock ? "failed" : "none", its.get(1).path("cpuClock").asText());
         assertEquals("not read", its.get(2).path("cpuClock").asText(), "a window that never started read no clock");
     }
 

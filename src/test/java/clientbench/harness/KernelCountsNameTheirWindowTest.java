@@ -1,5 +1,7 @@
 package clientbench.harness;
 
+import clientbench.harness.probe.KernelCounters;
+import clientbench.harness.record.JsonFiles;
 import clientbench.testkit.Prerequisites;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;

@@ -6,6 +6,7 @@ import clientbench.api.Completion;
 import clientbench.api.HttpClientAdapter;
 import clientbench.api.Outcome;
 import clientbench.api.Request;
+import clientbench.harness.record.IterationSnapshot;
 import clientbench.stub.StubExtension;
 import clientbench.testkit.Iterations;
 import org.junit.jupiter.api.Timeout;

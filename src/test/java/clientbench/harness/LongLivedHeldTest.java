@@ -1,5 +1,7 @@
 package clientbench.harness;
 
+import clientbench.harness.record.IterationSnapshot;
+import clientbench.harness.record.Probes;
 import clientbench.testkit.Iterations;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

@@ -1,6 +1,7 @@
 package clientbench.harness;
 
 import clientbench.api.Outcome;
+import clientbench.harness.record.IterationSnapshot;
 import clientbench.testkit.Iterations;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;

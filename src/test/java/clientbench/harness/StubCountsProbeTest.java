@@ -1,6 +1,8 @@
 package clientbench.harness;
 
 import clientbench.api.Outcome;
+import clientbench.harness.record.IterationSnapshot;
+import clientbench.harness.record.Probes;
 import clientbench.stub.StubServer;
 import clientbench.testkit.Iterations;
 import org.junit.jupiter.api.Test;

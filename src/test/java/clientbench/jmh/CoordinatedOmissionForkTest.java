@@ -1,6 +1,6 @@
 package clientbench.jmh;
 
-import clientbench.harness.HlogFile;
+import clientbench.harness.record.HlogFile;
 import clientbench.testkit.ForkedRuns;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,10 +1,10 @@
 package clientbench.jmh;
 
 import clientbench.api.Outcome;
-import clientbench.harness.Flag;
-import clientbench.harness.IterationSnapshot;
+import clientbench.harness.rule.Flag;
+import clientbench.harness.record.IterationSnapshot;
 import clientbench.harness.LoadGenerator;
-import clientbench.harness.Probes;
+import clientbench.harness.record.Probes;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 import org.openjdk.jmh.results.Result;

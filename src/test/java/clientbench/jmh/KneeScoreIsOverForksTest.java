@@ -1,6 +1,6 @@
 package clientbench.jmh;
 
-import clientbench.harness.JsonFiles;
+import clientbench.harness.record.JsonFiles;
 import clientbench.testkit.ForkedRuns;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;

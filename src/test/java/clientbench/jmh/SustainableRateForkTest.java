@@ -1,7 +1,7 @@
 package clientbench.jmh;
 
-import clientbench.harness.Flag;
-import clientbench.harness.Steadiness;
+import clientbench.harness.rule.Flag;
+import clientbench.harness.rule.Steadiness;
 import clientbench.testkit.ForkedRuns;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.HdrHistogram.EncodableHistogram;

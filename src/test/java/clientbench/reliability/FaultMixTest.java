@@ -6,7 +6,7 @@ import clientbench.api.HttpClientAdapter;
 import clientbench.api.Outcome;
 import clientbench.api.Protocol;
 import clientbench.api.Request;
-import clientbench.harness.IterationSnapshot;
+import clientbench.harness.record.IterationSnapshot;
 import clientbench.harness.LoadGenerator;
 import clientbench.harness.LoadSpec;
 import clientbench.stub.StubExtension;

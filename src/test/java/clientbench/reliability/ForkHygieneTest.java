@@ -2,7 +2,7 @@ package clientbench.reliability;
 
 import clientbench.adapters.Adapters;
 import clientbench.api.Outcome;
-import clientbench.harness.JsonFiles;
+import clientbench.harness.record.JsonFiles;
 import clientbench.jmh.OpenLoopBenchmark;
 import clientbench.testkit.ForkedRuns;
 import clientbench.testkit.Prerequisites;

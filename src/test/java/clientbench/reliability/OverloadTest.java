@@ -1,7 +1,7 @@
 package clientbench.reliability;
 
 import clientbench.adapters.Adapters;
-import clientbench.harness.JsonFiles;
+import clientbench.harness.record.JsonFiles;
 import clientbench.stub.StubExtension;
 import clientbench.stub.StubOptions;
 import clientbench.testkit.ChildJvm;

@@ -1,6 +1,6 @@
 package clientbench.reliability;
 
-import clientbench.harness.JsonFiles;
+import clientbench.harness.record.JsonFiles;
 import clientbench.testkit.OwnSockets;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.management.HotSpotDiagnosticMXBean;

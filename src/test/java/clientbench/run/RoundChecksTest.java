@@ -1,7 +1,7 @@
 package clientbench.run;
 
-import clientbench.harness.JsonFiles;
-import clientbench.harness.Thresholds;
+import clientbench.harness.record.JsonFiles;
+import clientbench.harness.record.Thresholds;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,6 +1,6 @@
 package clientbench.testkit;
 
-import clientbench.harness.JsonFiles;
+import clientbench.harness.record.JsonFiles;
 import clientbench.harness.StubProcess;
 import clientbench.jmh.HarnessProfiler;
 import clientbench.jmh.LoadBenchmark;

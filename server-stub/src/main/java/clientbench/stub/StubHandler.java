@@ -40,7 +40,7 @@ final class StubHandler extends ChannelInboundHandlerAdapter {
     private final HeldAnswers heldAnswers;
     /** Where HTTP/1.1 bytes go; null on an HTTP/2 stream, which answers with response objects. */
     private final ChannelHandlerContext rawOut;
-    private final ArrayDeque<Answer> queue = new ArrayDeque<>();
+    private final ArrayDeque<PendingAnswer> queue = new ArrayDeque<>();
     private ChannelHandlerContext ctx;
     private boolean upgradable;
     /** The connection's habits on HTTP/1.1 (null on an HTTP/2 stream). */
@@ -220,7 +220,7 @@ final class StubHandler extends ChannelInboundHandlerAdapter {
             send(params, invalid, keepAlive, head, echo); // the hot path: nothing to wait for, nothing allocated
             return;
         }
-        Answer answer = new Answer(params, invalid, keepAlive, head, echo);
+        PendingAnswer answer = new PendingAnswer(params, invalid, keepAlive, head, echo);
         queue.add(answer);
         if (!hold || !heldAnswers.hold(() -> ctx.executor().execute(() -> {
             due(answer);
@@ -231,7 +231,7 @@ final class StubHandler extends ChannelInboundHandlerAdapter {
     }
 
     /** The answer's delay starts: it is ready at once, or on the event loop's timer. */
-    private void due(Answer answer) {
+    private void due(PendingAnswer answer) {
         if (answer.delayMs() == 0) {
             answer.ready = true;
             drain(); // goes out only when the answers before it went
@@ -246,7 +246,7 @@ final class StubHandler extends ChannelInboundHandlerAdapter {
 
     private void drain() {
         while (!queue.isEmpty() && queue.peek().ready) {
-            Answer a = queue.poll();
+            PendingAnswer a = queue.poll();
             send(a.params, a.invalid, a.keepAlive, a.head, a.requestBytes);
         }
     }
@@ -376,28 +376,6 @@ final class StubHandler extends ChannelInboundHandlerAdapter {
             release();
         } else {
             ctx.executor().schedule(() -> trickle(ch, total, sent + 1, intervalMs), intervalMs, TimeUnit.MILLISECONDS);
-        }
-    }
-
-    /** One answer waiting for its turn (and, when delayed, for its timer). */
-    private static final class Answer {
-        final StubParams params;
-        final String invalid;
-        final boolean keepAlive;
-        final boolean head;
-        final long requestBytes;
-        boolean ready;
-
-        Answer(StubParams params, String invalid, boolean keepAlive, boolean head, long requestBytes) {
-            this.params = params;
-            this.invalid = invalid;
-            this.keepAlive = keepAlive;
-            this.head = head;
-            this.requestBytes = requestBytes;
-        }
-
-        long delayMs() {
-            return invalid == null ? params.delayMs() : 0;
         }
     }
 }

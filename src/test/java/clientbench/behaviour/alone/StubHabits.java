@@ -1,6 +1,6 @@
 package clientbench.behaviour.alone;
 
-import clientbench.harness.Thresholds;
+import clientbench.harness.record.Thresholds;
 import clientbench.stub.StubOptions;
 import clientbench.stub.StubServer;
 
