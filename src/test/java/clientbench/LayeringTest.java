@@ -24,6 +24,9 @@ class LayeringTest {
      */
     static final List<List<String>> ROOMS_TOP_DOWN = List.of(
             List.of("cli"),
+            List.of("run"),
+            List.of("report"),
+            List.of("record"),
             List.of("plan", "upgrade"),
             List.of("interleave", "jmh", "startup", "behaviour"),
             List.of("harness"),

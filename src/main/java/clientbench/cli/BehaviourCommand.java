@@ -3,9 +3,13 @@ package clientbench.cli;
 import clientbench.behaviour.BehaviourRun;
 import clientbench.jvm.Jdk;
 import clientbench.plan.Profile;
-import picocli.CommandLine;
+import clientbench.record.Checkout;
+import clientbench.record.RunFolder;
+import clientbench.report.Analysis;
+import clientbench.run.ComparisonRun;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -58,7 +62,7 @@ final class BehaviourCommand implements Callable<Integer>, Bench.Checked {
         if (checked != 0) {
             return checked;
         }
-        Path root = Report.root();
+        Path root = Checkout.root();
         RunFolder run = RunFolder.create(root.resolve("results"));
         System.out.println("bench: behaviour of " + String.join(", ", names) + ", " + BehaviourRun.cases() + " cases each, "
                 + parallel + " JVMs at a time, into " + run.dir());
@@ -72,6 +76,6 @@ final class BehaviourCommand implements Callable<Integer>, Bench.Checked {
         run.finish();
         System.out.println("bench: results in " + run.finalDir());
         Path module = root.resolve("analysis").resolve("clientbench_behaviour.py");
-        return Report.python(System.out, module, run.finalDir().toAbsolutePath().toString()) ? 0 : 1;
+        return Analysis.python(System.out, module, run.finalDir().toAbsolutePath().toString()) ? 0 : 1;
     }
 }

@@ -1,6 +1,5 @@
 package clientbench.cli;
 
-import org.openjdk.jmh.results.RunResult;
 import picocli.CommandLine;
 
 import java.util.Arrays;
@@ -44,7 +43,7 @@ public final class Bench {
     private static Checked command(String name) {
         return switch (name) {
             case "run" -> new RunCommand();
-            case "report" -> new Report();
+            case "report" -> new ReportCommand();
             case "notebook" -> new Notebook();
             case "startup" -> new StartupCommand();
             case "behaviour" -> new BehaviourCommand();
@@ -85,10 +84,5 @@ public final class Bench {
         System.err.println("bench: " + e.getMessage());
         e.getCommandLine().usage(System.err);
         return 2;
-    }
-
-    /** {@link Scores#of}; {@link Summary} reads scores through here. */
-    static double score(RunResult r, String label) {
-        return Scores.of(r, label);
     }
 }

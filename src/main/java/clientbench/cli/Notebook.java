@@ -1,5 +1,8 @@
 package clientbench.cli;
 
+import clientbench.record.Checkout;
+import clientbench.record.RunFolder;
+import clientbench.report.Analysis;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -23,7 +26,7 @@ final class Notebook implements Callable<Integer>, Bench.Checked {
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "this text")
     boolean help;
 
-    private final Report report = new Report();
+    private final ReportCommand report = new ReportCommand();
 
     @Override
     public int check() throws Exception {
@@ -34,19 +37,19 @@ final class Notebook implements Callable<Integer>, Bench.Checked {
     @Override
     public Integer call() throws Exception {
         int checked = check();
-        String python = checked == 0 ? Report.python() : null;
+        String python = checked == 0 ? Analysis.python() : null;
         if (python == null) {
             return checked != 0 ? checked : 1;
         }
-        Path run = runDir != null ? runDir : Report.newestRun(Report.root().resolve("results"));
+        Path run = runDir != null ? runDir : RunFolder.newest(Checkout.results());
         List<String> cmd = new ArrayList<>(List.of(python, "-m", "jupyter", "lab",
-                Report.root().resolve("analysis.ipynb").toAbsolutePath().toString()));
+                Checkout.root().resolve("analysis.ipynb").toAbsolutePath().toString()));
         // Jupyter refuses root without it; a container's only user often is root.
         boolean root = "root".equals(System.getProperty("user.name"));
         if (root) {
             cmd.add("--allow-root");
         }
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(Report.root().toFile()).inheritIO();
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(Checkout.root().toFile()).inheritIO();
         pb.environment().put("CLIENTBENCH_RUNS", run.toAbsolutePath().toString());
         System.out.println("bench: opening analysis.ipynb on " + run + (root ? " (as root: --allow-root)" : "")
                 + "; Ctrl-C stops Jupyter");

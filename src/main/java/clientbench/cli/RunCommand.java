@@ -7,11 +7,13 @@ import clientbench.plan.JmhArgs;
 import clientbench.plan.Profile;
 import clientbench.plan.RunPlan;
 import clientbench.plan.UntilDecided;
+import clientbench.run.ClientArms;
+import clientbench.run.ComparisonRun;
 import org.openjdk.jmh.runner.options.CommandLineOptionException;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 import java.io.IOException;
 import java.net.URI;
@@ -110,7 +112,7 @@ final class RunCommand implements Callable<Integer>, Bench.Checked {
     @Override
     public Integer call() throws Exception {
         int checked = check();
-        return checked != 0 ? checked : new ComparisonRun(plan, System.out, null, until).run();
+        return checked != 0 ? checked : new ComparisonRun(plan, System.out, new ClientArms(plan), until).run();
     }
 
     /**

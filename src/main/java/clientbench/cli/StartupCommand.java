@@ -2,12 +2,15 @@ package clientbench.cli;
 
 import clientbench.jvm.Jdk;
 import clientbench.plan.Profile;
+import clientbench.record.Checkout;
+import clientbench.record.RunFolder;
+import clientbench.report.Analysis;
 import clientbench.startup.Footprint;
 import clientbench.startup.StartupPlan;
 import clientbench.startup.StartupRun;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -60,7 +63,7 @@ final class StartupCommand implements Callable<Integer>, Bench.Checked {
         if (checked != 0) {
             return checked;
         }
-        Path root = Report.root();
+        Path root = Checkout.root();
         RunFolder run = RunFolder.create(root.resolve("results"));
         System.out.println("bench: startup of " + String.join(", ", names) + " and noop, " + starts + " starts each, into " + run.dir());
         try {
@@ -74,6 +77,6 @@ final class StartupCommand implements Callable<Integer>, Bench.Checked {
         run.finish();
         System.out.println("bench: results in " + run.finalDir());
         Path module = root.resolve("analysis").resolve("clientbench_startup.py");
-        return Report.python(System.out, module, run.finalDir().toAbsolutePath().toString()) ? 0 : 1;
+        return Analysis.python(System.out, module, run.finalDir().toAbsolutePath().toString()) ? 0 : 1;
     }
 }

@@ -5,6 +5,10 @@ import clientbench.plan.JmhArgs;
 import clientbench.plan.Profile;
 import clientbench.plan.RunPlan;
 import clientbench.plan.Shape;
+import clientbench.run.JmhRuns;
+import clientbench.run.RunOptions;
+import clientbench.run.StepResults;
+import clientbench.run.VersionArms;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
@@ -14,13 +18,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-import java.io.IOException;
-import java.io.ObjectInputFilter;
-import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
-import java.io.OutputStream;
-import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -28,7 +25,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 /**
- * {@code Bench step}, not for users: one step of an upgrade's run ({@link ArmSteps}) in a JVM of its own on one
+ * {@code Bench step}, not for users: one step of an upgrade's run ({@link VersionArms}) in a JVM of its own on one
  * version's jar, so that JMH's fork, which takes its host's class path, runs that version. The result comes back
  * serialized into {@code --out} (JMH's results are {@link java.io.Serializable}).
  */
@@ -89,24 +86,7 @@ final class StepCommand implements Callable<Integer>, Bench.Checked {
             System.out.println(e); // the line FailureReason reads
             return 1;
         }
-        write(out, new ArrayList<>(r));
+        StepResults.write(out, new ArrayList<>(r));
         return 0;
-    }
-
-    static void write(Path file, List<RunResult> results) throws IOException {
-        try (OutputStream o = Files.newOutputStream(file); ObjectOutputStream s = new ObjectOutputStream(o)) {
-            s.writeObject(results);
-        }
-    }
-
-    /** The results a step's JVM wrote; only JMH's, the JDK's and clientbench's classes are read back. */
-    @SuppressWarnings("unchecked")
-    static List<RunResult> read(Path file) throws IOException {
-        try (InputStream i = Files.newInputStream(file); ObjectInputStream s = new ObjectInputStream(i)) {
-            s.setObjectInputFilter(ObjectInputFilter.Config.createFilter("java.**;org.openjdk.jmh.**;clientbench.**;!*"));
-            return (List<RunResult>) s.readObject();
-        } catch (ClassNotFoundException e) {
-            throw new IOException(file + ": " + e.getMessage(), e);
-        }
     }
 }

@@ -5,6 +5,10 @@ import clientbench.plan.JmhArgs;
 import clientbench.plan.Profile;
 import clientbench.plan.RunPlan;
 import clientbench.plan.Shape;
+import clientbench.record.Checkout;
+import clientbench.run.ComparisonRun;
+import clientbench.run.VersionArms;
+import clientbench.run.Versions;
 import clientbench.upgrade.ClientBuild;
 import clientbench.upgrade.VersionJar;
 import org.openjdk.jmh.runner.options.CommandLineOptionException;
@@ -21,7 +25,7 @@ import java.util.concurrent.Callable;
 /**
  * {@code ./bench upgrade CLIENT OLD NEW}: builds a jar per version ({@link VersionJar}: its contract test passed, or
  * one line why not), runs the behaviour cases on each, measures both in one run, interleaved with noop ({@link
- * ArmSteps}), and ends with the behaviour cells that changed and each figure's ratio new/old, interval and verdict.
+ * VersionArms}), and ends with the behaviour cells that changed and each figure's ratio new/old, interval and verdict.
  * docs/upgrade.md says how to read it.
  */
 @Command(name = "upgrade", sortOptions = false, mixinStandardHelpOptions = true, versionProvider = Version.class,
@@ -123,7 +127,7 @@ final class UpgradeCommand implements Callable<Integer>, Bench.Checked {
         if (checked != 0) {
             return checked;
         }
-        Path root = Report.root();
+        Path root = Checkout.root();
         List<VersionJar.Built> built = new ArrayList<>();
         for (ClientBuild b : List.of(oldBuild, newBuild)) {
             System.out.println("bench: " + b.words() + ": its jar in " + root.relativize(VersionJar.folder(root, b).toAbsolutePath())
@@ -142,9 +146,10 @@ final class UpgradeCommand implements Callable<Integer>, Bench.Checked {
         if (buildOnly) {
             return 0;
         }
-        Arms arms = Arms.of(built.get(0), built.get(1));
-        RunPlan plan = new RunPlan(measured, arms.labels(), null, jmh, forkJdk);
-        return new ComparisonRun(plan, System.out, new ArmSteps(plan, arms, profile, !noBehaviour)).run();
+        Versions versions = Versions.of(built.get(0), built.get(1));
+        RunPlan plan = new RunPlan(measured, versions.labels(), null, jmh, forkJdk);
+        VersionArms arms = new VersionArms(plan, versions, profile, !noBehaviour, List.of(Bench.class.getName(), "step"));
+        return new ComparisonRun(plan, System.out, arms, null).run();
     }
 
     /** rate-4000 and closed-x16 where {@code source} has them, else all of its shapes (smoke's, say). */

@@ -1,5 +1,6 @@
 /**
- * {@code ./bench}: the comparison run (its plan is clientbench.plan), the run folder, env.json, the terminal's summary and
- * the report. The top of the flow: it may import every other package.
+ * {@code ./bench}'s commands: each parses and checks its input ({@link clientbench.cli.Bench} dispatches), then hands
+ * the work to the room that does it: the run (clientbench.run), the analysis (clientbench.report), startup, behaviour,
+ * upgrade. The top of the flow: it may import every other package, and nothing imports it.
  */
 package clientbench.cli;

@@ -37,7 +37,7 @@ public record Shape(String name, String benchmark, Map<String, String> params, T
     }
 
     /**
-     * Whether its rounds are interleaved sets (clientbench.cli.InterleavedSet runs them): every client's fork alive at once, one
+     * Whether its rounds are interleaved sets (clientbench.run.InterleavedSet runs them): every client's fork alive at once, one
      * measured window each per block, in a new order each block; {@link #blocks} windows a fork.
      */
     public boolean interleaved() {

@@ -3,15 +3,17 @@ package clientbench.cli;
 import clientbench.harness.record.JsonFiles;
 import clientbench.harness.StubProcess;
 import clientbench.plan.Shape;
+import clientbench.record.RunFolder;
+import clientbench.run.ProgressLine;
 import clientbench.testkit.Prerequisites;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.file.Files;

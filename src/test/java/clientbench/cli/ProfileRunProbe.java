@@ -7,6 +7,8 @@ import clientbench.plan.Profile;
 import clientbench.plan.RunPlan;
 import clientbench.plan.Shape;
 import clientbench.plan.UntilDecided;
+import clientbench.run.ClientArms;
+import clientbench.run.ComparisonRun;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -44,7 +46,7 @@ public final class ProfileRunProbe {
         }
         Profile profile = new Profile("probe", "ComparisonRunTest's failing run", shapes, null);
         RunPlan plan = new RunPlan(profile, List.of(Adapters.NOOP), null, JmhArgs.parse(List.of()), Jdk.current());
-        System.exit(new ComparisonRun(plan, System.out).run());
+        System.exit(new ComparisonRun(plan, System.out, new ClientArms(plan), null).run());
     }
 
     /**
@@ -57,6 +59,6 @@ public final class ProfileRunProbe {
         Profile profile = new Profile("probe", "ComparisonRunTest's run until decided", shapes, null);
         UntilDecided until = UntilDecided.of(profile, rounds);
         RunPlan plan = new RunPlan(until.applyTo(profile), clients, null, JmhArgs.parse(List.of()), Jdk.current());
-        return new ComparisonRun(plan, System.out, null, until).run();
+        return new ComparisonRun(plan, System.out, new ClientArms(plan), until).run();
     }
 }
