@@ -26,7 +26,7 @@ class LayeringTest {
             List.of("cli"),
             List.of("run"),
             List.of("report"),
-            List.of("record"),
+            List.of("results"),
             List.of("plan", "upgrade"),
             List.of("interleave", "jmh", "startup", "behaviour"),
             List.of("harness"),

@@ -1,7 +1,7 @@
 package clientbench.cli;
 
-import clientbench.record.Checkout;
-import clientbench.record.RunFolder;
+import clientbench.results.Checkout;
+import clientbench.results.RunFolder;
 import clientbench.report.Analysis;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -2,8 +2,8 @@ package clientbench.cli;
 
 import clientbench.jvm.Jdk;
 import clientbench.plan.Profile;
-import clientbench.record.Checkout;
-import clientbench.record.RunFolder;
+import clientbench.results.Checkout;
+import clientbench.results.RunFolder;
 import clientbench.report.Analysis;
 import clientbench.startup.Footprint;
 import clientbench.startup.StartupPlan;

@@ -5,7 +5,7 @@ import clientbench.plan.JmhArgs;
 import clientbench.plan.Profile;
 import clientbench.plan.RunPlan;
 import clientbench.plan.Shape;
-import clientbench.record.Checkout;
+import clientbench.results.Checkout;
 import clientbench.run.ComparisonRun;
 import clientbench.run.VersionArms;
 import clientbench.run.Versions;

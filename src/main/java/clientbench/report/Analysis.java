@@ -1,6 +1,6 @@
 package clientbench.report;
 
-import clientbench.record.Checkout;
+import clientbench.results.Checkout;
 
 import java.io.ByteArrayOutputStream;
 import java.io.File;

@@ -5,7 +5,7 @@ import clientbench.behaviour.BehaviourRun;
 import clientbench.harness.Turn;
 import clientbench.plan.RunPlan;
 import clientbench.plan.Schedule;
-import clientbench.record.RunFolder;
+import clientbench.results.RunFolder;
 import clientbench.report.Analysis;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;

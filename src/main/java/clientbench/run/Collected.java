@@ -1,6 +1,6 @@
 package clientbench.run;
 
-import clientbench.record.Rounds;
+import clientbench.results.Rounds;
 import org.openjdk.jmh.results.RunResult;
 
 import java.util.ArrayList;

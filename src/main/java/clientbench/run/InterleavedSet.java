@@ -5,7 +5,7 @@ import clientbench.harness.Trial;
 import clientbench.interleave.Conductor;
 import clientbench.plan.Schedule;
 import clientbench.plan.Shape;
-import clientbench.record.RunFolder;
+import clientbench.results.RunFolder;
 import org.openjdk.jmh.results.RunResult;
 
 import java.io.ByteArrayOutputStream;

@@ -1,7 +1,7 @@
 package clientbench.run;
 
 import clientbench.plan.Schedule;
-import clientbench.record.RunConditions;
+import clientbench.results.RunConditions;
 
 import java.io.IOException;
 import java.util.ArrayList;

@@ -5,8 +5,8 @@ import clientbench.jvm.Jdk;
 import clientbench.plan.RunPlan;
 import clientbench.plan.Schedule;
 import clientbench.plan.Shape;
-import clientbench.record.Checkout;
-import clientbench.record.RunFolder;
+import clientbench.results.Checkout;
+import clientbench.results.RunFolder;
 import clientbench.report.Analysis;
 import org.openjdk.jmh.results.RunResult;
 

@@ -3,7 +3,7 @@ package clientbench.cli;
 import clientbench.harness.record.JsonFiles;
 import clientbench.harness.StubProcess;
 import clientbench.plan.Shape;
-import clientbench.record.RunFolder;
+import clientbench.results.RunFolder;
 import clientbench.run.ProgressLine;
 import clientbench.testkit.Prerequisites;
 import com.fasterxml.jackson.databind.JsonNode;

@@ -3,7 +3,7 @@ package clientbench.cli;
 import clientbench.harness.RequestSpec;
 import clientbench.plan.RunPlan;
 import clientbench.plan.Shape;
-import clientbench.record.EnvJson;
+import clientbench.results.EnvJson;
 import clientbench.run.RunOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

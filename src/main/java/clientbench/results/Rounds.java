@@ -1,4 +1,4 @@
-package clientbench.record;
+package clientbench.results;
 
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.results.BenchmarkResult;

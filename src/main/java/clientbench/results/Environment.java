@@ -1,4 +1,4 @@
-package clientbench.record;
+package clientbench.results;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;

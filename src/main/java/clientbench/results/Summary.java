@@ -1,4 +1,4 @@
-package clientbench.record;
+package clientbench.results;
 
 import clientbench.harness.rule.Flag;
 import clientbench.harness.rule.Slo;

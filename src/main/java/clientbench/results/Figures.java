@@ -1,4 +1,4 @@
-package clientbench.record;
+package clientbench.results;
 
 import clientbench.adapters.Adapters;
 import clientbench.api.Outcome;

@@ -1,4 +1,4 @@
-package clientbench.record;
+package clientbench.results;
 
 import clientbench.plan.JmhArgs;
 import org.openjdk.jmh.results.RunResult;

@@ -1,4 +1,4 @@
-package clientbench.record;
+package clientbench.results;
 
 import clientbench.harness.probe.CpuPerRequest;
 import clientbench.harness.record.JsonFiles;

@@ -4,4 +4,4 @@
  * may import the plan, the benchmarks' names, the harness, the adapters' registry and the api, never the run or the
  * commands.
  */
-package clientbench.record;
+package clientbench.results;

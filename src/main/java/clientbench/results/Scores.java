@@ -1,4 +1,4 @@
-package clientbench.record;
+package clientbench.results;
 
 import org.openjdk.jmh.results.IterationResult;
 import org.openjdk.jmh.results.Result;

@@ -1,4 +1,4 @@
-package clientbench.record;
+package clientbench.results;
 
 import clientbench.api.Outcome;
 import org.openjdk.jmh.results.RunResult;
