@@ -138,7 +138,7 @@ def how_to_read_block(run: cbl.Run, v: dict) -> str:
              f"{cbd.load_line(run, v)}. The terminal shows the columns that fit its width, the report all of them:", ""]
     lines += [f"- `{name}`: {meaning}." for name, meaning in cbd.reading_guide(run, v)]
     lines += ["", "Each value is the estimate the verdict ranks, the same in the table, `results.csv` and the report's "
-              "figures ([one estimate per figure](docs/verdict.md#one-estimate-per-figure)); the report shows its 95% "
+              "figures ([one estimate per figure](docs/reference/verdict.md#one-estimate-per-figure)); the report shows its 95% "
               "interval under it. Letters are tiers: `a` is best; two clients that share a letter are not told apart by "
               f"the data; clients with no letter in common are, with {cbl.percent(hf['confidence'])} confidence after correcting "
               "for the number of pairs (Games-Howell on the log of the figure: round effects as medians, each pair on "
