@@ -27,8 +27,8 @@ import java.util.stream.Stream;
 @Command(name = "report", description = {"Renders analysis.ipynb into <run dir>/report.html (default: the newest run).",
         "With --compare A B: whether the runs agree, and both side by side, into B/compare-<A>.html.",
         "With --readme: also <run dir>/main.png and README.md's generated blocks, from that run;",
-        "from an A/A upgrade run (./bench upgrade CLIENT V V), README.md's resolution block;",
-        "with --readme --compare A B: B's report and blocks, and the repeatability block of A and B."})
+        "from an A/A upgrade run (./bench upgrade CLIENT V V), docs/reference/verdict.md's resolution block;",
+        "with --readme --compare A B: B's report and blocks, and the verdict page's repeatability block of A and B."})
 final class Report implements Callable<Integer>, Bench.Checked {
 
     @Parameters(arity = "0..1", paramLabel = "RUN_DIR", description = "a folder under results/")
