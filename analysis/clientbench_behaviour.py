@@ -64,8 +64,8 @@ SAFE_METHODS = ("GET", "HEAD", "OPTIONS", "TRACE")  # RFC 9110 9.2.1; PUT and DE
 
 
 def by_rule(requests: list, seen: bool) -> tuple:
-    """The rule every column that loses or resends requests is judged by, written once (docs/behaviour.md, "The
-    rule"): the cell's words and whether it is wanted; None when no kind of request met the case's condition.
+    """The rule every column that loses or resends requests is judged by, written once (docs/reference/behaviour.md,
+    "The rule"): the cell's words and whether it is wanted; None when no kind of request met the case's condition.
     `seen`: the server's close went out before each send (the client could have seen it), else it was in flight.
     The words name what broke the rule; where nothing did, what it allows (a POST failed in flight) and the kinds of
     request not reached; a safe request sent again is what the rule asks, and goes unsaid."""
@@ -483,9 +483,9 @@ def text(b: dict, width: int = 118) -> str:
         keep -= 1
     widths = [max(len(r[i]) for r in table) for i in range(keep)]
     earlier = any(x["mark"] == EARLIER for cells in b["clients"].values() for x in cells.values())
-    lines = [f"behaviour as shipped ({b['wallSeconds']} s): ok = as a team would want it, NO = not,"
-             + (" earlier = an older case" if earlier else " unreached = not provoked")
-             + " (docs/behaviour.md)"]
+    lines = textwrap.wrap(f"behaviour as shipped ({b['wallSeconds']} s): ok = as a team would want it, NO = not,"
+                          + (" earlier = an older case" if earlier else " unreached = not provoked")
+                          + " (docs/reference/behaviour.md)", width, subsequent_indent="  ")
     lines += ["  ".join(c.ljust(w) for c, w in zip(r[:keep], widths)).rstrip() for r in table]
     if keep < len(table[0]):
         lines += textwrap.wrap("in the report only: " + ", ".join(table[0][keep:]), width, subsequent_indent="  ")

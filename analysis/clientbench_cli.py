@@ -1,9 +1,9 @@
 """The analysis's command line, the top layer: what ./bench runs after a comparison.
 
 Commands and arguments: USAGE. check, decide (the verdict; an upgrade run's ratios), upgrade (ratios new/old), compare
-(two runs), render (the report), readme (README's generated blocks; an A/A run's resolution block) and compact (a
-reference run) each read run folders and print or write; look (a running folder: whether a shape is decided, as JSON)
-is what a run given --until-decided asks after each round.
+(two runs), render (the report), readme (README's generated blocks, the verdict page's beside it; an A/A run's
+resolution block there) and compact (a reference run) each read run folders and print or write; look (a running
+folder: whether a shape is decided, as JSON) is what a run given --until-decided asks after each round.
 """
 from __future__ import annotations
 
@@ -68,12 +68,14 @@ def main(argv) -> int:
             import clientbench_render
             readme = Path(args[1]) if len(args) > 1 else cbl.ROOT / "README.md"
             if run.env.get("upgrade"):
-                clientbench_render.write_resolution(run, readme)
-                print(f"report: the resolution block of {readme}")
+                page = clientbench_render.verdict_page(readme)
+                clientbench_render.write_resolution(run, page)
+                print(f"report: the resolution block of {page}")
             else:
                 against = cbl.load_verdict(args[2]) if len(args) > 2 else None
                 clientbench_render.write_readme(run, readme, against)
-                print(f"report: {run.path / 'main.png'} and the generated blocks of {readme}")
+                print(f"report: {run.path / 'main.png'} and the generated blocks of {readme}"
+                      + (f" and {clientbench_render.verdict_page(readme)}" if against else ""))
     except cbl.AnalysisError as e:
         print(f"report: {e}", file=sys.stderr)
         return 1

@@ -1,4 +1,5 @@
-"""One estimator per figure, wherever a figure is shown: the verdict's (docs/verdict.md, "One estimate per figure").
+"""One estimator per figure, wherever a figure is shown: the verdict's (docs/reference/verdict.md, "One estimate per
+figure").
 
 Per fork (one a round) the figure over its measured windows: a latency percentile from the fork's merged histogram,
 beyond the server's delay; a cost as its totals over its requests, gross or net of noop's fork in the same round. Over

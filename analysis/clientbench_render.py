@@ -1,7 +1,8 @@
 """The report as one self-contained HTML file, and README's generated blocks.
 
 The report is analysis.ipynb executed headless on the runs, exported without code (nbconvert's `basic`: no scripts,
-CDN or icon CSS) in a small styled page. README's blocks (main figure, caption, verdict excerpt) are rewritten.
+CDN or icon CSS) in a small styled page. README's blocks (the answer, how to read the table, the verdict excerpt, the
+main figure) are rewritten; so are the verdict page's (how two runs agreed, what an A/A run could detect).
 """
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ import os
 import re
 from pathlib import Path
 
+import clientbench_conditions as cond
 import clientbench_decide as cbd
+import clientbench_decided as cbud
 import clientbench_figures as figs
 import clientbench_load as cbl
 import clientbench_upgrade as cbu
@@ -18,8 +21,14 @@ import clientbench_upgrade as cbu
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK = ROOT / "analysis.ipynb"
 BLOCKS = {"figure": "RUN from the run's data", "terminal": "RUN from the run's verdict",
-          "howtoread": "RUN from the run's verdict", "repeatability": "--compare A B from two runs' verdicts",
-          "resolution": "RUN from an A/A upgrade run"}
+          "howtoread": "RUN from the run's verdict", "answer": "RUN from the run's verdict",
+          "repeatability": "--compare A B from two runs' verdicts", "resolution": "RUN from an A/A upgrade run"}
+# Where the blocks for sceptics live, beside README: how two runs agreed, what an A/A run could detect.
+VERDICT_PAGE = Path("docs") / "reference" / "verdict.md"
+
+
+def verdict_page(readme: Path) -> Path:
+    return readme.resolve().parent / VERDICT_PAGE
 
 
 def begin(block: str) -> str:
@@ -29,8 +38,6 @@ def begin(block: str) -> str:
 def end(block: str) -> str:
     return f"<!-- clientbench:{block} end -->"
 
-
-EXCERPT_LINES = 40
 
 CSS = """
 body { font: 14px/1.4 system-ui, -apple-system, "Segoe UI", sans-serif; color: #222; margin: 0; }
@@ -120,31 +127,84 @@ def figure_block(run: cbl.Run, v: dict, readme: Path) -> str:
     return f"{begin('figure')}\n![{alt}]({image})\n\n*{caption(run, v, report)}*\n{end('figure')}"
 
 
-def terminal_block(run: cbl.Run, v: dict, max_lines: int = EXCERPT_LINES) -> str:
-    """The terminal's verdict on the run, literally: its paragraphs while they fit in `max_lines` (the first always)."""
+def terminal_block(run: cbl.Run, v: dict, max_lines: int | None = None) -> str:
+    """The terminal's verdict on the run, literally: its paragraphs through the decision table's (README says the rest
+    in words), or while they fit in `max_lines`; the first always."""
     lines = cbd.text(run, v).splitlines()
     ends = [i for i, line in enumerate(lines) if not line] + [len(lines)]
+    if max_lines is None:
+        table = next((i for i, line in enumerate(lines) if line.startswith("load: ")), 0)
+        max_lines = min(e for e in ends if e > table)
     kept = lines[:max([e for e in ends if e <= max_lines], default=ends[0])]
     said = "in full" if len(kept) == len(lines) else f"its first {len(kept)} of {len(lines)} lines"
     return (f"{begin('terminal')}\nThe verdict `./bench` prints at its end, on the reference run `{run.name}` "
             f"({said}):\n\n```text\n" + "\n".join(kept) + f"\n```\n{end('terminal')}")
 
 
+def answer_block(run: cbl.Run, v: dict) -> str:
+    """The answer in sentences, one per column of the decision table: its leaders, and how many of its pairs the data
+    tells apart, calls alike or leaves open (and within what margin); from the verdict's figures alone."""
+    hf = v["holdsFor"]
+    figures = {(s["shape"], f["figure"]): (s["kind"], f) for s in v["shapes"] for f in s["figures"]}
+    lines = [begin("answer"),
+             f"What the reference run `{run.name}` ({hf['profile']} profile{', a first look' if hf['firstLook'] else ''}"
+             f", {hf['cores']} cores of {hf['cpuModel']}, JDK {hf['jdk']}) found. Two clients are *told apart* on a "
+             f"figure where the data separates them at {cbl.percent(hf['confidence'])} confidence over all the "
+             "figure's pairs together, *alike* where it shows them within a margin, *open* where it can say "
+             "neither:", ""]
+    lines += [answer_line(figure_name(run, shape, *figures[(shape, key)]), figures[(shape, key)][1])
+              for shape, key in cbd.columns(v)]
+    return "\n".join(lines + [end("answer")])
+
+
+def figure_name(run: cbl.Run, shape: str, kind: str, f: dict) -> str:
+    """'CPU per request at 4,000 req/s', 'throughput with 16 callers back to back (a closed loop)': a figure where
+    it was measured, in words."""
+    what = cond.load_parts(run, shape, kind)["what"]
+    return {"open": f"{f['label']} at {what}", "closed": f"{f['label']} with {what}",
+            "capacity": f"the knee ({what})"}.get(kind, f["label"])
+
+
+def answer_line(name: str, f: dict) -> str:
+    """One figure's answer: '- **CPU per request at 4,000 req/s** (lower is better): ahc and vertx lead, told apart
+    from every other client; 48 of 66 pairs told apart, 18 open (each within x1.71).'"""
+    n, d = f["pairs"]["of"], f.get("decided") or {}
+    opened = d.get(cbud.OPEN, 0)
+    within = f" (each within {cbud.times(d['couldShow'])})" if opened and d.get("couldShow") else ""
+    if not f["pairs"]["separated"]:
+        return f"- **{name}**: the data tells none of its {n} pairs apart{within}."
+    first = cbd.leaders(f)
+    others = "client" if all(c["letters"] for c in f["clients"].values()) else "client with letters"
+    lead = (f"{_and(first)} {'leads' if len(first) == 1 else 'lead'}, told apart from every other {others}" if first
+            else "no client is told apart from all the rest")
+    said = [f"{f['pairs']['separated']} of {n} pairs told apart"]
+    if d.get(cbud.ALIKE):
+        said.append(f"{d[cbud.ALIKE]} alike within {cbud.times(d['margin'])}")
+    if opened:
+        said.append(f"{opened} open{within}")
+    return f"- **{name}** ({f['better']} is better): {lead}; {', '.join(said)}."
+
+
+def _and(names: list) -> str:
+    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
+
+
 def how_to_read_block(run: cbl.Run, v: dict) -> str:
     """How to read the verdict: each column of the decision table, the SLO and failed columns, the letters and the
     marks this run shows, from the list the report's "How to read this" comes from (clientbench_decide)."""
     hf = v["holdsFor"]
-    lines = [begin("howtoread"), "Each column is one figure at one load, as the line `load:` above the table says: "
+    lines = [begin("howtoread"), "Each column is one figure at one load, as the table's line `load:` says: "
              f"{cbd.load_line(run, v)}. The terminal shows the columns that fit its width, the report all of them:", ""]
     lines += [f"- `{name}`: {meaning}." for name, meaning in cbd.reading_guide(run, v)]
     lines += ["", "Each value is the estimate the verdict ranks, the same in the table, `results.csv` and the report's "
-              "figures ([one estimate per figure](docs/verdict.md#one-estimate-per-figure)); the report shows its 95% "
-              "interval under it. Letters are tiers: `a` is best; two clients that share a letter are not told apart by "
-              f"the data; clients with no letter in common are, with {cbl.percent(hf['confidence'])} confidence after correcting "
-              "for the number of pairs (Games-Howell on the log of the figure: round effects as medians, each pair on "
-              "its own two spreads); a client measured in one round, or whose forks never settled, gets no letters. "
-              "A mark every client carries in a column is said once under the table; `*` "
-              "marks what only some clients carry, what should change your trust in that figure"
+              f"figures ([one estimate per figure]({VERDICT_PAGE.as_posix()}#one-estimate-per-figure)); the report "
+              "shows its 95% interval under it. Letters are tiers: `a` is best; two clients that share a letter are "
+              "not told apart by the data; clients with no letter in common are, with "
+              f"{cbl.percent(hf['confidence'])} confidence after correcting for the number of pairs (Games-Howell on "
+              "the log of the figure: round effects as medians, each pair on its own two spreads); a client measured "
+              "in one round, or whose forks never settled, gets no letters. A mark every client carries in a column is "
+              "said once under the table; `*` marks what only some clients carry, what should change your trust in "
+              "that figure"
               + (":" if cbd.marks_shown(v) else "."), ""]
     lines += [f"- `{m}`: {words}." for m, words in cbd.marks_shown(v)]
     return "\n".join(lines + [end("howtoread")])
@@ -235,27 +295,31 @@ def replace_blocks(text: str, figure: str, terminal: str, readme: Path) -> str:
 
 def write_readme(run: cbl.Run, readme: Path, against: cbl.Run | None = None):
     """RUN/main.png, and README's generated blocks rewritten from RUN's verdict (the rest of README untouched; the
-    how-to-read block where README has one); with `against`, a second run of the same profile and machine, the
-    repeatability block too."""
+    answer and how-to-read blocks where README has them); with `against`, a second run of the same profile and
+    machine, the verdict page's repeatability block too. Nothing is written until every block is made."""
     v = cbd.read(run)
     new = replace_blocks(readme.read_text(encoding="utf-8"), figure_block(run, v, readme), terminal_block(run, v),
                          readme)
-    if _pattern("howtoread").search(new):
-        new = _pattern("howtoread").sub(lambda _: how_to_read_block(run, v), new, count=1)
-    if against is not None:
-        if not _pattern("repeatability").search(new):
-            raise cbl.AnalysisError(f"{readme}: no repeatability block to replace (a line starting "
-                                    f"'<!-- clientbench:repeatability begin' and one '{end('repeatability')}')")
-        new = _pattern("repeatability").sub(lambda _: repeatability_block(run, against), new, count=1)
+    for block, make in (("howtoread", how_to_read_block), ("answer", answer_block)):
+        if _pattern(block).search(new):
+            new = _pattern(block).sub(lambda _: make(run, v), new, count=1)
+    page = verdict_page(readme)
+    agreed = replaced(page, "repeatability", repeatability_block(run, against)) if against is not None else None
     (run.path / "main.png").write_bytes(figs.png(figs.main_figure(run, v), dpi=100))
     readme.write_text(new, encoding="utf-8")
+    if agreed is not None:
+        page.write_text(agreed, encoding="utf-8")
 
 
-def write_resolution(run: cbl.Run, readme: Path):
-    """README's resolution block rewritten from an A/A upgrade run (the rest of README untouched)."""
-    text = readme.read_text(encoding="utf-8")
-    if not _pattern("resolution").search(text):
-        raise cbl.AnalysisError(f"{readme}: no resolution block to replace (a line starting "
-                                f"'<!-- clientbench:resolution begin' and one '{end('resolution')}')")
-    block = resolution_block(run)
-    readme.write_text(_pattern("resolution").sub(lambda _: block, text, count=1), encoding="utf-8")
+def write_resolution(run: cbl.Run, page: Path):
+    """The verdict page's resolution block rewritten from an A/A upgrade run (the rest of the page untouched)."""
+    page.write_text(replaced(page, "resolution", resolution_block(run)), encoding="utf-8")
+
+
+def replaced(page: Path, block: str, text: str) -> str:
+    """`page`'s text with its one `block` replaced by `text`; refused where the page has no such block."""
+    old = page.read_text(encoding="utf-8") if page.is_file() else ""
+    if not _pattern(block).search(old):
+        raise cbl.AnalysisError(f"{page}: no {block} block to replace (a line starting "
+                                f"'<!-- clientbench:{block} begin' and one '{end(block)}')")
+    return _pattern(block).sub(lambda _: text, old, count=1)

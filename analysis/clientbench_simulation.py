@@ -3,10 +3,10 @@
 Each made-up run is one shape's forks (noop's and twelve clients', a row per round) and goes through
 clientbench_decide.rank on CPU per request, net of noop's in the same round, at the confidence thresholds.json sets.
 A/A runs: no client differs from another, so every pair told apart is false. Planted runs: two clients are slower by
-construction. docs/verdict.md's block of these rates is this module's output (`block`); test_false_pairs.py checks
-both the rates and that the block is current.
+construction. docs/reference/verdict.md's block of these rates is this module's output (`block`);
+test_false_pairs.py checks both the rates and that the block is current.
 
-`python analysis/clientbench_simulation.py` prints the block; `--write` rewrites it in docs/verdict.md.
+`python analysis/clientbench_simulation.py` prints the block; `--write` rewrites it in docs/reference/verdict.md.
 """
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ import pandas as pd
 import clientbench_decide as cbd
 import clientbench_load as cbl
 
-DOC = cbl.ROOT / "docs" / "verdict.md"
+DOC = cbl.ROOT / "docs" / "reference" / "verdict.md"
 SHAPE = "made-up"
 FIGURE = cbd.BY_KEY["cpu"]  # a figure netted of noop's: noop's own round-to-round spread is in every client's
 LATENCY = cbd.BY_KEY["p50"]  # read from a histogram: known to its bucket's width, beyond the server's delay
@@ -299,7 +299,7 @@ END = "<!-- clientbench:simulation end -->"
 
 
 def block(r: dict | None = None) -> str:
-    """docs/verdict.md's block: the made-up runs and the rates their verdicts came out with."""
+    """docs/reference/verdict.md's block: the made-up runs and the rates their verdicts came out with."""
     r = r or rates()
     p, m = r["planted"], r["more"]
     family = "\n".join(f"| {name} | {_spread_words(x['spreads'])} | {_pct(x['rate'])} |" for name, x in r["family"].items())

@@ -221,7 +221,7 @@ def behaviour_html(v: dict) -> str:
             f'provoked its condition for the client; earlier: the run measured an earlier revision of the case, not '
             f'judged today; failed: the case did not run (hover for why). '
             f'The bounds are thresholds.json\'s; what each case provokes and the upstream issue it reproduces: '
-            f'docs/behaviour.md.</p>' + said)
+            f'docs/reference/behaviour.md.</p>' + said)
 
 
 # ---------------------------------------------------------------- the details

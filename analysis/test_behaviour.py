@@ -398,15 +398,16 @@ def test_the_terminal_table_fits_and_names_each_mark(facts, tmp_path):
     b = decided(tmp_path, facts)
     lines = cbb.text(b).splitlines()
     assert max(map(len, lines)) <= 118
-    assert lines[1].split()[0] == "client"
-    shown = [a for a in cbb.ASPECTS if a.heading in lines[1]]
+    head = next(i for i, line in enumerate(lines) if not line.startswith(("behaviour as shipped", "  ")))  # the legend
+    assert lines[head].split()[0] == "client"
+    shown = [a for a in cbb.ASPECTS if a.heading in lines[head]]
     left = [a.heading for a in cbb.ASPECTS if a not in shown]
     assert len(shown) >= 4, "the first four columns fit; the NO line above the table names every column's NO cells"
-    rest = lines[2 + len(facts["clients"]):]
+    rest = lines[head + 1 + len(facts["clients"]):]
     assert bool(rest) == bool(left)
     if left:
         assert " ".join(line.strip() for line in rest) == "in the report only: " + ", ".join(left)
-    for client, row in zip(facts["clients"], lines[2:]):
+    for client, row in zip(facts["clients"], lines[head + 1:]):
         assert row.startswith(client)
         assert sum(row.count(m) for m in (f" {cbb.WANTED}", f" {cbb.NOT_WANTED}", cbb.NOT_APPLICABLE, cbb.NOT_REACHED)) \
             == len(shown)
@@ -431,7 +432,8 @@ def test_the_verdict_summary_results_csv_and_terminal_carry_the_table_once(tmp_p
         assert r["run"] == run.name
     # The terminal's rows, cell by cell as worked out by hand, in the columns it has room for.
     text = cbd.text(run, summary["verdict"]).splitlines()
-    table = text[next(i for i, line in enumerate(text) if line.startswith("behaviour as shipped")) + 1:]
+    legend = next(i for i, line in enumerate(text) if line.startswith("behaviour as shipped"))
+    table = text[next(i for i in range(legend + 1, len(text)) if text[i].startswith("client ")):]
     heading = table[0]
     shown = [a.key for a in cbb.ASPECTS if a.heading in heading]
     assert shown == [a.key for a in cbb.ASPECTS][:len(shown)] and len(shown) >= 4, heading

@@ -1,6 +1,6 @@
 """A/A and planted runs made up with a known truth (clientbench_simulation), decided by the verdict's own rank() at the
-configured confidence, noop netted out: the rates hold what the verdict promises, and docs/verdict.md states them as
-the simulation produces them, not as typed. The seeds are fixed: the rates are the same on every machine."""
+configured confidence, noop netted out: the rates hold what the verdict promises, and docs/reference/verdict.md
+states them as the simulation produces them, not as typed. The seeds are fixed: the rates are the same on every machine."""
 import json
 import math
 from statistics import median
@@ -70,4 +70,4 @@ def test_the_committed_cpu_pattern_is_read_from_the_runs_residuals():
 
 def test_the_docs_simulation_block_is_what_the_simulation_produces_now():
     assert sim.current_block() == sim.block(), \
-        "docs/verdict.md's simulation block is stale: python analysis/clientbench_simulation.py --write"
+        "docs/reference/verdict.md's simulation block is stale: python analysis/clientbench_simulation.py --write"

@@ -340,13 +340,16 @@ def test_readme_blocks_are_replaced_and_nothing_else_is_touched(tmp_path):
     assert cli("readme", run, readme).returncode == 0 and readme.read_text() == text  # the same run: the same blocks
 
 
-def test_the_terminal_block_is_literally_what_decide_prints(tmp_path):
+def test_the_terminal_block_is_literally_what_decide_prints_through_its_table(tmp_path):
     run, readme = blocks_readme(tmp_path)
     assert cli("readme", run, readme).returncode == 0
     printed = cli("decide", run).stdout.splitlines()  # the verdict as the terminal shows it
     block = between(readme.read_text(), "terminal")
-    assert block.split("```text\n", 1)[1].split("\n```", 1)[0].splitlines() == printed
-    assert "(in full)" in block
+    shown = block.split("```text\n", 1)[1].split("\n```", 1)[0].splitlines()
+    table = terminal_table("\n".join(printed) + "\n")
+    assert shown == printed[:len(shown)] and printed[len(shown)] == ""  # whole paragraphs, cut after the table's
+    assert shown[-1].startswith("told apart") and re.split(r" {2,}", shown[-1].strip()) == table[-1]
+    assert f"(its first {len(shown)} of {len(printed)} lines)" in block
 
 
 def test_a_long_verdict_is_cut_after_a_whole_paragraph(decided):
@@ -395,15 +398,64 @@ def decided_now(name: str) -> cbl.Run:
     return fresh
 
 
-def named_in_readme(block: str) -> list:
-    """The run names README's block quotes (each in backticks, as yyyyMMdd-HHmmss-host), in its order."""
-    return re.findall(r"`(\d{8}-\d{6}-[\w.-]+)`", render.current_block(ROOT / "README.md", block))
+VERDICT_PAGE = render.verdict_page(ROOT / "README.md")
+
+
+def named_in_readme(block: str, page: Path = ROOT / "README.md") -> list:
+    """The run names README's block (or another page's) quotes (each in backticks, as yyyyMMdd-HHmmss-host), in its
+    order."""
+    return re.findall(r"`(\d{8}-\d{6}-[\w.-]+)`", render.current_block(page, block))
 
 
 def committed(name: str) -> cbl.Run:
     runs = {r.name: r for r in committed_runs()}
     assert name in runs, f"README names {name}, which is not committed under results/: {sorted(runs)}"
     return runs[name]
+
+
+def answer_lines(block: str) -> dict:
+    """{figure's words: its sentence} of an answer block."""
+    return dict(re.match(r"- \*\*(.+?)\*\*(.*)$", line).groups() for line in block.splitlines() if line.startswith("- **"))
+
+
+def test_the_answer_says_each_columns_leaders_and_pairs_as_the_verdict_holds_them(decided, tmp_path):
+    run, readme = blocks_readme(tmp_path)
+    readme.write_text(readme.read_text() + f"\n{render.begin('answer')}\nold\n{render.end('answer')}\n")
+    assert cli("decide", run).returncode == 0
+    assert cli("readme", run, readme).returncode == 0
+    said = list(answer_lines(between(readme.read_text(), "answer")).values())
+    v = verdict_of(run)
+    figures = columns(v)
+    assert len(said) == len(figures) and "\nold\n" not in readme.read_text()
+    for f, line in zip(figures, said):
+        apart = {(p["better"], p["worse"]) for p in f["pairs"]["apart"]}
+        lettered = [c for c, x in f["clients"].items() if x["letters"]]
+        if not apart:
+            assert f"tells none of its {f['pairs']['of']} pairs apart" in line, line
+            continue
+        assert f"{len(apart)} of {f['pairs']['of']} pairs told apart" in line, line
+        assert f"({f['better']} is better)" in line
+        # Each client named as leading is told apart, by the verdict's own pairs, from every client not named.
+        named = re.search(r"is better\): (.+?) leads?, told apart", line)
+        if named:
+            leads = re.split(r", | and ", named.group(1))
+            assert leads and all((x, y) in apart for x in leads for y in lettered if y not in leads), line
+        else:
+            assert "no client is told apart from all the rest" in line, line
+            top = [c for c in lettered if all((c, y) in apart for y in lettered if y != c)]
+            assert not top, f"{top} is told apart from every other client: {line}"
+
+
+def test_the_answer_says_where_the_data_leaves_pairs_open_and_within_what(tmp_path):
+    # a and b each told apart from c and d; a-b and c-d neither apart nor alike within x1.10.
+    f = {"better": "lower", "clients": {c: {"letters": t} for c, t in zip("abcd", "aabb")},
+         "pairs": {"of": 6, "separated": 4, "apart": [{"better": x, "worse": y} for x in "ab" for y in "cd"]},
+         "decided": {"margin": 1.1, "apart": 4, "alike": 0, "open": 2, "couldShow": 1.234}}
+    assert render.answer_line("CPU", f) == ("- **CPU** (lower is better): a and b lead, told apart from every other "
+                                            "client; 4 of 6 pairs told apart, 2 open (each within x1.23).")
+    none = dict(f, pairs={"of": 6, "separated": 0, "apart": []}, decided={"margin": 1.5, "apart": 0, "alike": 0,
+                                                                           "open": 6, "couldShow": None})
+    assert render.answer_line("p99", none) == "- **p99**: the data tells none of its 6 pairs apart."
 
 
 def test_readme_blocks_are_what_the_current_code_decides_from_the_reference_run():
@@ -418,6 +470,8 @@ def test_readme_blocks_are_what_the_current_code_decides_from_the_reference_run(
         f"README's terminal block is not what the code decides now: ./bench report --readme {ref.path.relative_to(ROOT)}"
     assert render.current_block(readme, "howtoread") == render.how_to_read_block(ref, v), \
         f"README's how-to-read block is not what the code decides now: ./bench report --readme {ref.path.relative_to(ROOT)}"
+    assert render.current_block(readme, "answer") == render.answer_block(ref, v), \
+        f"README's answer block is not what the code decides now: ./bench report --readme {ref.path.relative_to(ROOT)}"
 
 
 @pytest.mark.parametrize("derived", ["summary.json", "results.csv", "main.png"])
@@ -447,12 +501,13 @@ def reference_rebuilt(tmp_path_factory):
     return committed_run, copy
 
 
-def test_readme_repeatability_block_is_what_the_current_code_counts_from_its_two_runs():
-    a, b = (committed(n) for n in named_in_readme("repeatability")[:2])
+def test_the_verdict_pages_repeatability_block_is_what_the_current_code_counts_from_its_two_runs():
+    a, b = (committed(n) for n in named_in_readme("repeatability", VERDICT_PAGE)[:2])
+    assert b.name == named_in_readme("terminal")[0], "the repeatability block's second run is README's reference run"
     # b, the reference run, is decided anew from its data; a was committed as its verdict alone, read as it stands.
     block = render.repeatability_block(decided_now(b.name), decided_now(a.name))
-    assert render.current_block(ROOT / "README.md", "repeatability") == block, \
-        f"README's repeatability block is stale: ./bench report --readme --compare {a.path.relative_to(ROOT)} {b.path.relative_to(ROOT)}"
+    assert render.current_block(VERDICT_PAGE, "repeatability") == block, \
+        f"{VERDICT_PAGE.relative_to(ROOT)}'s repeatability block is stale: ./bench report --readme --compare {a.path.relative_to(ROOT)} {b.path.relative_to(ROOT)}"
 
 
 def test_how_to_read_names_every_column_of_the_table_and_every_mark_it_shows(decided, tmp_path):
@@ -471,7 +526,8 @@ def test_how_to_read_names_every_column_of_the_table_and_every_mark_it_shows(dec
 
 def test_the_repeatability_block_counts_two_verdicts_pairs_from_the_verdicts_alone(tmp_path):
     run, readme = blocks_readme(tmp_path)
-    readme.write_text(readme.read_text() + f"\n{render.begin('repeatability')}\nold\n{render.end('repeatability')}\n")
+    page = verdict_page(tmp_path, f"{render.begin('repeatability')}\nold\n{render.end('repeatability')}\n")
+    before = readme.read_text()
     assert cli("decide", run).returncode == 0
     other = tmp_path / "results" / "other"
     other.mkdir()
@@ -497,7 +553,8 @@ def test_the_repeatability_block_counts_two_verdicts_pairs_from_the_verdicts_alo
     shutil.copy(run / "env.json", other / "env.json")
     r = cli("readme", run, readme, other)
     assert r.returncode == 0, r.stderr
-    block = between(readme.read_text(), "repeatability")
+    assert render.begin("repeatability") not in readme.read_text() and readme.read_text() != before
+    block = between(page.read_text(), "repeatability")
     rows = {tuple(c.strip() for c in line.strip("|").split("|")[:2]): [c.strip() for c in line.strip("|").split("|")[2:]]
             for line in block.splitlines()[4:] if line.startswith("| ")}
     b = verdict_of(run)
@@ -514,7 +571,7 @@ def test_the_repeatability_block_counts_two_verdicts_pairs_from_the_verdicts_alo
     assert "`other` (a) and `run-small` (b)" in block
 
 
-# ---------------------------------------------------------------- README's resolution block, from an A/A run
+# ---------------------------------------------------------------- the verdict page's resolution block, from an A/A run
 
 def aa_run(tmp_path, new="5.6.5", verdicts=(cbu.NONE, cbu.NONE)) -> cbl.Run:
     """An upgrade run as its summary.json holds it after `upgrade`: two figures with what each could detect."""
@@ -529,18 +586,24 @@ def aa_run(tmp_path, new="5.6.5", verdicts=(cbu.NONE, cbu.NONE)) -> cbl.Run:
     return cbl.Run("aa", tmp_path, env, {"upgrade": u}, [])
 
 
-def resolution_readme(tmp_path) -> Path:
-    readme = tmp_path / "README.md"
-    readme.write_text(f"# title\n\nbefore\n\n{render.begin('resolution')}\nold\n{render.end('resolution')}\n\nafter\n")
-    return readme
+def verdict_page(root: Path, blocks: str) -> Path:
+    """The verdict page beside README under `root`, its text around `blocks`."""
+    page = render.verdict_page(root / "README.md")
+    page.parent.mkdir(parents=True, exist_ok=True)
+    page.write_text(f"# title\n\nbefore\n\n{blocks}\nafter\n")
+    return page
+
+
+def resolution_page(tmp_path) -> Path:
+    return verdict_page(tmp_path, f"{render.begin('resolution')}\nold\n{render.end('resolution')}\n")
 
 
 def test_the_resolution_block_says_what_an_aa_run_could_detect_and_nothing_else_changes(tmp_path):
-    readme = resolution_readme(tmp_path)
-    render.write_resolution(aa_run(tmp_path), readme)
-    text = readme.read_text()
+    page = resolution_page(tmp_path)
+    render.write_resolution(aa_run(tmp_path), page)
+    text = page.read_text()
     block = between(text, "resolution")
-    assert text.replace(block, "").startswith("# title\n\nbefore\n\n<!-- clientbench:resolution end -->")
+    assert text.replace(block, "") == "# title\n\nbefore\n\n<!-- clientbench:resolution end -->\n\nafter\n"
     assert "`./bench upgrade apache 5.6.5 5.6.5` (`aa`: 7 rounds in 13 minutes on 2 cores of Test CPU" in block
     assert "found no difference in any of them" in block
     assert "| could detect | rate-4000 | closed-x16 |" in block
@@ -548,38 +611,38 @@ def test_the_resolution_block_says_what_an_aa_run_could_detect_and_nothing_else_
 
 
 def test_a_duets_resolution_says_its_sets_and_blocks(tmp_path):
-    readme = resolution_readme(tmp_path)
+    page = resolution_page(tmp_path)
     run = aa_run(tmp_path)
     run.summary["upgrade"]["pairedBy"] = "blocks"
     run.env["sets"] = [{"shape": sh, "set": n, "blockOrders": [[]] * 5} for n in (1, 2)
                        for sh in ("rate-4000", "closed-x16")]
-    render.write_resolution(run, readme)
+    render.write_resolution(run, page)
     assert ("`./bench upgrade apache 5.6.5 5.6.5 --rounds 2 --blocks 5` (`aa`: 2 sets (both versions alive at once, "
-            "5 blocks of windows in turn) in 13 minutes on 2 cores" in between(readme.read_text(), "resolution"))
+            "5 blocks of windows in turn) in 13 minutes on 2 cores" in between(page.read_text(), "resolution"))
     run.env["shapes"] = [{"name": "rate-4000", "rounds": 2}]
-    render.write_resolution(run, readme)
-    assert "`./bench upgrade apache 5.6.5 5.6.5 --shapes rate-4000 --rounds 2 --blocks 5`" in readme.read_text()
+    render.write_resolution(run, page)
+    assert "`./bench upgrade apache 5.6.5 5.6.5 --shapes rate-4000 --rounds 2 --blocks 5`" in page.read_text()
 
 
 def test_an_aa_run_that_found_a_difference_says_which(tmp_path):
-    readme = resolution_readme(tmp_path)
-    render.write_resolution(aa_run(tmp_path, verdicts=(cbu.NONE, cbu.WORSE)), readme)
-    block = between(readme.read_text(), "resolution")
+    page = resolution_page(tmp_path)
+    render.write_resolution(aa_run(tmp_path, verdicts=(cbu.NONE, cbu.WORSE)), page)
+    block = between(page.read_text(), "resolution")
     assert "found a difference in closed-x16 throughput (worse)" in block and "no difference in any" not in block
 
 
-def test_a_real_upgrade_is_no_resolution_and_leaves_readme_alone(tmp_path):
-    readme = resolution_readme(tmp_path)
-    before = readme.read_text()
+def test_a_real_upgrade_is_no_resolution_and_leaves_the_page_alone(tmp_path):
+    page = resolution_page(tmp_path)
+    before = page.read_text()
     with pytest.raises(cbl.AnalysisError, match="not an A/A run"):
-        render.write_resolution(aa_run(tmp_path, new="5.6.6"), readme)
-    assert readme.read_text() == before
+        render.write_resolution(aa_run(tmp_path, new="5.6.6"), page)
+    assert page.read_text() == before
 
 
-def test_readme_resolution_block_is_what_the_current_code_decides_from_the_committed_aa_run():
-    names = named_in_readme("resolution")
-    assert len(names) == 1, f"README's resolution block names one A/A run: {names}"
+def test_the_verdict_pages_resolution_block_is_what_the_current_code_decides_from_the_committed_aa_run():
+    names = named_in_readme("resolution", VERDICT_PAGE)
+    assert len(names) == 1, f"the verdict page's resolution block names one A/A run: {names}"
     aa = committed(names[0])
     assert aa.env.get("upgrade") and aa.trials, f"{aa.name}: an upgrade run, its data committed"
-    assert render.current_block(ROOT / "README.md", "resolution") == render.resolution_block(decided_now(aa.name)), \
-        f"README's resolution block is not what the code decides now: ./bench report --readme {aa.path.relative_to(ROOT)}"
+    assert render.current_block(VERDICT_PAGE, "resolution") == render.resolution_block(decided_now(aa.name)), \
+        f"{VERDICT_PAGE.relative_to(ROOT)}'s resolution block is not what the code decides now: ./bench report --readme {aa.path.relative_to(ROOT)}"

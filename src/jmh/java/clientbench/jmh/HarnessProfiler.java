@@ -28,7 +28,7 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * Turns each iteration's {@link IterationSnapshot} into JMH results: a profiler, as {@code @AuxCounters} are averaged
  * (wrong for percentiles) and must be identifiers. JMH sums primary {@code ThroughputResult}s, so one scoring ok/s
- * minus JMH's own makes ok/s the headline. Metric names are API: the notebook reads them (docs/metrics.md).
+ * minus JMH's own makes ok/s the headline. Metric names are API: the notebook reads them (docs/reference/metrics.md).
  */
 public final class HarnessProfiler implements InternalProfiler {
 

@@ -7,7 +7,7 @@ import java.util.Locale;
  * ({@code clientbench.behaviour}) runs a client as teams ship it. The lower-case name is what results record.
  */
 public enum Tuning {
-    /** Every benchmark's pins: retries off, the suite's connection limit and timeouts (docs/clients.md). */
+    /** Every benchmark's pins: retries off, the suite's connection limit and timeouts (docs/reference/clients.md). */
     SUITE("retries off; the suite's connection limit and timeouts"),
     /** The library's own retries and connection checks, on the suite's connection limit and timeouts. */
     AS_SHIPPED("the library's own retries and connection checks; the suite's connection limit and timeouts"),

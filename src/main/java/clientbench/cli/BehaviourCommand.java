@@ -25,7 +25,7 @@ import java.util.concurrent.Callable;
                 "connections closed right after an answer, deadlines, what 1,000 timeouts leave, reuse with bodies",
                 "left unread, default pool limits, slow hosts beside a fast one, large response heads, an HTTP/2",
                 "stream limit, HTTP/2 GOAWAYs. Writes",
-                "results/<yyyyMMdd-HHmmss>-<host>/behaviour.json (docs/behaviour.md)."})
+                "results/<yyyyMMdd-HHmmss>-<host>/behaviour.json (docs/reference/behaviour.md)."})
 final class BehaviourCommand implements Callable<Integer>, Bench.Checked {
 
     @Option(names = "--clients", paramLabel = "A,B", description = "clients to run (default: all)")

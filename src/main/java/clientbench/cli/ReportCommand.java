@@ -17,15 +17,15 @@ import java.util.concurrent.Callable;
 /**
  * {@code ./bench report [run dir]}: runs analysis.ipynb headless into a self-contained report.html and ends with the
  * decision table; {@code --compare A B} says whether two runs agree, into {@code B/compare-<A>.html}; {@code --readme}
- * writes main.png and README.md's generated blocks (from an A/A upgrade run: its resolution block; with {@code --compare
- * A B}: B's blocks and the repeatability block of the two). The launcher passes its venv's Python
- * ({@code -Dclientbench.python}).
+ * writes main.png and README.md's generated blocks (from an A/A upgrade run: the verdict page's resolution block;
+ * with {@code --compare A B}: B's blocks and the verdict page's repeatability block of the two). The launcher passes
+ * its venv's Python ({@code -Dclientbench.python}).
  */
 @Command(name = "report", description = {"Renders analysis.ipynb into <run dir>/report.html (default: the newest run).",
         "With --compare A B: whether the runs agree, and both side by side, into B/compare-<A>.html.",
         "With --readme: also <run dir>/main.png and README.md's generated blocks, from that run;",
-        "from an A/A upgrade run (./bench upgrade CLIENT V V), README.md's resolution block;",
-        "with --readme --compare A B: B's report and blocks, and the repeatability block of A and B."})
+        "from an A/A upgrade run (./bench upgrade CLIENT V V), docs/reference/verdict.md's resolution block;",
+        "with --readme --compare A B: B's report and blocks, and the verdict page's repeatability block of A and B."})
 final class ReportCommand implements Callable<Integer>, Bench.Checked {
 
     @Parameters(arity = "0..1", paramLabel = "RUN_DIR", description = "a folder under results/")

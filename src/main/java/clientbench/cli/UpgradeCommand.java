@@ -26,7 +26,7 @@ import java.util.concurrent.Callable;
  * {@code ./bench upgrade CLIENT OLD NEW}: builds a jar per version ({@link VersionJar}: its contract test passed, or
  * one line why not), runs the behaviour cases on each, measures both in one run, interleaved with noop ({@link
  * VersionArms}), and ends with the behaviour cells that changed and each figure's ratio new/old, interval and verdict.
- * docs/upgrade.md says how to read it.
+ * docs/guide/upgrade.md says how to read it.
  */
 @Command(name = "upgrade", sortOptions = false, mixinStandardHelpOptions = true, versionProvider = Version.class,
         description = {"Whether to move a client from version OLD to NEW. Builds a jar per version into",
@@ -34,7 +34,7 @@ import java.util.concurrent.Callable;
                 "runs the behaviour cases on each version (the cells whose mark changed: fixed, broken), measures",
                 "both in one run, interleaved (old, noop, new; new, noop, old; ...), and gives per figure the ratio",
                 "NEW/OLD with its 95%% interval: better, worse, or no difference detected.",
-                "Writes results/<yyyyMMdd-HHmmss>-<host>/; anything after -- goes to JMH. See docs/upgrade.md."})
+                "Writes results/<yyyyMMdd-HHmmss>-<host>/; anything after -- goes to JMH. See docs/guide/upgrade.md."})
 final class UpgradeCommand implements Callable<Integer>, Bench.Checked {
 
     /** The default: the figures that repeat within a few percent, settled as the standard profile settles them. */

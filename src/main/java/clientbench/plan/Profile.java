@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * A named set of shapes for {@code ./bench --profile NAME} (docs/profiles.md: what each measures, and why). Fixed-rate
- * and closed shapes also run {@code noop} each round, the baseline subtracted from each client's costs.
+ * A named set of shapes for {@code ./bench --profile NAME} (docs/reference/profiles.md: what each measures, and why).
+ * Fixed-rate and closed shapes also run {@code noop} each round, the baseline subtracted from each client's costs.
  * {@code timeLimit}: time promised for the default clients on 2 cores; {@code startup}: cold starts run first; null: none.
  */
 public record Profile(String name, String purpose, List<Shape> shapes, Duration timeLimit, Startup startup) {
@@ -58,8 +58,8 @@ public record Profile(String name, String purpose, List<Shape> shapes, Duration 
     }
 
     /**
-     * What a profile with a time limit leaves out when a run holds more clients than the default set (docs/profiles.md):
-     * the knee search and the 1 s answers, the least ranking per minute of run.
+     * What a profile with a time limit leaves out when a run holds more clients than the default set
+     * (docs/reference/profiles.md): the knee search and the 1 s answers, the least ranking per minute of run.
      */
     private static final Set<String> LEFT_OUT_BEYOND_THE_DEFAULT_SET = Set.of("capacity-http1", "delay1s-1000");
 
@@ -129,8 +129,8 @@ public record Profile(String name, String purpose, List<Shape> shapes, Duration 
 
     /**
      * quick's common rate in two interleaved sets of four blocks of 1 s windows, every fork steady first: more pairs
-     * apart on cost and p50 than quick's rounds, in about 12 minutes (docs/profiles.md#interleaved-sets says why not yet
-     * the default).
+     * apart on cost and p50 than quick's rounds, in about 12 minutes (docs/reference/profiles.md#interleaved-sets says
+     * why not yet the default).
      */
     private static List<Shape> interleavedShapes() {
         return List.of(commonRate().settleSeconds(20).warmup(1, 1).interleaved(4, 1).rounds(2).build());

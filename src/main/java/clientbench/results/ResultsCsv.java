@@ -21,8 +21,9 @@ import java.util.function.Function;
 
 /**
  * results.csv: one row per (shape, client), beside results.json: what ran and the exact counts. Its figures (rates,
- * percentiles, costs) are the analysis's columns, each by the one estimator the verdict uses (docs/verdict.md), so no
- * figure here differs from the report's; docs/files.md lists every column with its unit.
+ * percentiles, costs) are the analysis's columns, each by the one estimator the verdict uses
+ * (docs/reference/verdict.md), so no figure here differs from the report's; docs/reference/files.md lists every column
+ * with its unit.
  */
 final class ResultsCsv {
     static final String FILE = "results.csv";

@@ -32,7 +32,7 @@ import java.util.Map;
 public final class VersionArms implements Arms {
     /**
      * The behaviour cases of both versions, two JVMs at once on 2 cores, for the time left: as long as the slower one,
-     * which a version whose HTTP/2 cases wait on stalled streams makes about a minute (docs/upgrade.md).
+     * which a version whose HTTP/2 cases wait on stalled streams makes about a minute (docs/guide/upgrade.md).
      */
     static final long BEHAVIOUR_SECONDS = 60;
     private final RunPlan plan;

@@ -30,7 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The files a run leaves from real JMH results (one short fork of the harness measuring itself, no
- * network): results.json, results.csv with one row per (shape, client) and docs/files.md's columns, and the
+ * network): results.json, results.csv with one row per (shape, client) and docs/reference/files.md's columns, and the
  * file {@code -rf} asked for, holding every result of the run.
  */
 @Timeout(120)
@@ -105,7 +105,7 @@ class RunResultFilesTest {
 
     @Test
     void theDocsListEveryColumnInOrder() throws Exception {
-        String readme = Files.readString(Path.of(System.getProperty("user.dir"), "docs", "files.md"));
+        String readme = Files.readString(Path.of(System.getProperty("user.dir"), "docs", "reference", "files.md"));
         String table = readme.substring(readme.indexOf("It has these columns"));
         int end = table.indexOf("\n\n", table.indexOf("| columns |"));
         table = end < 0 ? table : table.substring(0, end);

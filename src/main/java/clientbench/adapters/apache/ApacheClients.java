@@ -39,7 +39,7 @@ import org.apache.hc.core5.util.TimeValue;
 import org.apache.hc.core5.util.Timeout;
 
 /**
- * The Apache clients both Apache adapters use (settings: docs/clients.md): the async client
+ * The Apache clients both Apache adapters use (settings: docs/reference/clients.md): the async client
  * ({@code HttpAsyncClients.custom()} over a pooling manager for HTTP/1.1, {@code customHttp2()} for HTTP/2),
  * the classic one, their shared pool and TLS setup, and how their failures and settings read.
  */

@@ -30,8 +30,8 @@ import java.net.URI;
 import java.util.Map;
 
 /**
- * What the Armeria adapter builds and records beside its client (settings: docs/clients.md): its own event loops, a
- * ClientFactory spreading HTTP/1.1 connections over all of them, JSSE, TCP_NODELAY read back from each connection.
+ * What the Armeria adapter builds and records beside its client (settings: docs/reference/clients.md): its own event
+ * loops, a ClientFactory spreading HTTP/1.1 connections over all of them, JSSE, TCP_NODELAY read back from each connection.
  */
 final class ArmeriaClients {
 

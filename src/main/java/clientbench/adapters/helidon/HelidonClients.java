@@ -79,7 +79,7 @@ final class HelidonClients {
                 : common(Http1Client.builder(), config, sockets).build();
     }
 
-    /** The settings both clients share; every one differs from Helidon's defaults (docs/clients.md). */
+    /** The settings both clients share; every one differs from Helidon's defaults (docs/reference/clients.md). */
     private static <B extends HttpClientConfig.BuilderBase<B, ?>> B common(B builder, AdapterConfig config, Sockets sockets) {
         builder.connectionListener(sockets)
                 // Helidon's default leaves Nagle's algorithm on (SocketOptions.tcpNoDelay false); every other

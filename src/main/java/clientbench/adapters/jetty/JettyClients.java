@@ -23,7 +23,7 @@ import org.eclipse.jetty.io.SelectorManager;
 import org.eclipse.jetty.util.component.LifeCycle;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 
-/** The Jetty client both Jetty adapters use (settings: docs/clients.md), and its helpers. */
+/** The Jetty client both Jetty adapters use (settings: docs/reference/clients.md), and its helpers. */
 public final class JettyClients {
 
     /**

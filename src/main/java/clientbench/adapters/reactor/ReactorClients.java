@@ -46,7 +46,7 @@ final class ReactorClients {
 
     /**
      * HTTP/1.1: maxConnections, an unbounded pending-acquire queue, waits bounded by requestTimeout on the
-     * adapter's loops. HTTP/2: one connection of at most 100 streams, strict reuse (docs/clients.md).
+     * adapter's loops. HTTP/2: one connection of at most 100 streams, strict reuse (docs/reference/clients.md).
      */
     static ConnectionProvider pool(AdapterConfig config, String name, EventLoopGroup group) {
         ConnectionProvider.Builder pooled = ConnectionProvider.builder(name)

@@ -17,7 +17,8 @@ import reactor.netty.http.client.HttpClient;
 /**
  * Reactor Netty 1.3 {@code HttpClient} blocked on per request ({@code block()}), one virtual thread each: the engine of
  * the reactor adapter, its {@code responseTimeout} the request timeout in every tuning, as Spring's
- * {@code ReactorClientHttpRequestFactory} sets it; the bare client of restclient-reactor. Docs: docs/clients.md#reactor
+ * {@code ReactorClientHttpRequestFactory} sets it; the bare client of restclient-reactor.
+ * Docs: docs/reference/clients.md#reactor
  */
 public final class ReactorVtAdapter implements HttpClientAdapter {
 

@@ -20,7 +20,7 @@ import org.springframework.web.client.RestClient;
 /**
  * Spring's RestClient over one engine's request factory ({@link RestClients}), blocking, one virtual thread per request
  * as the -vt adapters; status by {@code exchange} (no status handler), the body counted through reused buffers; Spring
- * drains a body the caller abandons for JDK, Apache and Reactor. Docs: docs/clients.md#spring-restclient
+ * drains a body the caller abandons for JDK, Apache and Reactor. Docs: docs/reference/clients.md#spring-restclient
  */
 public abstract class RestClientAdapter implements HttpClientAdapter {
 

@@ -27,7 +27,7 @@ import org.springframework.http.client.ReactorClientHttpRequestFactory;
 
 /**
  * Each engine under RestClient: the client built by the bare adapter's own code, wrapped in its factory as Boot 4's
- * builders wrap a given client, plus the timeout and body-writing executor the suite needs (docs/clients.md).
+ * builders wrap a given client, plus the timeout and body-writing executor the suite needs (docs/reference/clients.md).
  */
 final class RestClients {
 

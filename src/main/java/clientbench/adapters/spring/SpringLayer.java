@@ -24,7 +24,7 @@ final class SpringLayer {
     static final String BOOT_CONNECTOR = "ReactorClientHttpConnector: Boot 4.0 detects Reactor Netty > Jetty"
             + " (with jetty-reactive-httpclient) > Apache HttpClient 5 (with httpcore5-reactive) > JDK by class presence";
 
-    /** What Boot's engine builders would change that the suite keeps pinned (docs/clients.md). */
+    /** What Boot's engine builders would change that the suite keeps pinned (docs/reference/clients.md). */
     static final String BOOT_ENGINE = "Boot's own builder would follow redirects, keep Apache's retries, compression and"
             + " cookies, turn on Reactor Netty's compression, and leave pool limits and timeouts unset; the suite keeps"
             + " the bare adapter's engine instead, so the layer is the only difference";

@@ -26,7 +26,7 @@ import reactor.core.publisher.Mono;
 /**
  * Spring's WebClient over one engine's connector ({@link WebClients}), async: {@code retrieve()} with error statuses read
  * as responses, the body counted as it passes and released; the timeout and bookkeeping of the bare adapter of its
- * engine ({@link WebDeadline}, {@link WebInFlight}). Docs: docs/clients.md#spring-webclient
+ * engine ({@link WebDeadline}, {@link WebInFlight}). Docs: docs/reference/clients.md#spring-webclient
  */
 public abstract class WebClientAdapter implements HttpClientAdapter {
 
