@@ -100,7 +100,7 @@ record Figures(String shape, String client, String benchmark, Map<String, String
 
     /** A secondary metric's aggregated score, NaN when the run has none. */
     static double score(RunResult r, String label) {
-        return Scores.of(r, label);
+        return SecondaryMetrics.of(r, label);
     }
 
     /** The short words of the raised flags, or "-". */
