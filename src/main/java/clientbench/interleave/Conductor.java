@@ -1,6 +1,6 @@
 package clientbench.interleave;
 
-import clientbench.harness.Turn;
+import clientbench.harness.TurnTaker;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -23,10 +23,10 @@ import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /**
- * Passes the turn among the forks of one interleaved set ({@link Turn} is the fork's side): every fork warms up alone in
- * a random order, then each block gives every fork one measured window, in an order drawn anew for the block. A fork
- * that does not hold the turn is stopped with its stub (SIGSTOP) so it costs the measured one nothing; every fork is
- * continued before this returns, whatever happened.
+ * Passes the turn among the forks of one interleaved set ({@link TurnTaker} is the fork's side): every fork warms up
+ * alone in a random order, then each block gives every fork one measured window, in an order drawn anew for the block.
+ * A fork that does not hold the turn is stopped with its stub (SIGSTOP) so it costs the measured one nothing; every
+ * fork is continued before this returns, whatever happened.
  */
 public final class Conductor implements AutoCloseable {
 
@@ -54,7 +54,7 @@ public final class Conductor implements AutoCloseable {
         Runtime.getRuntime().addShutdownHook(continueOnExit);
     }
 
-    /** The forks' {@link Turn#PROPERTY} value. */
+    /** The forks' {@link TurnTaker#PROPERTY} value. */
     public String address() {
         return server.getInetAddress().getHostAddress() + ":" + server.getLocalPort();
     }

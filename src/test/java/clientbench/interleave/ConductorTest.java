@@ -1,6 +1,6 @@
 package clientbench.interleave;
 
-import clientbench.harness.Turn;
+import clientbench.harness.TurnTaker;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -19,8 +19,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The turn passes as a set promises: forks warm up one at a time, then every block gives each fork one window in an
- * order of its own, and no two forks ever hold the turn at once. Fake forks speak {@link Turn} from threads of this JVM
- * and count who holds the turn themselves; the conductor's own record is checked against their log.
+ * order of its own, and no two forks ever hold the turn at once. Fake forks speak {@link TurnTaker} from threads of
+ * this JVM and count who holds the turn themselves; the conductor's own record is checked against their log.
  */
 @Timeout(60)
 class ConductorTest {
@@ -38,14 +38,14 @@ class ConductorTest {
         Map<String, Object> record;
         List<Thread> forks = new ArrayList<>();
         try (Conductor conductor = new Conductor(false)) {
-            System.setProperty(Turn.PROPERTY, conductor.address());
+            System.setProperty(TurnTaker.PROPERTY, conductor.address());
             try {
                 for (String name : names) {
                     forks.add(Thread.ofPlatform().start(() -> fakeFork(name, blocks, holding, log)));
                 }
                 record = conductor.conduct(names, blocks, new Random(7), n -> false, s -> { });
             } finally {
-                System.clearProperty(Turn.PROPERTY);
+                System.clearProperty(TurnTaker.PROPERTY);
             }
             for (Thread t : forks) {
                 t.join(10_000);
@@ -76,7 +76,7 @@ class ConductorTest {
         List<Held> log = new CopyOnWriteArrayList<>();
         Map<String, Object> record;
         try (Conductor conductor = new Conductor(false)) {
-            System.setProperty(Turn.PROPERTY, conductor.address());
+            System.setProperty(TurnTaker.PROPERTY, conductor.address());
             List<Thread> forks = new ArrayList<>();
             try {
                 for (String name : names) {
@@ -84,7 +84,7 @@ class ConductorTest {
                 }
                 record = conductor.conduct(names, 3, new Random(1), n -> false, s -> { });
             } finally {
-                System.clearProperty(Turn.PROPERTY);
+                System.clearProperty(TurnTaker.PROPERTY);
             }
             for (Thread t : forks) {
                 t.join(10_000);
@@ -120,7 +120,7 @@ class ConductorTest {
         assertEquals(List.of(), record.get("left"));
     }
 
-    /** A fork speaking {@link Turn}'s lines itself, so that its hello can name any pid. */
+    /** A fork speaking {@link TurnTaker}'s lines itself, so that its hello can name any pid. */
     private static void rawFork(String host, int port, String hello, int windows) {
         try (java.net.Socket s = new java.net.Socket(host, port);
              java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(s.getInputStream()));
@@ -138,7 +138,7 @@ class ConductorTest {
 
     /** A fork's turns as LoadBenchmark takes them: settle, then {@code windows} measured windows, then it ends. */
     private static void fakeFork(String name, int windows, AtomicInteger holding, List<Held> log) {
-        try (Turn turn = Turn.fromProperty(name, -1)) {
+        try (TurnTaker turn = TurnTaker.fromProperty(name, -1)) {
             take(turn, name, "settle", holding, log);
             for (int w = 0; w < windows; w++) {
                 take(turn, name, "window", holding, log);
@@ -148,7 +148,7 @@ class ConductorTest {
         }
     }
 
-    private static void take(Turn turn, String name, String kind, AtomicInteger holding, List<Held> log)
+    private static void take(TurnTaker turn, String name, String kind, AtomicInteger holding, List<Held> log)
             throws InterruptedException {
         int block = turn.await(kind);
         int holders = holding.incrementAndGet();

@@ -15,7 +15,7 @@ import java.nio.charset.StandardCharsets;
  * nothing, and the set's conductor may stop it and its stub (SIGSTOP) until its next turn. One line per message:
  * {@code hello NAME PID STUB_PID}, {@code ready settle|window}, {@code go BLOCK}, {@code done}.
  */
-public final class Turn implements AutoCloseable {
+public final class TurnTaker implements AutoCloseable {
 
     /** The fork property naming the conductor's address, {@code 127.0.0.1:PORT}; absent: the fork runs alone. */
     public static final String PROPERTY = "clientbench.turns";
@@ -25,14 +25,14 @@ public final class Turn implements AutoCloseable {
     private final PrintWriter out;
     private boolean held;
 
-    private Turn(Socket socket) throws IOException {
+    private TurnTaker(Socket socket) throws IOException {
         this.socket = socket;
         this.in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII));
         this.out = new PrintWriter(socket.getOutputStream(), true, StandardCharsets.US_ASCII);
     }
 
     /** The turn of this fork's set as {@link #PROPERTY} names it, or null when the fork runs alone. */
-    public static Turn fromProperty(String name, long stubPid) throws IOException {
+    public static TurnTaker fromProperty(String name, long stubPid) throws IOException {
         String at = System.getProperty(PROPERTY, "");
         if (at.isBlank()) {
             return null;
@@ -44,7 +44,7 @@ public final class Turn implements AutoCloseable {
         Socket s = new Socket();
         s.connect(new InetSocketAddress(at.substring(0, colon), Integer.parseInt(at.substring(colon + 1))), 10_000);
         s.setTcpNoDelay(true);
-        Turn t = new Turn(s);
+        TurnTaker t = new TurnTaker(s);
         t.out.println("hello " + name + " " + ProcessHandle.current().pid() + " " + stubPid);
         return t;
     }
