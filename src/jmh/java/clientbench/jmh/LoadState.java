@@ -146,7 +146,7 @@ public abstract class LoadState {
             try {
                 turn.close();
             } catch (IOException ignored) {
-                // the conductor is gone: nothing waits for this fork
+                // the turn passer is gone: nothing waits for this fork
             }
             turn = null;
         }

@@ -44,7 +44,7 @@ final class StepCommand implements Callable<Integer>, Bench.Checked {
     int round;
     @Option(names = "--blocks", description = "an interleaved set's blocks (0: the fork runs alone)")
     int blocks;
-    @Option(names = "--turns", description = "the set's conductor, HOST:PORT (TurnTaker.PROPERTY)")
+    @Option(names = "--turns", description = "the set's turn passer, HOST:PORT (TurnTaker.PROPERTY)")
     String turns;
     @Option(names = "--client", required = true)
     String client;

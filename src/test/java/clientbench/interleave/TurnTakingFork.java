@@ -34,7 +34,7 @@ public final class TurnTakingFork {
                 turn.done();
             }
         }
-        // As a benchmark's teardown, after the turns: the conductor may hold it stopped until the set ends.
+        // As a benchmark's teardown, after the turns: the turn passer may hold it stopped until the set ends.
         parent.readLine();
     }
 }

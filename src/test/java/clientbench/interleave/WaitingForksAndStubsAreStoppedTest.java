@@ -51,19 +51,19 @@ class WaitingForksAndStubsAreStoppedTest {
         Map<String, Fork> forks = new LinkedHashMap<>();
         BlockingQueue<String> holds = new LinkedBlockingQueue<>();
         List<String> seen = new ArrayList<>();
-        try (Conductor conductor = new Conductor(true)) {
+        try (TurnPasser passer = new TurnPasser(true)) {
             try {
                 for (String name : NAMES) {
                     Process stub = new ProcessBuilder("sleep", "110").start(); // ends by itself, after the test's bound
                     ChildJvm.Running jvm = ChildJvm.main(TurnTakingFork.class)
-                            .jvmArgs("-D" + TurnTaker.PROPERTY + "=" + conductor.address())
+                            .jvmArgs("-D" + TurnTaker.PROPERTY + "=" + passer.address())
                             .args(name, Long.toString(stub.pid()), Integer.toString(BLOCKS)).start();
                     forks.put(name, new Fork(name, jvm, stub));
                     Thread.ofPlatform().daemon().start(() -> relayTurns(jvm, holds));
                 }
-                CompletableFuture<Map<String, Object>> conducted = CompletableFuture.supplyAsync(() -> {
+                CompletableFuture<Map<String, Object>> passed = CompletableFuture.supplyAsync(() -> {
                     try {
-                        return conductor.conduct(NAMES, BLOCKS, new Random(11), n -> false, s -> { });
+                        return passer.passTurns(NAMES, BLOCKS, new Random(11), n -> false, s -> { });
                     } catch (InterruptedException e) {
                         throw new IllegalStateException(e);
                     }
@@ -82,7 +82,7 @@ class WaitingForksAndStubsAreStoppedTest {
                     assertNotEquals('T', stateOnce(holder.stub().pid(), s -> s != 'T'), "the holder's own stub, " + line);
                     holder.jvm().write("checked");
                 }
-                Map<String, Object> record = conducted.get(60, TimeUnit.SECONDS);
+                Map<String, Object> record = passed.get(60, TimeUnit.SECONDS);
                 assertEquals(Map.of(), record.get("notStopped"), record.toString());
                 for (Fork f : forks.values()) {
                     f.jvm().write("end");

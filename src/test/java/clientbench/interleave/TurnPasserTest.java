@@ -20,10 +20,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The turn passes as a set promises: forks warm up one at a time, then every block gives each fork one window in an
  * order of its own, and no two forks ever hold the turn at once. Fake forks speak {@link TurnTaker} from threads of
- * this JVM and count who holds the turn themselves; the conductor's own record is checked against their log.
+ * this JVM and count who holds the turn themselves; the turn passer's own record is checked against their log.
  */
 @Timeout(60)
-class ConductorTest {
+class TurnPasserTest {
 
     /** What a fake fork saw: its name, the turn's kind and block, and how many held the turn when it did. */
     record Held(String name, String kind, int block, int holders) {
@@ -37,13 +37,13 @@ class ConductorTest {
         List<Held> log = new CopyOnWriteArrayList<>();
         Map<String, Object> record;
         List<Thread> forks = new ArrayList<>();
-        try (Conductor conductor = new Conductor(false)) {
-            System.setProperty(TurnTaker.PROPERTY, conductor.address());
+        try (TurnPasser passer = new TurnPasser(false)) {
+            System.setProperty(TurnTaker.PROPERTY, passer.address());
             try {
                 for (String name : names) {
                     forks.add(Thread.ofPlatform().start(() -> fakeFork(name, blocks, holding, log)));
                 }
-                record = conductor.conduct(names, blocks, new Random(7), n -> false, s -> { });
+                record = passer.passTurns(names, blocks, new Random(7), n -> false, s -> { });
             } finally {
                 System.clearProperty(TurnTaker.PROPERTY);
             }
@@ -75,14 +75,14 @@ class ConductorTest {
         AtomicInteger holding = new AtomicInteger();
         List<Held> log = new CopyOnWriteArrayList<>();
         Map<String, Object> record;
-        try (Conductor conductor = new Conductor(false)) {
-            System.setProperty(TurnTaker.PROPERTY, conductor.address());
+        try (TurnPasser passer = new TurnPasser(false)) {
+            System.setProperty(TurnTaker.PROPERTY, passer.address());
             List<Thread> forks = new ArrayList<>();
             try {
                 for (String name : names) {
                     forks.add(Thread.ofPlatform().start(() -> fakeFork(name, name.equals("quits") ? 1 : 3, holding, log)));
                 }
-                record = conductor.conduct(names, 3, new Random(1), n -> false, s -> { });
+                record = passer.passTurns(names, 3, new Random(1), n -> false, s -> { });
             } finally {
                 System.clearProperty(TurnTaker.PROPERTY);
             }
@@ -108,11 +108,11 @@ class ConductorTest {
         }
         int blocks = 2;
         Map<String, Object> record;
-        try (Conductor conductor = new Conductor(true)) {
-            String[] at = conductor.address().split(":");
+        try (TurnPasser passer = new TurnPasser(true)) {
+            String[] at = passer.address().split(":");
             Thread fork = Thread.ofPlatform().start(() -> rawFork(at[0], Integer.parseInt(at[1]), "ghost " + noSuchPid + " -1",
                     blocks));
-            record = conductor.conduct(List.of("ghost"), blocks, new Random(3), n -> false, s -> { });
+            record = passer.passTurns(List.of("ghost"), blocks, new Random(3), n -> false, s -> { });
             fork.join(10_000);
         }
         // stopped on arrival, after its warm-up and after each window: every one of them failed
