@@ -136,7 +136,8 @@ final class CaseContext implements AutoCloseable {
 
     /**
      * Reads the first adapter's settings, as the live client ended up, then closes every adapter: once, so that a case
-     * can close its clients before it reads the stub's final counts ({@link Reads#awaitEveryConnectionClosed}).
+     * can close its clients before it reads the stub's final counts
+     * ({@link StubReadCounts#awaitEveryConnectionClosed}).
      */
     void closeAdapters() {
         if (adaptersClosed) {

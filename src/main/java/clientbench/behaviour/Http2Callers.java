@@ -67,7 +67,7 @@ final class Http2Callers {
         f.put("outcomes", Calls.classes(done));
         f.put("failures", Calls.failures(done));
         f.put("said", Calls.said(done));
-        f.putAll(Reads.of(stub, c.key("r-"), "request"));
+        f.putAll(StubReadCounts.of(stub, c.key("r-"), "request"));
         f.put("connectionsOpened", connections);
         f.put("peakStreams", stub.stats().peakStreams());
         f.put("goAways", tally.goAways());

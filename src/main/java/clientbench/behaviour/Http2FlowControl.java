@@ -119,7 +119,7 @@ final class Http2FlowControl implements BehaviourCase {
         f.put("said", Calls.said(done));
         OptionalDouble latest = done.stream().filter(Calls.Done::reported).mapToDouble(Calls.Done::millis).max();
         f.put("reportedMsMax", latest.isPresent() ? latest.getAsDouble() : null);
-        f.putAll(Reads.of(stub, c.key(prefix), "stub"));
+        f.putAll(StubReadCounts.of(stub, c.key(prefix), "stub"));
         f.put("windowUpdatesIn", after.windowUpdatesIn() - before.windowUpdatesIn());
         f.put("windowUpdatesOut", after.windowUpdatesOut() - before.windowUpdatesOut());
         f.put("readPauses", after.readPauses() - before.readPauses());

@@ -66,7 +66,7 @@ final class LargeHeaders implements BehaviourCase {
             size.put("headerBytes", n);
             size.put("requests", REQUESTS);
             size.put("stubSent", stub.tally().largeHeads() - sentBefore);
-            size.putAll(Reads.of(stub, c.key("h" + n + "-"), "stub"));
+            size.putAll(StubReadCounts.of(stub, c.key("h" + n + "-"), "stub"));
             size.put("outcomes", Calls.classes(done));
             size.put("said", Calls.said(done));
             OptionalDouble latest = done.stream().filter(Calls.Done::reported).mapToDouble(Calls.Done::millis).max();

@@ -135,14 +135,14 @@ final class StaleConnection implements BehaviourCase {
     static Map<String, Object> postsAndGets(CaseContext c, StubServer stub, List<Calls.Done> posts,
                                             List<Calls.Done> gets) throws InterruptedException {
         c.closeAdapters();
-        Reads.awaitEveryConnectionClosed(stub);
+        StubReadCounts.awaitEveryConnectionClosed(stub);
         StubServer.Tally tally = stub.tally();
         Map<String, Object> f = new LinkedHashMap<>();
         f.put("posts", Calls.classes(posts));
         f.put("gets", Calls.classes(gets));
         f.put("said", Calls.said(Stream.concat(posts.stream(), gets.stream()).toList()));
-        f.putAll(Reads.closes(stub, c.key("post-"), "post"));
-        f.putAll(Reads.closes(stub, c.key("get-"), "get"));
+        f.putAll(StubReadCounts.closes(stub, c.key("post-"), "post"));
+        f.putAll(StubReadCounts.closes(stub, c.key("get-"), "get"));
         f.put("connectionsOpened", stub.stats().accepted());
         f.put("closedByServer", tally.idleCloses() + tally.raceCloses());
         return f;

@@ -87,7 +87,7 @@ final class TlsStall implements BehaviourCase {
                 byWay.put("connections", seen.connections());
                 byWay.put("helloes", seen.helloes());
                 byWay.put("bytesTrickled", seen.bytesTrickled());
-                byWay.putAll(Reads.of(stub, c.key(way + "-"), "stub"));
+                byWay.putAll(StubReadCounts.of(stub, c.key(way + "-"), "stub"));
                 byWay.put("outcomes", Calls.classes(mine));
                 byWay.put("said", Calls.said(mine));
                 List<Double> lateMs = mine.stream().filter(Calls.Done::reported)

@@ -97,11 +97,11 @@ final class UnclosedBody implements BehaviourCase {
         f.put("waitedMs", WAIT.toMillis());
         f.put("leftOpen", LEFT_OPEN);
         f.put("leftOpenOutcomes", Calls.classes(leftOpen));
-        f.putAll(Reads.of(leaky, c.key("open-"), "leftOpenStub"));
+        f.putAll(StubReadCounts.of(leaky, c.key("open-"), "leftOpenStub"));
         f.put("housekeepingOutcomes", Calls.classes(housekeeping));
         f.put("afterRequests", AFTER);
         f.put("afterOutcomes", Calls.classes(then));
-        f.putAll(Reads.of(leaky, c.key("after-"), "afterStub"));
+        f.putAll(StubReadCounts.of(leaky, c.key("after-"), "afterStub"));
         f.put("afterMaxMs", then.stream().filter(Calls.Done::reported).mapToDouble(Calls.Done::millis).max()
                 .orElse(-1));
         f.put("connectionsOpened", leaky.stats().accepted());

@@ -7,13 +7,13 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** How many times the stub read the requests of one kind: in all, and how many of them more than once. */
-final class Reads {
+/** The stub's counts of the requests of one kind it read: in all, and how many of them more than once. */
+final class StubReadCounts {
 
     /** Far past a closed client's last close reaching the stub on a busy machine: a sound client never waits it out. */
     static final Duration CLOSES_BOUND = Duration.ofSeconds(15);
 
-    private Reads() {
+    private StubReadCounts() {
     }
 
     /**
