@@ -22,7 +22,7 @@ final class StubReadCounts {
      * @throws IllegalStateException when one is still open {@link #CLOSES_BOUND} on: a count could miss a request
      */
     static void awaitEveryConnectionClosed(StubServer stub) throws InterruptedException {
-        if (!Calls.until(() -> stub.openConnections() == 0, CLOSES_BOUND)) {
+        if (!CaseRequests.until(() -> stub.openConnections() == 0, CLOSES_BOUND)) {
             throw new IllegalStateException("connections still open at the stub " + CLOSES_BOUND.toSeconds()
                     + " s after their client closed: " + stub.openConnections() + "; its counts could miss requests");
         }
