@@ -22,7 +22,7 @@ import java.util.concurrent.Future;
 final class Http2Callers {
 
     static final Duration TIMEOUT = Duration.ofSeconds(5);
-    /** Well past the 2-4 s a client answering all 1,000 requests takes on 2 cores; one whose streams hang stops here. */
+    /** Well past {@link #TIMEOUT}, within which every request sent reports; a client whose streams hang stops here. */
     private static final Duration BOUND = Duration.ofSeconds(15);
 
     private Http2Callers() {

@@ -16,7 +16,7 @@ final class SecondaryMetrics {
 
     /**
      * Each result's aggregated secondary metrics, made once: JMH merges them anew on every call, which for the
-     * percentile metrics decodes every iteration's histograms (a standard run's results.csv took minutes).
+     * percentile metrics decodes every iteration's histograms again for each column of each row of results.csv.
      */
     private static final Map<RunResult, Map<String, Result>> SECONDARY = Collections.synchronizedMap(new WeakHashMap<>());
 
