@@ -102,9 +102,9 @@ public class CapacityBenchmark extends LoadBenchmark {
     public String request;
     /**
      * Up to this many seconds before the warm-up iterations, at the start rate, until the fork is steady
-     * ({@link LoadBenchmark#settle}): a cold fork compiles for 10-30 s on 2 cores, and a probe missed while it
-     * compiles is probed again, spending the budget. Not at the warm-up rate: just above a knee, p50 swings with the
-     * host. 0: none.
+     * ({@link LoadBenchmark#settle}): a cold fork compiles for as long as its client and host make it, and a probe
+     * missed while it compiles is probed again, spending the budget. Not at the warm-up rate: just above a knee, p50
+     * swings with the host. 0: none.
      */
     @Param(DEFAULT_SETTLE_SECONDS)
     public String settleSeconds;

@@ -3,7 +3,7 @@ package clientbench.jmh;
 import clientbench.harness.record.IterationSnapshot;
 import clientbench.harness.LoadGenerator;
 import clientbench.harness.Trial;
-import clientbench.harness.Turn;
+import clientbench.harness.TurnTaker;
 import clientbench.harness.TrialSpec;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Setup;
@@ -30,7 +30,7 @@ public abstract class LoadState {
     protected Trial trial;
     protected LoadGenerator generator;
     /** In an interleaved set, the turn this fork holds to send; null when it runs alone. */
-    protected Turn turn;
+    protected TurnTaker turn;
     private int block;
     /** JMH's warm-up iterations: an interleaved fork runs them in its settle turn, before it first waits. */
     protected int jmhWarmups;
@@ -59,14 +59,15 @@ public abstract class LoadState {
         if (!variant.isBlank()) {
             about.put("client", variant); // one version of the client in an upgrade's run; params.client is the adapter
         }
-        boolean interleaved = !System.getProperty(Turn.PROPERTY, "").isBlank();
+        boolean interleaved = !System.getProperty(TurnTaker.PROPERTY, "").isBlank();
         if (interleaved) {
             about.put("interleaved", true); // its measured windows alternate with the set's other clients', by block
         }
         trial = Trial.start(spec.create(hlog), Boolean.parseBoolean(System.getProperty("clientbench.pin", "true")), about);
         generator = trial.generator();
         try {
-            turn = Turn.fromProperty(variant.isBlank() ? jmhParams.getOrDefault("client", "") : variant, trial.stubPid());
+            String name = variant.isBlank() ? jmhParams.getOrDefault("client", "") : variant;
+            turn = TurnTaker.fromProperty(name, trial.stubPid());
         } catch (IOException | RuntimeException e) {
             stopTrial(); // JMH runs no tear-down after a failed set-up: the stub's JVM would outlive the fork
             throw e;
@@ -145,7 +146,7 @@ public abstract class LoadState {
             try {
                 turn.close();
             } catch (IOException ignored) {
-                // the conductor is gone: nothing waits for this fork
+                // the turn passer is gone: nothing waits for this fork
             }
             turn = null;
         }

@@ -87,7 +87,8 @@ public class OpenLoopBenchmark extends LoadBenchmark {
     /**
      * Up to this many seconds before the warm-up iterations, at the warm-up rate, in 1 s windows until the fork is steady: its JIT quiet and
      * its latency p50 no longer moving ({@link LoadBenchmark#settle}); the trial's record says whether it was, and why.
-     * Cold forks compile for 10-30 s on 2 cores: a fixed warm-up either wastes time or ends too soon. 0: none.
+     * How long a cold fork compiles depends on the client and the host: a fixed warm-up either wastes time or ends too
+     * soon. 0: none.
      */
     @Param(DEFAULT_SETTLE_SECONDS)
     public String settleSeconds;

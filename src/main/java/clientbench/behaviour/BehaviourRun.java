@@ -119,7 +119,7 @@ public final class BehaviourRun {
         return BehaviourCases.all().size();
     }
 
-    /** About 35 s a client JVM on a busy 2-core machine, {@code parallel} at a time; for the time-left estimate. */
+    /** For the time-left estimate: 35 s a client JVM (its start, its cases' bounded waits), {@code parallel} at once. */
     public static long estimatedSeconds(int clients, int parallel) {
         return 35L * ((clients + parallel - 1) / Math.max(1, parallel));
     }

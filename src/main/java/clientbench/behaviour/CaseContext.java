@@ -111,7 +111,8 @@ final class CaseContext implements AutoCloseable {
      */
     Map<String, Integer> warmUp(HttpClientAdapter adapter, URI target) throws InterruptedException {
         synchronized (FIRST_USE) {
-            return Calls.classes(List.of(Calls.sendAndWait(adapter, Request.get(target, "/?bytes=5", 5), WARM_UP_WAIT)));
+            CaseRequests.Done done = CaseRequests.sendAndWait(adapter, Request.get(target, "/?bytes=5", 5), WARM_UP_WAIT);
+            return CaseRequests.classes(List.of(done));
         }
     }
 
@@ -136,7 +137,8 @@ final class CaseContext implements AutoCloseable {
 
     /**
      * Reads the first adapter's settings, as the live client ended up, then closes every adapter: once, so that a case
-     * can close its clients before it reads the stub's final counts ({@link Reads#awaitEveryConnectionClosed}).
+     * can close its clients before it reads the stub's final counts
+     * ({@link StubReadCounts#awaitEveryConnectionClosed}).
      */
     void closeAdapters() {
         if (adaptersClosed) {

@@ -20,7 +20,7 @@ final class CloseProof {
 
     /** Waits at most {@code bound} for a close since the last call and none pending; whether one went out. */
     boolean await(Duration bound) throws InterruptedException {
-        boolean went = Calls.until(() -> {
+        boolean went = CaseRequests.until(() -> {
             StubServer.Tally t = stub.tally();
             return t.idleClosesPending() == 0 && t.idleCloses() > closes;
         }, bound);

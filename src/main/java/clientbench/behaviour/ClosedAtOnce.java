@@ -54,13 +54,13 @@ final class ClosedAtOnce implements BehaviourCase {
         String query = "/?idleClose=fin&idleMs=0";
         HttpClientAdapter adapter = c.adapter(uri, TIMEOUT);
         Map<String, Integer> warm = c.warmUp(adapter, uri);
-        Calls.sendAndWait(adapter, c.get(uri, query, "closed-from-here"), WAIT); // its connection takes on the habit
-        List<Calls.Done> posts = new ArrayList<>();
-        List<Calls.Done> gets = new ArrayList<>();
+        CaseRequests.sendAndWait(adapter, c.get(uri, query, "closed-from-here"), WAIT); // its connection takes on the habit
+        List<CaseRequests.Done> posts = new ArrayList<>();
+        List<CaseRequests.Done> gets = new ArrayList<>();
         long deadline = System.nanoTime() + BOUND.toNanos();
         for (int i = 1; i <= ROUNDS && System.nanoTime() - deadline < 0; i++) {
-            posts.add(Calls.sendAndWait(adapter, c.post(uri, query, "post-" + i), WAIT));
-            gets.add(Calls.sendAndWait(adapter, c.get(uri, query, "get-" + i), WAIT));
+            posts.add(CaseRequests.sendAndWait(adapter, c.post(uri, query, "post-" + i), WAIT));
+            gets.add(CaseRequests.sendAndWait(adapter, c.get(uri, query, "get-" + i), WAIT));
         }
         Map<String, Object> f = new LinkedHashMap<>();
         f.put("warmUp", warm);

@@ -61,19 +61,19 @@ final class ConnectionReuse implements BehaviourCase {
         Request error = Request.get(uri, "/?closeEvery=" + CLOSE_EVERY + "&status=500&bytes=" + UNREAD_BYTES, -1)
                 .withBodyAbandoned();
         Request ok = Request.get(uri, "/?closeEvery=" + CLOSE_EVERY + "&bytes=1024", 1024);
-        List<Calls.Done> done = new ArrayList<>();
+        List<CaseRequests.Done> done = new ArrayList<>();
         long deadline = System.nanoTime() + BOUND.toNanos();
         for (int i = 0; i < REQUESTS && System.nanoTime() - deadline < 0; i++) {
-            done.add(Calls.sendAndWait(adapter, i % 2 == 0 ? error : ok, TIMEOUT.plusSeconds(1)));
+            done.add(CaseRequests.sendAndWait(adapter, i % 2 == 0 ? error : ok, TIMEOUT.plusSeconds(1)));
         }
         Map<String, Object> f = new LinkedHashMap<>();
         f.put("warmUp", warm);
         f.put("requests", REQUESTS);
         f.put("sent", done.size());
         f.put("bodiesLeftUnread", (done.size() + 1) / 2);
-        f.put("outcomes", Calls.classes(done));
-        f.put("failures", Calls.failures(done));
-        f.put("said", Calls.said(done));
+        f.put("outcomes", CaseRequests.classes(done));
+        f.put("failures", CaseRequests.failures(done));
+        f.put("said", CaseRequests.said(done));
         // The warm-up's connection is counted: the first requests ride on it.
         long opened = stub.stats().accepted() - acceptedBefore + 1;
         f.put("connectionsOpened", opened);

@@ -88,25 +88,25 @@ final class Deadline implements BehaviourCase {
         URI uri = stub.uri();
         HttpClientAdapter adapter = c.adapter(uri, TIMEOUT);
         Map<String, Integer> warm = c.warmUp(adapter, uri);
-        List<Calls.Call> calls = new ArrayList<>();
+        List<CaseRequests.Call> calls = new ArrayList<>();
         for (int i = 0; i < REQUESTS; i++) {
-            calls.add(Calls.send(adapter, c.get(uri, query(), "r-" + i)));
+            calls.add(CaseRequests.send(adapter, c.get(uri, query(), "r-" + i)));
         }
-        List<Calls.Done> done = Calls.awaitAll(calls, WAIT);
+        List<CaseRequests.Done> done = CaseRequests.awaitAll(calls, WAIT);
         int stillAnswering = stub.tally().inFlight();
-        List<Double> lateMs = Calls.lateMs(done, TIMEOUT);
+        List<Double> lateMs = CaseRequests.lateMs(done, TIMEOUT);
         Map<String, Object> f = new LinkedHashMap<>();
         f.put("warmUp", warm);
         f.put("requests", REQUESTS);
         f.put("timeoutMs", TIMEOUT.toMillis());
         f.put("timeoutKind", adapter.settings().getOrDefault("timeoutKind", "unknown"));
         f.put("waitedMs", WAIT.toMillis());
-        f.put("outcomes", Calls.classes(done));
-        f.put("said", Calls.said(done));
+        f.put("outcomes", CaseRequests.classes(done));
+        f.put("said", CaseRequests.said(done));
         f.put("fired", done.stream().filter(d -> d.reported() && d.outcome() != Outcome.OK).count());
         f.put("stubStillAnswering", stillAnswering);
-        f.put("lateMsP50", Double.isNaN(Calls.quantile(lateMs, 0.5)) ? null : Calls.quantile(lateMs, 0.5));
-        f.put("lateMsMax", lateMs.isEmpty() ? null : Calls.quantile(lateMs, 1.0));
+        f.put("lateMsP50", Double.isNaN(CaseRequests.quantile(lateMs, 0.5)) ? null : CaseRequests.quantile(lateMs, 0.5));
+        f.put("lateMsMax", lateMs.isEmpty() ? null : CaseRequests.quantile(lateMs, 1.0));
         return f;
     }
 }

@@ -44,18 +44,18 @@ final class DefaultPoolLimits implements BehaviourCase {
         URI uri = stub.uri();
         HttpClientAdapter adapter = c.adapter(uri, Duration.ofMillis(DELAY_MS).plusSeconds(2));
         Map<String, Integer> warm = c.warmUp(adapter, uri);
-        List<Calls.Call> calls = new ArrayList<>();
+        List<CaseRequests.Call> calls = new ArrayList<>();
         for (int i = 0; i < CALLERS; i++) {
-            calls.add(Calls.send(adapter, c.get(uri, "/?delayMs=" + DELAY_MS, "c-" + i)));
+            calls.add(CaseRequests.send(adapter, c.get(uri, "/?delayMs=" + DELAY_MS, "c-" + i)));
         }
-        Calls.until(() -> stub.tally().inFlight() >= CALLERS, LOOK);
-        List<Calls.Done> early = calls.stream().map(Calls.Call::now).filter(d -> d != null).toList();
+        CaseRequests.until(() -> stub.tally().inFlight() >= CALLERS, LOOK);
+        List<CaseRequests.Done> early = calls.stream().map(CaseRequests.Call::now).filter(d -> d != null).toList();
         Map<String, Object> f = new LinkedHashMap<>();
         f.put("warmUp", warm);
         f.put("callers", CALLERS);
         f.put("heldAtOnce", stub.tally().peakInFlight());
         f.put("connectionsOpened", stub.stats().accepted());
-        f.put("reportedEarly", Calls.classes(early));
+        f.put("reportedEarly", CaseRequests.classes(early));
         return f;
     }
 }

@@ -22,7 +22,7 @@ import java.util.concurrent.Future;
 final class Http2Callers {
 
     static final Duration TIMEOUT = Duration.ofSeconds(5);
-    /** Well past the 2-4 s a client answering all 1,000 requests takes on 2 cores; one whose streams hang stops here. */
+    /** Well past {@link #TIMEOUT}, within which every request sent reports; a client whose streams hang stops here. */
     private static final Duration BOUND = Duration.ofSeconds(15);
 
     private Http2Callers() {
@@ -39,22 +39,22 @@ final class Http2Callers {
         HttpClientAdapter adapter = c.adapter(uri, Protocol.H2C, TIMEOUT);
         Map<String, Integer> warm = c.warmUp(adapter, uri);
         long deadline = System.nanoTime() + BOUND.toNanos();
-        List<Future<List<Calls.Done>>> running = new ArrayList<>();
+        List<Future<List<CaseRequests.Done>>> running = new ArrayList<>();
         try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
             for (int i = 0; i < callers; i++) {
                 int caller = i;
                 running.add(threads.submit(() -> {
-                    List<Calls.Done> done = new ArrayList<>();
+                    List<CaseRequests.Done> done = new ArrayList<>();
                     for (int j = 0; j < perCaller && System.nanoTime() - deadline < 0; j++) {
-                        done.add(Calls.sendAndWait(adapter, c.get(uri, pathAndQuery, "r-" + caller + "-" + j),
+                        done.add(CaseRequests.sendAndWait(adapter, c.get(uri, pathAndQuery, "r-" + caller + "-" + j),
                                 TIMEOUT.plusSeconds(1)));
                     }
                     return done;
                 }));
             }
         } // waits for every caller: each stops at the deadline
-        List<Calls.Done> done = new ArrayList<>();
-        for (Future<List<Calls.Done>> f : running) {
+        List<CaseRequests.Done> done = new ArrayList<>();
+        for (Future<List<CaseRequests.Done>> f : running) {
             done.addAll(f.get());
         }
         StubServer.Tally tally = stub.tally();
@@ -64,10 +64,10 @@ final class Http2Callers {
         f.put("warmUp", warm);
         f.put("requests", callers * perCaller);
         f.put("sent", done.size());
-        f.put("outcomes", Calls.classes(done));
-        f.put("failures", Calls.failures(done));
-        f.put("said", Calls.said(done));
-        f.putAll(Reads.of(stub, c.key("r-"), "request"));
+        f.put("outcomes", CaseRequests.classes(done));
+        f.put("failures", CaseRequests.failures(done));
+        f.put("said", CaseRequests.said(done));
+        f.putAll(StubReadCounts.of(stub, c.key("r-"), "request"));
         f.put("connectionsOpened", connections);
         f.put("peakStreams", stub.stats().peakStreams());
         f.put("goAways", tally.goAways());

@@ -85,15 +85,15 @@ final class Http2FlowControl implements BehaviourCase {
         HttpClientAdapter adapter = c.adapter(uri, Protocol.H2C, TIMEOUT);
         Map<String, Integer> warm = c.warmUp(adapter, uri);
         StubServer.Tally before = stub.tally();
-        List<Future<List<Calls.Done>>> running = new ArrayList<>();
+        List<Future<List<CaseRequests.Done>>> running = new ArrayList<>();
         try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
             for (int i = 0; i < CALLERS; i++) {
                 int caller = i;
                 running.add(threads.submit(() -> {
-                    List<Calls.Done> done = new ArrayList<>();
+                    List<CaseRequests.Done> done = new ArrayList<>();
                     for (int j = 0; j < PER_CALLER; j++) {
                         Request r = request.apply(uri, c.key(prefix + caller + "-" + j));
-                        Calls.Done d = Calls.sendAndWait(adapter, r, WAIT);
+                        CaseRequests.Done d = CaseRequests.sendAndWait(adapter, r, WAIT);
                         done.add(d);
                         if (!d.reported()) {
                             break; // hung: the caller would wait on it, and the stall is counted
@@ -103,23 +103,23 @@ final class Http2FlowControl implements BehaviourCase {
                 }));
             }
         } // waits for every caller: each waits at most WAIT per request
-        List<Calls.Done> done = new ArrayList<>();
-        for (Future<List<Calls.Done>> r : running) {
+        List<CaseRequests.Done> done = new ArrayList<>();
+        for (Future<List<CaseRequests.Done>> r : running) {
             done.addAll(r.get());
         }
         // An answer the client already has may still await its write's completion on the stub's loop: let it settle.
-        Calls.until(() -> stub.tally().answersUnsent() == 0, SETTLE);
+        CaseRequests.until(() -> stub.tally().answersUnsent() == 0, SETTLE);
         StubServer.Tally after = stub.tally();
         Map<String, Object> f = new LinkedHashMap<>();
         f.put("warmUp", warm);
         f.put("requests", CALLERS * PER_CALLER);
         f.put("sent", done.size());
-        f.put("outcomes", Calls.classes(done));
-        f.put("failures", Calls.failures(done));
-        f.put("said", Calls.said(done));
-        OptionalDouble latest = done.stream().filter(Calls.Done::reported).mapToDouble(Calls.Done::millis).max();
+        f.put("outcomes", CaseRequests.classes(done));
+        f.put("failures", CaseRequests.failures(done));
+        f.put("said", CaseRequests.said(done));
+        OptionalDouble latest = done.stream().filter(CaseRequests.Done::reported).mapToDouble(CaseRequests.Done::millis).max();
         f.put("reportedMsMax", latest.isPresent() ? latest.getAsDouble() : null);
-        f.putAll(Reads.of(stub, c.key(prefix), "stub"));
+        f.putAll(StubReadCounts.of(stub, c.key(prefix), "stub"));
         f.put("windowUpdatesIn", after.windowUpdatesIn() - before.windowUpdatesIn());
         f.put("windowUpdatesOut", after.windowUpdatesOut() - before.windowUpdatesOut());
         f.put("readPauses", after.readPauses() - before.readPauses());

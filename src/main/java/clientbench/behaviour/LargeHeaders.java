@@ -57,19 +57,20 @@ final class LargeHeaders implements BehaviourCase {
         List<Map<String, Object>> bySize = new ArrayList<>();
         for (int n : HEADER_BYTES) {
             long sentBefore = stub.tally().largeHeads();
-            List<Calls.Call> calls = new ArrayList<>();
+            List<CaseRequests.Call> calls = new ArrayList<>();
             for (int i = 0; i < REQUESTS; i++) {
-                calls.add(Calls.send(adapter, c.get(uri, "/?bytes=100&headerBytes=" + n, "h" + n + "-" + i)));
+                calls.add(CaseRequests.send(adapter, c.get(uri, "/?bytes=100&headerBytes=" + n, "h" + n + "-" + i)));
             }
-            List<Calls.Done> done = Calls.awaitAll(calls, WAIT);
+            List<CaseRequests.Done> done = CaseRequests.awaitAll(calls, WAIT);
             Map<String, Object> size = new LinkedHashMap<>();
             size.put("headerBytes", n);
             size.put("requests", REQUESTS);
             size.put("stubSent", stub.tally().largeHeads() - sentBefore);
-            size.putAll(Reads.of(stub, c.key("h" + n + "-"), "stub"));
-            size.put("outcomes", Calls.classes(done));
-            size.put("said", Calls.said(done));
-            OptionalDouble latest = done.stream().filter(Calls.Done::reported).mapToDouble(Calls.Done::millis).max();
+            size.putAll(StubReadCounts.of(stub, c.key("h" + n + "-"), "stub"));
+            size.put("outcomes", CaseRequests.classes(done));
+            size.put("said", CaseRequests.said(done));
+            OptionalDouble latest = done.stream().filter(CaseRequests.Done::reported).mapToDouble(CaseRequests.Done::millis)
+                    .max();
             size.put("reportedMsMax", latest.isPresent() ? latest.getAsDouble() : null);
             bySize.add(size);
         }

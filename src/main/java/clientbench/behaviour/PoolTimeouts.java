@@ -82,13 +82,13 @@ final class PoolTimeouts implements BehaviourCase {
         Map<String, Integer> warm = c.warmUp(adapter, uri);
         Held before = held(c, stub, adapter, CALLERS, "b-");
         long start = System.nanoTime();
-        List<Calls.Call> calls = new ArrayList<>();
+        List<CaseRequests.Call> calls = new ArrayList<>();
         for (int i = 0; i < CALLERS; i++) {
-            calls.add(Calls.send(adapter, c.get(uri, "/?fault=never", "t-" + i)));
+            calls.add(CaseRequests.send(adapter, c.get(uri, "/?fault=never", "t-" + i)));
         }
-        List<Calls.Done> timedOut = Calls.awaitAll(calls, TIMEOUTS_BOUND);
+        List<CaseRequests.Done> timedOut = CaseRequests.awaitAll(calls, TIMEOUTS_BOUND);
         long timeoutsMs = (System.nanoTime() - start) / 1_000_000;
-        Calls.until(() -> stub.tally().inFlight() == 0, SETTLE);
+        CaseRequests.until(() -> stub.tally().inFlight() == 0, SETTLE);
         int deadLeft = stub.tally().inFlight();
         Held after = held(c, stub, adapter, before.slots, "a-");
         int read = stub.seen(c.key("t-")).size(); // after the wave: a request written as it timed out is read by now
@@ -96,23 +96,23 @@ final class PoolTimeouts implements BehaviourCase {
         f.put("warmUp", warm);
         f.put("timeoutKind", adapter.settings().getOrDefault("timeoutKind", "unknown"));
         f.put("slotsBefore", before.slots);
-        f.put("beforeOutcomes", Calls.classes(before.done));
+        f.put("beforeOutcomes", CaseRequests.classes(before.done));
         f.put("callers", CALLERS);
-        f.put("outcomes", Calls.classes(timedOut));
+        f.put("outcomes", CaseRequests.classes(timedOut));
         f.put("timeoutsMs", timeoutsMs);
         f.put("stubRead", read);
         f.put("neverSent", CALLERS - read);
         f.put("deadConnectionsLeft", deadLeft);
         f.put("afterRequests", before.slots);
         f.put("slotsAfter", after.slots);
-        f.put("afterOutcomes", Calls.classes(after.done));
-        f.put("said", Calls.said(java.util.stream.Stream.concat(timedOut.stream(), after.done.stream()).toList()));
-        f.put("afterMaxMs", after.done.stream().mapToDouble(Calls.Done::millis).max().orElse(Double.NaN));
+        f.put("afterOutcomes", CaseRequests.classes(after.done));
+        f.put("said", CaseRequests.said(java.util.stream.Stream.concat(timedOut.stream(), after.done.stream()).toList()));
+        f.put("afterMaxMs", after.done.stream().mapToDouble(CaseRequests.Done::millis).max().orElse(Double.NaN));
         return f;
     }
 
     /** What {@link #held} saw: the most requests the stub held at once, and each request's report. */
-    private record Held(int slots, List<Calls.Done> done) {
+    private record Held(int slots, List<CaseRequests.Done> done) {
     }
 
     /**
@@ -126,11 +126,11 @@ final class PoolTimeouts implements BehaviourCase {
         URI uri = stub.uri();
         int dead = stub.tally().inFlight(); // requests a timed-out exchange left held: not this wave's
         stub.restartPeakInFlight();
-        List<Calls.Call> calls = new ArrayList<>();
+        List<CaseRequests.Call> calls = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            calls.add(Calls.send(adapter, c.get(uri, "/?delayMs=" + HOLD_MS, what + i)));
+            calls.add(CaseRequests.send(adapter, c.get(uri, "/?delayMs=" + HOLD_MS, what + i)));
         }
-        List<Calls.Done> done = Calls.awaitAll(calls, HELD_BOUND);
+        List<CaseRequests.Done> done = CaseRequests.awaitAll(calls, HELD_BOUND);
         return new Held(stub.tally().peakInFlight() - dead, done);
     }
 }

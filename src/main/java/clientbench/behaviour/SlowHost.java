@@ -67,26 +67,26 @@ final class SlowHost implements BehaviourCase {
         c.warmUp(adapter, fast.uri()).forEach((k, n) -> warm.merge(k, n, Integer::sum));
         for (int i = 0; i < SLOW_PER_HOST; i++) { // round robin: each host's callers spread over the sends
             for (int h = 0; h < SLOW_HOSTS; h++) {
-                Calls.send(adapter, c.get(slow.get(h).uri(), "/?hold=true", "slow-" + h + "-" + i));
+                CaseRequests.send(adapter, c.get(slow.get(h).uri(), "/?hold=true", "slow-" + h + "-" + i));
             }
         }
         // The slow requests hold what they can before the first fast one: each reached its host, or none moved.
         LongSupplier slowRead = () -> slow.stream().mapToLong(s -> s.seen(c.key("slow-")).size()).sum();
-        Calls.untilSettled(() -> slowRead.getAsLong() == SLOW_HOSTS * SLOW_PER_HOST, () -> true, slowRead, QUIET,
+        CaseRequests.untilSettled(() -> slowRead.getAsLong() == SLOW_HOSTS * SLOW_PER_HOST, () -> true, slowRead, QUIET,
                 WAIT_BOUND);
         int slowHeld = slow.stream().mapToInt(s -> s.tally().inFlight()).sum();
-        List<Calls.Call> fastCalls = new ArrayList<>();
+        List<CaseRequests.Call> fastCalls = new ArrayList<>();
         for (int i = 0; i < FAST_REQUESTS; i++) {
-            fastCalls.add(Calls.send(adapter, c.get(fast.uri(), "/?bytes=5", "fast-" + i)));
+            fastCalls.add(CaseRequests.send(adapter, c.get(fast.uri(), "/?bytes=5", "fast-" + i)));
             Thread.sleep(FAST_SPACING_MS);
         }
         // A fast request held back by the slow ones ends only after one of them was answered: those still unanswered
         // when the slow hosts answer, once every fast one not held was (counted, not timed).
-        long waited = Calls.awaitSettled(fastCalls, () -> fast.seen(c.key("fast-")).keySet(), QUIET, WAIT_BOUND).stream()
+        long waited = CaseRequests.awaitSettled(fastCalls, () -> fast.seen(c.key("fast-")).keySet(), QUIET, WAIT_BOUND).stream()
                 .filter(d -> !d.reported()).count();
         slow.forEach(StubServer::releaseHeld);
-        List<Calls.Done> done = Calls.awaitAll(fastCalls, WAIT_BOUND);
-        List<Double> ms = done.stream().map(Calls.Done::millis).toList(); // unreported: a lower bound
+        List<CaseRequests.Done> done = CaseRequests.awaitAll(fastCalls, WAIT_BOUND);
+        List<Double> ms = done.stream().map(CaseRequests.Done::millis).toList(); // unreported: a lower bound
         Map<String, Object> f = new LinkedHashMap<>();
         f.put("warmUp", warm);
         f.put("slowHosts", SLOW_HOSTS);
@@ -94,12 +94,12 @@ final class SlowHost implements BehaviourCase {
         f.put("slowHeldAtOnce", slowHeld);
         f.put("slowConnectionsOpened", slow.stream().mapToLong(s -> s.stats().accepted()).sum());
         f.put("fastRequests", FAST_REQUESTS);
-        f.put("fastOutcomes", Calls.classes(done));
+        f.put("fastOutcomes", CaseRequests.classes(done));
         f.put("fastAfterASlowAnswer", waited);
-        f.put("said", Calls.said(done));
-        f.put("fastP50Ms", Calls.quantile(ms, 0.5));
-        f.put("fastP99Ms", Calls.quantile(ms, 0.99));
-        f.put("fastMaxMs", Calls.quantile(ms, 1.0));
+        f.put("said", CaseRequests.said(done));
+        f.put("fastP50Ms", CaseRequests.quantile(ms, 0.5));
+        f.put("fastP99Ms", CaseRequests.quantile(ms, 0.99));
+        f.put("fastMaxMs", CaseRequests.quantile(ms, 1.0));
         return f;
     }
 }

@@ -98,18 +98,18 @@ final class StaleConnection implements BehaviourCase {
         HttpClientAdapter adapter = c.adapter(uri, TIMEOUT);
         Map<String, Integer> warm = c.warmUp(adapter, uri);
         CloseProof proof = new CloseProof(stub);
-        Calls.sendAndWait(adapter, c.get(uri, habit, "idle-from-here"), WAIT); // its connection takes on the habit
-        List<Calls.Done> posts = new ArrayList<>();
-        List<Calls.Done> gets = new ArrayList<>();
+        CaseRequests.sendAndWait(adapter, c.get(uri, habit, "idle-from-here"), WAIT); // its connection takes on the habit
+        List<CaseRequests.Done> posts = new ArrayList<>();
+        List<CaseRequests.Done> gets = new ArrayList<>();
         int seen = 0;
         // Each probe after a request whose answer leaves a connection to close behind: a probe that failed left none.
         for (int i = 1; i <= rounds; i++) {
             seen += closed(proof) ? 1 : 0;
-            posts.add(Calls.sendAndWait(adapter, c.post(uri, probe, "post-" + i), WAIT));
-            Calls.sendAndWait(adapter, c.get(uri, habit, "idle-after-post-" + i), WAIT);
+            posts.add(CaseRequests.sendAndWait(adapter, c.post(uri, probe, "post-" + i), WAIT));
+            CaseRequests.sendAndWait(adapter, c.get(uri, habit, "idle-after-post-" + i), WAIT);
             seen += closed(proof) ? 1 : 0;
-            gets.add(Calls.sendAndWait(adapter, c.get(uri, probe, "get-" + i), WAIT));
-            Calls.sendAndWait(adapter, c.get(uri, habit, "idle-after-get-" + i), WAIT);
+            gets.add(CaseRequests.sendAndWait(adapter, c.get(uri, probe, "get-" + i), WAIT));
+            CaseRequests.sendAndWait(adapter, c.get(uri, habit, "idle-after-get-" + i), WAIT);
         }
         Map<String, Object> f = new LinkedHashMap<>();
         f.put("warmUp", warm);
@@ -132,17 +132,17 @@ final class StaleConnection implements BehaviourCase {
      * each (a POST read twice was sent twice), those that came on a closed connection or met the race, the connections
      * opened and those the server's habit closed; counted once the client is closed and the stub saw each close.
      */
-    static Map<String, Object> postsAndGets(CaseContext c, StubServer stub, List<Calls.Done> posts,
-                                            List<Calls.Done> gets) throws InterruptedException {
+    static Map<String, Object> postsAndGets(CaseContext c, StubServer stub, List<CaseRequests.Done> posts,
+                                            List<CaseRequests.Done> gets) throws InterruptedException {
         c.closeAdapters();
-        Reads.awaitEveryConnectionClosed(stub);
+        StubReadCounts.awaitEveryConnectionClosed(stub);
         StubServer.Tally tally = stub.tally();
         Map<String, Object> f = new LinkedHashMap<>();
-        f.put("posts", Calls.classes(posts));
-        f.put("gets", Calls.classes(gets));
-        f.put("said", Calls.said(Stream.concat(posts.stream(), gets.stream()).toList()));
-        f.putAll(Reads.closes(stub, c.key("post-"), "post"));
-        f.putAll(Reads.closes(stub, c.key("get-"), "get"));
+        f.put("posts", CaseRequests.classes(posts));
+        f.put("gets", CaseRequests.classes(gets));
+        f.put("said", CaseRequests.said(Stream.concat(posts.stream(), gets.stream()).toList()));
+        f.putAll(StubReadCounts.closes(stub, c.key("post-"), "post"));
+        f.putAll(StubReadCounts.closes(stub, c.key("get-"), "get"));
         f.put("connectionsOpened", stub.stats().accepted());
         f.put("closedByServer", tally.idleCloses() + tally.raceCloses());
         return f;

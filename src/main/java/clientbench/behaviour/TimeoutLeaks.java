@@ -57,42 +57,43 @@ final class TimeoutLeaks implements BehaviourCase {
         HttpClientAdapter adapter = c.adapter(uri, TIMEOUT);
         Map<String, Integer> warm = c.warmUp(adapter, uri);
         Semaphore inFlight = new Semaphore(IN_FLIGHT);
-        List<Calls.Call> calls = new ArrayList<>();
+        List<CaseRequests.Call> calls = new ArrayList<>();
         long deadline = System.nanoTime() + BOUND.toNanos();
         for (int i = 0; i < REQUESTS; i++) {
             if (!inFlight.tryAcquire(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
                 break; // the client stopped reporting: what was sent is counted, the rest unsent
             }
-            Calls.Call call = Calls.send(adapter, c.get(uri, "/?fault=never", "t-" + i));
+            CaseRequests.Call call = CaseRequests.send(adapter, c.get(uri, "/?fault=never", "t-" + i));
             call.reported().whenComplete((d, e) -> inFlight.release());
             calls.add(call);
         }
-        List<Calls.Done> timedOut = Calls.awaitAll(calls, Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+        Duration left = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
+        List<CaseRequests.Done> timedOut = CaseRequests.awaitAll(calls, left);
         long settleStart = System.nanoTime();
-        Calls.until(() -> stub.tally().inFlight() == 0, SETTLE);
+        CaseRequests.until(() -> stub.tally().inFlight() == 0, SETTLE);
         long settledMs = (System.nanoTime() - settleStart) / 1_000_000;
         int deadLeft = stub.tally().inFlight();
         int openLeft = stub.openConnections();
-        List<Calls.Call> after = new ArrayList<>();
+        List<CaseRequests.Call> after = new ArrayList<>();
         for (int i = 0; i < AFTER; i++) {
-            after.add(Calls.send(adapter, c.get(uri, "/?bytes=5", "a-" + i)));
+            after.add(CaseRequests.send(adapter, c.get(uri, "/?bytes=5", "a-" + i)));
         }
-        List<Calls.Done> then = Calls.awaitAll(after, TIMEOUT.plusSeconds(2));
+        List<CaseRequests.Done> then = CaseRequests.awaitAll(after, TIMEOUT.plusSeconds(2));
         Map<String, Object> f = new LinkedHashMap<>();
         f.put("warmUp", warm);
         f.put("requests", REQUESTS);
         f.put("sent", calls.size());
-        f.put("outcomes", Calls.classes(timedOut));
-        List<Double> lateMs = Calls.lateMs(timedOut, TIMEOUT);
-        f.put("lateMsP50", lateMs.isEmpty() ? null : Calls.quantile(lateMs, 0.5));
-        f.put("lateMsMax", lateMs.isEmpty() ? null : Calls.quantile(lateMs, 1.0));
+        f.put("outcomes", CaseRequests.classes(timedOut));
+        List<Double> lateMs = CaseRequests.lateMs(timedOut, TIMEOUT);
+        f.put("lateMsP50", lateMs.isEmpty() ? null : CaseRequests.quantile(lateMs, 0.5));
+        f.put("lateMsMax", lateMs.isEmpty() ? null : CaseRequests.quantile(lateMs, 1.0));
         f.put("deadConnectionsLeft", deadLeft);
         f.put("idleConnectionsLeft", openLeft - deadLeft);
         f.put("settledMs", settledMs);
         f.put("afterRequests", AFTER);
-        f.put("afterOutcomes", Calls.classes(then));
-        f.put("said", Calls.said(java.util.stream.Stream.concat(timedOut.stream(), then.stream()).toList()));
-        f.put("afterMaxMs", then.stream().mapToDouble(Calls.Done::millis).max().orElse(Double.NaN));
+        f.put("afterOutcomes", CaseRequests.classes(then));
+        f.put("said", CaseRequests.said(java.util.stream.Stream.concat(timedOut.stream(), then.stream()).toList()));
+        f.put("afterMaxMs", then.stream().mapToDouble(CaseRequests.Done::millis).max().orElse(Double.NaN));
         return f;
     }
 }

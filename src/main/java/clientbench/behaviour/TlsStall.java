@@ -72,29 +72,29 @@ final class TlsStall implements BehaviourCase {
         try (HandshakeStall stall = HandshakeStall.stall();
              HandshakeStall trickle = HandshakeStall.trickle(uri, TRICKLE_MS)) {
             Map<String, HandshakeStall> fronts = Map.of("stall", stall, "trickle", trickle);
-            List<Calls.Call> calls = new ArrayList<>();
+            List<CaseRequests.Call> calls = new ArrayList<>();
             for (String way : WAYS) {
                 for (int i = 0; i < REQUESTS; i++) {
-                    calls.add(Calls.send(adapter, c.get(fronts.get(way).uri(), "/?bytes=5", way + "-" + i)));
+                    calls.add(CaseRequests.send(adapter, c.get(fronts.get(way).uri(), "/?bytes=5", way + "-" + i)));
                 }
             }
-            List<Calls.Done> done = Calls.awaitAll(calls, WAIT);
+            List<CaseRequests.Done> done = CaseRequests.awaitAll(calls, WAIT);
             for (int w = 0; w < WAYS.size(); w++) {
                 String way = WAYS.get(w);
-                List<Calls.Done> mine = done.subList(w * REQUESTS, (w + 1) * REQUESTS);
+                List<CaseRequests.Done> mine = done.subList(w * REQUESTS, (w + 1) * REQUESTS);
                 HandshakeStall.Counts seen = fronts.get(way).counts();
                 Map<String, Object> byWay = new LinkedHashMap<>();
                 byWay.put("connections", seen.connections());
                 byWay.put("helloes", seen.helloes());
                 byWay.put("bytesTrickled", seen.bytesTrickled());
-                byWay.putAll(Reads.of(stub, c.key(way + "-"), "stub"));
-                byWay.put("outcomes", Calls.classes(mine));
-                byWay.put("said", Calls.said(mine));
-                List<Double> lateMs = mine.stream().filter(Calls.Done::reported)
+                byWay.putAll(StubReadCounts.of(stub, c.key(way + "-"), "stub"));
+                byWay.put("outcomes", CaseRequests.classes(mine));
+                byWay.put("said", CaseRequests.said(mine));
+                List<Double> lateMs = mine.stream().filter(CaseRequests.Done::reported)
                         .map(d -> d.millis() - TIMEOUT.toMillis()).toList();
                 byWay.put("ended", lateMs.size());
-                byWay.put("lateMsP50", lateMs.isEmpty() ? null : Calls.quantile(lateMs, 0.5));
-                byWay.put("lateMsMax", lateMs.isEmpty() ? null : Calls.quantile(lateMs, 1.0));
+                byWay.put("lateMsP50", lateMs.isEmpty() ? null : CaseRequests.quantile(lateMs, 0.5));
+                byWay.put("lateMsMax", lateMs.isEmpty() ? null : CaseRequests.quantile(lateMs, 1.0));
                 f.put(way, byWay);
             }
         }

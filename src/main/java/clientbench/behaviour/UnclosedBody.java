@@ -69,43 +69,46 @@ final class UnclosedBody implements BehaviourCase {
         HttpClientAdapter adapter = c.adapter(uri, TIMEOUT);
         Map<String, Integer> warm = c.warmUp(adapter, elsewhere.uri());
         Map<String, Object> f = new LinkedHashMap<>();
-        List<Calls.Done> leftOpen;
-        List<Calls.Done> housekeeping;
+        List<CaseRequests.Done> leftOpen;
+        List<CaseRequests.Done> housekeeping;
         try (LeakWarnings warnings = LeakWarnings.listen()) {
-            List<Calls.Call> open = new ArrayList<>();
+            List<CaseRequests.Call> open = new ArrayList<>();
             for (int i = 0; i < LEFT_OPEN; i++) {
-                open.add(Calls.send(adapter, c.get(uri, "/?status=500&idleClose=fin&idleMs=0&bytes=" + BODY_BYTES,
+                open.add(CaseRequests.send(adapter, c.get(uri, "/?status=500&idleClose=fin&idleMs=0&bytes=" + BODY_BYTES,
                         "open-" + i).withExpectedStatus(500).withBodyLeftOpen()));
             }
-            leftOpen = Calls.awaitSettled(open, () -> leaky.seen(c.key("open-")).keySet(), WAIT, WAIT_BOUND);
+            leftOpen = CaseRequests.awaitSettled(open, () -> leaky.seen(c.key("open-")).keySet(), WAIT, WAIT_BOUND);
             f.put("heldOpen", leaky.openConnections());
             System.gc(); // the responses are unreachable: what the library holds is its own
             System.gc();
-            List<Calls.Call> chore = List.of(Calls.send(adapter, c.get(elsewhere.uri(), "/?bytes=5", "housekeeping")));
-            housekeeping = Calls.awaitSettled(chore, () -> elsewhere.seen(c.key("housekeeping")).keySet(), WAIT, WAIT_BOUND);
-            Calls.untilSettled(() -> false, () -> true, leaky::openConnections, SETTLE, SETTLE_BOUND);
+            List<CaseRequests.Call> chore = List.of(CaseRequests.send(adapter, c.get(elsewhere.uri(), "/?bytes=5",
+                    "housekeeping")));
+            housekeeping = CaseRequests.awaitSettled(chore, () -> elsewhere.seen(c.key("housekeeping")).keySet(), WAIT,
+                    WAIT_BOUND);
+            CaseRequests.untilSettled(() -> false, () -> true, leaky::openConnections, SETTLE, SETTLE_BOUND);
             f.put("heldAfterCollection", leaky.openConnections());
             f.put("leakWarnings", warnings.count());
         }
-        List<Calls.Call> after = new ArrayList<>();
+        List<CaseRequests.Call> after = new ArrayList<>();
         for (int i = 0; i < AFTER; i++) {
-            after.add(Calls.send(adapter, c.get(uri, "/?bytes=5", "after-" + i)));
+            after.add(CaseRequests.send(adapter, c.get(uri, "/?bytes=5", "after-" + i)));
         }
-        List<Calls.Done> then = Calls.awaitSettled(after, () -> leaky.seen(c.key("after-")).keySet(), WAIT, WAIT_BOUND);
+        List<CaseRequests.Done> then = CaseRequests.awaitSettled(after, () -> leaky.seen(c.key("after-")).keySet(), WAIT,
+                WAIT_BOUND);
         f.put("warmUp", warm);
         f.put("timeoutMs", TIMEOUT.toMillis());
         f.put("waitedMs", WAIT.toMillis());
         f.put("leftOpen", LEFT_OPEN);
-        f.put("leftOpenOutcomes", Calls.classes(leftOpen));
-        f.putAll(Reads.of(leaky, c.key("open-"), "leftOpenStub"));
-        f.put("housekeepingOutcomes", Calls.classes(housekeeping));
+        f.put("leftOpenOutcomes", CaseRequests.classes(leftOpen));
+        f.putAll(StubReadCounts.of(leaky, c.key("open-"), "leftOpenStub"));
+        f.put("housekeepingOutcomes", CaseRequests.classes(housekeeping));
         f.put("afterRequests", AFTER);
-        f.put("afterOutcomes", Calls.classes(then));
-        f.putAll(Reads.of(leaky, c.key("after-"), "afterStub"));
-        f.put("afterMaxMs", then.stream().filter(Calls.Done::reported).mapToDouble(Calls.Done::millis).max()
+        f.put("afterOutcomes", CaseRequests.classes(then));
+        f.putAll(StubReadCounts.of(leaky, c.key("after-"), "afterStub"));
+        f.put("afterMaxMs", then.stream().filter(CaseRequests.Done::reported).mapToDouble(CaseRequests.Done::millis).max()
                 .orElse(-1));
         f.put("connectionsOpened", leaky.stats().accepted());
-        f.put("said", Calls.said(Stream.concat(leftOpen.stream(), then.stream()).toList()));
+        f.put("said", CaseRequests.said(Stream.concat(leftOpen.stream(), then.stream()).toList()));
         return f;
     }
 }

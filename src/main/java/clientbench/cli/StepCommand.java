@@ -44,7 +44,7 @@ final class StepCommand implements Callable<Integer>, Bench.Checked {
     int round;
     @Option(names = "--blocks", description = "an interleaved set's blocks (0: the fork runs alone)")
     int blocks;
-    @Option(names = "--turns", description = "the set's conductor, HOST:PORT (Turn.PROPERTY)")
+    @Option(names = "--turns", description = "the set's turn passer, HOST:PORT (TurnTaker.PROPERTY)")
     String turns;
     @Option(names = "--client", required = true)
     String client;
@@ -74,7 +74,7 @@ final class StepCommand implements Callable<Integer>, Bench.Checked {
             forkJvmArgs.add(forkJvmArgs.size() - 1, "-Dclientbench.variant=" + variant); // the .hlog folder stays last
         }
         if (turns != null) {
-            forkJvmArgs.add(forkJvmArgs.size() - 1, "-D" + clientbench.harness.Turn.PROPERTY + "=" + turns);
+            forkJvmArgs.add(forkJvmArgs.size() - 1, "-D" + clientbench.harness.TurnTaker.PROPERTY + "=" + turns);
         }
         Collection<RunResult> r;
         try {

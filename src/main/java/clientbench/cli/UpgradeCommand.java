@@ -48,8 +48,8 @@ final class UpgradeCommand implements Callable<Integer>, Bench.Checked {
     static final int DEFAULT_BLOCKS = 0;
     static final int DEFAULT_SETS = 6;
     /**
-     * Rounds of fresh JVMs: even, so as many rounds run the old version first as the new (Schedule.alternating); 8
-     * rounds of the default shapes take about 20 minutes on 2 cores.
+     * Rounds of fresh JVMs: even, so as many rounds run the old version first as the new (Schedule.alternating); the
+     * run prints what they will take before it starts.
      */
     static final int DEFAULT_ROUNDS = 8;
 

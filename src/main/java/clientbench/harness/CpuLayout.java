@@ -126,8 +126,8 @@ public record CpuLayout(boolean pinned, List<Integer> stubCpus, List<Integer> cl
 
     /**
      * Lets the JIT's compiler threads run on every CPU of the layout, the stub's too, until the next
-     * {@link #pinClientAndPacer}: on 2 cores a cold client at a high rate fills its one CPU and starves its own JIT for
-     * 20 s and more. Only while warming up; every measured window starts with all threads pinned back.
+     * {@link #pinClientAndPacer}: on 2 cores a cold client at a high rate fills its one CPU and starves its own JIT, so
+     * it stays cold deep into the warm-up. Only while warming up; every measured window starts with all pinned back.
      */
     public void lendCpusToCompilers() {
         if (!pinned) {

@@ -22,7 +22,7 @@ public record Profile(String name, String purpose, List<Shape> shapes, Duration 
      */
     public record Startup(int starts, int archiveStarts, int requestStarts, boolean footprint) {
 
-        /** About 1.5 s a start, 4 s more with the requests; for the time-left estimate. */
+        /** For the time-left estimate: 1.5 s a JVM start, 3.5 s more for one that sends requests. */
         public long estimatedSeconds(int jvms) {
             return Math.round(jvms * (1.5 * (starts + archiveStarts) + 3.5 * requestStarts));
         }
@@ -129,8 +129,8 @@ public record Profile(String name, String purpose, List<Shape> shapes, Duration 
 
     /**
      * quick's common rate in two interleaved sets of four blocks of 1 s windows, every fork steady first: more pairs
-     * apart on cost and p50 than quick's rounds, in about 12 minutes (docs/reference/profiles.md#interleaved-sets says
-     * why not yet the default).
+     * apart on cost and p50 than quick's rounds, for a longer run (docs/reference/profiles.md#interleaved-sets says why
+     * not yet the default).
      */
     private static List<Shape> interleavedShapes() {
         return List.of(commonRate().settleSeconds(20).warmup(1, 1).interleaved(4, 1).rounds(2).build());

@@ -49,7 +49,7 @@ public record Shape(String name, String benchmark, Map<String, String> params, T
      */
     public record Timings(int warmupIterations, int warmupSeconds, int measurementIterations, int measurementSeconds) {
 
-        /** Seconds one fork takes: its iterations, plus about 4.6 s of JVM and stub start and 0.5 s per drain. */
+        /** Seconds one fork takes: its iterations, plus 5 s for its JVM and stub to start and 0.5 s per drain. */
         public int estimatedSeconds() {
             return warmupIterations * warmupSeconds + measurementIterations * measurementSeconds + 5
                     + (warmupIterations + measurementIterations) / 2;
@@ -107,8 +107,8 @@ public record Shape(String name, String benchmark, Map<String, String> params, T
     }
 
     /**
-     * The warm-up a fork typically needs until it is steady at the common rate on 2 cores (noop 6 s, ahc 10 s, apache
-     * 12-14 s, jdk 14-24 s): the estimate's, where the shape's bound is longer. Most forks stop well before the bound.
+     * The warm-up the estimate counts for a fork to be steady at the common rate, where the shape's bound is longer:
+     * most forks stop well before the bound, and each fork's record says how long it took.
      */
     static final int TYPICAL_SETTLE_SECONDS = 14;
 

@@ -36,7 +36,7 @@ final class ResultsCsv {
 
         /** The open model, as the harness recorded it: it names latency from the intended start only there. */
         boolean open() {
-            return Scores.secondary(result).containsKey("latency.p50");
+            return SecondaryMetrics.all(result).containsKey("latency.p50");
         }
 
         String latencyMetric() {
@@ -44,7 +44,7 @@ final class ResultsCsv {
         }
 
         double score(String label) {
-            return Scores.of(result, label);
+            return SecondaryMetrics.of(result, label);
         }
     }
 

@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code summary.json}: every run's facts ({@link Figures}, {@link Capacity}) and the definitions and thresholds
+ * {@code summary.json}: every run's facts ({@link RunFacts}, {@link Capacity}) and the definitions and thresholds
  * they follow; the report's analysis adds its {@code verdict} (decided once, there) to the same file.
  */
 public final class Summary {
@@ -49,7 +49,7 @@ public final class Summary {
         }
         definitions.put("flags", flags);
         m.put("definitions", definitions);
-        m.put("runs", Figures.of(all, runs).stream().map(Figures::toJson).toList());
+        m.put("runs", RunFacts.of(all, runs).stream().map(RunFacts::toJson).toList());
         m.put("capacity", Capacity.toJson(capacity));
         return m;
     }

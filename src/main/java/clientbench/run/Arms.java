@@ -27,7 +27,9 @@ interface Arms {
     /** One step alone; its trial files are those new in the run's folder. */
     Ran run(Schedule.Step step, StepContext context) throws IOException, InterruptedException;
 
-    /** A step of an interleaved set: its forks given the set's conductor ({@code turns}), its output into {@code log}. */
+    /**
+     * A step of an interleaved set: its forks given the set's turn passer ({@code turns}), its output into {@code log}.
+     */
     Collection<RunResult> runInSet(Schedule.Step step, String turns, OutputStream log, StepContext context)
             throws Exception;
 

@@ -2,7 +2,7 @@ package clientbench.run;
 
 import clientbench.adapters.Adapters;
 import clientbench.behaviour.BehaviourRun;
-import clientbench.harness.Turn;
+import clientbench.harness.TurnTaker;
 import clientbench.plan.RunPlan;
 import clientbench.plan.Schedule;
 import clientbench.results.RunFolder;
@@ -73,7 +73,7 @@ public final class ClientArms implements Arms {
     public Collection<RunResult> runInSet(Schedule.Step step, String turns, OutputStream log, StepContext context)
             throws RunnerException {
         List<String> args = new ArrayList<>(context.forkJvmArgs());
-        args.add("-D" + Turn.PROPERTY + "=" + turns);
+        args.add("-D" + TurnTaker.PROPERTY + "=" + turns);
         Runner runner = new Runner(RunOptions.of(plan, step.shape(), step.client(), step.round(), args,
                 context.requestFile()), OutputFormatFactory.createFormatInstance(new PrintStream(log, true,
                 StandardCharsets.UTF_8), VerboseMode.NORMAL));

@@ -50,7 +50,7 @@ public final class ComparisonRun {
     private final RunPlan plan;
     private final PrintStream out;
     private final Arms arms;
-    private final Looks looks;
+    private final InterimVerdicts interim;
     private final RunConditions conditions = new RunConditions();
     private final List<Ran> ran = new ArrayList<>();
     /** Each interleaved set's orders, and the forks that left it. */
@@ -67,7 +67,7 @@ public final class ComparisonRun {
         this.plan = plan;
         this.out = out;
         this.arms = arms;
-        this.looks = until == null ? null : new Looks(until, out);
+        this.interim = until == null ? null : new InterimVerdicts(until, out);
     }
 
     public int run() throws IOException, InterruptedException {
@@ -100,7 +100,7 @@ public final class ComparisonRun {
         }
         redact(requestFile); // every fork is done with it
         Collected c = Collected.of(ran);
-        writeRecords(run, forkJvmArgs, estimate.started(), c, roundRecords, looks == null ? null : looks.record());
+        writeRecords(run, forkJvmArgs, estimate.started(), c, roundRecords, interim == null ? null : interim.record());
         if (!c.failed().isEmpty()) {
             out.println("bench: " + c.failed().size() + " of " + steps.size() + " runs failed (env.json and the report say why)");
         }
@@ -183,7 +183,7 @@ public final class ComparisonRun {
                 continue;
             }
             n++;
-            if (looks != null && looks.skips(step)) {
+            if (interim != null && interim.skips(step)) {
                 estimate.done(step.shape().estimatedSeconds());
                 continue;
             }
@@ -196,8 +196,8 @@ public final class ComparisonRun {
             estimate.done(step.shape().estimatedSeconds());
             ran.add(r);
             out.println(ProgressLine.end(start, r, estimate.left()));
-            if (looks != null && looks.due(steps, i)) {
-                looks.take(run.dir(), step.round(), until -> writeRecords(run, context.forkJvmArgs(), estimate.started(),
+            if (interim != null && interim.due(steps, i)) {
+                interim.take(run.dir(), step.round(), until -> writeRecords(run, context.forkJvmArgs(), estimate.started(),
                         Collected.of(ran), RoundRecords.of(ran, conditions), until));
             }
         }

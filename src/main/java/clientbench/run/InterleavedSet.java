@@ -2,7 +2,7 @@ package clientbench.run;
 
 import clientbench.harness.record.JsonFiles;
 import clientbench.harness.Trial;
-import clientbench.interleave.Conductor;
+import clientbench.interleave.TurnPasser;
 import clientbench.plan.Schedule;
 import clientbench.plan.Shape;
 import clientbench.results.RunFolder;
@@ -27,7 +27,7 @@ import java.util.concurrent.Future;
 
 /**
  * One round of an interleaved shape: every client's fork (and noop's) alive at once, each warmed up alone, then
- * the shape's blocks, each giving every fork one measured window in a new order ({@link Conductor}). Each fork is one
+ * the shape's blocks, each giving every fork one measured window in a new order ({@link TurnPasser}). Each fork is one
  * JMH run whose measured iterations are its windows; the set is the round its results carry.
  */
 final class InterleavedSet {
@@ -35,7 +35,10 @@ final class InterleavedSet {
     private InterleavedSet() {
     }
 
-    /** How a step's JMH run starts in a set: its forks given the set's conductor ({@code turns}), its output into {@code log}. */
+    /**
+     * How a step's JMH run starts in a set: its forks given the set's turn passer ({@code turns}), its output into
+     * {@code log}.
+     */
     interface Member {
         Collection<RunResult> run(Schedule.Step step, String turns, OutputStream log) throws Exception;
     }
@@ -55,15 +58,15 @@ final class InterleavedSet {
             t.setDaemon(true);
             return t;
         });
-        try (JmhRuns.Lock lock = JmhRuns.lock(); Conductor conductor = new Conductor(true)) {
+        try (JmhRuns.Lock lock = JmhRuns.lock(); TurnPasser passer = new TurnPasser(true)) {
             for (Schedule.Step step : steps) {
                 ByteArrayOutputStream log = new ByteArrayOutputStream();
                 logs.put(step.client(), log);
-                runs.put(step.client(), pool.submit(() -> member.run(step, conductor.address(), log)));
+                runs.put(step.client(), pool.submit(() -> member.run(step, passer.address(), log)));
             }
             out.printf("[set %d/%d %s] %d JVMs, %d blocks%n", round, shape.rounds(), shape.name(), steps.size(),
                     shape.blocks());
-            record = conductor.conduct(steps.stream().map(Schedule.Step::client).toList(), shape.blocks(), random,
+            record = passer.passTurns(steps.stream().map(Schedule.Step::client).toList(), shape.blocks(), random,
                     client -> runs.get(client).isDone(), what -> out.printf("[set %d/%d %s] %s%n", round, shape.rounds(),
                             shape.name(), what));
         } catch (org.openjdk.jmh.runner.RunnerException e) {

@@ -20,7 +20,10 @@ final class Repeats {
 
     /** Where the round that does not stand keeps its trial and histogram files, inside the run folder. */
     static final String FOLDER = "superseded";
-    /** Seconds kept for the report after the repeats, within a profile's limit (rendering took 30 s). */
+    /**
+     * Seconds kept for the report after the repeats, within a profile's limit: the analysis renders it last, in a time
+     * that grows with the run's trials, so the margin is wide.
+     */
     static final long REPORT_SECONDS = 90;
     /** Without a limit, the repeats may take this share of the run's estimate. */
     static final double SHARE_WITHOUT_LIMIT = 0.10;

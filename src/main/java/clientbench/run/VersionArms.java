@@ -86,7 +86,7 @@ public final class VersionArms implements Arms {
         }
     }
 
-    /** A step of a set: its JVM given the set's conductor, its output into {@code log}, its result read back. */
+    /** A step of a set: its JVM given the set's turn passer, its output into {@code log}, its result read back. */
     @Override
     public Collection<RunResult> runInSet(Schedule.Step step, String turns, OutputStream log, StepContext context)
             throws IOException, InterruptedException {

@@ -50,7 +50,7 @@ class ClosedConnectionLibraryAloneTest {
      */
     private Map<String, List<Integer>> seen(AutoCloseable client) throws Exception {
         client.close();
-        Reads.awaitEveryConnectionClosed(stub.server());
+        StubReadCounts.awaitEveryConnectionClosed(stub.server());
         StubServer s = stub.server();
         Map<String, List<Integer>> out = new TreeMap<>();
         for (String kind : List.of("post", "get")) {

@@ -1,6 +1,6 @@
 package clientbench.interleave;
 
-import clientbench.harness.Turn;
+import clientbench.harness.TurnTaker;
 import clientbench.testkit.ChildJvm;
 import clientbench.testkit.Prerequisites;
 import org.junit.jupiter.api.Test;
@@ -28,7 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 /**
  * A set that freezes stops every fork but the one holding the turn, and each one's stub, as the kernel reports them
  * (state T in /proc/PID/stat), and continues them all at its end. The forks are JVMs taking their turns through
- * {@link Turn}; their stubs are {@code sleep} processes (S while they wait, T once stopped).
+ * {@link TurnTaker}; their stubs are {@code sleep} processes (S while they wait, T once stopped).
  */
 @Timeout(120)
 class WaitingForksAndStubsAreStoppedTest {
@@ -51,19 +51,19 @@ class WaitingForksAndStubsAreStoppedTest {
         Map<String, Fork> forks = new LinkedHashMap<>();
         BlockingQueue<String> holds = new LinkedBlockingQueue<>();
         List<String> seen = new ArrayList<>();
-        try (Conductor conductor = new Conductor(true)) {
+        try (TurnPasser passer = new TurnPasser(true)) {
             try {
                 for (String name : NAMES) {
                     Process stub = new ProcessBuilder("sleep", "110").start(); // ends by itself, after the test's bound
                     ChildJvm.Running jvm = ChildJvm.main(TurnTakingFork.class)
-                            .jvmArgs("-D" + Turn.PROPERTY + "=" + conductor.address())
+                            .jvmArgs("-D" + TurnTaker.PROPERTY + "=" + passer.address())
                             .args(name, Long.toString(stub.pid()), Integer.toString(BLOCKS)).start();
                     forks.put(name, new Fork(name, jvm, stub));
                     Thread.ofPlatform().daemon().start(() -> relayTurns(jvm, holds));
                 }
-                CompletableFuture<Map<String, Object>> conducted = CompletableFuture.supplyAsync(() -> {
+                CompletableFuture<Map<String, Object>> passed = CompletableFuture.supplyAsync(() -> {
                     try {
-                        return conductor.conduct(NAMES, BLOCKS, new Random(11), n -> false, s -> { });
+                        return passer.passTurns(NAMES, BLOCKS, new Random(11), n -> false, s -> { });
                     } catch (InterruptedException e) {
                         throw new IllegalStateException(e);
                     }
@@ -82,7 +82,7 @@ class WaitingForksAndStubsAreStoppedTest {
                     assertNotEquals('T', stateOnce(holder.stub().pid(), s -> s != 'T'), "the holder's own stub, " + line);
                     holder.jvm().write("checked");
                 }
-                Map<String, Object> record = conducted.get(60, TimeUnit.SECONDS);
+                Map<String, Object> record = passed.get(60, TimeUnit.SECONDS);
                 assertEquals(Map.of(), record.get("notStopped"), record.toString());
                 for (Fork f : forks.values()) {
                     f.jvm().write("end");

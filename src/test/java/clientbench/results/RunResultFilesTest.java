@@ -79,8 +79,8 @@ class RunResultFilesTest {
             assertEquals("self-" + r.getParams().getParam("rate"), row.get(header.indexOf("shape")));
             assertEquals("HarnessSelfBenchmark", row.get(header.indexOf("benchmark")));
             assertEquals(r.getParams().getParam("rate"), row.get(header.indexOf("rate")));
-            assertEquals((long) Scores.of(r, "n.sent"), Long.parseLong(row.get(header.indexOf("n.sent"))));
-            assertTrue(Scores.of(r, "n.sent") > 0, "the harness sent requests");
+            assertEquals((long) SecondaryMetrics.of(r, "n.sent"), Long.parseLong(row.get(header.indexOf("n.sent"))));
+            assertTrue(SecondaryMetrics.of(r, "n.sent") > 0, "the harness sent requests");
             assertEquals("latency", row.get(header.indexOf("latency.metric")));
         }
         assertTrue(Files.isRegularFile(run.resolve("results.json")));

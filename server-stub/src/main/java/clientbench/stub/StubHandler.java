@@ -43,8 +43,8 @@ final class StubHandler extends ChannelInboundHandlerAdapter {
     private final ArrayDeque<PendingAnswer> queue = new ArrayDeque<>();
     private ChannelHandlerContext ctx;
     private boolean upgradable;
-    /** The connection's habits on HTTP/1.1 (null on an HTTP/2 stream). */
-    private Habits habits;
+    /** Closes the connection as its habits ask, on HTTP/1.1 (null on an HTTP/2 stream). */
+    private ConnectionCloser closer;
     /** Requests read and not yet answered; the tally's in-flight count follows it. */
     private int held;
     /** The rest of a request that was refused as its head arrived (closed under it, or refused by a GOAWAY). */
@@ -76,7 +76,7 @@ final class StubHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         this.ctx = ctx;
-        this.habits = rawOut == null ? null : new Habits(ctx.channel(), tally);
+        this.closer = rawOut == null ? null : new ConnectionCloser(ctx.channel(), tally);
     }
 
     @Override
@@ -190,15 +190,15 @@ final class StubHandler extends ChannelInboundHandlerAdapter {
      */
     private boolean refusedOnArrival(HttpRequest request) {
         if (rawOut == null && invalid == null && ctx.channel() instanceof Http2StreamChannel stream
-                && Habits.goAway(stream, params, tally)) {
+                && ConnectionCloser.goAway(stream, params, tally)) {
             return true;
         }
         String key = request.headers().get(StubTally.KEY_HEADER);
-        if (habits != null && habits.closedBeforeArrival(key)) {
+        if (closer != null && closer.closedBeforeArrival(key)) {
             return true; // sent after the stub's FIN: refused unread, as a closed socket refuses it
         }
         tally.read.count(key);
-        return habits != null && !habits.arrived(held, key);
+        return closer != null && !closer.arrived(held, key);
     }
 
     private void end() {
@@ -212,7 +212,7 @@ final class StubHandler extends ChannelInboundHandlerAdapter {
         long echo = hasBody ? requestBytes : -1;
         if (invalid != null) {
             stats.badRequests.increment();
-        } else if (habits != null && habits.lastAnswer(params)) {
+        } else if (closer != null && closer.lastAnswer(params)) {
             keepAlive = false;
         }
         boolean hold = invalid == null && params.hold();
@@ -290,7 +290,7 @@ final class StubHandler extends ChannelInboundHandlerAdapter {
                 params.headerBytes())
                 : responses.http1(params.status(), params.bytes(), keepAlive, head, requestBytes, params.headerBytes());
         if (keepAlive) {
-            habits.answered(params, held, rawOut.write(bytes));
+            closer.answered(params, held, rawOut.write(bytes));
         } else {
             queue.clear();
             rawOut.writeAndFlush(bytes).addListener(ChannelFutureListener.CLOSE);

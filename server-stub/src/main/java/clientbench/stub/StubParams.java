@@ -9,7 +9,7 @@ package clientbench.stub;
  * {@code readPauseMs}: HTTP/2 only, the request body read 16 KiB each that many ms (0: as it comes), so the stub's
  * WINDOW_UPDATEs go out that late and a body larger than the window waits for them.
  * {@code hold}: the answer waits until the stub's owner releases the held answers ({@link HeldAnswers}), then its delay.
- * The connection's habits ({@code idleClose}, {@code closeEvery}, {@code goAwayEvery}): see {@link Habits}.
+ * The connection's habits ({@code idleClose}, {@code closeEvery}, {@code goAwayEvery}): see {@link ConnectionCloser}.
  */
 record StubParams(long delayMs, int bytes, int status, Fault fault, long trickleMs, boolean chunked, boolean keepAlive,
                   IdleClose idleClose, long idleMs, int closeEvery, int goAwayEvery, int headerBytes, long readPauseMs,

@@ -7,13 +7,13 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** How many times the stub read the requests of one kind: in all, and how many of them more than once. */
-final class Reads {
+/** The stub's counts of the requests of one kind it read: in all, and how many of them more than once. */
+final class StubReadCounts {
 
     /** Far past a closed client's last close reaching the stub on a busy machine: a sound client never waits it out. */
     static final Duration CLOSES_BOUND = Duration.ofSeconds(15);
 
-    private Reads() {
+    private StubReadCounts() {
     }
 
     /**
@@ -22,7 +22,7 @@ final class Reads {
      * @throws IllegalStateException when one is still open {@link #CLOSES_BOUND} on: a count could miss a request
      */
     static void awaitEveryConnectionClosed(StubServer stub) throws InterruptedException {
-        if (!Calls.until(() -> stub.openConnections() == 0, CLOSES_BOUND)) {
+        if (!CaseRequests.until(() -> stub.openConnections() == 0, CLOSES_BOUND)) {
             throw new IllegalStateException("connections still open at the stub " + CLOSES_BOUND.toSeconds()
                     + " s after their client closed: " + stub.openConnections() + "; its counts could miss requests");
         }

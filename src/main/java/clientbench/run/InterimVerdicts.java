@@ -17,17 +17,18 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * A run's looks under {@code --until-decided}: after each round of the shape from the second, the run's records so far
- * go to the analysis ({@code look}), which says per figure how many pairs are apart, alike within the margin, or open; once
- * none is open the shape's later rounds are skipped. The pairs are judged only there; here they are counted and kept.
+ * A run's interim verdicts (its looks) under {@code --until-decided}: after each round of the shape from the second, the
+ * run's records so far go to the analysis ({@code look}), which says per figure how many pairs are apart, alike within
+ * the margin, or open; once none is open the shape's later rounds are skipped. The pairs are judged only there; here
+ * they are counted and kept.
  */
-final class Looks {
+final class InterimVerdicts {
     private final UntilDecided until;
     private final PrintStream out;
     private final List<Map<String, Object>> taken = new ArrayList<>();
     private int stoppedAfter;
 
-    Looks(UntilDecided until, PrintStream out) {
+    InterimVerdicts(UntilDecided until, PrintStream out) {
         this.until = until;
         this.out = out;
     }

@@ -18,10 +18,10 @@ import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
-/** One request's report as a case sees it, and the bounded waits every case is made of. */
-final class Calls {
+/** A case's requests: each one sent, its report as the case sees it, and the bounded waits every case is made of. */
+final class CaseRequests {
 
-    private Calls() {
+    private CaseRequests() {
     }
 
     /**

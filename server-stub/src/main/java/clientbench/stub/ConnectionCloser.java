@@ -15,12 +15,12 @@ import io.netty.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The habits of servers that bite clients in production, as the requests' queries ask ({@link StubParams}). One per
- * HTTP/1.1 connection, on its event loop: closing it once idle (FIN, RST, or as the next request's head arrives) and
- * ending every Nth answer with {@code Connection: close}; a FIN shuts the output only, so a request sent after it is
- * seen. On HTTP/2, {@link #goAway}: a GOAWAY every Nth stream.
+ * Closes connections as servers that bite clients in production do, when the requests' queries ask it
+ * ({@link StubParams}). One per HTTP/1.1 connection, on its event loop: closing it once idle (FIN, RST, or as the next
+ * request's head arrives) and ending every Nth answer with {@code Connection: close}; a FIN shuts the output only, so a
+ * request sent after it is seen. On HTTP/2, {@link #goAway}: a GOAWAY every Nth stream.
  */
-final class Habits {
+final class ConnectionCloser {
 
     /** After a GOAWAY the connection closes once its streams are done, checked this often, at most this many times. */
     private static final long DRAIN_CHECK_MS = 10;
@@ -41,7 +41,7 @@ final class Habits {
     /** The stub sent its FIN here (output shut, input still read). */
     private boolean finSent;
 
-    Habits(Channel connection, StubTally tally) {
+    ConnectionCloser(Channel connection, StubTally tally) {
         this.connection = connection;
         this.tally = tally;
     }

@@ -1,6 +1,6 @@
 package clientbench.interleave;
 
-import clientbench.harness.Turn;
+import clientbench.harness.TurnTaker;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -23,12 +23,12 @@ import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /**
- * Passes the turn among the forks of one interleaved set ({@link Turn} is the fork's side): every fork warms up alone in
- * a random order, then each block gives every fork one measured window, in an order drawn anew for the block. A fork
- * that does not hold the turn is stopped with its stub (SIGSTOP) so it costs the measured one nothing; every fork is
- * continued before this returns, whatever happened.
+ * Passes the turn among the forks of one interleaved set ({@link TurnTaker} is the fork's side): every fork warms up
+ * alone in a random order, then each block gives every fork one measured window, in an order drawn anew for the block.
+ * A fork that does not hold the turn is stopped with its stub (SIGSTOP) so it costs the measured one nothing; every
+ * fork is continued before this returns, whatever happened.
  */
-public final class Conductor implements AutoCloseable {
+public final class TurnPasser implements AutoCloseable {
 
     /** The longest a fork may take to start, or to warm up once it holds the turn (its bound is the shape's). */
     static final Duration START = Duration.ofMinutes(3);
@@ -42,19 +42,19 @@ public final class Conductor implements AutoCloseable {
     /** Per fork, how often it could not be stopped where it should have been: it idled running, and the record says so. */
     private volatile Map<String, Integer> notStopped = new ConcurrentHashMap<>();
     /** On Ctrl-C this JVM ends: a fork it stopped would stay stopped, its stub with it, so it continues them all. */
-    private final Thread continueOnExit = new Thread(() -> seats.values().forEach(Seat::resume), "clientbench-conductor-exit");
+    private final Thread continueOnExit = new Thread(() -> seats.values().forEach(Seat::resume), "clientbench-turns-exit");
 
     /** @param freeze stop the forks (and stubs) that wait for their turn; false: they only park */
-    public Conductor(boolean freeze) throws IOException {
+    public TurnPasser(boolean freeze) throws IOException {
         this.freeze = freeze;
         server = new ServerSocket(0, 64, InetAddress.getLoopbackAddress());
-        acceptor = new Thread(this::accept, "clientbench-conductor-accept");
+        acceptor = new Thread(this::accept, "clientbench-turns-accept");
         acceptor.setDaemon(true);
         acceptor.start();
         Runtime.getRuntime().addShutdownHook(continueOnExit);
     }
 
-    /** The forks' {@link Turn#PROPERTY} value. */
+    /** The forks' {@link TurnTaker#PROPERTY} value. */
     public String address() {
         return server.getInetAddress().getHostAddress() + ":" + server.getLocalPort();
     }
@@ -64,7 +64,7 @@ public final class Conductor implements AutoCloseable {
      * ended), then the warm-ups one at a time, then {@code blocks} blocks. Returns the set's record: the orders, and
      * the forks that left early and when.
      */
-    public Map<String, Object> conduct(List<String> names, int blocks, Random random, Predicate<String> gone,
+    public Map<String, Object> passTurns(List<String> names, int blocks, Random random, Predicate<String> gone,
                                        Consumer<String> progress) throws InterruptedException {
         Map<String, Object> record = new LinkedHashMap<>();
         record.put("idle", freeze ? "stopped with their stubs (SIGSTOP) until their turn" : "parked, not stopped");

@@ -1,6 +1,6 @@
 package clientbench.interleave;
 
-import clientbench.harness.Turn;
+import clientbench.harness.TurnTaker;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -19,11 +19,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The turn passes as a set promises: forks warm up one at a time, then every block gives each fork one window in an
- * order of its own, and no two forks ever hold the turn at once. Fake forks speak {@link Turn} from threads of this JVM
- * and count who holds the turn themselves; the conductor's own record is checked against their log.
+ * order of its own, and no two forks ever hold the turn at once. Fake forks speak {@link TurnTaker} from threads of
+ * this JVM and count who holds the turn themselves; the turn passer's own record is checked against their log.
  */
 @Timeout(60)
-class ConductorTest {
+class TurnPasserTest {
 
     /** What a fake fork saw: its name, the turn's kind and block, and how many held the turn when it did. */
     record Held(String name, String kind, int block, int holders) {
@@ -37,15 +37,15 @@ class ConductorTest {
         List<Held> log = new CopyOnWriteArrayList<>();
         Map<String, Object> record;
         List<Thread> forks = new ArrayList<>();
-        try (Conductor conductor = new Conductor(false)) {
-            System.setProperty(Turn.PROPERTY, conductor.address());
+        try (TurnPasser passer = new TurnPasser(false)) {
+            System.setProperty(TurnTaker.PROPERTY, passer.address());
             try {
                 for (String name : names) {
                     forks.add(Thread.ofPlatform().start(() -> fakeFork(name, blocks, holding, log)));
                 }
-                record = conductor.conduct(names, blocks, new Random(7), n -> false, s -> { });
+                record = passer.passTurns(names, blocks, new Random(7), n -> false, s -> { });
             } finally {
-                System.clearProperty(Turn.PROPERTY);
+                System.clearProperty(TurnTaker.PROPERTY);
             }
             for (Thread t : forks) {
                 t.join(10_000);
@@ -75,16 +75,16 @@ class ConductorTest {
         AtomicInteger holding = new AtomicInteger();
         List<Held> log = new CopyOnWriteArrayList<>();
         Map<String, Object> record;
-        try (Conductor conductor = new Conductor(false)) {
-            System.setProperty(Turn.PROPERTY, conductor.address());
+        try (TurnPasser passer = new TurnPasser(false)) {
+            System.setProperty(TurnTaker.PROPERTY, passer.address());
             List<Thread> forks = new ArrayList<>();
             try {
                 for (String name : names) {
                     forks.add(Thread.ofPlatform().start(() -> fakeFork(name, name.equals("quits") ? 1 : 3, holding, log)));
                 }
-                record = conductor.conduct(names, 3, new Random(1), n -> false, s -> { });
+                record = passer.passTurns(names, 3, new Random(1), n -> false, s -> { });
             } finally {
-                System.clearProperty(Turn.PROPERTY);
+                System.clearProperty(TurnTaker.PROPERTY);
             }
             for (Thread t : forks) {
                 t.join(10_000);
@@ -108,11 +108,11 @@ class ConductorTest {
         }
         int blocks = 2;
         Map<String, Object> record;
-        try (Conductor conductor = new Conductor(true)) {
-            String[] at = conductor.address().split(":");
+        try (TurnPasser passer = new TurnPasser(true)) {
+            String[] at = passer.address().split(":");
             Thread fork = Thread.ofPlatform().start(() -> rawFork(at[0], Integer.parseInt(at[1]), "ghost " + noSuchPid + " -1",
                     blocks));
-            record = conductor.conduct(List.of("ghost"), blocks, new Random(3), n -> false, s -> { });
+            record = passer.passTurns(List.of("ghost"), blocks, new Random(3), n -> false, s -> { });
             fork.join(10_000);
         }
         // stopped on arrival, after its warm-up and after each window: every one of them failed
@@ -120,7 +120,7 @@ class ConductorTest {
         assertEquals(List.of(), record.get("left"));
     }
 
-    /** A fork speaking {@link Turn}'s lines itself, so that its hello can name any pid. */
+    /** A fork speaking {@link TurnTaker}'s lines itself, so that its hello can name any pid. */
     private static void rawFork(String host, int port, String hello, int windows) {
         try (java.net.Socket s = new java.net.Socket(host, port);
              java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(s.getInputStream()));
@@ -138,7 +138,7 @@ class ConductorTest {
 
     /** A fork's turns as LoadBenchmark takes them: settle, then {@code windows} measured windows, then it ends. */
     private static void fakeFork(String name, int windows, AtomicInteger holding, List<Held> log) {
-        try (Turn turn = Turn.fromProperty(name, -1)) {
+        try (TurnTaker turn = TurnTaker.fromProperty(name, -1)) {
             take(turn, name, "settle", holding, log);
             for (int w = 0; w < windows; w++) {
                 take(turn, name, "window", holding, log);
@@ -148,7 +148,7 @@ class ConductorTest {
         }
     }
 
-    private static void take(Turn turn, String name, String kind, AtomicInteger holding, List<Held> log)
+    private static void take(TurnTaker turn, String name, String kind, AtomicInteger holding, List<Held> log)
             throws InterruptedException {
         int block = turn.await(kind);
         int holders = holding.incrementAndGet();

@@ -17,11 +17,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 /**
- * A run's looks under --until-decided, fed answers written here by hand: a look with a pair open goes on, one with every
- * pair decided stops its own shape's later rounds and no other shape's, and a look is due only after the last step of
- * a round of that shape from the second to the last but one.
+ * A run's interim verdicts (looks) under --until-decided, fed answers written here by hand: a look with a pair open goes
+ * on, one with every pair decided stops its own shape's later rounds and no other shape's, and a look is due only after
+ * the last step of a round of that shape from the second to the last but one.
  */
-class LooksTest {
+class InterimVerdictsTest {
 
     private static final Shape COMMON = new Shape(Profile.COMMON_SHAPE, Shape.OPEN, Map.of("rate", "2000"),
             new Shape.Timings(0, 1, 1, 1), 5, true);
@@ -39,7 +39,7 @@ class LooksTest {
                          "p50": {"apart": [], "alike": [["okhttp", "jdk"]], "open": []}}}""";
 
     private final ByteArrayOutputStream printed = new ByteArrayOutputStream();
-    private final Looks looks = new Looks(new UntilDecided(Profile.COMMON_SHAPE, 5),
+    private final InterimVerdicts looks = new InterimVerdicts(new UntilDecided(Profile.COMMON_SHAPE, 5),
             new PrintStream(printed, true, StandardCharsets.UTF_8));
 
     @Test

@@ -8,26 +8,29 @@ import java.util.Collections;
 import java.util.Map;
 import java.util.WeakHashMap;
 
-/** A JMH result's figures by metric name (the names are API: see HarnessProfiler); NaN when absent. */
-final class Scores {
+/**
+ * A JMH result's secondary metrics, the harness's figures, by name (the names are API: see HarnessProfiler); NaN when
+ * absent.
+ */
+final class SecondaryMetrics {
 
     /**
      * Each result's aggregated secondary metrics, made once: JMH merges them anew on every call, which for the
-     * percentile metrics decodes every iteration's histograms (a standard run's results.csv took minutes).
+     * percentile metrics decodes every iteration's histograms again for each column of each row of results.csv.
      */
     private static final Map<RunResult, Map<String, Result>> SECONDARY = Collections.synchronizedMap(new WeakHashMap<>());
 
-    private Scores() {
+    private SecondaryMetrics() {
     }
 
     /** The aggregated secondary metrics of {@code r}, by label (computed once per result). */
-    static Map<String, Result> secondary(RunResult r) {
+    static Map<String, Result> all(RunResult r) {
         return SECONDARY.computeIfAbsent(r, k -> k.getAggregatedResult().getSecondaryResults());
     }
 
     /** The secondary metric {@code label}'s score. */
     static double of(RunResult r, String label) {
-        Result<?> res = secondary(r).get(label);
+        Result<?> res = all(r).get(label);
         return res == null ? Double.NaN : res.getScore();
     }
 

@@ -14,23 +14,23 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The facts of one run (shape, client), computed once into summary.json, so the terminal and the notebook read the same
- * numbers. Net cost is client minus noop of the same shape, NaN without a baseline; {@code sustained} is
- * {@link Slo#DEFAULT}'s verdict; {@code collateralFailures}: failures beyond the injected faults.
+ * The facts of one run (shape, client), an entry of summary.json's {@code runs}, computed once so the terminal and the
+ * notebook read the same numbers. Net cost is client minus noop of the same shape, NaN without a baseline;
+ * {@code sustained} is {@link Slo#DEFAULT}'s verdict; {@code collateralFailures}: failures beyond the injected faults.
  */
-record Figures(String shape, String client, String benchmark, Map<String, String> params, String latencyMetric,
-               double rate, double primary, double ok, double scheduled, double sent, double failures,
-               double dropped, double unsent, double expired, double latencyP50, double latencyP99,
-               double latencyOkP99, double lagP99, double cpuMicrosPerRequest, double allocatedBytesPerRequest,
-               double threadsMax, double netCpuMicrosPerRequest, double netAllocatedBytesPerRequest,
-               double netThreads, List<Flag> flags, boolean sustained, String missedBy, Slo.Judgment slo, double injectedFaults,
-               double collateralFailures) {
+record RunFacts(String shape, String client, String benchmark, Map<String, String> params, String latencyMetric,
+                double rate, double primary, double ok, double scheduled, double sent, double failures,
+                double dropped, double unsent, double expired, double latencyP50, double latencyP99,
+                double latencyOkP99, double lagP99, double cpuMicrosPerRequest, double allocatedBytesPerRequest,
+                double threadsMax, double netCpuMicrosPerRequest, double netAllocatedBytesPerRequest,
+                double netThreads, List<Flag> flags, boolean sustained, String missedBy, Slo.Judgment slo, double injectedFaults,
+                double collateralFailures) {
 
     /**
      * Every fixed-rate and closed-loop run's figures, in run order; {@code runs[i]} describes {@code all[i]}
      * (shape, client, benchmark, params). Capacity searches are not among them: {@link Capacity} reads their probes.
      */
-    static List<Figures> of(Collection<RunResult> all, List<Map<String, Object>> runs) {
+    static List<RunFacts> of(Collection<RunResult> all, List<Map<String, Object>> runs) {
         Map<String, RunResult> baselines = new LinkedHashMap<>();
         Iterator<RunResult> it = all.iterator();
         for (Map<String, Object> meta : runs) {
@@ -39,7 +39,7 @@ record Figures(String shape, String client, String benchmark, Map<String, String
                 baselines.put((String) meta.get("shape"), r);
             }
         }
-        List<Figures> out = new ArrayList<>();
+        List<RunFacts> out = new ArrayList<>();
         it = all.iterator();
         for (Map<String, Object> meta : runs) {
             RunResult r = it.next();
@@ -53,7 +53,7 @@ record Figures(String shape, String client, String benchmark, Map<String, String
         return out;
     }
 
-    static Figures of(RunResult r, String shape, String client, RunResult baseline) {
+    static RunFacts of(RunResult r, String shape, String client, RunResult baseline) {
         Map<String, String> params = new LinkedHashMap<>();
         for (String k : r.getParams().getParamsKeys()) {
             params.put(k, r.getParams().getParam(k));
@@ -76,7 +76,7 @@ record Figures(String shape, String client, String benchmark, Map<String, String
         String missed = judged == null ? "" : judged.words();
         boolean sustained = judged != null && judged.kept();
         double primary = r.getAggregatedResult().getPrimaryResult().getScore();
-        return new Figures(shape, client, benchmark, params, lat, rate, primary, score(r, "ok"), score(r, "scheduled"),
+        return new RunFacts(shape, client, benchmark, params, lat, rate, primary, score(r, "ok"), score(r, "scheduled"),
                 sent, failures, score(r, "n.dropped"), score(r, "n.unsent"), score(r, "n.expired"),
                 score(r, lat + ".p50"), score(r, lat + ".p99"), score(r, lat + ".ok.p99"), score(r, "lag.p99"),
                 score(r, "cpu.per.req"), score(r, "alloc.per.req"), score(r, "threads.max"),
@@ -100,7 +100,7 @@ record Figures(String shape, String client, String benchmark, Map<String, String
 
     /** A secondary metric's aggregated score, NaN when the run has none. */
     static double score(RunResult r, String label) {
-        return Scores.of(r, label);
+        return SecondaryMetrics.of(r, label);
     }
 
     /** The short words of the raised flags, or "-". */
