@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-import clientbench_behaviour as cbb
-import clientbench_decide as cbd
-import clientbench_estimates as est
-import clientbench_load as cbl
+from analysis.decide import behaviour as cbb
+from analysis.decide import verdict as cbd
+from analysis.report import estimates as est
+from analysis import load as cbl
 
 HERE = Path(__file__).resolve().parent
 FIXTURE = HERE / "fixtures" / "behaviour-small" / cbb.FILE
@@ -454,7 +454,7 @@ def test_the_verdict_summary_results_csv_and_terminal_carry_the_table_once(tmp_p
 
 def test_marks_of_a_run_without_behaviour_are_none(tmp_path):
     assert cbb.decide(tmp_path) is None
-    assert cbb.main(["clientbench_behaviour.py", str(tmp_path)]) == 1
+    assert cbb.main(["analysis/decide/behaviour.py", str(tmp_path)]) == 1
 
 
 # Each cell of the fixture as worked out by hand from its figures, the rule and thresholds.json's behaviour bounds (late
@@ -492,7 +492,7 @@ def test_every_cell_of_the_fixture_is_as_worked_out_by_hand(tmp_path, facts):
 
 
 def test_the_first_screen_names_each_clients_no_cells(tmp_path, facts):
-    import clientbench_tables as cbt
+    from analysis.report import tables as cbt
     b = decided(tmp_path, facts)
     line = cbt.behaviour_line_html({"behaviour": b})
     for client, cells in BY_HAND.items():  # counted against the hand-worked table, not the code's own list

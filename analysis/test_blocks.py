@@ -6,9 +6,9 @@ import math
 import pytest
 from hdrh.histogram import HdrHistogram
 
-import clientbench_decide as cbd
-import clientbench_load as cbl
-import clientbench_tables as cbt
+from analysis.decide import verdict as cbd
+from analysis import load as cbl
+from analysis.report import tables as cbt
 
 OPEN = {"name": "rate-4000", "benchmark": "clientbench.jmh.OpenLoopBenchmark.request", "rounds": 1,
         "params": {"rate": "4000", "delayMs": "0", "protocol": "http1"}}

@@ -11,10 +11,10 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-import clientbench_decide as cbd
-import clientbench_estimates as est
-import clientbench_load as cbl
-import clientbench_stats as cbs
+from analysis.decide import verdict as cbd
+from analysis.report import estimates as est
+from analysis import load as cbl
+from analysis.stats import pairwise as cbs
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "run-small"
 

@@ -10,10 +10,10 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-import clientbench_behaviour as cbb
-import clientbench_load as cbl
-import clientbench_tables as tables
-import clientbench_upgrade as cbu
+from analysis.decide import behaviour as cbb
+from analysis import load as cbl
+from analysis.report import tables as tables
+from analysis.decide import upgrade as cbu
 
 OPEN = {"name": "rate-4000", "benchmark": "clientbench.jmh.OpenLoopBenchmark.request", "rounds": 7,
         "params": {"rate": "4000", "delayMs": "0", "protocol": "http1"}}

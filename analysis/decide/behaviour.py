@@ -2,9 +2,9 @@
 
 Java writes the facts (counts and times per client and case, and each client's settings as it ran them); this module
 words each aspect's cell and marks it as a team would want it, or not, against thresholds.json. Decided once, here;
-clientbench_decide puts the result in summary.json's verdict, and the terminal and report print it.
+analysis.decide.verdict puts the result in summary.json's verdict, and the terminal and report print it.
 
-    python clientbench_behaviour.py RUN        the behaviour table
+    python analysis/decide/behaviour.py RUN        the behaviour table
 """
 from __future__ import annotations
 
@@ -14,7 +14,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from clientbench_load import THRESHOLDS, AnalysisError, _read_json
+if __package__ in (None, ""):  # run as a file: the package from the checkout, not this file's folder
+    sys.path[0] = str(Path(__file__).resolve().parents[2])
+
+from analysis.load import THRESHOLDS, AnalysisError, _read_json
 
 FILE = "behaviour.json"
 BOUNDS = THRESHOLDS["behaviour"]
