@@ -58,7 +58,7 @@ def main(argv) -> int:
             v = cbd.verdict(run)
             cbd.write(run, v)
             est.write_csv(run, v)
-            print(cbd.text(run, v), end="")
+            print(cbd.terminal_verdict(run, v), end="")
         elif command == "upgrade":
             from analysis.report import estimates as est
             from analysis.decide import upgrade as cbu
@@ -66,7 +66,7 @@ def main(argv) -> int:
             est.write_csv(run, None)
             cbu.write(run, u)
             cbu.figure(run, u)
-            print(cbu.text(run, u), end="")
+            print(cbu.terminal_upgrade(run, u), end="")
         else:
             import analysis.report.render
             readme = Path(args[1]) if len(args) > 1 else cbl.ROOT / "README.md"

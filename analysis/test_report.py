@@ -173,7 +173,7 @@ def test_the_slo_and_the_failed_requests_at_the_runs_rate_are_the_runs_own(decid
     assert rows["jdk"] == ["missed p99, ok share", f"12 ({12 / sent['jdk']:.1%})"]
     assert rows["okhttp"] == ["kept", "0"]
     assert rows["vertx"] == ["not judged", f"30 ({30 / sent['vertx']:.1%}) +40 unsent"]
-    printed = cbd.text(cbl.load_run(run), verdict_of(run))
+    printed = cbd.terminal_verdict(cbl.load_run(run), verdict_of(run))
     assert "; missed p99, ok share: jdk; not judged: vertx" in printed.replace("\n", " ")
 
 

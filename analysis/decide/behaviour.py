@@ -478,7 +478,7 @@ def cell_text(cell: dict) -> str:
     return f"{cell['text']} {cell['mark']}"
 
 
-def text(b: dict, width: int = 118) -> str:
+def terminal_table(b: dict, width: int = 118) -> str:
     """The behaviour table for the terminal: left-aligned columns; the widest that fit `width`, the rest named."""
     table = rows(b)
     keep = len(table[0])
@@ -507,7 +507,7 @@ def main(argv) -> int:
         b = decide(argv[1])
         if b is None:
             raise AnalysisError(f"{Path(argv[1]) / FILE}: missing; not a folder of ./bench behaviour")
-        print(text(b), end="")
+        print(terminal_table(b), end="")
     except AnalysisError as e:
         print(f"behaviour: {e}", file=sys.stderr)
         return 1

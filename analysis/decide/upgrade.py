@@ -271,7 +271,7 @@ def versions(u: dict) -> list:
     return out
 
 
-def text(run: cbl.Run, u: dict, width: int = 118) -> str:
+def terminal_upgrade(run: cbl.Run, u: dict, width: int = 118) -> str:
     """The terminal's ending, at most 40 lines: what the comparison holds for, the table, the verdict in a line."""
     hf = u["holdsFor"]
     lines = [f"upgrade {u['client']} {u['old']['version']} -> {u['new']['version']} ({hf['cores']} cores of "

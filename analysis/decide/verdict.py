@@ -726,7 +726,7 @@ def grid(t: pd.DataFrame) -> list:
     return ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in cells]
 
 
-def text(run: cbl.Run, v: dict, width: int = 118) -> str:
+def terminal_verdict(run: cbl.Run, v: dict, width: int = 118) -> str:
     """The terminal's verdict, in about 35 lines: what it holds for, the best per key figure, the load the columns
     come from, the decision table with the SLO and the failed requests at the run's rate, what every client's figure
     carries (said once), the shapes it leaves to the report; then each client's behaviour cells marked NO, and the
@@ -777,7 +777,7 @@ def text(run: cbl.Run, v: dict, width: int = 118) -> str:
     lines += layer_cost_lines(run, v, width)
     if v.get("behaviour"):
         lines += [""] + textwrap.wrap("behaviour, NO " + cbb.no_line(v["behaviour"]), width, subsequent_indent="  ")
-        lines += ["", cbb.text(v["behaviour"], width).rstrip("\n")]
+        lines += ["", cbb.terminal_table(v["behaviour"], width).rstrip("\n")]
     if v.get("layerBehaviour"):
         lines += ["what each layer changes in its engine's behaviour (the engine's cell -> the layer's):"]
         lines += [w for x in cblc.behaviour_lines(v["layerBehaviour"]) for w in textwrap.wrap(x, width, initial_indent="  ",

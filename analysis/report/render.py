@@ -130,7 +130,7 @@ def figure_block(run: cbl.Run, v: dict, readme: Path) -> str:
 def terminal_block(run: cbl.Run, v: dict, max_lines: int | None = None) -> str:
     """The terminal's verdict on the run, literally: its paragraphs through the decision table's (README says the rest
     in words), or while they fit in `max_lines`; the first always."""
-    lines = cbd.text(run, v).splitlines()
+    lines = cbd.terminal_verdict(run, v).splitlines()
     ends = [i for i, line in enumerate(lines) if not line] + [len(lines)]
     if max_lines is None:
         table = next((i for i, line in enumerate(lines) if line.startswith("load: ")), 0)

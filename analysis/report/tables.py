@@ -378,7 +378,7 @@ def upgrade_html(run: cbl.Run, u: dict) -> str:
 
     from analysis.decide import upgrade as cbu
 
-    lines = cbu.text(run, u).splitlines()
+    lines = cbu.terminal_upgrade(run, u).splitlines()
     head = "".join(f"<li>{_e(line.strip())}</li>" for line in cbu.versions(u))
     first = next((i for i, line in enumerate(lines) if line.startswith("verdict")), len(lines))
     said = lines[first:first + 1] + list(itertools.takewhile(lambda line: line.startswith("  "), lines[first + 1:]))
