@@ -35,7 +35,7 @@ def pytest_runtest_makereport(item, call):
 
 
 def cli(*args):
-    return subprocess.run([sys.executable, str(HERE / "clientbench_cli.py"), *map(str, args)],
+    return subprocess.run([sys.executable, str(HERE / "cli.py"), *map(str, args)],
                           capture_output=True, text=True, timeout=300)
 
 
@@ -52,7 +52,7 @@ def decided(tmp_path_factory):
 @pytest.fixture(scope="session")
 def report_file(decided):
     """The decided fixture's report.html, rendered once for the report's tests and the browser's."""
-    import clientbench_render as render
+    from analysis.report import render as render
 
     run, _ = decided
     out = run / "report.html"

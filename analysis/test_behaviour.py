@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-import clientbench_behaviour as cbb
-import clientbench_decide as cbd
-import clientbench_estimates as est
-import clientbench_load as cbl
+from analysis.decide import behaviour as cbb
+from analysis.decide import verdict as cbd
+from analysis.report import estimates as est
+from analysis import load as cbl
 
 HERE = Path(__file__).resolve().parent
 FIXTURE = HERE / "fixtures" / "behaviour-small" / cbb.FILE
@@ -302,7 +302,7 @@ def test_an_http2_case_the_stub_says_never_provoked_its_condition_is_unreached_n
     case(facts, client, "h2-goaway").update(failures={}, requestSentTwice=0, goAways=1)
     cells = decided(tmp_path, facts)["clients"][client]
     assert [cells[k]["mark"] for k in ("h2Streams", "goAway")] == [cbb.WANTED] * 2, "the limit itself, one GOAWAY: reached"
-    assert cbb.text(decided(tmp_path, facts)).count(cbb.NOT_REACHED) == 1, "only the heading names it"
+    assert cbb.terminal_table(decided(tmp_path, facts)).count(cbb.NOT_REACHED) == 1, "only the heading names it"
 
 
 def flow(facts, client, part):
@@ -371,7 +371,7 @@ def test_a_case_measured_by_an_earlier_revision_is_shown_as_such_not_judged(tmp_
         assert cells["reuse"]["mark"] == cbb.EARLIER, (client, cells["reuse"])
         assert "revision 1 of reuse, now 2" in cells["reuse"]["why"]
         assert cells["stale"]["mark"] in (cbb.WANTED, cbb.NOT_WANTED), "a case at today's revision is judged"
-    assert max(map(len, cbb.text(b).splitlines())) <= 118
+    assert max(map(len, cbb.terminal_table(b).splitlines())) <= 118
 
 
 def test_a_client_that_could_not_run_is_failed_in_every_column_with_why(tmp_path, facts):
@@ -396,7 +396,7 @@ def test_a_case_the_client_cannot_take_is_not_applicable_and_a_failed_case_is_fa
 
 def test_the_terminal_table_fits_and_names_each_mark(facts, tmp_path):
     b = decided(tmp_path, facts)
-    lines = cbb.text(b).splitlines()
+    lines = cbb.terminal_table(b).splitlines()
     assert max(map(len, lines)) <= 118
     head = next(i for i, line in enumerate(lines) if not line.startswith(("behaviour as shipped", "  ")))  # the legend
     assert lines[head].split()[0] == "client"
@@ -431,7 +431,7 @@ def test_the_verdict_summary_results_csv_and_terminal_carry_the_table_once(tmp_p
         assert {a.key: r[f"mark.{a.key}"] for a in cbb.ASPECTS} == {k: c["mark"] for k, c in cells.items()}
         assert r["run"] == run.name
     # The terminal's rows, cell by cell as worked out by hand, in the columns it has room for.
-    text = cbd.text(run, summary["verdict"]).splitlines()
+    text = cbd.terminal_verdict(run, summary["verdict"]).splitlines()
     legend = next(i for i, line in enumerate(text) if line.startswith("behaviour as shipped"))
     table = text[next(i for i in range(legend + 1, len(text)) if text[i].startswith("client ")):]
     heading = table[0]
@@ -454,7 +454,7 @@ def test_the_verdict_summary_results_csv_and_terminal_carry_the_table_once(tmp_p
 
 def test_marks_of_a_run_without_behaviour_are_none(tmp_path):
     assert cbb.decide(tmp_path) is None
-    assert cbb.main(["clientbench_behaviour.py", str(tmp_path)]) == 1
+    assert cbb.main(["analysis/decide/behaviour.py", str(tmp_path)]) == 1
 
 
 # Each cell of the fixture as worked out by hand from its figures, the rule and thresholds.json's behaviour bounds (late
@@ -492,7 +492,7 @@ def test_every_cell_of_the_fixture_is_as_worked_out_by_hand(tmp_path, facts):
 
 
 def test_the_first_screen_names_each_clients_no_cells(tmp_path, facts):
-    import clientbench_tables as cbt
+    from analysis.report import tables as cbt
     b = decided(tmp_path, facts)
     line = cbt.behaviour_line_html({"behaviour": b})
     for client, cells in BY_HAND.items():  # counted against the hand-worked table, not the code's own list

@@ -6,9 +6,9 @@ import math
 import pytest
 from hdrh.histogram import HdrHistogram
 
-import clientbench_decide as cbd
-import clientbench_load as cbl
-import clientbench_tables as cbt
+from analysis.decide import verdict as cbd
+from analysis import load as cbl
+from analysis.report import tables as cbt
 
 OPEN = {"name": "rate-4000", "benchmark": "clientbench.jmh.OpenLoopBenchmark.request", "rounds": 1,
         "params": {"rate": "4000", "delayMs": "0", "protocol": "http1"}}
@@ -121,5 +121,5 @@ def test_a_set_whose_fork_was_not_stopped_says_so_where_the_reader_looks(run):
     v = cbd.verdict(run)
     assert v["unstoppedSets"] == [{"shape": "rate-4000", "set": 2, "forks": {"lean": 3}}]
     note = "rate-4000 set 2: not stopped while waiting: lean (3 times)"
-    assert note in cbd.text(run, v)
+    assert note in cbd.terminal_verdict(run, v)
     assert note in cbt.first_screen_html(run, v)

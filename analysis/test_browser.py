@@ -2,7 +2,7 @@
 
 The first screen holds the verdict, the load and the decision table, every client's row with its SLO and failed
 requests; the page logs no console error; no chart's texts overlap, read from matplotlib's own layout of each chart
-(the data-texts clientbench_figures.show writes beside it), never from pixels. Chromium is installed with apt-get
+(the data-texts analysis.report.figures.show writes beside it), never from pixels. Chromium is installed with apt-get
 when missing; where it cannot be, the tests skip with why, and fail under CI=true (conftest.require).
 """
 import json
@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from conftest import HERE, require
+from analysis.conftest import HERE, require
 
-import clientbench_figures as figs  # noqa: E402
-import clientbench_load as cbl  # noqa: E402
-import clientbench_render as render  # noqa: E402
+from analysis.report import figures as figs  # noqa: E402
+from analysis import load as cbl  # noqa: E402
+from analysis.report import render as render  # noqa: E402
 
 ROOT = HERE.parent
 SCREEN = {"width": 1400, "height": 900}

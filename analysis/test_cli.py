@@ -9,7 +9,7 @@ FIXTURE = HERE / "fixtures" / "run-small"
 
 
 def cli(*args):
-    return subprocess.run([sys.executable, str(HERE / "clientbench_cli.py"), *map(str, args)], capture_output=True, text=True)
+    return subprocess.run([sys.executable, str(HERE / "cli.py"), *map(str, args)], capture_output=True, text=True)
 
 
 def test_check_says_what_the_folder_holds_in_one_line():

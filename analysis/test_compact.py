@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-import clientbench_compact as cbc
-import clientbench_decide as cbd
-import clientbench_load as cbl
+from analysis import compact as cbc
+from analysis.decide import verdict as cbd
+from analysis import load as cbl
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "run-small"
 

@@ -11,10 +11,10 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-import clientbench_decide as cbd
-import clientbench_estimates as est
-import clientbench_load as cbl
-import clientbench_stats as cbs
+from analysis.decide import verdict as cbd
+from analysis.report import estimates as est
+from analysis import load as cbl
+from analysis.stats import pairwise as cbs
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "run-small"
 
@@ -165,7 +165,7 @@ def test_twelve_clients_over_two_shapes_fit_forty_lines_of_120_characters(tmp_pa
             rows.append({"shape": "capacity-http1", "client": c, "round": r, "knee": 38000 / (1.15 ** i),
                          "knee.status": "converged"})
     run = _fake_run(_forks(rows), [OPEN, KNEES], clients, tmp_path)
-    text = cbd.text(run, cbd.verdict(run))
+    text = cbd.terminal_verdict(run, cbd.verdict(run))
     lines = text.splitlines()
     assert len(lines) <= 40, text
     assert max(map(len, lines)) <= 120, text
@@ -475,17 +475,17 @@ def test_a_run_is_on_a_busy_host_from_each_bound_it_reaches_and_says_so_first(tm
     made = cbd.host_conditions(run)
     assert [b["what"] for b in made["busy"]] == ["otherCpuShare"], "at the bound is busy; just below is not"
     v = cbd.verdict(run)
-    first = cbd.text(run, v).splitlines()
+    first = cbd.terminal_verdict(run, v).splitlines()
     assert "ON A BUSY HOST" in first[0] and first[1].startswith("made with `./bench`, its forks at nice -10")
     run.env["conditions"] = _made(0.01, 0.0)
     assert cbd.host_conditions(run)["busy"] == []
-    assert "BUSY" not in cbd.text(run, cbd.verdict(run)).splitlines()[0]
+    assert "BUSY" not in cbd.terminal_verdict(run, cbd.verdict(run)).splitlines()[0]
     del run.env["conditions"]
-    assert cbd.host_conditions(run) is None and "made with" not in cbd.text(run, cbd.verdict(run))
+    assert cbd.host_conditions(run) is None and "made with" not in cbd.terminal_verdict(run, cbd.verdict(run))
 
 
 def test_forks_that_did_not_get_the_priority_asked_for_say_so(tmp_path):
     run = _fake_run(_forks([]), [], ["a"], tmp_path)
     run.env["conditions"] = _made(0.0, 0.0, fork_nice=(0,), asked=-10)
-    words = cbd.text(run, cbd.verdict(run)).replace("\n  ", " ")
+    words = cbd.terminal_verdict(run, cbd.verdict(run)).replace("\n  ", " ")
     assert "its forks at nice 0, not the -10 asked for" in words

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-import clientbench_decide as cbd
-import clientbench_decided as cbud
-import clientbench_load as cbl
-import clientbench_simulation as sim
-import clientbench_stats as cbs
-from conftest import cli
+from analysis.decide import verdict as cbd
+from analysis.decide import pairs as cbud
+from analysis import load as cbl
+from analysis.testkit import simulation as sim
+from analysis.stats import pairwise as cbs
+from analysis.conftest import cli
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "run-small"
 
@@ -118,7 +118,7 @@ HAND_STATES = {"cpu": {"apart": [["okhttp", "jdk"]], "alike": [["vertx", "jdk"]]
 
 
 def _ranked_by_hand(monkeypatch, hand: dict):
-    """clientbench_decide.rank as it is, but for the common rate's CPU and p50, whose pairs' intervals are `hand`'s."""
+    """analysis.decide.verdict.rank as it is, but for the common rate's CPU and p50, whose pairs' intervals are `hand`'s."""
     real = cbd.rank
 
     def rank(run, shape, fig):

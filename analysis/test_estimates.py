@@ -11,11 +11,11 @@ import matplotlib.pyplot as plt
 import pytest
 from hdrh.histogram import HdrHistogram
 
-from conftest import FIXTURE, cli
+from analysis.conftest import FIXTURE, cli
 
-import clientbench_decide as cbd
-import clientbench_figures as figs
-import clientbench_load as cbl
+from analysis.decide import verdict as cbd
+from analysis.report import figures as figs
+from analysis import load as cbl
 
 SHAPE = "rate-4000"  # the fixture's common rate: two rounds of every client
 

@@ -1,12 +1,12 @@
-"""A/A and planted runs made up with a known truth (clientbench_simulation), decided by the verdict's own rank() at the
+"""A/A and planted runs made up with a known truth (analysis.testkit.simulation), decided by the verdict's own rank() at the
 configured confidence, noop netted out: the rates hold what the verdict promises, and docs/reference/verdict.md
 states them as the simulation produces them, not as typed. The seeds are fixed: the rates are the same on every machine."""
 import json
 import math
 from statistics import median
 
-import clientbench_load as cbl
-import clientbench_simulation as sim
+from analysis import load as cbl
+from analysis.testkit import simulation as sim
 
 PROMISE = 1 - cbl.CONFIDENCE  # family-wise over every pair of a figure: an A/A run finds any false pair this often
 
@@ -30,7 +30,7 @@ def test_steady_clients_are_told_apart_within_the_configured_confidence_beside_a
 
 def test_a_client_2x_slower_is_told_apart_from_every_steady_one_and_no_steady_pair_is_false():
     # Beside a wide and a switching client the clients' spreads differ, so the pool is worth 2-4 df to a steady client
-    # (clientbench_stats._prior_df) and log 2 is near the interval's half-width: apart from all eight steady clients in
+    # (analysis.stats.pairwise._prior_df) and log 2 is near the interval's half-width: apart from all eight steady clients in
     # 44% of the 300 runs; 0.35 is three binomial sds below that.
     got = sim.rates()["planted"]
     assert got["2x"] >= 0.35, got
@@ -70,4 +70,4 @@ def test_the_committed_cpu_pattern_is_read_from_the_runs_residuals():
 
 def test_the_docs_simulation_block_is_what_the_simulation_produces_now():
     assert sim.current_block() == sim.block(), \
-        "docs/reference/verdict.md's simulation block is stale: python analysis/clientbench_simulation.py --write"
+        "docs/reference/verdict.md's simulation block is stale: python analysis/testkit/simulation.py --write"

@@ -7,11 +7,11 @@ import matplotlib.pyplot as plt
 import pytest
 from hdrh.histogram import HdrHistogram
 
-from conftest import HERE
+from analysis.conftest import HERE
 
 sys.path.insert(0, str(HERE))
-import clientbench_figures as figs  # noqa: E402
-import clientbench_load as cbl  # noqa: E402
+from analysis.report import figures as figs  # noqa: E402
+from analysis import load as cbl  # noqa: E402
 
 
 def trials(run, shape, client):

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-import clientbench_behaviour as cbb
-import clientbench_decide as cbd
-import clientbench_layercost as cblc
-import clientbench_load as cbl
-from clientbench_stats import BETTER, TIED, WORSE, compare
-from test_decide import OPEN, _fake_run, _forks
+from analysis.decide import behaviour as cbb
+from analysis.decide import verdict as cbd
+from analysis.decide import layercost as cblc
+from analysis import load as cbl
+from analysis.stats.pairwise import BETTER, TIED, WORSE, compare
+from analysis.test_decide import OPEN, _fake_run, _forks
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "run-small"
 
@@ -48,7 +48,7 @@ def test_planned_pairs_find_no_difference_where_there_is_none_at_the_stated_rate
 def test_planned_pairs_find_a_planted_difference_more_often_than_every_pair_does():
     # sd 0.05 over three rounds, 200 seeds: planned pairs found a 20% layer in 72% of its chances and a 30% one in 92%,
     # every pair (the studentized range of 8 clients) in 54% and 84%; the pool is worth fewer df where the clients'
-    # own spreads differ by chance (clientbench_stats._prior_df). Bounds a few points under those rates.
+    # own spreads differ by chance (analysis.stats.pairwise._prior_df). Bounds a few points under those rates.
     for planted, at_least in ((1.2, 0.67), (1.3, 0.88)):
         planned_found = all_found = 0
         for seed in range(200):
@@ -126,7 +126,7 @@ def test_a_run_without_a_layer_says_nothing_of_one(tmp_path):
 def test_the_behaviour_cells_a_layer_changes_are_named_with_its_engines(tmp_path):
     import copy
 
-    from test_behaviour import FIXTURE as BEHAVIOUR, decided
+    from analysis.test_behaviour import FIXTURE as BEHAVIOUR, decided
 
     data = json.loads(BEHAVIOUR.read_text(encoding="utf-8"))
     one = next(iter(data["clients"].values()))
@@ -145,7 +145,7 @@ def test_the_behaviour_cells_a_layer_changes_are_named_with_its_engines(tmp_path
     assert second == f"same over bare: no cell changed ({changes[1]['counts']['unchanged']} the same)"
     assert changes[1]["counts"]["unchanged"] > 10, "the fixture's cells compared, not skipped"
     assert cblc.behaviour_changes(None, [("layer", "bare")]) == []
-    import clientbench_tables as cbt
+    from analysis.report import tables as cbt
 
     page = cbt.behaviour_html({"behaviour": b, "layerBehaviour": changes})
     assert page.count("&ne; bare") == 1, "the one cell the layer changed, marked in the table"

@@ -1,27 +1,50 @@
-"""The analysis modules import downward only: load -> quantiles -> stats -> startup -> behaviour -> conditions ->
-layercost -> decided -> decide -> simulation -> estimates -> upgrade -> figures -> tables -> render -> compact -> cli."""
+"""The analysis imports downward only. Its layers, bottom up, are its folders: load -> stats -> decide -> report ->
+the commands (cli, compact); LAYERS lists every production module in that order, and each imports only those listed
+before it. testkit/ holds what only the tests use: no production module imports it."""
 import ast
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-LAYERS = ["load", "quantiles", "stats", "startup", "behaviour", "conditions", "layercost", "decided", "decide",
-          "simulation", "estimates", "upgrade", "figures", "tables", "render", "compact", "cli"]
+LAYERS = ["load",
+          "stats.quantiles", "stats.pairwise",
+          "decide.startup", "decide.behaviour", "decide.conditions", "decide.layercost", "decide.pairs",
+          "decide.verdict", "decide.upgrade",
+          "report.estimates", "report.figures", "report.tables", "report.render",
+          "compact", "cli"]
+FOLDERS = ["load", "stats", "decide", "report", "compact", "cli"]
+TEST_ONLY = "testkit"
+
+
+def name(path: Path) -> str:
+    return ".".join(path.relative_to(HERE).with_suffix("").parts)
+
+
+def production() -> list:
+    return sorted(p for p in HERE.rglob("*.py") if p.name != "__init__.py" and not p.name.startswith("test_")
+                  and p.name != "conftest.py" and not name(p).startswith(TEST_ONLY + "."))
 
 
 def imports(path: Path) -> set:
+    """The analysis modules `path` imports, by their names under analysis."""
     out = set()
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.Import):
             out |= {a.name for a in node.names}
         elif isinstance(node, ast.ImportFrom) and node.module:
             out.add(node.module)
-    return {m.removeprefix("clientbench_") for m in out if m.startswith("clientbench_")}
+            out |= {f"{node.module}.{a.name}" for a in node.names}
+    return {m.removeprefix("analysis.") for m in out
+            if m.startswith("analysis.") and HERE.joinpath(*m.split(".")[1:]).with_suffix(".py").is_file()}
+
+
+def test_the_layers_are_the_folders_in_order():
+    assert [m.split(".")[0] for m in LAYERS] == sorted((m.split(".")[0] for m in LAYERS), key=FOLDERS.index)
 
 
 def test_every_module_imports_only_the_layers_below_it():
-    modules = sorted(p for p in HERE.glob("clientbench_*.py"))
-    assert {p.stem.removeprefix("clientbench_") for p in modules} == set(LAYERS)
+    modules = production()
+    assert {name(p) for p in modules} == set(LAYERS)
     for p in modules:
-        layer = LAYERS.index(p.stem.removeprefix("clientbench_"))
-        above = {m for m in imports(p) if LAYERS.index(m) >= layer}
-        assert not above, f"{p.name} imports {above}, not below it"
+        layer = LAYERS.index(name(p))
+        above = {m for m in imports(p) if m.split(".")[0] == TEST_ONLY or m not in LAYERS[:layer]}
+        assert not above, f"{name(p)} imports {above}, not below it"

@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 from scipy import stats
 
-ASK = "import clientbench_quantiles as q; print(repr(q.quantile('studentized_range', 0.95, 5, {df})))"
+ASK = "import analysis.stats.quantiles as q; print(repr(q.quantile('studentized_range', 0.95, 5, {df})))"
 NO_SCIPY = "import scipy.stats; scipy.stats.studentized_range.ppf = None; "  # a value computed here fails
 
 
 def in_a_process(cache: Path, code: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "CLIENTBENCH_CACHE": str(cache)}
-    return subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).parent, env=env, capture_output=True,
+    return subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).parent.parent, env=env, capture_output=True,
                           text=True, timeout=120)
 
 

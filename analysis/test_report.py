@@ -13,14 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURE, HERE, cli
+from analysis.conftest import FIXTURE, HERE, cli
 
 sys.path.insert(0, str(HERE))
-import clientbench_decide as cbd  # noqa: E402
-import clientbench_load as cbl  # noqa: E402
-import clientbench_render as render  # noqa: E402
-import clientbench_tables as tables  # noqa: E402
-import clientbench_upgrade as cbu  # noqa: E402
+from analysis.decide import verdict as cbd  # noqa: E402
+from analysis import load as cbl  # noqa: E402
+from analysis.report import render as render  # noqa: E402
+from analysis.report import tables as tables  # noqa: E402
+from analysis.decide import upgrade as cbu  # noqa: E402
 
 ROOT = HERE.parent
 
@@ -30,7 +30,7 @@ def verdict_of(run: Path) -> dict:
 
 
 def columns(v: dict) -> list:
-    """The verdict's figures in the decision table: the columns clientbench_decide chose for the terminal too."""
+    """The verdict's figures in the decision table: the columns analysis.decide.verdict chose for the terminal too."""
     figures = {(s["shape"], f["figure"]): f for s in v["shapes"] for f in s["figures"]}
     return [figures[c] for c in cbd.columns(v)]
 
@@ -173,7 +173,7 @@ def test_the_slo_and_the_failed_requests_at_the_runs_rate_are_the_runs_own(decid
     assert rows["jdk"] == ["missed p99, ok share", f"12 ({12 / sent['jdk']:.1%})"]
     assert rows["okhttp"] == ["kept", "0"]
     assert rows["vertx"] == ["not judged", f"30 ({30 / sent['vertx']:.1%}) +40 unsent"]
-    printed = cbd.text(cbl.load_run(run), verdict_of(run))
+    printed = cbd.terminal_verdict(cbl.load_run(run), verdict_of(run))
     assert "; missed p99, ok share: jdk; not judged: vertx" in printed.replace("\n", " ")
 
 

@@ -14,7 +14,7 @@ import pytest
 HERE = Path(__file__).resolve().parent
 FIXTURE = HERE / "fixtures" / "startup-small"
 sys.path.insert(0, str(HERE))
-import clientbench_startup as cbs  # noqa: E402
+from analysis.decide import startup as cbs  # noqa: E402
 
 
 def recorded(client, cds, field="startToFirstResponseMs", run=FIXTURE):
@@ -91,10 +91,10 @@ def test_a_failed_start_and_an_archive_not_mapped_are_counted_but_not_measured(t
 
 
 def test_the_command_prints_the_table_or_one_line():
-    done = subprocess.run([sys.executable, str(HERE / "clientbench_startup.py"), str(FIXTURE)], capture_output=True, text=True)
+    done = subprocess.run([sys.executable, str(HERE / "decide/startup.py"), str(FIXTURE)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert "first response ms" in done.stdout and "okhttp" in done.stdout
-    missing = subprocess.run([sys.executable, str(HERE / "clientbench_startup.py"), str(HERE / "nowhere")],
+    missing = subprocess.run([sys.executable, str(HERE / "decide/startup.py"), str(HERE / "nowhere")],
                              capture_output=True, text=True)
     assert missing.returncode == 1
     assert missing.stderr.startswith("startup: ") and "startup.json: missing" in missing.stderr

@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from clientbench_stats import BETTER, NO_SPREAD, ONE_ROUND, TIED, _prior_df, compare, letters, round_effects, words
+from analysis.stats.pairwise import BETTER, NO_SPREAD, ONE_ROUND, TIED, _prior_df, compare, letters, round_effects, words
 
 
 def rounds(*xs):

@@ -10,10 +10,10 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-import clientbench_behaviour as cbb
-import clientbench_load as cbl
-import clientbench_tables as tables
-import clientbench_upgrade as cbu
+from analysis.decide import behaviour as cbb
+from analysis import load as cbl
+from analysis.report import tables as tables
+from analysis.decide import upgrade as cbu
 
 OPEN = {"name": "rate-4000", "benchmark": "clientbench.jmh.OpenLoopBenchmark.request", "rounds": 7,
         "params": {"rate": "4000", "delayMs": "0", "protocol": "http1"}}
@@ -263,7 +263,7 @@ def test_the_terminal_ending_fits_40_lines_and_names_both_versions(tmp_path):
     run = _every_figure_run(tmp_path)
     u = cbu.decide(run)
     assert u["figuresTogether"] == 11
-    words = cbu.text(run, u)
+    words = cbu.terminal_upgrade(run, u)
     assert len(words.splitlines()) <= 40
     assert "apache 5.4.4 -> 5.6.5" in words and "upgrade.png" in words
     assert cbu.figure(run, u).is_file()
@@ -276,7 +276,7 @@ def test_a_table_longer_than_the_terminal_is_cut_before_the_verdict(tmp_path):
         for col in ("cpu", "alloc", "syscalls", "cswitches", "p50", "p99"):
             rows += _rows([1.0] * 3, [10.0, 11.0, 12.0], [10.5, 11.4, 12.6], s["name"], col)
     run = _fake_run(rows, tmp_path, shapes)
-    lines = cbu.text(run, cbu.decide(run)).splitlines()
+    lines = cbu.terminal_upgrade(run, cbu.decide(run)).splitlines()
     assert len(lines) == 40
     assert any(line.startswith("... ") and "more figures in summary.json" in line for line in lines)
     assert lines[-1].startswith("figure of the ratios:") and any(line.startswith("verdict:") for line in lines)
@@ -309,13 +309,13 @@ def _behaviour(tmp_path, new_race_twice: int):
 def test_the_behaviour_cells_that_changed_stand_above_the_ratios(tmp_path):
     run = _every_figure_run(tmp_path)
     assert cbu.decide(run)["behaviour"] is None, "a run with --no-behaviour has no behaviour.json"
-    assert not any(line.startswith("behaviour") for line in cbu.text(run, cbu.decide(run)).splitlines())
+    assert not any(line.startswith("behaviour") for line in cbu.terminal_upgrade(run, cbu.decide(run)).splitlines())
 
     _behaviour(tmp_path, new_race_twice=0)  # the fixture's okhttp sent a POST twice: the new version does not
     u = cbu.decide(run)
     assert u["behaviour"]["counts"]["fixed"] == 1 and u["behaviour"]["library"]["new"] == [
         "org.apache.httpcomponents.client5:httpclient5:5.6.5"]
-    lines = cbu.text(run, u).splitlines()
+    lines = cbu.terminal_upgrade(run, u).splitlines()
     assert len(lines) <= 40
     fixed = next(i for i, line in enumerate(lines) if line.startswith("behaviour: 1 fixed"))
     assert lines[fixed + 1].split()[:3] == ["fixed", "idle", "race"]
@@ -330,6 +330,6 @@ def test_the_behaviour_cells_that_changed_stand_above_the_ratios(tmp_path):
     assert json.loads((tmp_path / "summary.json").read_text())["upgrade"]["behaviour"]["changed"][0]["aspect"] == "race"
 
     _behaviour(tmp_path, new_race_twice=1)  # the same marks: an A/A run's
-    lines = cbu.text(run, cbu.decide(run)).splitlines()
+    lines = cbu.terminal_upgrade(run, cbu.decide(run)).splitlines()
     cases = len(json.loads((tmp_path / "behaviour.json").read_text())["definitions"]["cases"])
     assert f"behaviour: no behaviour cell changed ({cases} cases, {len(cbb.ASPECTS)} cells)" in lines

@@ -14,9 +14,9 @@ import sys
 from pathlib import Path
 from statistics import fmean, median
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "analysis"))
-import clientbench_load as cbl  # noqa: E402
-import clientbench_stats as cbs  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from analysis import load as cbl  # noqa: E402
+from analysis.stats import pairwise as cbs  # noqa: E402
 
 ESTIMATORS = {
     "merged": lambda merged, ws: merged,

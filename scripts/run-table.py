@@ -15,9 +15,9 @@ import statistics
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "analysis"))
-import clientbench_decide as cbd  # noqa: E402
-import clientbench_load as cbl  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from analysis.decide import verdict as cbd  # noqa: E402
+from analysis import load as cbl  # noqa: E402
 
 FIGURES = ["cpu", "alloc", "syscalls", "p50", "p99"]
 

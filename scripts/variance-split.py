@@ -16,8 +16,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "analysis"))
-import clientbench_load as cbl  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from analysis import load as cbl  # noqa: E402
 
 FIGURES = {"p50": "latency p50", "cpu": "CPU/req (gross)", "alloc": "bytes/req (gross)"}
 

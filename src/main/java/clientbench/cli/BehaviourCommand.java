@@ -18,7 +18,7 @@ import java.util.concurrent.Callable;
 
 /**
  * {@code ./bench behaviour}: each client through the behaviour cases alone ({@link BehaviourRun}), into a run folder of
- * its own; then the table, each cell a count or time and its mark, from {@code analysis/clientbench_behaviour.py}.
+ * its own; then the table, each cell a count or time and its mark, from {@code analysis/decide/behaviour.py}.
  */
 @Command(name = "behaviour", sortOptions = false, mixinStandardHelpOptions = true, versionProvider = Version.class,
         description = {"How each client behaves when the server misbehaves, as teams ship it: stale connections,",
@@ -75,7 +75,7 @@ final class BehaviourCommand implements Callable<Integer>, Bench.Checked {
         }
         run.finish();
         System.out.println("bench: results in " + run.finalDir());
-        Path module = root.resolve("analysis").resolve("clientbench_behaviour.py");
+        Path module = root.resolve("analysis").resolve("decide").resolve("behaviour.py");
         return Analysis.python(System.out, module, run.finalDir().toAbsolutePath().toString()) ? 0 : 1;
     }
 }

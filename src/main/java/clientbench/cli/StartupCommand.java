@@ -20,7 +20,7 @@ import java.util.concurrent.Callable;
 /**
  * {@code ./bench startup}: what each client costs before its first request. Cold starts in fresh JVMs, interleaved
  * ({@link StartupRun}), and each client's own dependencies ({@link Footprint}) into a run folder of their own; then
- * the table, net of {@code noop}, from {@code analysis/clientbench_startup.py}.
+ * the table, net of {@code noop}, from {@code analysis/decide/startup.py}.
  */
 @Command(name = "startup", sortOptions = false, mixinStandardHelpOptions = true, versionProvider = Version.class,
         description = {"What each client costs before its first request: a fresh JVM's time to its first response,",
@@ -76,7 +76,7 @@ final class StartupCommand implements Callable<Integer>, Bench.Checked {
         }
         run.finish();
         System.out.println("bench: results in " + run.finalDir());
-        Path module = root.resolve("analysis").resolve("clientbench_startup.py");
+        Path module = root.resolve("analysis").resolve("decide").resolve("startup.py");
         return Analysis.python(System.out, module, run.finalDir().toAbsolutePath().toString()) ? 0 : 1;
     }
 }

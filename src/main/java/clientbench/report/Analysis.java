@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * The one bridge to the Python analysis: each call runs a command of analysis/clientbench_cli.py (or another module of
+ * The one bridge to the Python analysis: each call runs a command of analysis/cli.py (or another module of
  * analysis/) with the launcher's venv ({@code -Dclientbench.python}); the verdict, an upgrade's ratios, a look, the
  * report. What it judges is judged there, once; here its answer is passed on.
  */
@@ -91,7 +91,7 @@ public final class Analysis {
     }
 
     static Path analysisModule() {
-        return Checkout.root().resolve("analysis").resolve("clientbench_cli.py");
+        return Checkout.root().resolve("analysis").resolve("cli.py");
     }
 
     /** Runs the notebook on one run into its report.html; its output goes to {@code out}. True when written. */

@@ -438,7 +438,7 @@ class CliBadInputTest {
     void compareListsTheChangesThatMatter() throws Exception {
         Path python = venvPython();
         String fixture = Path.of(System.getProperty("user.dir"), "analysis", "fixtures", "run-small").toString();
-        Result r = run(new ProcessBuilder(python.toString(), "analysis/clientbench_cli.py", "compare", fixture, fixture));
+        Result r = run(new ProcessBuilder(python.toString(), "analysis/cli.py", "compare", fixture, fixture));
         assertEquals(0, r.exit(), r.toString());
         assertTrue(r.out().get(0).startsWith("run-small vs run-small: 0 pairs in opposite order"), r.out().toString());
     }

@@ -10,7 +10,7 @@ import java.util.Map;
 /**
  * The numbers every judgment rests on (the SLO, the validity flags, the JIT's warm-up share, the verdict's
  * confidence), read from {@code clientbench/thresholds.json}: one data file that the harness and the report's
- * Python (analysis/clientbench_load.py) both read, so the two can never disagree on a bound.
+ * Python (analysis/load.py) both read, so the two can never disagree on a bound.
  */
 public final class Thresholds {
 

@@ -12,7 +12,7 @@ import json
 import shutil
 from pathlib import Path
 
-import clientbench_load as cbl
+from analysis import load as cbl
 
 NOTE = "COMPACTED"
 LEFT_OUT = ("jmh.log", "startup.log", "report.log", "superseded", "jmh-result")
@@ -52,7 +52,7 @@ def compact(src: Path, dst: Path) -> dict:
             for r in results]
     (tmp / "results.json").write_text(json.dumps(slim, indent=1) + "\n", encoding="utf-8")
     (tmp / NOTE).write_text(
-        f"Cut down from {src.name} by analysis/clientbench_compact.py: each fork's histograms merged (one per tag, "
+        f"Cut down from {src.name} by analysis/compact.py: each fork's histograms merged (one per tag, "
         f"in its trial record, no .hlog; tags {', '.join(TAGS)}: the ok-only latency left out, and a knee search's, "
         "whose probes ran at many rates), trial records gzipped, "
         f"{' and '.join(UNINDENTED)} without indentation, results.json reduced to each result's benchmark, "

@@ -1,7 +1,7 @@
 """The report's words and tables as HTML: the first screen (verdict, decision table), then the details.
 
-The first screen reads only the verdict as decided (clientbench_decide's dict): it formats, never judges. The tables
-below it read the run (clientbench_load); the notebook displays these, and clientbench_render makes it the report.
+The first screen reads only the verdict as decided (analysis.decide.verdict's dict): it formats, never judges. The tables
+below it read the run (analysis.load); the notebook displays these, and analysis.report.render makes it the report.
 """
 from __future__ import annotations
 
@@ -10,12 +10,12 @@ import itertools
 
 import pandas as pd
 
-import clientbench_behaviour as cbb
-import clientbench_conditions as cond
-import clientbench_decide as cbd
-import clientbench_figures as figs
-import clientbench_layercost as cblc
-import clientbench_load as cbl
+from analysis.decide import behaviour as cbb
+from analysis.decide import conditions as cond
+from analysis.decide import verdict as cbd
+from analysis.report import figures as figs
+from analysis.decide import layercost as cblc
+from analysis import load as cbl
 
 VERDICT_LINES = 6
 
@@ -31,7 +31,7 @@ def _table(df: pd.DataFrame) -> str:
 # ---------------------------------------------------------------- the first screen
 
 def key_figures(run: cbl.Run, v: dict) -> list:
-    """(short name, the verdict's figure) per column of the decision table: clientbench_decide's columns, so the
+    """(short name, the verdict's figure) per column of the decision table: analysis.decide.verdict's columns, so the
     report and the terminal show the same figures under the same names."""
     params = {s: run.shape_params(s) for s in run.shapes}
     return [(cbd.column_name(params, shape, key), figs.figure(v, shape, key)) for shape, key in cbd.columns(v)]
@@ -227,7 +227,7 @@ def behaviour_html(v: dict) -> str:
 # ---------------------------------------------------------------- the details
 
 def rankings_html(run: cbl.Run, s: dict) -> str:
-    """One shape of the verdict: each figure's full ranking in clientbench_decide's words, best first."""
+    """One shape of the verdict: each figure's full ranking in analysis.decide.verdict's words, best first."""
     items = "".join(f"<li><b>{_e(f['label'])}</b> ({f['pairs']['separated']} of {f['pairs']['of']} pairs told apart):"
                     f" {_e(cbd.figure_words(f))}</li>" for f in s["figures"])
     return f"<h3>{_e(cbd.shape_words(run, s['shape']) if s['shape'] in run.shapes else s['shape'])}</h3><ul>{items}</ul>"
@@ -338,7 +338,7 @@ def _share(x) -> str:
 
 def how_to_read_html(run: cbl.Run, v: dict) -> str:
     """The columns, the estimate, the letters, the intervals and the marks: README's "How to read" from the same
-    list (clientbench_decide.reading_guide), and every mark's words."""
+    list (analysis.decide.verdict.reading_guide), and every mark's words."""
     hf = v["holdsFor"]
     columns = "".join(f"<li><b>{_e(name)}</b>: {_e(meaning)}.</li>" for name, meaning in cbd.reading_guide(run, v))
     marks = "".join(f"<li><b>{_e(k)}</b>: {_e(t.format(jit=cbl.JIT_WARMING))}</li>" for k, t in cbd.MARKS.items())
@@ -373,12 +373,12 @@ def _behaviour_changes(b: dict | None) -> str:
 
 def upgrade_html(run: cbl.Run, u: dict) -> str:
     """An upgrade run's answer first: per figure the two versions' values, new/old with its interval, the verdict
-    and the smallest change the run could detect, from summary.json's `upgrade` (clientbench_upgrade decided it)."""
+    and the smallest change the run could detect, from summary.json's `upgrade` (analysis.decide.upgrade decided it)."""
     import base64
 
-    import clientbench_upgrade as cbu
+    from analysis.decide import upgrade as cbu
 
-    lines = cbu.text(run, u).splitlines()
+    lines = cbu.terminal_upgrade(run, u).splitlines()
     head = "".join(f"<li>{_e(line.strip())}</li>" for line in cbu.versions(u))
     first = next((i for i, line in enumerate(lines) if line.startswith("verdict")), len(lines))
     said = lines[first:first + 1] + list(itertools.takewhile(lambda line: line.startswith("  "), lines[first + 1:]))

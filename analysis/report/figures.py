@@ -1,4 +1,4 @@
-"""The report's figures, drawn from a run (clientbench_load) and its verdict (clientbench_decide's dict).
+"""The report's figures, drawn from a run (analysis.load) and its verdict (analysis.decide.verdict's dict).
 
 One hue per client family (Paul Tol's colour-blind-safe 'muted'); a -vt variant dashed in its base's hue, a Spring
 layer dash-dotted in its engine's; noop grey, dotted. Each function returns a matplotlib figure whose label is its
@@ -16,10 +16,10 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-import clientbench_decide as cbd  # noqa: E402
-import clientbench_estimates as est  # noqa: E402
-import clientbench_load as cbl  # noqa: E402
-import clientbench_stats as cbs  # noqa: E402
+from analysis.decide import verdict as cbd  # noqa: E402
+from analysis.report import estimates as est  # noqa: E402
+from analysis import load as cbl  # noqa: E402
+from analysis.stats import pairwise as cbs  # noqa: E402
 
 BASE_COLOURS = {"ahc": "#CC6677", "apache": "#332288", "jetty": "#DDCC77", "okhttp": "#117733", "jdk": "#88CCEE",
                 "reactor": "#882255", "vertx": "#44AA99", "helidon": "#999933"}
@@ -114,14 +114,14 @@ def figure(v: dict, shape: str, key: str) -> dict | None:
 
 
 def common_cpu(v: dict) -> dict | None:
-    """CPU per request in the decision table's first shape that has it (the common rate: clientbench_decide's
+    """CPU per request in the decision table's first shape that has it (the common rate: analysis.decide.verdict's
     columns put the fixed-rate shape with the most rounds first)."""
     return next((figure(v, shape, key) for shape, key in cbd.columns(v) if key == "cpu"), None)
 
 
 def round_values(run: cbl.Run, f: dict) -> pd.DataFrame:
     """Each fork's figure as the verdict compared it (client, round, value): net of noop's in its round, beyond
-    the server's delay; clientbench_decide's own netting, so the dots are what was ranked."""
+    the server's delay; analysis.decide.verdict's own netting, so the dots are what was ranked."""
     forks = cbl.forks(run)
     if f["shape"] not in run.shapes:  # before the first request: starts, not forks
         return pd.DataFrame(columns=["client", "round", "value"])
@@ -272,7 +272,7 @@ def main_figure(run: cbl.Run, v: dict):
 
 def spectra_panel(ax, run: cbl.Run, shape: str):
     """Latency from the intended start (service time in a closed loop) beyond the server's delay, each percentile
-    estimated over the rounds as the verdict estimates its figures (clientbench_estimates), so its p50 and p99 are
+    estimated over the rounds as the verdict estimates its figures (analysis.report.estimates), so its p50 and p99 are
     the table's."""
     delay_ms = int(run.shape_params(shape).get("delayMs") or 0)
     tag = "service" if cbl.kind(run, shape) == "closed" else "latency"

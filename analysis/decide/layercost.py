@@ -1,11 +1,11 @@
 """What a layer costs over its engine: a Spring client against the suite's bare client of the same engine on the same
 threads, as its record names it (settings' `bareClient`). Each figure's layer/bare ratio comes from the verdict's
-planned pairs (`clientbench_stats.compare`'s `planned`): an interval over these few pairs, not over every pair."""
+planned pairs (`analysis.stats.pairwise.compare`'s `planned`): an interval over these few pairs, not over every pair."""
 from __future__ import annotations
 
-import clientbench_behaviour as cbb
-import clientbench_load as cbl
-import clientbench_stats as cbs
+from analysis.decide import behaviour as cbb
+from analysis import load as cbl
+from analysis.stats import pairwise as cbs
 
 # The figures a team weighs a layer on, in the order shown; each is one the verdict ranks at a fixed rate.
 SHOWN = ("cpu", "alloc", "syscalls", "p50", "p99")
@@ -69,7 +69,7 @@ def table_rows(costs: dict, labels: dict) -> list:
 
 def behaviour_changes(b: dict | None, pairs_: list) -> list:
     """For each pair the behaviour table decided: the cells whose mark the layer changes from its engine's (as an
-    upgrade's are found, `clientbench_behaviour.changes`), in the table's order; a case the layer cannot take part in
+    upgrade's are found, `analysis.decide.behaviour.changes`), in the table's order; a case the layer cannot take part in
     (HTTP/2 through Spring) is counted under `notApplicable`, not listed: it says what the layer allows, not does."""
     out = []
     for x, y in ((x, y) for x, y in pairs_ if b and x in b["clients"] and y in b["clients"]):

@@ -4,7 +4,7 @@ Java writes the facts: every start of every client in the order it ran (a failed
 dropped), and each client's own dependencies. This module forms the medians and their intervals, net of noop
 (the harness alone, started in the same rounds), and words them.
 
-    python clientbench_startup.py RUN        the table: median and 95% interval per client and condition
+    python analysis/decide/startup.py RUN        the table: median and 95% interval per client and condition
 """
 from __future__ import annotations
 
@@ -15,7 +15,10 @@ from pathlib import Path
 import pandas as pd
 from scipy.stats import binom
 
-from clientbench_load import NOOP, AnalysisError, _read_json, median
+if __package__ in (None, ""):  # run as a file: the package from the checkout, not this file's folder
+    sys.path[0] = str(Path(__file__).resolve().parents[2])
+
+from analysis.load import NOOP, AnalysisError, _read_json, median
 
 STARTUP = "startup.json"
 FOOTPRINT = "footprint.json"

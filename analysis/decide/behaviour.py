@@ -2,9 +2,9 @@
 
 Java writes the facts (counts and times per client and case, and each client's settings as it ran them); this module
 words each aspect's cell and marks it as a team would want it, or not, against thresholds.json. Decided once, here;
-clientbench_decide puts the result in summary.json's verdict, and the terminal and report print it.
+analysis.decide.verdict puts the result in summary.json's verdict, and the terminal and report print it.
 
-    python clientbench_behaviour.py RUN        the behaviour table
+    python analysis/decide/behaviour.py RUN        the behaviour table
 """
 from __future__ import annotations
 
@@ -14,7 +14,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from clientbench_load import THRESHOLDS, AnalysisError, _read_json
+if __package__ in (None, ""):  # run as a file: the package from the checkout, not this file's folder
+    sys.path[0] = str(Path(__file__).resolve().parents[2])
+
+from analysis.load import THRESHOLDS, AnalysisError, _read_json
 
 FILE = "behaviour.json"
 BOUNDS = THRESHOLDS["behaviour"]
@@ -475,7 +478,7 @@ def cell_text(cell: dict) -> str:
     return f"{cell['text']} {cell['mark']}"
 
 
-def text(b: dict, width: int = 118) -> str:
+def terminal_table(b: dict, width: int = 118) -> str:
     """The behaviour table for the terminal: left-aligned columns; the widest that fit `width`, the rest named."""
     table = rows(b)
     keep = len(table[0])
@@ -504,7 +507,7 @@ def main(argv) -> int:
         b = decide(argv[1])
         if b is None:
             raise AnalysisError(f"{Path(argv[1]) / FILE}: missing; not a folder of ./bench behaviour")
-        print(text(b), end="")
+        print(terminal_table(b), end="")
     except AnalysisError as e:
         print(f"behaviour: {e}", file=sys.stderr)
         return 1

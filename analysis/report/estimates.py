@@ -3,7 +3,7 @@ figure").
 
 Per fork (one a round) the figure over its measured windows: a latency percentile from the fork's merged histogram,
 beyond the server's delay; a cost as its totals over its requests, gross or net of noop's fork in the same round. Over
-the rounds, the estimate clientbench_stats.compare makes of it, round effects taken out (with one round, the fork's
+the rounds, the estimate analysis.stats.pairwise.compare makes of it, round effects taken out (with one round, the fork's
 own figure). The decision table, the spectra and results.csv all
 show this; summary.json's runs[] keep Java's facts over every round's requests together, which the SLO judged.
 """
@@ -13,9 +13,9 @@ import csv
 import dataclasses
 import io
 
-import clientbench_decide as cbd
-import clientbench_load as cbl
-import clientbench_stats as cbs
+from analysis.decide import verdict as cbd
+from analysis import load as cbl
+from analysis.stats import pairwise as cbs
 
 TAIL = 100.0  # the spectrum's last point: the largest value, not a percentile
 
@@ -28,7 +28,7 @@ def value_at(h, percentile: float) -> float:
 def percentiles(run: cbl.Run, shape: str, tag: str, points: tuple = tuple(cbl.SPECTRUM)) -> dict:
     """{client: {percentile: microseconds}} of `tag` (latency, service, lag) in `shape`, each percentile estimated
     as the verdict estimates a figure: per fork from its merged histogram, beyond the server's delay (noop, which never
-    reaches the server, as measured), then over the rounds by clientbench_stats.compare. Noop is estimated alone."""
+    reaches the server, as measured), then over the rounds by analysis.stats.pairwise.compare. Noop is estimated alone."""
     delay_us = int(run.shape_params(shape).get("delayMs") or 0) * 1000 if tag != "lag" else 0
     rounds = {}
     for t in run.trials:

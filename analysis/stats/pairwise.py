@@ -272,7 +272,7 @@ def _spreads(shown: dict, rho: dict, means: dict, lettered: list, floor_var: dic
 
 
 # The clients' spread of log variances beyond chance is taken this many standard errors wide: a difference missed costs
-# false pairs, one overstated only power (analysis/clientbench_simulation.py's family-wise table is what settles it).
+# false pairs, one overstated only power (analysis/testkit/simulation.py's family-wise table is what settles it).
 PRIOR_MARGIN_SE = 1.0
 
 
@@ -344,9 +344,9 @@ def _grid(df: float) -> float | None:
 @functools.lru_cache(maxsize=4096)
 def _quantile(distribution: str, p: float, *shape) -> float:
     """scipy.stats' quantile, remembered here and on disk: the same few are asked for again and again."""
-    import clientbench_quantiles
+    import analysis.stats.quantiles
 
-    return clientbench_quantiles.quantile(distribution, p, *shape)
+    return analysis.stats.quantiles.quantile(distribution, p, *shape)
 
 
 @functools.lru_cache(maxsize=256)

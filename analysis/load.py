@@ -94,7 +94,7 @@ class Trial:
             from hdrh.histogram import HdrHistogram
 
             hlog = self.path.parent / self.record["hlog"]
-            merged = self.record.get("histograms")  # a compacted run: one per tag, in the record (clientbench_compact)
+            merged = self.record.get("histograms")  # a compacted run: one per tag, in the record (analysis.compact)
             if merged is not None:
                 where, encoded = self.path, [merged[tag]] if tag in merged else []
             else:

@@ -11,14 +11,14 @@ import os
 import re
 from pathlib import Path
 
-import clientbench_conditions as cond
-import clientbench_decide as cbd
-import clientbench_decided as cbud
-import clientbench_figures as figs
-import clientbench_load as cbl
-import clientbench_upgrade as cbu
+from analysis.decide import conditions as cond
+from analysis.decide import verdict as cbd
+from analysis.decide import pairs as cbud
+from analysis.report import figures as figs
+from analysis import load as cbl
+from analysis.decide import upgrade as cbu
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK = ROOT / "analysis.ipynb"
 BLOCKS = {"figure": "RUN from the run's data", "terminal": "RUN from the run's verdict",
           "howtoread": "RUN from the run's verdict", "answer": "RUN from the run's verdict",
@@ -130,7 +130,7 @@ def figure_block(run: cbl.Run, v: dict, readme: Path) -> str:
 def terminal_block(run: cbl.Run, v: dict, max_lines: int | None = None) -> str:
     """The terminal's verdict on the run, literally: its paragraphs through the decision table's (README says the rest
     in words), or while they fit in `max_lines`; the first always."""
-    lines = cbd.text(run, v).splitlines()
+    lines = cbd.terminal_verdict(run, v).splitlines()
     ends = [i for i, line in enumerate(lines) if not line] + [len(lines)]
     if max_lines is None:
         table = next((i for i, line in enumerate(lines) if line.startswith("load: ")), 0)
@@ -191,7 +191,7 @@ def _and(names: list) -> str:
 
 def how_to_read_block(run: cbl.Run, v: dict) -> str:
     """How to read the verdict: each column of the decision table, the SLO and failed columns, the letters and the
-    marks this run shows, from the list the report's "How to read this" comes from (clientbench_decide)."""
+    marks this run shows, from the list the report's "How to read this" comes from (analysis.decide.verdict)."""
     hf = v["holdsFor"]
     lines = [begin("howtoread"), "Each column is one figure at one load, as the table's line `load:` says: "
              f"{cbd.load_line(run, v)}. The terminal shows the columns that fit its width, the report all of them:", ""]

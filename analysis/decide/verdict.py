@@ -1,6 +1,6 @@
 """The verdict: every figure of every shape compared between clients, decided once, here.
 
-Pairwise over the rounds (clientbench_stats), as ranked tiers into summary.json (clientbench_estimates puts them in
+Pairwise over the rounds (analysis.stats.pairwise), as ranked tiers into summary.json (analysis.report.estimates puts them in
 results.csv), which the terminal and report print without deciding again. A flagged figure is ranked with its mark; a
 lower bound is never found worse.
 """
@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pandas as pd
 
-import clientbench_behaviour as cbb
-import clientbench_conditions as cond
-import clientbench_decided as cbud
-import clientbench_layercost as cblc
-import clientbench_load as cbl
-import clientbench_stats as cbs
+from analysis.decide import behaviour as cbb
+from analysis.decide import conditions as cond
+from analysis.decide import pairs as cbud
+from analysis.decide import layercost as cblc
+from analysis import load as cbl
+from analysis.stats import pairwise as cbs
 
 
 @dataclass(frozen=True)
@@ -256,7 +256,7 @@ def bucket_variance(values: list, widths: list) -> float:
 def rank_startup(run: cbl.Run, figure: Figure) -> dict | None:
     """The verdict on one figure before the first request: each client's starts without its archive, net of noop's
     start in the same round; its dependencies' size exactly, as resolved."""
-    import clientbench_startup as cbst
+    from analysis.decide import startup as cbst
 
     if figure.key == "deps":
         listed = {c: f for c, f in cbst.footprint(run.path).items() if c in run.clients}
@@ -305,7 +305,7 @@ def _figure_dict(shape: str, figure: Figure, c: cbs.Comparison, marks: dict, not
     """One figure's verdict as summary.json holds it; `rounds`: the most rounds a client was measured in. A client
     shown without letters has "" and its reason under `unlettered`; `why` says why a figure has no letters at all.
     Each pair of the clients shown (`pairs.of`, those without letters too) is apart, alike within the figure's margin,
-    or open (clientbench_decided): `decided` counts them."""
+    or open (analysis.decide.pairs): `decided` counts them."""
     m = cbud.margin(figure.key)
     state = {(r.x, r.y): cbud.pair_state(r, m) for r in c.ratios}
     every = [state.get((x, y)) or state.get((y, x)) for i, x in enumerate(c.order) for y in c.order[i + 1:]]
@@ -391,7 +391,7 @@ def host_conditions(run: cbl.Run) -> dict | None:
 
 def look(run: cbl.Run, shape: str, ranked: dict | None = None) -> dict:
     """Whether every pair of `shape` is decided on the figures a run given --until-decided waits for
-    (clientbench_decided), each ranked as the verdict ranks it; a running folder's look and the verdict's account.
+    (analysis.decide.pairs), each ranked as the verdict ranks it; a running folder's look and the verdict's account.
     `ranked`: figure key -> the verdict's figure where the verdict has ranked the shape already."""
     figures = {key: ranked.get(key) if ranked is not None else rank(run, shape, BY_KEY[key]) for key in cbud.FIGURES}
     return cbud.look(shape, figures, run.clients, run.rounds_of(shape), cbl.confidence(run, shape))
@@ -399,7 +399,7 @@ def look(run: cbl.Run, shape: str, ranked: dict | None = None) -> dict:
 
 def write(run: cbl.Run, v: dict):
     """The verdict into summary.json (`verdict`), the file whole, one space a level (a standard run's is a third
-    smaller than at two); results.csv's columns are clientbench_estimates'."""
+    smaller than at two); results.csv's columns are analysis.report.estimates'."""
     import json
 
     summary = dict(run.summary)
@@ -726,7 +726,7 @@ def grid(t: pd.DataFrame) -> list:
     return ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in cells]
 
 
-def text(run: cbl.Run, v: dict, width: int = 118) -> str:
+def terminal_verdict(run: cbl.Run, v: dict, width: int = 118) -> str:
     """The terminal's verdict, in about 35 lines: what it holds for, the best per key figure, the load the columns
     come from, the decision table with the SLO and the failed requests at the run's rate, what every client's figure
     carries (said once), the shapes it leaves to the report; then each client's behaviour cells marked NO, and the
@@ -777,7 +777,7 @@ def text(run: cbl.Run, v: dict, width: int = 118) -> str:
     lines += layer_cost_lines(run, v, width)
     if v.get("behaviour"):
         lines += [""] + textwrap.wrap("behaviour, NO " + cbb.no_line(v["behaviour"]), width, subsequent_indent="  ")
-        lines += ["", cbb.text(v["behaviour"], width).rstrip("\n")]
+        lines += ["", cbb.terminal_table(v["behaviour"], width).rstrip("\n")]
     if v.get("layerBehaviour"):
         lines += ["what each layer changes in its engine's behaviour (the engine's cell -> the layer's):"]
         lines += [w for x in cblc.behaviour_lines(v["layerBehaviour"]) for w in textwrap.wrap(x, width, initial_indent="  ",

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-import clientbench_load as cbl
+from analysis import load as cbl
 
 PROTOCOLS = {"http1": "HTTP/1.1", "h2c": "HTTP/2 cleartext", "h2": "HTTP/2 over TLS", "https": "HTTP/1.1 over TLS"}
 # summary.json's names of the SLO's bounds (Java's Slo), as the reader says them.

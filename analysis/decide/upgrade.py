@@ -16,9 +16,9 @@ import textwrap
 
 import pandas as pd
 
-import clientbench_behaviour as cbb
-import clientbench_decide as cbd
-import clientbench_load as cbl
+from analysis.decide import behaviour as cbb
+from analysis.decide import verdict as cbd
+from analysis import load as cbl
 
 BETTER, WORSE, NONE, FEW = "better", "worse", "no difference detected", "too few rounds"
 POWER = 0.8  # "could detect": the change this run finds four times in five
@@ -157,7 +157,7 @@ def decide(run: cbl.Run) -> dict:
 
 
 def behaviour(run: cbl.Run, old: str, new: str) -> dict | None:
-    """The behaviour cells whose mark changed from the old version to the new (clientbench_behaviour decides each cell
+    """The behaviour cells whose mark changed from the old version to the new (analysis.decide.behaviour decides each cell
     and the change), with the library each version's behaviour JVM loaded (its cases' settings.library, never typed);
     None for a run without behaviour.json (--no-behaviour) or without both versions in it."""
     data = cbb.read(run.path)
@@ -271,7 +271,7 @@ def versions(u: dict) -> list:
     return out
 
 
-def text(run: cbl.Run, u: dict, width: int = 118) -> str:
+def terminal_upgrade(run: cbl.Run, u: dict, width: int = 118) -> str:
     """The terminal's ending, at most 40 lines: what the comparison holds for, the table, the verdict in a line."""
     hf = u["holdsFor"]
     lines = [f"upgrade {u['client']} {u['old']['version']} -> {u['new']['version']} ({hf['cores']} cores of "

@@ -2,13 +2,13 @@
 alikeWithin: the pair's interval inside 1/m to m), or open, with the smallest margin its interval shows. The intervals
 are the verdict's, simultaneous over every pair at its family-wise confidence, so the apart and the alike claims hold
 together. A run given --until-decided asks after each round of its common rate from the second
-(clientbench_decide.look) and stops that shape's rounds once no pair of thresholds.json's untilDecided figures is
+(analysis.decide.verdict.look) and stops that shape's rounds once no pair of thresholds.json's untilDecided figures is
 open; the verdict says how each pair ended (`summary`).
 """
 from __future__ import annotations
 
-import clientbench_load as cbl
-import clientbench_stats as cbs
+from analysis import load as cbl
+from analysis.stats import pairwise as cbs
 
 MARGINS = cbl.THRESHOLDS["alikeWithin"]
 FIGURES = tuple(cbl.THRESHOLDS["untilDecided"]["figures"])
@@ -64,7 +64,7 @@ def count_words(d: dict, unlettered: list = ()) -> str:
 
 
 def pair_states(f: dict | None, clients: list) -> dict:
-    """Every pair of `clients` on one figure's verdict (clientbench_decide.rank's; None where it was not measured), by
+    """Every pair of `clients` on one figure's verdict (analysis.decide.verdict.rank's; None where it was not measured), by
     state: APART [better, worse], ALIKE [x, y], OPEN [x, y] (neither, or no ratio: a client shown without letters)."""
     ratios = {frozenset((r["x"], r["y"])): r for r in ((f or {}).get("pairs") or {}).get("ratios", [])}
     out = {APART: [], ALIKE: [], OPEN: []}
@@ -77,7 +77,7 @@ def pair_states(f: dict | None, clients: list) -> dict:
 
 def look(shape: str, figures: dict, clients: list, rounds: int, confidence: float) -> dict:
     """Where `shape` stands after `rounds` rounds: per figure of FIGURES (`figures`: key -> its verdict, as
-    clientbench_decide.rank gives it) its pairs by state and its margin; `decided` when none is open."""
+    analysis.decide.verdict.rank gives it) its pairs by state and its margin; `decided` when none is open."""
     states = {key: pair_states(figures.get(key), clients) for key in FIGURES}
     return {"shape": shape, "rounds": rounds, "confidence": confidence,
             "margins": {key: margin(key) for key in FIGURES}, "figures": states,

@@ -1,0 +1,1 @@
+"""What a reader sees of a decided run: estimates per figure, the figures, the tables, and the rendered report."""
