@@ -155,18 +155,7 @@ def test_the_table_is_the_terminals_with_a_row_per_client_and_a_cell_per_key_fig
         assert row[1:-2] == [cell_text(f, row[0]) for f in columns(v)]
 
 
-def test_the_load_line_defines_the_common_rates_short_name_as_the_common_rate(decided):
-    # The common rate's @4k is defined as the common rate, once; its rate read from the fixture's env.json.
-    env = json.loads((decided[0] / "env.json").read_text())
-    rate = next(int(s["params"]["rate"]) for s in env["shapes"] if s["name"] == "rate-4000")
-    lines = decided[1].splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith("load: "))
-    end = next(i for i in range(start, len(lines)) if lines[i].startswith("client  "))
-    load = " ".join(x.strip() for x in lines[start:end])
-    assert f"@{rate // 1000}k = the common rate, {rate:,} req/s" in load and load.count("the common rate") == 1, load
-
-
-def test_the_slo_and_the_failed_requests_at_the_common_rate_are_the_runs_own(decided, tmp_path):
+def test_the_slo_and_the_failed_requests_at_the_runs_rate_are_the_runs_own(decided, tmp_path):
     run = tmp_path / "judged"
     shutil.copytree(decided[0], run)
     summary = json.loads((run / "summary.json").read_text())

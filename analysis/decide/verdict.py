@@ -601,16 +601,14 @@ def table(run: cbl.Run, v: dict, most: int = MOST_COLUMNS) -> pd.DataFrame:
 
 def load_line(run: cbl.Run, v: dict, most: int = MOST_COLUMNS) -> str:
     """What load the columns come from, in words, each shape once and what they share said first: 'each: GET of
-    5-byte bodies, ...; @4k = the common rate, 4,000 req/s, 3 rounds; x16 = 16 callers back to back (a closed loop),
-    3 rounds': the common rate named as such, so its short name (@4k) is defined as that concept."""
+    5-byte bodies, ...; @4k = 4,000 req/s, 3 rounds; x16 = 16 callers back to back (a closed loop), 3 rounds'."""
     kinds = {s["shape"]: s["kind"] for s in v["shapes"]}
     shapes = list(dict.fromkeys(s for s, _ in columns(v, most)))
     parts = {s: cond.load_parts(run, s, kinds[s]) for s in shapes}
     timed = [parts[s] for s in shapes if kinds[s] != "startup"]
     shared = {k: x for k, x in timed[0].items() if k != "what" and all(p.get(k) == x for p in timed)} if timed else {}
-    named = {common_shape(v): ["the common rate"]}
     said = [f"{where(run.shape_params(s)) or {'capacity': 'knee', 'startup': 'start-up'}.get(kinds[s], s)} = "
-            + ", ".join(named.get(s, []) + [x for k, x in parts[s].items() if k not in shared]) for s in shapes]
+            + ", ".join(x for k, x in parts[s].items() if k not in shared) for s in shapes]
     each = ", ".join([*shared.values(), cond.target_words(run)])
     return (f"each: {each}; " if len(timed) > 1 else "") + "; ".join(said) + ("" if len(timed) > 1 else f"; {each}")
 
