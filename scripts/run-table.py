@@ -26,7 +26,7 @@ def row(path: Path) -> dict:
     run = cbl.load_run(path)
     env = run.env
     verdict = run.summary.get("verdict") or {}
-    common = cbd.rate_shape(verdict) if verdict else None
+    common = cbd.common_shape(verdict) if verdict else None
     shape = next((s for s in verdict.get("shapes", []) if s["shape"] == common), {"figures": []})
     figures = {f["figure"]: f for f in shape["figures"]}
     cond = env.get("conditions") or {}

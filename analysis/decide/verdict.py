@@ -364,7 +364,7 @@ def verdict(run: cbl.Run) -> dict:
          "clients": run.clients, "shapes": shapes,
          "flaggedRounds": [{"shape": r["shape"], "round": r["round"], "flags": r["flags"]} for r in flagged],
          "behaviour": cbb.decide(run.path, run.clients), **({"unstoppedSets": unstopped} if unstopped else {})}
-    costs = cblc.judge(shapes, rate_shape(v), cbl.confidence(run, rate_shape(v)))
+    costs = cblc.judge(shapes, common_shape(v), cbl.confidence(run, common_shape(v)))
     changed = cblc.behaviour_changes(v["behaviour"], cblc.pairs(run))
     record = run.env.get("untilDecided")
     until = None
@@ -558,16 +558,17 @@ def column_name(run_shapes: dict, shape: str, key: str) -> str:
     return f"{short} {where(run_shapes.get(shape, {}))}".strip()
 
 
-def rate_shape(v: dict) -> str | None:
-    """The run's rate: the fixed-rate shape of the decision table (the common rate), where the SLO is shown."""
+def common_shape(v: dict) -> str | None:
+    """The common rate's shape (Profile.COMMON_SHAPE, `rate-4000`, in every profile but smoke): the decision table's
+    first fixed-rate shape, where the SLO is shown."""
     kinds = {s["shape"]: s["kind"] for s in v["shapes"]}
     return next((shape for shape, _ in columns(v) if kinds.get(shape) == "open"), None)
 
 
 def outcome_columns(run: cbl.Run, v: dict) -> dict:
-    """{'SLO @4k': {client: 'kept'}, 'failed @4k': {client: '0'}}: at the run's rate, the SLO as the run judged it
+    """{'SLO @4k': {client: 'kept'}, 'failed @4k': {client: '0'}}: at the common rate, the SLO as the run judged it
     and the measured requests that failed; empty for a run without a fixed rate."""
-    shape = rate_shape(v)
+    shape = common_shape(v)
     if shape is None:
         return {}
     at = where(run.shape_params(shape))
@@ -578,7 +579,7 @@ def outcome_columns(run: cbl.Run, v: dict) -> dict:
 
 def table(run: cbl.Run, v: dict, most: int = MOST_COLUMNS) -> pd.DataFrame:
     """The decision table: one row per client (as the run listed them), one column per key figure, each cell
-    its value and tier letters ('14us a', `cell_text`), then the SLO and the failed requests at the run's rate; the
+    its value and tier letters ('14us a', `cell_text`), then the SLO and the failed requests at the common rate; the
     last row counts the pairs each figure told apart. The terminal and the report both print this."""
     figs = {(s["shape"], f["figure"]): f for s in v["shapes"] for f in s["figures"]}
     cols = columns(v, most)
@@ -615,7 +616,7 @@ def load_line(run: cbl.Run, v: dict, most: int = MOST_COLUMNS) -> str:
 def slo_line(run: cbl.Run, v: dict) -> str:
     """'SLO @4k: p99 <= 10 ms ..., judged in the run on every round's requests together; missed p99: jdk, jdk-vt':
     the SLO's bounds and, by what the run judged, the clients that did not keep it."""
-    shape = rate_shape(v)
+    shape = common_shape(v)
     cells = outcome_columns(run, v)[f"SLO {where(run.shape_params(shape))}"]
     groups = {}
     for c, text in cells.items():
@@ -628,8 +629,8 @@ def slo_line(run: cbl.Run, v: dict) -> str:
 
 def floor_line(run: cbl.Run, v: dict) -> str:
     """'harness floor @4k (noop, no client): latency p50 24 us, p99 61 us; every client's latency includes it', at the
-    run's rate ("" where noop's latency was not measured there)."""
-    shape = rate_shape(v)
+    common rate ("" where noop's latency was not measured there)."""
+    shape = common_shape(v)
     s = next((s for s in v["shapes"] if s["shape"] == shape), None)
     floors = [(f["figure"], f.get("harnessFloor")) for f in (s["figures"] if s else []) if f["figure"] in ("p50", "p99")]
     said = [f"{key} {fmt(fl['value'], 'us')}" for key, fl in floors if fl]
@@ -644,10 +645,10 @@ def split_words(v: dict) -> str:
 
 
 def decided_lines(run: cbl.Run, v: dict) -> list:
-    """Per figure of the run's rate that the decision table shows: 'p50 @4k, 66 pairs: 44 apart, 12 alike within x1.10,
-    10 open (could show x1.18)', from each figure's `decided`: every pair of the clients shown, those of a client
+    """Per figure of the common rate that the decision table shows: 'p50 @4k, 66 pairs: 44 apart, 12 alike within
+    x1.10, 10 open (could show x1.18)', from each figure's `decided`: every pair of the clients shown, those of a client
     without letters open."""
-    shape = rate_shape(v)
+    shape = common_shape(v)
     s = next((s for s in v["shapes"] if s["shape"] == shape), None)
     have = {f["figure"]: f for f in (s["figures"] if s else []) if f.get("decided") and f["method"] != "none"}
     params = {shape: run.shape_params(shape)} if shape else {}
@@ -693,7 +694,7 @@ def reading_guide(run: cbl.Run, v: dict) -> list:
             ", net of noop's in the same round" if figure.net else ""
         out.append((column_name(shapes, shape, key), f"{MEANING.get(key, figure.label)}{net}, "
                                                      f"{UNIT_WORDS.get(f['unit'], f['unit'])}; {f['better']} is better"))
-    shape = rate_shape(v)
+    shape = common_shape(v)
     if shape:
         at = where(run.shape_params(shape))
         out.append((f"SLO {at}", "kept, or missed and which bound, as the run judged it at that rate over every "
@@ -728,7 +729,7 @@ def grid(t: pd.DataFrame) -> list:
 
 def terminal_verdict(run: cbl.Run, v: dict, width: int = 118) -> str:
     """The terminal's verdict, in about 35 lines: what it holds for, the best per key figure, the load the columns
-    come from, the decision table with the SLO and the failed requests at the run's rate, what every client's figure
+    come from, the decision table with the SLO and the failed requests at the common rate, what every client's figure
     carries (said once), the shapes it leaves to the report; then each client's behaviour cells marked NO, and the
     behaviour table."""
     hf = v["holdsFor"]
@@ -752,7 +753,7 @@ def terminal_verdict(run: cbl.Run, v: dict, width: int = 118) -> str:
         lines += textwrap.wrap(f"each pair: told apart, alike within a margin, or open ({cbl.percent(hf['confidence'])} "
                                f"over every pair of a figure, both claims together{split_words(v)}):", width)
         lines += [w for x in decided for w in textwrap.wrap(x, width, initial_indent="  ", subsequent_indent="    ")]
-    if rate_shape(v):
+    if common_shape(v):
         lines += textwrap.wrap(slo_line(run, v), width)
         lines += textwrap.wrap(floor_line(run, v), width)
     once = said_once(run, v, most)

@@ -87,7 +87,7 @@ def cell(f: dict, client: str) -> tuple:
 
 def decision_table(run: cbl.Run, v: dict) -> tuple:
     """(columns, outcomes, sentences): per key figure its name, the verdict's figure and each client's cell; the SLO
-    and failed requests at the run's rate (cbd.outcome_columns); a column with the same cell for every client
+    and failed requests at the common rate (cbd.outcome_columns); a column with the same cell for every client
     becomes a sentence, and so do the shapes that ranked nothing."""
     columns, sentences = [], []
     for name, f in key_figures(run, v):
@@ -140,14 +140,14 @@ def _column_details(f: dict) -> str:
 
 def first_screen_html(run: cbl.Run, v: dict) -> str:
     """The title, the verdict in at most six lines, the load the columns come from, and the decision table with the SLO
-    and the failed requests at the run's rate; what every client's figure carries is said once below it."""
+    and the failed requests at the common rate; what every client's figure carries is said once below it."""
     lines = verdict_lines(run, v)
     banner = '<p class="banner">' + _e(lines[0]) + "</p>" if v["holdsFor"]["firstLook"] else f"<p>{_e(lines[0])}</p>"
     notes = []
     made = cond.made_words(v["holdsFor"].get("conditions"))
     if made:
         notes.append(made[0].upper() + made[1:] + ".")
-    if cbd.rate_shape(v):
+    if cbd.common_shape(v):
         notes.append(cbd.slo_line(run, v) + ".")
         floor = cbd.floor_line(run, v)
         if floor:

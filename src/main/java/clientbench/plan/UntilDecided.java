@@ -25,8 +25,8 @@ public record UntilDecided(String shape, int maxRounds) {
         String common = Profile.COMMON_SHAPE;
         Shape s = profile.shapes().stream().filter(x -> x.name().equals(common)).findFirst().orElse(null);
         if (s == null || s.interleaved()) {
-            throw new IllegalArgumentException("--until-decided: profile " + profile.name() + " has no " + common
-                    + " in rounds (quick, standard and full have)");
+            throw new IllegalArgumentException("--until-decided: profile " + profile.name() + " has no common rate ("
+                    + common + ") in rounds (quick, standard and full have)");
         }
         return new UntilDecided(common, maxRounds);
     }
@@ -45,7 +45,7 @@ public record UntilDecided(String shape, int maxRounds) {
         for (Shape s : profile.shapes()) {
             shapes.add(s.name().equals(shape) ? s.inRounds(maxRounds, 0) : s);
         }
-        return new Profile(profile.name(), profile.purpose() + "; " + shape + " in up to " + maxRounds
+        return new Profile(profile.name(), profile.purpose() + "; the common rate (" + shape + ") in up to " + maxRounds
                 + " rounds, until every pair is decided", List.copyOf(shapes), profile.timeLimit(), profile.startup());
     }
 

@@ -149,7 +149,7 @@ class CliBadInputTest {
     void untilDecidedOutOfRangeOrWithoutTheCommonRateInRounds() throws Exception {
         usageError(bench("--until-decided", "1"), "--until-decided 1: the most rounds, from 2 to 12", runUsage);
         usageError(bench("--profile", "interleaved", "--until-decided", "4"),
-                "--until-decided: profile interleaved has no rate-4000 in rounds", runUsage);
+                "--until-decided: profile interleaved has no common rate (rate-4000) in rounds", runUsage);
     }
 
     @Test

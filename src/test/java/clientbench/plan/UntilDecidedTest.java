@@ -28,7 +28,7 @@ class UntilDecidedTest {
             assertEquals(before.params(), after.params(), after.name());
             assertEquals(before.timings(), after.timings(), after.name());
         }
-        assertTrue(p.purpose().startsWith(standard.purpose() + "; rate-4000 in up to 6 rounds"), p.purpose());
+        assertTrue(p.purpose().startsWith(standard.purpose() + "; the common rate (rate-4000) in up to 6 rounds"), p.purpose());
         // Rounds 4 to 6 of the common rate come after every other shape's last round.
         List<Schedule.Step> steps = Schedule.of(p.shapes(), CLIENTS, 7);
         int firstFourth = steps.indexOf(steps.stream().filter(s -> s.round() == 4).findFirst().orElseThrow());
@@ -57,7 +57,8 @@ class UntilDecidedTest {
                 assertThrows(IllegalArgumentException.class, () -> UntilDecided.of(quick, 1)).getMessage());
         assertEquals("--until-decided 13: the most rounds, from 2 to 12",
                 assertThrows(IllegalArgumentException.class, () -> UntilDecided.of(quick, 13)).getMessage());
-        assertEquals("--until-decided: profile interleaved has no rate-4000 in rounds (quick, standard and full have)",
+        assertEquals("--until-decided: profile interleaved has no common rate (rate-4000) in rounds (quick, standard and full"
+                + " have)",
                 assertThrows(IllegalArgumentException.class,
                         () -> UntilDecided.of(Profile.named("interleaved"), 4)).getMessage());
         assertThrows(IllegalArgumentException.class, () -> UntilDecided.of(Profile.named("smoke"), 4));
