@@ -256,7 +256,7 @@ def main_figure(run: cbl.Run, v: dict):
     fig, (a_cpu, a_lat) = plt.subplots(1, 2, figsize=(12, 3.2), gridspec_kw={"width_ratios": [1, 1.2]})
     if cpu:
         rounds_panel(a_cpu, run, cpu)
-        a_cpu.set_title(f"CPU per request at the common rate ({cpu['shape']}), net of the harness (letters: tiers)")
+        a_cpu.set_title(f"CPU per request at {cpu['shape']}, net of the harness (letters: tiers)")
         _round_legend(a_cpu, cpu["rounds"], loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=7)
         spectra_panel(a_lat, run, cpu["shape"])
         a_lat.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))

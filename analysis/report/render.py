@@ -113,8 +113,7 @@ def caption(run: cbl.Run, v: dict, report: str) -> str:
     text = (f"The reference run `{run.name}` ({hf['profile']} profile: {run.env.get('purpose')}): {len(v['clients'])} "
             f"clients on {hf['cores']} cores of {hf['cpuModel']}, JDK {hf['jdk']}. ")
     if cpu:
-        text += (f"Left: CPU per request at the common rate (`{cpu['shape']}`) net of the harness, a dot per round "
-                 f"({cpu['rounds']} rounds), "
+        text += (f"Left: CPU per request at {cpu['shape']} net of the harness, a dot per round ({cpu['rounds']} rounds), "
                  f"the bar its 95% interval; clients sharing a letter are not told apart. Right: latency from the "
                  f"intended start there, the rounds' histograms merged. ")
     return text + f"The full report: `{report}`."
