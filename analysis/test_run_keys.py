@@ -37,12 +37,28 @@ def test_a_run_against_a_copy_of_itself_shows_no_difference(copy):
 
 def test_a_key_removed_from_summary_json_is_named(copy):
     summary = json.loads((copy / "summary.json").read_text())
-    del summary["verdict"]["holdsFor"]["jdk"]
+    del summary["verdict"]["flaggedRounds"]
     (copy / "summary.json").write_text(json.dumps(summary))
     r = run_keys(RUN, copy)
     assert r.returncode == 1
     assert differences(r.stdout) == ["summary.json keys: 1 only in BEFORE, 0 only in AFTER",
-                                     "  - verdict.holdsFor.jdk"]
+                                     "  - verdict.flaggedRounds"]
+
+
+def test_which_clients_a_map_names_is_data_not_a_key(tmp_path):
+    # two runs of one build: a fork that never settled leaves jdk unlettered in one, apache in the other
+    runs = []
+    for client in ("jdk", "apache"):
+        run = Path(shutil.copytree(RUN, tmp_path / client / RUN.name))
+        summary = json.loads((run / "summary.json").read_text())
+        for shape in summary["verdict"]["shapes"]:
+            for figure in shape["figures"]:
+                figure["unlettered"] = {}
+        summary["verdict"]["shapes"][0]["figures"][0]["unlettered"] = {client: "1 of its 3 rounds never settled"}
+        (run / "summary.json").write_text(json.dumps(summary))
+        runs.append(run)
+    r = run_keys(*runs)
+    assert r.returncode == 0, r.stdout
 
 
 def test_a_column_dropped_from_results_csv_is_named(copy):

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Whether two run folders hold the same things, values aside: the clients and shapes (env.json), the files (a trial's
 named by its client, shape and round instead of its hash and PID), the key paths of summary.json and env.json (a list's
-items by their keys) and results.csv's columns. A change that should leave behaviour alone (a restructure) shows as
+items by their keys, a client's name as <client>) and results.csv's columns. A change that should leave behaviour alone (a restructure) shows as
 no difference between a run before it and one after, on the same profile and machine.
 
     run-keys.py BEFORE_RUN AFTER_RUN    prints each difference (- only in BEFORE, + only in AFTER); exit 1 on any,
@@ -48,16 +48,19 @@ def trial_name(path: Path) -> str:
     return f"{m['head']}@{r.get('shape')}#{r.get('round')}.{m['ext']}"
 
 
-def key_paths(value, prefix: str = "") -> set:
-    """Every key path in a JSON value ('verdict.shapes[].figures[].label'): a list's items by the union of theirs."""
+def key_paths(value, clients: frozenset = frozenset(), prefix: str = "") -> set:
+    """Every key path in a JSON value ('verdict.shapes[].figures[].label'): a list's items by the union of theirs, a key
+    that is one of the run's clients as <client> (which clients a map names, e.g. those a fork left unlettered, is data;
+    the clients are compared on their own)."""
     out = set()
     if isinstance(value, dict):
         for k, v in value.items():
+            k = "<client>" if k in clients else k
             p = f"{prefix}.{k}" if prefix else str(k)
-            out |= {p} | key_paths(v, p)
+            out |= {p} | key_paths(v, clients, p)
     elif isinstance(value, list):
         for v in value:
-            out |= key_paths(v, prefix + "[]")
+            out |= key_paths(v, clients, prefix + "[]")
     return out
 
 
@@ -72,7 +75,8 @@ def facts(run: Path) -> dict:
                "files": Counter(str(p.relative_to(run).with_name(trial_name(p)))
                                 for p in run.rglob("*") if p.is_file())}
         for name in JSON_KEYS:
-            out[f"{name} keys"] = Counter(key_paths(read_json(run / name))) if (run / name).is_file() else Counter()
+            out[f"{name} keys"] = Counter(key_paths(read_json(run / name), frozenset(out["clients"]))) \
+                if (run / name).is_file() else Counter()
         columns = []
         if (run / "results.csv").is_file():
             with open(run / "results.csv", newline="", encoding="utf-8") as f:
