@@ -8,9 +8,9 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * How to build the benchmark jar at one version of one client: the pom properties to override
- * ({@code httpclient5.version=5.4.4}), the artifact whose version the jar then records, and the contract test that must
- * pass against it ({@code <adapter class>ContractTest}).
+ * How to build the benchmark jar at one version of one client, or of a library it runs on (Netty): the pom properties
+ * to override ({@code httpclient5.version=5.4.4}), the artifact whose version the jar then records, and the contract
+ * test that must pass against it ({@code <adapter class>ContractTest}).
  */
 public record ClientBuild(String client, String version, Map<String, String> properties, String artifact,
                           String contractTest) {
@@ -45,7 +45,7 @@ public record ClientBuild(String client, String version, Map<String, String> pro
             throw new IllegalArgumentException(client + " is the JDK's own HTTP client: its version is the JDK's; compare"
                     + " two JDKs with ./bench --jdk PATH instead");
         }
-        if (version == null || !VERSION.matcher(version).matches()) {
+        if (!isVersion(version)) {
             throw new IllegalArgumentException("'" + version + "' is not a version (letters, digits, '.', '-', '+')");
         }
         Map<String, String> properties = new LinkedHashMap<>();
@@ -60,14 +60,43 @@ public record ClientBuild(String client, String version, Map<String, String> pro
                 Adapters.type(client).getSimpleName() + "ContractTest");
     }
 
-    /** The folder's name under target/upgrade/: {@code apache-5.4.4}. */
-    public String folderName() {
-        return client + "-" + version;
+    /**
+     * {@code client} built on {@code version} of a library it shares with others ({@code netty.version}), its own
+     * version as the pom has it; the jar then records {@code artifact}'s version.
+     */
+    public static ClientBuild moving(String client, String property, String version, String artifact) {
+        String contractTest = Adapters.type(client).getSimpleName() + "ContractTest"; // an unknown name, the valid ones
+        if (!isVersion(version)) {
+            throw new IllegalArgumentException("'" + version + "' is not a version (letters, digits, '.', '-', '+')");
+        }
+        return new ClientBuild(client, version, Map.of(property, version), artifact, contractTest);
     }
 
-    /** "okhttp 4.12.0", as every line about this build names it. */
+    /** Whether {@code version} is one version that can name a folder: no range, no property left unresolved. */
+    static boolean isVersion(String version) {
+        return version != null && VERSION.matcher(version).matches();
+    }
+
+    /** The folder's name under target/upgrade/: {@code apache-5.4.4}, or {@code reactor-netty-4.2.18.Final}. */
+    public String folderName() {
+        String moved = moved();
+        return moved == null ? client + "-" + version : client + "-" + moved + "-" + version;
+    }
+
+    /** "okhttp 4.12.0", or "reactor with netty 4.2.18.Final", as every line about this build names it. */
     public String words() {
-        return client + " " + version;
+        String moved = moved();
+        return moved == null ? client + " " + version : client + " with " + moved + " " + version;
+    }
+
+    /** The shared library this build moves ({@code netty} for {@code netty.version}), or null: the client's own. */
+    private String moved() {
+        String own = PROPERTY.get(ClientArtifacts.base(client));
+        if (properties.isEmpty() || own != null && properties.containsKey(own)) {
+            return null;
+        }
+        String property = properties.keySet().iterator().next();
+        return property.endsWith(".version") ? property.substring(0, property.length() - ".version".length()) : property;
     }
 
     private static int major(String version) {

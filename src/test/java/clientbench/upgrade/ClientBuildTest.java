@@ -3,6 +3,7 @@ package clientbench.upgrade;
 import clientbench.adapters.Adapters;
 import org.junit.jupiter.api.Test;
 
+import java.nio.file.Path;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
@@ -33,6 +34,17 @@ class ClientBuildTest {
         assertEquals(Map.of("okhttp.version", "4.12.0", "okhttp.artifact", "okhttp"), four.properties());
         assertEquals("com.squareup.okhttp3:okhttp", four.artifact());
         assertEquals("com.squareup.okhttp3:okhttp-jvm", ClientBuild.of("okhttp", "5.5.1").artifact());
+    }
+
+    @Test
+    void aNettyBuildSetsNettysVersionAndReadsNettyBack() {
+        ClientBuild b = ClientBuild.moving("reactor", "netty.version", "4.2.18.Final", "io.netty:netty-handler");
+        assertEquals(Map.of("netty.version", "4.2.18.Final"), b.properties());
+        assertEquals("io.netty:netty-handler", b.artifact());
+        assertEquals("reactor-netty-4.2.18.Final", b.folderName());
+        assertEquals("reactor-1.3.8", ClientBuild.of("reactor", "1.3.8").folderName());
+        assertEquals("reactor with netty 4.2.18.Final", b.words());
+        assertTrue(VersionJar.args(Path.of("."), b, Path.of("target")).contains("-Dnetty.version=4.2.18.Final"));
     }
 
     @Test
