@@ -1,5 +1,7 @@
 package clientbench.cli;
 
+import clientbench.harness.PlantedCost;
+import clientbench.harness.StubProcess;
 import clientbench.jvm.Jdk;
 import clientbench.plan.JmhArgs;
 import clientbench.plan.Profile;
@@ -52,6 +54,10 @@ final class StepCommand implements Callable<Integer>, Bench.Checked {
     String variant;
     @Option(names = "--jdk", required = true)
     Path jdk;
+    @Option(names = "--stub-class-path", description = "the stubs' class path (StubProcess.CLASS_PATH); default the fork's")
+    String stubClassPath;
+    @Option(names = "--plant-spin-ns", description = "CPU each completion spins (PlantedCost): a known regression")
+    long plantSpinNanos;
     @Option(names = "--out", required = true)
     Path out;
     @Parameters
@@ -75,6 +81,12 @@ final class StepCommand implements Callable<Integer>, Bench.Checked {
         }
         if (turns != null) {
             forkJvmArgs.add(forkJvmArgs.size() - 1, "-D" + clientbench.harness.TurnTaker.PROPERTY + "=" + turns);
+        }
+        if (stubClassPath != null) {
+            forkJvmArgs.add(forkJvmArgs.size() - 1, "-D" + StubProcess.CLASS_PATH + "=" + stubClassPath);
+        }
+        if (plantSpinNanos > 0) {
+            forkJvmArgs.add(forkJvmArgs.size() - 1, "-D" + PlantedCost.PROPERTY + "=" + plantSpinNanos);
         }
         Collection<RunResult> r;
         try {

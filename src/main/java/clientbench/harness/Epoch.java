@@ -133,6 +133,7 @@ final class Epoch {
 
         @Override
         public void complete(Outcome outcome, int status, long bodyBytes, Throwable cause) {
+            PlantedCost.spend();
             long nowNanos = System.nanoTime();
             if (!DONE.compareAndSet(this, 0, 1)) {
                 epoch.duplicates.increment();

@@ -51,6 +51,17 @@ public final class StubProcess implements AutoCloseable {
     }
 
     /**
+     * The fork's system property naming the stub's class path; unset, the fork's own. An upgrade's forks run on their
+     * version's jar, while both arms' stubs run on the launcher's, so a bump of a library the stub shares (Netty) moves
+     * the client alone.
+     */
+    public static final String CLASS_PATH = "clientbench.stub.classpath";
+
+    static String classPath() {
+        return System.getProperty(CLASS_PATH, System.getProperty("java.class.path"));
+    }
+
+    /**
      * @param tls serve TLS (ALPN h2 and http/1.1)
      * @param pin pin the stub to the last CPU when taskset exists and there is more than one CPU
      */
@@ -74,13 +85,14 @@ public final class StubProcess implements AutoCloseable {
         }
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(jdkFlags());
+        String classPath = classPath();
         String cds = System.getProperty("clientbench.cds", "");
-        if (!cds.isBlank() && clientbench.jvm.Jdk.canArchiveClasses(System.getProperty("java.class.path"), Path.of(cds))) {
+        if (!cds.isBlank() && clientbench.jvm.Jdk.canArchiveClasses(classPath, Path.of(cds))) {
             // the fork's own archive folder (RunOptions.withClassDataSharing): startup only
-            clientbench.jvm.ClientJvm.dropStale(Path.of(cds, "stub.jsa"), System.getProperty("java.class.path"));
+            clientbench.jvm.ClientJvm.dropStale(Path.of(cds, "stub.jsa"), classPath);
             cmd.addAll(List.of("-XX:+AutoCreateSharedArchive", "-XX:SharedArchiveFile=" + Path.of(cds, "stub.jsa")));
         }
-        cmd.addAll(List.of("-Xms256m", "-Xmx1g", "-cp", System.getProperty("java.class.path"),
+        cmd.addAll(List.of("-Xms256m", "-Xmx1g", "-cp", classPath,
                 StubServer.class.getName(), "--port", "0", "--quiet", "--exit-with-parent", "--control",
                 "--io-threads", Integer.toString(ioThreads)));
         if (tls) {

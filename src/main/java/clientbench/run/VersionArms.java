@@ -163,6 +163,11 @@ public final class VersionArms implements Arms {
                 "--blocks", Integer.toString(step.shape().blocks()),
                 "--client", versions.adapter(step.client()), "--jdk", plan.jdk().java().toAbsolutePath().getParent().getParent().toString(),
                 "--out", out.toString()));
+        // Both arms' stubs on the launcher's jar: a bump of a library the stub shares moves the client alone.
+        cmd.addAll(List.of("--stub-class-path", System.getProperty("java.class.path")));
+        if (versions.spinNanos(step.client()) > 0) {
+            cmd.addAll(List.of("--plant-spin-ns", Long.toString(versions.spinNanos(step.client()))));
+        }
         if (!versions.adapter(step.client()).equals(step.client())) {
             cmd.addAll(List.of("--variant", step.client()));
         }

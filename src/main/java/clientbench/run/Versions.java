@@ -14,7 +14,7 @@ import java.util.Map;
  * from its jar (an A/A run's second: {@code ...#2}). {@code noop} runs on the old version's jar: the harness and the
  * libraries it shares with the client are pinned alike in every jar.
  */
-public record Versions(String client, Arm from, Arm to) {
+public record Versions(String client, Arm from, Arm to, long plantedSpinNanos) {
 
     /** One version: its name in the run (trial records, summary.json, the report), its jar, and how it was built. */
     record Arm(String label, VersionJar.Built built) {
@@ -39,9 +39,24 @@ public record Versions(String client, Arm from, Arm to) {
 
     public static Versions of(VersionJar.Built from, VersionJar.Built to) {
         String client = from.build().client();
-        String a = client + "@" + from.version();
-        String b = client + "@" + to.version();
-        return new Versions(client, new Arm(a, from), new Arm(b.equals(a) ? b + "#2" : b, to));
+        String a = client + "@" + named(from);
+        String b = client + "@" + named(to);
+        return new Versions(client, new Arm(a, from), new Arm(b.equals(a) ? b + "#2" : b, to), 0);
+    }
+
+    /** A version as the run names it: the client's own ({@code 5.5.1}), or the shared library's ({@code netty-4.2.18.Final}). */
+    private static String named(VersionJar.Built b) {
+        return b.build().moved() == null ? b.version() : b.build().moved() + "-" + b.version();
+    }
+
+    /** The same versions, the new one's forks spinning {@code nanos} of CPU per request (PlantedCost): a known regression. */
+    public Versions planted(long nanos) {
+        return new Versions(client, from, to, nanos);
+    }
+
+    /** The CPU a step's forks spin per request: the plant, on the new version only. */
+    long spinNanos(String label) {
+        return label.equals(to.label()) ? plantedSpinNanos : 0;
     }
 
     /** The clients of the run: the old version, then the new. */
@@ -65,9 +80,9 @@ public record Versions(String client, Arm from, Arm to) {
                 new BehaviourRun.Subject(to.label(), client, to.jar()));
     }
 
-    /** "apache 5.4.4 -> 5.6.5". */
+    /** "apache 5.4.4 -> 5.6.5", "reactor with netty 4.2.17.Final -> 4.2.18.Final". */
     String words() {
-        return client + " " + from.built().version() + " -> " + to.built().version();
+        return from.built().build().words() + " -> " + to.built().version();
     }
 
     /** env.json's {@code upgrade}: the client, each version as built and named, and the order of each round. */
@@ -76,6 +91,10 @@ public record Versions(String client, Arm from, Arm to) {
         m.put("client", client);
         m.put("old", from.toJson());
         m.put("new", to.toJson());
+        if (plantedSpinNanos > 0) {
+            m.put("planted", Map.of("label", to.label(), "spinNanosPerRequest", plantedSpinNanos,
+                    "what", "a known regression: each completion of the new version spins this CPU before the clock is read"));
+        }
         m.put("order", "per shape: old, noop, new in odd rounds; new, noop, old in even rounds (noop on the old jar)");
         return m;
     }

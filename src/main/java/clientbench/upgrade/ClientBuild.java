@@ -90,7 +90,7 @@ public record ClientBuild(String client, String version, Map<String, String> pro
     }
 
     /** The shared library this build moves ({@code netty} for {@code netty.version}), or null: the client's own. */
-    private String moved() {
+    public String moved() {
         String own = PROPERTY.get(ClientArtifacts.base(client));
         if (properties.isEmpty() || own != null && properties.containsKey(own)) {
             return null;
