@@ -9,7 +9,10 @@ import clientbench.results.Checkout;
 import clientbench.run.ComparisonRun;
 import clientbench.run.VersionArms;
 import clientbench.run.Versions;
+import clientbench.report.Analysis;
+import clientbench.upgrade.Bump;
 import clientbench.upgrade.ClientBuild;
+import clientbench.upgrade.DependencyDiff;
 import clientbench.upgrade.VersionJar;
 import org.openjdk.jmh.runner.options.CommandLineOptionException;
 import picocli.CommandLine.Command;
@@ -17,6 +20,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,15 +56,38 @@ final class UpgradeCommand implements Callable<Integer>, Bench.Checked {
      * run prints what they will take before it starts.
      */
     static final int DEFAULT_ROUNDS = 8;
+    /**
+     * A pull request's check (--from-diff): the design of the committed A/A run, whose resolution the verdict page
+     * shows (CPU 6.6%, p50 5.8% in about 13 minutes on 2 cores), so that its foresight holds.
+     */
+    static final String DIFF_SHAPE = Profile.COMMON_SHAPE;
+    static final int DIFF_SETS = 6;
+    static final int DIFF_BLOCKS = 9;
+    /** Where GitHub Actions reads a step's Markdown summary from. */
+    static final String GITHUB_SUMMARY = "GITHUB_STEP_SUMMARY";
 
-    @Parameters(index = "0", paramLabel = "CLIENT", description = "the client, e.g. apache, jetty, reactor (not jdk)")
-    String client;
+    @Parameters(paramLabel = "CLIENT OLD NEW", description = {"the client (e.g. apache, jetty, reactor; not jdk), the version it"
+            + " has now and the one to move to (OLD = NEW: an A/A run, the resolution); not with --from-diff",
+            "after --: passed to JMH"})
+    List<String> positional = new ArrayList<>();
 
-    @Parameters(index = "1", paramLabel = "OLD", description = "the version it has now, e.g. 5.4.4")
-    String oldVersion;
+    @Option(names = "--from-diff", arity = "2", paramLabel = "REPO BASE..HEAD", description = "the bumps between two"
+            + " revisions of the team's git repository (its poms and Gradle version catalogs): each measured client whose"
+            + " version moved, and a Netty bump on every default client that runs on Netty; default design: "
+            + DIFF_SHAPE + ", " + DIFF_SETS + " sets of " + DIFF_BLOCKS + " blocks")
+    List<String> fromDiff;
 
-    @Parameters(index = "2", paramLabel = "NEW", description = "the version to move to (the same as OLD: an A/A run, the resolution)")
-    String newVersion;
+    @Option(names = "--gate", paramLabel = "FILE", description = "thresholds (TOML, examples/gate.toml): exit 1 when a"
+            + " figure worsened beyond one at the verdict's confidence, 3 when the run could not resolve one, else 0")
+    Path gate;
+
+    @Option(names = "--summary", paramLabel = "FILE", description = "the Markdown summary (default: $GITHUB_STEP_SUMMARY"
+            + " when set, else upgrade.md in the last run's folder)")
+    Path summary;
+
+    @Option(names = "--plant-cpu-us", hidden = true, paramLabel = "US", description = "the new version's forks spin this"
+            + " CPU per request (PlantedCost): a known regression, to check the gate")
+    double plantCpuMicros;
 
     @Option(names = "--shapes", paramLabel = "A,B", description = "shapes of the profile to run (default: rate-4000,closed-x16; a profile"
             + " without them: all of its shapes)")
@@ -71,8 +98,9 @@ final class UpgradeCommand implements Callable<Integer>, Bench.Checked {
     Integer rounds;
 
     @Option(names = "--blocks", paramLabel = "W", description = "run each round as a duet of W blocks: a JVM of each"
-            + " version and of noop alive at once, their windows in turn (default: rounds of fresh JVMs)")
-    int blocks = DEFAULT_BLOCKS;
+            + " version and of noop alive at once, their windows in turn (default: rounds of fresh JVMs; with"
+            + " --from-diff " + DIFF_BLOCKS + "; 0: rounds)")
+    Integer blocks;
 
     @Option(names = "--profile", paramLabel = "NAME", description = "whose shapes and timings (default: standard; smoke: seconds,"
             + " the pipeline only)")
@@ -88,30 +116,36 @@ final class UpgradeCommand implements Callable<Integer>, Bench.Checked {
     @Option(names = "--jdk", paramLabel = "PATH", description = "the JDK the client JVMs run on (default: the launcher's)")
     Path jdk;
 
-    @Parameters(index = "3..*", paramLabel = "JMH_ARGS", description = "after --: passed to JMH")
-    List<String> jmhArgs = new ArrayList<>();
-
-    private ClientBuild oldBuild;
-    private ClientBuild newBuild;
+    private final List<ClientBuild[]> pairs = new ArrayList<>();
+    private final List<String> notMeasured = new ArrayList<>();
     private Profile measured;
     private JmhArgs jmh;
     private Jdk forkJdk;
 
     @Override
-    public int check() throws IOException {
+    public int check() throws IOException, InterruptedException {
         try {
-            oldBuild = ClientBuild.of(client, oldVersion);
-            newBuild = ClientBuild.of(client, newVersion);
-            int n = rounds != null ? rounds : blocks > 0 ? DEFAULT_SETS : DEFAULT_ROUNDS;
+            List<String> jmhArgs = pairsToMeasure();
+            boolean diff = fromDiff != null;
+            int w = blocks != null ? blocks : diff ? DIFF_BLOCKS : DEFAULT_BLOCKS;
+            int n = rounds != null ? rounds : diff && w > 0 ? DIFF_SETS : w > 0 ? DEFAULT_SETS : DEFAULT_ROUNDS;
             if (n < 2) {
                 throw new IllegalArgumentException("--rounds must be 2 or more (a ratio's interval needs two rounds, or"
                         + " two sets: each is one pair of JVMs), was " + n);
             }
-            if (blocks < 0) {
-                throw new IllegalArgumentException("--blocks must be 1 or more for a duet (0: rounds), was " + blocks);
+            if (w < 0) {
+                throw new IllegalArgumentException("--blocks must be 1 or more for a duet (0: rounds), was " + w);
+            }
+            if (plantCpuMicros < 0) {
+                throw new IllegalArgumentException("--plant-cpu-us must be 0 or more, was " + plantCpuMicros);
+            }
+            if (gate != null && !Files.isRegularFile(gate)) {
+                throw new IllegalArgumentException("--gate " + gate + ": no such file (examples/gate.toml is one to copy)");
             }
             Profile source = Profile.named(profile);
-            measured = profile(source, shapes != null ? List.of(shapes.split(",")) : defaultShapes(source), n, blocks);
+            List<String> names = shapes != null ? List.of(shapes.split(","))
+                    : diff ? List.of(DIFF_SHAPE) : defaultShapes(source);
+            measured = profile(source, names, n, w);
             jmh = JmhArgs.parse(jmhArgs);
             forkJdk = jdk == null ? Jdk.current() : RunCommand.jdkAt(jdk);
         } catch (IllegalArgumentException | CommandLineOptionException e) {
@@ -121,15 +155,96 @@ final class UpgradeCommand implements Callable<Integer>, Bench.Checked {
         return 0;
     }
 
+    /** After {@link #check}: each pair of builds to measure, old then new. */
+    List<ClientBuild[]> pairs() {
+        return pairs;
+    }
+
+    /** After {@link #check}: the profile measured. */
+    Profile measured() {
+        return measured;
+    }
+
+    /** The pairs of builds to measure, from CLIENT OLD NEW or from the diff; returns the JMH arguments left. */
+    private List<String> pairsToMeasure() throws IOException, InterruptedException {
+        pairs.clear();
+        notMeasured.clear();
+        if (fromDiff == null) {
+            if (positional.size() < 3) {
+                throw new IllegalArgumentException("give CLIENT OLD NEW (e.g. ./bench upgrade jetty 12.1.3 12.1.14), or"
+                        + " --from-diff REPO BASE..HEAD");
+            }
+            pairs.add(new ClientBuild[]{ClientBuild.of(positional.get(0), positional.get(1)),
+                    ClientBuild.of(positional.get(0), positional.get(2))});
+            return positional.subList(3, positional.size());
+        }
+        if (!positional.isEmpty() && !positional.get(0).startsWith("-")) {
+            throw new IllegalArgumentException("with --from-diff the clients and versions come from the diff; '"
+                    + positional.get(0) + "' is not a JMH argument (give those after --)");
+        }
+        String[] range = DependencyDiff.range(fromDiff.get(1));
+        DependencyDiff.Found found = DependencyDiff.between(Path.of(fromDiff.get(0)), range[0], range[1]);
+        for (Bump bump : found.measured()) {
+            pairs.addAll(bump.builds());
+        }
+        notMeasured.addAll(found.notMeasured());
+        return positional;
+    }
+
     @Override
     public Integer call() throws Exception {
         int checked = check();
         if (checked != 0) {
             return checked;
         }
+        notMeasured.forEach(line -> System.out.println("bench: not measured: " + line));
+        if (pairs.isEmpty()) {
+            System.out.println("bench: the diff moves no client this suite measures: nothing to measure (exit 0)");
+            return 0;
+        }
+        if (gate != null && !Analysis.foresee(gate, measured.shapes().get(0).rounds(),
+                measured.shapes().stream().map(Shape::name).toList(), System.out)) {
+            return 2; // the thresholds file, said in one line
+        }
         Path root = Checkout.root();
+        List<Path> runs = new ArrayList<>();
+        boolean refused = false;
+        for (ClientBuild[] pair : pairs) {
+            List<VersionJar.Built> built = build(root, pair);
+            if (built == null) {
+                refused = true;
+                continue;
+            }
+            if (buildOnly) {
+                continue;
+            }
+            Versions versions = Versions.of(built.get(0), built.get(1)).planted(Math.round(plantCpuMicros * 1000));
+            RunPlan plan = new RunPlan(measured, versions.labels(), null, jmh, forkJdk);
+            VersionArms arms = new VersionArms(plan, versions, profile, !noBehaviour, List.of(Bench.class.getName(), "step"));
+            ComparisonRun run = new ComparisonRun(plan, System.out, arms, null);
+            int status = run.run();
+            if (run.finishedDir() == null) {
+                return status; // nothing finished: the run said why
+            }
+            runs.add(run.finishedDir());
+        }
+        if (buildOnly || runs.isEmpty()) {
+            return refused ? 1 : 0;
+        }
+        if (gate == null && summary == null && System.getenv(GITHUB_SUMMARY) == null && fromDiff == null) {
+            return refused ? 1 : 0;
+        }
+        Path md = summary != null ? summary : System.getenv(GITHUB_SUMMARY) != null ? Path.of(System.getenv(GITHUB_SUMMARY))
+                : runs.get(runs.size() - 1).resolve("upgrade.md");
+        int status = Analysis.gate(gate, md, runs, System.out);
+        // A bump that could not be built was not measured: at best the gate could not resolve it.
+        return refused && status == 0 ? 3 : status;
+    }
+
+    /** Both jars of a pair, or null when one was refused (said in one line). */
+    private static List<VersionJar.Built> build(Path root, ClientBuild[] pair) throws IOException, InterruptedException {
         List<VersionJar.Built> built = new ArrayList<>();
-        for (ClientBuild b : List.of(oldBuild, newBuild)) {
+        for (ClientBuild b : pair) {
             System.out.println("bench: " + b.words() + ": its jar in " + root.relativize(VersionJar.folder(root, b).toAbsolutePath())
                     + " (built by Maven with its contract test when missing or older than the sources: about a minute)");
             try {
@@ -139,17 +254,11 @@ final class UpgradeCommand implements Callable<Integer>, Bench.Checked {
                 built.add(v);
             } catch (VersionJar.Refused e) {
                 System.err.println("bench: " + e.getMessage());
-                System.err.println("bench: nothing was measured");
-                return 1;
+                System.err.println("bench: nothing was measured for " + pair[0].words() + " -> " + pair[1].version());
+                return null;
             }
         }
-        if (buildOnly) {
-            return 0;
-        }
-        Versions versions = Versions.of(built.get(0), built.get(1));
-        RunPlan plan = new RunPlan(measured, versions.labels(), null, jmh, forkJdk);
-        VersionArms arms = new VersionArms(plan, versions, profile, !noBehaviour, List.of(Bench.class.getName(), "step"));
-        return new ComparisonRun(plan, System.out, arms, null).run();
+        return built;
     }
 
     /** rate-4000 and closed-x16 where {@code source} has them, else all of its shapes (smoke's, say). */

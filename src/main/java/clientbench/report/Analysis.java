@@ -60,6 +60,35 @@ public final class Analysis {
         return answer("look", run.toAbsolutePath().toString(), shape);
     }
 
+    /**
+     * Before an upgrade's gated run (analysis: foresee): per gated figure the change {@code pairs} pairs of {@code
+     * shapes} could detect, from the committed A/A run, and the pairs a threshold below it would need. False when the
+     * thresholds file was refused (said in one line).
+     */
+    public static boolean foresee(Path thresholds, int pairs, List<String> shapes, PrintStream out)
+            throws IOException, InterruptedException {
+        return run(out, "foresee", thresholds.toAbsolutePath().toString(), Integer.toString(pairs), String.join(",", shapes));
+    }
+
+    /**
+     * The gate over an upgrade's runs (analysis: gate, thresholds null: none, every figure shown only): its lines to
+     * {@code out}, the Markdown summary into {@code markdown}; its exit status (0 no regression shown, 1 a regression
+     * beyond a threshold, 3 a threshold the run could not resolve; 2 when it could not judge, said on stderr).
+     */
+    public static int gate(Path thresholds, Path markdown, List<Path> runs, PrintStream out)
+            throws IOException, InterruptedException {
+        String python = python();
+        if (python == null) {
+            return 2;
+        }
+        List<String> cmd = new ArrayList<>(List.of(python, analysisModule().toString(), "gate",
+                thresholds == null ? "-" : thresholds.toAbsolutePath().toString(), markdown.toAbsolutePath().toString()));
+        runs.forEach(r -> cmd.add(r.toAbsolutePath().toString()));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        out.print(new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+        return p.waitFor();
+    }
+
     private static String answer(String... args) throws IOException, InterruptedException {
         ByteArrayOutputStream text = new ByteArrayOutputStream();
         try (PrintStream out = new PrintStream(text, true, StandardCharsets.UTF_8)) {

@@ -58,6 +58,8 @@ public final class ComparisonRun {
     /** Each step a client refused, once for every round of its shape, and why. */
     private final List<String> skipped = new ArrayList<>();
 
+    private Path finishedDir;
+
     /**
      * @param arms what the run compares: the plan's clients ({@link ClientArms}), or an upgrade's versions ({@link
      *             VersionArms})
@@ -68,6 +70,11 @@ public final class ComparisonRun {
         this.out = out;
         this.arms = arms;
         this.interim = until == null ? null : new InterimVerdicts(until, out);
+    }
+
+    /** The run's folder once its data is whole ({@link #run} finished it); null before, or when no run gave a result. */
+    public Path finishedDir() {
+        return finishedDir;
     }
 
     public int run() throws IOException, InterruptedException {
@@ -112,7 +119,8 @@ public final class ComparisonRun {
         }
         run.finish(); // the data is whole; the report is drawn from the finished folder
         Runtime.getRuntime().removeShutdownHook(onInterrupt);
-        return report(run.finalDir());
+        finishedDir = run.finalDir();
+        return report(finishedDir);
     }
 
     /** The profile, the priority where it is not the one asked for, what runs and for about how long, the request. */

@@ -20,6 +20,6 @@ class NoBehaviourOptionTest {
         c = new UpgradeCommand();
         new CommandLine(c).parseArgs("jetty", "12.1.3", "12.1.14", "--no-behaviour", "--", "-foe", "true");
         assertTrue(c.noBehaviour);
-        assertEquals(List.of("-foe", "true"), c.jmhArgs, "JMH's arguments stay after --");
+        assertEquals(List.of("jetty", "12.1.3", "12.1.14", "-foe", "true"), c.positional, "JMH's arguments stay after --");
     }
 }
