@@ -99,7 +99,8 @@ def _rounds(run: cbl.Run, shape: str, figure: cbd.Figure) -> tuple:
         if label in refused:
             values[label], marks[label] = {}, set()
             continue
-        base = {r: delay_us + (noop.get(r, noop.median()) if figure.net else 0.0) for r in g["round"]}
+        fallback = noop.median()
+        base = {r: delay_us + (noop.get(r, fallback) if figure.net else 0.0) for r in g["round"]}
         steady = g["steady"] if "steady" in g else [True] * len(g)
         # a fork that never settled is left out, and so is its round's pair
         values[label] = {int(r): v - base[r] for r, v, ok in zip(g["round"], g[figure.column], steady) if v == v and ok}
