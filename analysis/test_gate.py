@@ -1,13 +1,15 @@
 """The merge gate of an upgrade run: the thresholds file, each status from hand-made upgrades, what a run of a given
 length foresees, and the gate's statuses over simulated A/A and planted runs decided as a real run is."""
 import json
-import math
+import random
+import statistics
 
 import pytest
 
 from analysis import load as cbl
 from analysis.decide import gate as cbg
 from analysis.decide import upgrade as cbu
+from analysis.testkit import upgrade_runs as ur
 
 AA_RUN = cbl.ROOT / "results" / "20261129-010002-vm"
 GATE_TOML = cbl.ROOT / "examples" / "gate.toml"
@@ -219,3 +221,30 @@ def test_the_reference_run_is_the_newest_a_a_upgrade_run(tmp_path):
     assert cbg.reference_run(cbl.ROOT / "results") == AA_RUN
     with pytest.raises(cbl.AnalysisError, match="no A/A upgrade run"):
         cbg.reference_run(tmp_path / "20260501-d")
+
+
+# ---------------------------------------------------------------- what the gate's statuses are worth
+
+def test_the_made_up_runs_spread_as_the_reference_run_did():
+    # Their CPU `detectable` is the reference's spread read back: over 200 runs its median is within 10% of the
+    # reference's 6.6% (a sample sd over 6 pairs has its median at 0.97 of the true one). Twice the spread fails.
+    rng, figures = random.Random(2), ur.spreads(ur.reference())
+    cpu = next(f for f in ur.reference()["figures"] if f["figure"] == "cpu")
+    got = statistics.median(next(f["detectable"] for f in cbu.decide(ur.made_up(rng, figures))["figures"]
+                                 if f["figure"] == "cpu") for _ in range(200))
+    assert got == pytest.approx(cpu["detectable"], rel=0.1), (got, cpu["detectable"])
+
+
+def test_an_aa_run_fails_the_gate_in_at_most_5_percent_of_runs():
+    # 2,000 made-up A/A runs in the reference's design and spreads, cpu, alloc and p50 gated at 5%, each decided and
+    # gated as a real run: status 1 is a false alarm, at most the verdict's 5% (binomial sd 0.5%). Judging a figure's
+    # high end against the threshold instead of its low end raises it past 40%.
+    r = ur.rates()
+    assert r["runs"] >= 2000
+    assert r[1] <= 0.05, r
+
+
+def test_a_planted_15_percent_cpu_regression_fails_the_gate_in_at_least_80_percent_of_runs():
+    # New's CPU per request 15% above old's at the reference's CPU spread, 6 pairs, 500 runs (binomial sd 1.8% at 80%).
+    r = ur.rates(ur.PLANTED, ur.PLANTED_RUNS, seed=11)
+    assert r[1] >= 0.8, r
