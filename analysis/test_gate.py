@@ -9,6 +9,8 @@ import pytest
 from analysis import load as cbl
 from analysis.decide import gate as cbg
 from analysis.decide import upgrade as cbu
+from analysis.decide import verdict as cbd
+from analysis.report import markdown as md
 from analysis.testkit import upgrade_runs as ur
 
 AA_RUN = cbl.ROOT / "results" / "20261129-010002-vm"
@@ -66,11 +68,9 @@ THRESHOLDS = {**dict.fromkeys(cbg.KEYS, "open"), "cpu": 0.05, "p50": 0.05, "thro
 
 
 def _figure(key: str, ratio, low, high, detectable, better="lower", marks=(), shape="rate-4000") -> dict:
-    return {"shape": shape, "figure": key, "label": {"cpu": "CPU per request", "p50": "latency p50",
-                                                     "throughput": "throughput", "p99": "latency p99"}[key],
-            "unit": "us", "better": better, "net": True, "marks": list(marks), "rounds": 6, "old": 40.0,
-            "new": 40.0 * (ratio or 1), "ratio": ratio, "low": low, "high": high, "detectable": detectable,
-            "verdict": cbu.NONE}
+    return {"shape": shape, "figure": key, "label": cbd.BY_KEY[key].label, "unit": "us", "better": better,
+            "net": True, "marks": list(marks), "rounds": 6, "old": 40.0, "new": 40.0 * (ratio or 1), "ratio": ratio,
+            "low": low, "high": high, "detectable": detectable, "verdict": cbu.NONE}
 
 
 def _cell(heading: str, change: str, old_mark: str, new_mark: str) -> dict:
@@ -215,9 +215,12 @@ def test_the_reference_run_is_the_newest_a_a_upgrade_run(tmp_path):
         (tmp_path / name).mkdir()
         (tmp_path / name / "env.json").write_text(json.dumps(
             {"upgrade": {"old": {"version": old}, "new": {"version": new}}}))
+        (tmp_path / name / "summary.json").write_text("{}")
     (tmp_path / "20260501-d").mkdir()  # a comparison, no upgrade
     (tmp_path / "20260501-d" / "env.json").write_text("{}")
     assert cbg.reference_run(tmp_path).name == "20260301-b"
+    (tmp_path / "20260301-b" / "INCOMPLETE").write_text("interrupted")
+    assert cbg.reference_run(tmp_path).name == "20260101-a", "an interrupted run is no reference"
     assert cbg.reference_run(cbl.ROOT / "results") == AA_RUN
     with pytest.raises(cbl.AnalysisError, match="no A/A upgrade run"):
         cbg.reference_run(tmp_path / "20260501-d")
@@ -248,3 +251,70 @@ def test_a_planted_15_percent_cpu_regression_fails_the_gate_in_at_least_80_perce
     # New's CPU per request 15% above old's at the reference's CPU spread, 6 pairs, 500 runs (binomial sd 1.8% at 80%).
     r = ur.rates(ur.PLANTED, ur.PLANTED_RUNS, seed=11)
     assert r[1] >= 0.8, r
+
+
+# ---------------------------------------------------------------- the summary and the terminal's lines
+
+def _regressed_run() -> tuple:
+    u = _upgrade([_figure("cpu", 1.16, 1.09, 1.23, 0.066, marks=["jit"]), *PASSING[1:]],
+                 [_cell("h2 streams", "broken", "ok", "NO")])
+    return u, cbg.gate(u, THRESHOLDS)
+
+
+def test_the_summary_leads_with_the_status_and_why_then_the_table_and_the_behaviour_that_changed():
+    text = md.summary([_regressed_run()])
+    lines = text.splitlines()
+    assert lines[0] == "## Upgrade gate: regression"
+    assert lines[2] == ("**exit 1 (regression)**: CPU per request x1.16 [1.09, 1.23] beyond +5% (rate-4000, "
+                        "marked jit); 1 more regressed")
+    assert "### jetty 1.0 -> 1.1: regression" in lines
+    assert "The library its forks loaded: `g:a:1.0` -> `g:a:1.1`" in lines
+    assert ("| rate-4000 | CPU per request\\* | 40 us | 46 us | 1.16 | [1.09, 1.23] | no difference detected | 6.6% | "
+            "+5% | **regressed** |") in lines
+    assert ("| closed | throughput | 40 us | 40 us | 1 | [0.98, 1.02] | no difference detected | 3.0% | "
+            "5% worse (x0.952) | passed |") in lines
+    assert "- broken: h2 streams, 0 of 64 ok -> 5 of 64 NO (**regressed**)" in lines
+    assert "\\* marked by its forks: jit (summary.json says which)" in lines
+    assert "Measured on 2 cores of Test CPU, JDK 25, 6 pairs" in text and "first look" not in text
+
+
+def test_the_summary_says_when_no_behaviour_cell_changed_and_warns_of_a_first_look():
+    u = _upgrade(PASSING)
+    u["holdsFor"]["firstLook"] = True
+    text = md.summary([(u, cbg.gate(u, THRESHOLDS))])
+    assert text.splitlines()[0] == "## Upgrade gate: no regression shown"
+    assert "Behaviour: no behaviour cell changed (20 cases)." in text.splitlines()
+    assert "> **A first look, not for decisions**" in text
+
+
+def test_the_summary_of_one_client_with_every_figure_fits_a_pull_request_comment():
+    # the default shapes' eleven figures (rate-4000's six, closed-x16's five) and five behaviour cells changed
+    figures = [_figure(k, 1.0, 0.98, 1.02, 0.03, shape="rate-4000") for k in ("cpu", "alloc", "syscalls",
+                                                                               "cswitches", "p50", "p99")]
+    figures += [_figure(k, 1.0, 0.98, 1.02, 0.03, "higher" if k == "throughput" else "lower", shape="closed-x16")
+                for k in ("cpu", "alloc", "syscalls", "cswitches", "throughput")]
+    u = _upgrade(figures, [_cell(f"case {i}", "fixed", "NO", "ok") for i in range(5)])
+    lines = md.summary([(u, cbg.gate(u, THRESHOLDS))]).splitlines()
+    assert sum(line.startswith("| ") for line in lines) == 12 and len(lines) < 60, len(lines)
+
+
+def test_the_terminal_lines_end_with_the_status_line():
+    u, g = _regressed_run()
+    lines = md.gate_lines([(u, g)])
+    assert lines[0] == "gate jetty 1.0 -> 1.1: 1 (regression)"
+    assert lines[-1] == f"gate: 1 (regression): {g['because']}"
+    assert lines[2].split() == ["rate-4000", "CPU", "per", "request*", "1.16", "[1.09,", "1.23]", "6.6%", "+5%",
+                                "regressed"]
+
+
+def test_foresee_lines_say_the_reference_and_what_each_gated_figure_needs():
+    u = json.loads((AA_RUN / "summary.json").read_text())["upgrade"]
+    t = {**cbg.read_thresholds(GATE_TOML), "cpu": 0.005, "knee": 0.1}
+    lines = md.foresee_lines(cbg.foresee(t, u, 6, 6), AA_RUN.name, u["holdsFor"])
+    assert lines[0] == ("foresee: 6 pairs, 6 figures together, at the spread of the A/A run 20261129-010002-vm "
+                        "(2 cores of AMD EPYC, JDK 25.0.3)")
+    assert "  rate-4000 CPU per request: could detect 6.6%, threshold +0.5%: unresolved; more than 60 pairs would be " \
+           "needed" in lines
+    assert "  rate-4000 bytes allocated per request: could detect 2.2%, threshold +10%: resolved" in lines
+    assert "  rate-4000 latency p50: could detect 5.8%, threshold +5%: unresolved; 7 pairs would resolve it" in lines
+    assert "  knee: threshold 10% worse (x0.909); not in the reference run: nothing foreseen" in lines

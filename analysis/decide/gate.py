@@ -95,10 +95,13 @@ def _figure(f: dict, t) -> dict:
 
 def _missing(key: str, t: float) -> dict:
     """A gated figure the run holds in no shape (not measured, or CPU read on ticks): nothing seen, nothing passed."""
+    return {"kind": "figure", **_unseen(key), "ratio": None, "low": None, "high": None, "detectable": None,
+            "rounds": 0, "marks": [], "threshold": t, "gate": UNRESOLVED}
+
+
+def _unseen(key: str) -> dict:
     fig = cbd.BY_KEY[key]
-    return {"kind": "figure", "shape": None, "figure": key, "label": fig.label,
-            "better": "higher" if fig.higher_is_better else "lower", "ratio": None, "low": None, "high": None,
-            "detectable": None, "rounds": 0, "marks": [], "threshold": t, "gate": UNRESOLVED}
+    return {"shape": None, "figure": key, "label": fig.label, "better": "higher" if fig.higher_is_better else "lower"}
 
 
 def _behaviour(b: dict | None, t: str) -> list:
@@ -125,7 +128,7 @@ def _because(cells: list, status: int, thresholds: dict) -> str:
         said = f"{passed} gated figures within their thresholds, each able to see a change of its threshold"
         return said + ("; no behaviour cell broken" if thresholds.get("behaviour") == BROKEN else "")
     hit = [c for c in cells if c["gate"] == state]
-    more = f" (and {len(hit) - 1} more {state})" if len(hit) > 1 else ""
+    more = f"; {len(hit) - 1} more {state}" if len(hit) > 1 else ""
     return why(hit[0]) + more
 
 
@@ -135,7 +138,7 @@ def why(c: dict) -> str:
         if c["aspect"] is None:
             return "behaviour is gated and the run has no behaviour cases (--no-behaviour)"
         return f"behaviour {c['heading']} {c['change']}: {c['old']} -> {c['new']}"
-    limit = _limit(c)
+    limit = limit_text(c)
     if c["shape"] is None:
         return f"{c['label']} is gated at {limit} and the run compared it in no shape"
     where = f" ({c['shape']}" + (f", marked {', '.join(c['marks'])})" if c["marks"] else ")")
@@ -149,8 +152,8 @@ def why(c: dict) -> str:
     return f"{c['label']} x{cbu.ratio_text(c)} {cbu.interval_text(c)}, could detect {cbu.detectable(c)}{where}"
 
 
-def _limit(c: dict) -> str:
-    """The threshold as the worse direction says it: '+5%' for a cost, '-4.76%' (x1/1.05) for throughput or a knee."""
+def limit_text(c: dict) -> str:
+    """The threshold as the worse direction says it: '+5%' for a cost, '5% worse (x0.952)' for throughput or a knee."""
     t = c["threshold"]
     return f"+{cbl.percent(t)}" if c["better"] == "lower" else f"{cbl.percent(t)} worse (x{1 / (1 + t):.3g})"
 
@@ -194,29 +197,36 @@ def foresee(thresholds: dict, reference_u: dict, pairs: int, figures: int) -> li
     pairs that would (None beyond MAX_PAIRS)."""
     if pairs < 2:
         raise cbl.AnalysisError(f"{pairs} pairs: an interval needs at least 2")
+    conf, together = reference_u["confidence"], reference_u["figuresTogether"]
     out = []
     for f in reference_u["figures"]:
         t = thresholds.get(f["figure"], OPEN)
         if t == OPEN:
             continue
-        sd = pair_spread(f, reference_u["figuresTogether"], reference_u["confidence"])
-        d = None if sd is None else detectable_at(sd, pairs, figures, reference_u["confidence"])
-        need = None if sd is None else next((n for n in range(2, MAX_PAIRS + 1)
-                                             if detectable_at(sd, n, figures, reference_u["confidence"]) <= t), None)
-        out.append({"shape": f["shape"], "figure": f["figure"], "label": f["label"], "better": f["better"],
-                    "threshold": t, "sd": sd, "referenceRounds": f["rounds"], "pairs": pairs, "figures": figures,
-                    "detectable": d, "resolves": d is not None and d <= t, "pairsNeeded": need, "maxPairs": MAX_PAIRS})
-    return out
+        sd = pair_spread(f, together, conf)
+        d = None if sd is None else detectable_at(sd, pairs, figures, conf)
+        need = None if sd is None else next(
+            (n for n in range(2, MAX_PAIRS + 1) if detectable_at(sd, n, figures, conf) <= t), None)
+        out.append({**{k: f[k] for k in ("shape", "figure", "label", "better")}, "referenceRounds": f["rounds"],
+                    "sd": sd, "detectable": d, "resolves": d is not None and d <= t, "pairsNeeded": need})
+    seen = {f["figure"] for f in reference_u["figures"]}
+    out += [{**_unseen(key), "referenceRounds": 0, "sd": None, "detectable": None, "resolves": False,
+             "pairsNeeded": None} for key in KEYS[:-1] if thresholds.get(key, OPEN) != OPEN and key not in seen]
+    return [{**p, "threshold": thresholds[p["figure"]], "pairs": pairs, "figures": figures, "maxPairs": MAX_PAIRS}
+            for p in out]
 
 
 def reference_run(results_dir) -> Path:
     """The newest run folder under `results_dir` of an A/A upgrade (env.json's `upgrade` with one version twice)."""
     found = []
     for p in Path(results_dir).iterdir() if Path(results_dir).is_dir() else []:
+        if not (p / "summary.json").is_file() or (p / "INCOMPLETE").exists():
+            continue  # not a finished run
         try:
-            up = json.loads((p / "env.json").read_text(encoding="utf-8")).get("upgrade") if p.is_dir() else None
+            env = json.loads((p / "env.json").read_text(encoding="utf-8"))
         except (OSError, ValueError):
-            continue  # not a run folder, or one still being written
+            continue
+        up = env.get("upgrade") if isinstance(env, dict) else None
         versions = {(up.get(side) or {}).get("version") for side in ("old", "new")} if isinstance(up, dict) else set()
         if len(versions) == 1 and None not in versions:
             found.append(p)
