@@ -298,11 +298,12 @@ def test_the_summary_of_one_client_with_every_figure_fits_a_pull_request_comment
     assert sum(line.startswith("| ") for line in lines) == 12 and len(lines) < 60, len(lines)
 
 
-def test_the_terminal_lines_end_with_the_status_line():
+def test_the_terminal_lines_give_each_figure_its_threshold_and_gate_and_the_status_line_its_because():
     u, g = _regressed_run()
     lines = md.gate_lines([(u, g)])
     assert lines[0] == "gate jetty 1.0 -> 1.1: 1 (regression)"
-    assert lines[-1] == f"gate: 1 (regression): {g['because']}"
+    assert lines[-1] == "  behaviour h2 streams: 0 of 64 ok -> 5 of 64 NO (regressed)"
+    assert md.status_line(cbg.gate_all([u], THRESHOLDS)) == f"gate: 1 (regression): {g['because']}"
     assert lines[2].split() == ["rate-4000", "CPU", "per", "request*", "1.16", "[1.09,", "1.23]", "6.6%", "+5%",
                                 "regressed"]
 
@@ -311,10 +312,83 @@ def test_foresee_lines_say_the_reference_and_what_each_gated_figure_needs():
     u = json.loads((AA_RUN / "summary.json").read_text())["upgrade"]
     t = {**cbg.read_thresholds(GATE_TOML), "cpu": 0.005, "knee": 0.1}
     lines = md.foresee_lines(cbg.foresee(t, u, 6, 6), AA_RUN.name, u["holdsFor"])
-    assert lines[0] == ("foresee: 6 pairs, 6 figures together, at the spread of the A/A run 20261129-010002-vm "
+    assert lines[0] == ("foresee: 6 pairs, 6 figures together, at the spread of run 20261129-010002-vm "
                         "(2 cores of AMD EPYC, JDK 25.0.3)")
     assert "  rate-4000 CPU per request: could detect 6.6%, threshold +0.5%: unresolved; more than 60 pairs would be " \
            "needed" in lines
     assert "  rate-4000 bytes allocated per request: could detect 2.2%, threshold +10%: resolved" in lines
     assert "  rate-4000 latency p50: could detect 5.8%, threshold +5%: unresolved; 7 pairs would resolve it" in lines
     assert "  knee: threshold 10% worse (x0.909); not in the reference run: nothing foreseen" in lines
+
+
+# ---------------------------------------------------------------- the command line
+
+def _cli(*args, env=None):
+    import os
+    import subprocess
+    import sys
+
+    environ = {k: v for k, v in os.environ.items() if k != "GITHUB_STEP_SUMMARY"}
+    return subprocess.run([sys.executable, str(cbl.ROOT / "analysis" / "cli.py"), *map(str, args)],
+                          capture_output=True, text=True, env={**environ, **(env or {})}, timeout=300)
+
+
+def _regressed_copy(tmp_path):
+    """The committed A/A run, its decided CPU per request made 16% worse (summary.json's upgrade is what gate reads)."""
+    import shutil
+
+    run = tmp_path / "regressed"
+    shutil.copytree(AA_RUN, run)
+    summary = json.loads((run / "summary.json").read_text())
+    cpu = next(f for f in summary["upgrade"]["figures"] if f["figure"] == "cpu")
+    cpu.update(ratio=1.16, low=1.09, high=1.23, verdict=cbu.WORSE)
+    (run / "summary.json").write_text(json.dumps(summary))
+    return run
+
+
+def test_the_gate_command_exits_with_each_status_and_prints_its_line_last(tmp_path):
+    out = tmp_path / "summary.md"
+    done = _cli("gate", GATE_TOML, out, AA_RUN)
+    assert done.returncode == 3, done.stderr
+    assert done.stdout.splitlines()[-1].startswith("gate: 3 (could not resolve): CPU per request could detect 6.6%")
+    assert out.read_text().startswith("## Upgrade gate: could not resolve\n")
+
+    loose = _toml(tmp_path, '[thresholds]\ncpu = "10%"\nalloc = "10%"\np50 = "10%"\nbehaviour = "broken"\n')
+    assert _cli("gate", loose, out, AA_RUN).returncode == 0
+    assert out.read_text().startswith("## Upgrade gate: no regression shown\n"), "written whole, not appended"
+
+    done = _cli("gate", GATE_TOML, out, AA_RUN, _regressed_copy(tmp_path))
+    assert done.returncode == 1, done.stderr
+    assert done.stdout.splitlines()[-1] == ("gate: 1 (regression): jetty 12.1.14 -> 12.1.14: CPU per request x1.16 "
+                                            "[1.09, 1.23] beyond +5% (rate-4000, marked jit, lag)")
+    assert out.read_text().count("### jetty 12.1.14 -> 12.1.14") == 2
+
+
+def test_a_bad_thresholds_file_or_run_exits_2_in_one_line_and_writes_nothing(tmp_path):
+    out = tmp_path / "summary.md"
+    done = _cli("gate", _toml(tmp_path, '[thresholds]\ncpu = "5"\n'), out, AA_RUN)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "gate.toml: [thresholds] cpu" in done.stderr
+    done = _cli("gate", GATE_TOML, out, tmp_path / "nowhere")
+    assert done.returncode == 2 and "nowhere: no such run folder" in done.stderr
+    assert not out.exists()
+    assert _cli("gate", GATE_TOML, out).returncode == 2, "no run: the usage"
+
+
+def test_the_summary_is_appended_to_githubs_step_summary_file(tmp_path):
+    step = tmp_path / "step_summary"
+    step.write_text("an earlier step's summary\n")
+    done = _cli("gate", GATE_TOML, step, AA_RUN, env={"GITHUB_STEP_SUMMARY": str(step)})
+    assert done.returncode == 3, done.stderr
+    assert step.read_text().startswith("an earlier step's summary\n\n## Upgrade gate: could not resolve\n")
+
+
+def test_foresee_names_its_reference_and_exits_2_on_a_bad_count():
+    done = _cli("foresee", GATE_TOML, 8, 11)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("foresee: 8 pairs, 11 figures together, at the spread of run 20261129-010002-vm "
+                               "(2 cores of AMD EPYC")
+    assert "  rate-4000 CPU per request: could detect 5.5%, threshold +5%: unresolved; 9 pairs would resolve it" \
+        in lines
+    assert _cli("foresee", GATE_TOML, 1, 11).returncode == 2
+    assert _cli("foresee", GATE_TOML, "x", 11).returncode == 2

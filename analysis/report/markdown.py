@@ -107,7 +107,7 @@ def _md(text) -> str:
 # ---------------------------------------------------------------- the terminal
 
 def gate_lines(runs_and_gates: list, width: int = 118) -> list:
-    """Per run its table with thresholds and gates, the behaviour cells the gate failed; last, the status line."""
+    """Per run its table with thresholds and gates, and the behaviour cells the gate judged; `status_line` follows."""
     lines = []
     for u, g in runs_and_gates:
         lines.append(f"gate {u['client']} {u['old']['version']} -> {u['new']['version']}: {g['status']} ({g['word']})")
@@ -117,7 +117,7 @@ def gate_lines(runs_and_gates: list, width: int = 118) -> list:
         lines += ["  " + "  ".join(x.ljust(w) for x, w in zip(r, widths)).rstrip() for r in table]
         lines += [f"  behaviour {c['heading']}: {c['old']} -> {c['new']} ({c['gate']})" for c in g["cells"]
                   if c["kind"] == "behaviour" and c["gate"] != cbg.OPEN]
-    return [line[:width] for line in lines] + [status_line(cbg.combine([g for _, g in runs_and_gates]))]
+    return [line[:width] for line in lines]
 
 
 def status_line(overall: dict) -> str:
@@ -131,8 +131,8 @@ def foresee_lines(predictions: list, reference: str, holds_for: dict) -> list:
     if not predictions:
         return ["foresee: nothing gated (every threshold open)"]
     p0 = predictions[0]
-    lines = [f"foresee: {p0['pairs']} pairs, {p0['figures']} figures together, at the spread of the A/A run "
-             f"{reference} ({holds_for['cores']} cores of {holds_for['cpuModel']}, JDK {holds_for['jdk']})"]
+    lines = [f"foresee: {p0['pairs']} pairs, {p0['figures']} figures together, at the spread of run {reference} "
+             f"({holds_for['cores']} cores of {holds_for['cpuModel']}, JDK {holds_for['jdk']})"]
     for p in predictions:
         name, limit = f"{p['shape']} {p['label']}" if p["shape"] else p["label"], cbg.limit_text(p)
         if p["detectable"] is None:
