@@ -3,7 +3,9 @@
 Commands and arguments: USAGE. check, decide (the verdict; an upgrade run's ratios), upgrade (ratios new/old), compare
 (two runs), render (the report), readme (README's generated blocks, the verdict page's beside it; an A/A run's
 resolution block there) and compact (a reference run) each read run folders and print or write; look (a running
-folder: whether a shape is decided, as JSON) is what a run given --until-decided asks after each round.
+folder: whether a shape is decided, as JSON) is what a run given --until-decided asks after each round. gate (upgrade
+runs against a thresholds file: a Markdown summary, and the exit status 0, 1 or 3) and foresee (what a run of a given
+length would resolve) are a pull-request check's; they exit 2 on bad input, as 1 is the gate's "regression".
 """
 from __future__ import annotations
 
@@ -16,9 +18,10 @@ if __package__ in (None, ""):  # run as a file: the package from the checkout, n
 from analysis import load as cbl
 
 USAGE = ("usage: analysis/cli.py check RUN | decide RUN | upgrade RUN | compare RUN_A RUN_B | "
-         "render OUT.html RUN [RUN] | readme RUN [README.md [OTHER]] | compact RUN OUT | look RUN SHAPE")
+         "render OUT.html RUN [RUN] | readme RUN [README.md [OTHER]] | compact RUN OUT | look RUN SHAPE | "
+         "gate THRESHOLDS SUMMARY_OUT RUN [RUN ...] | foresee THRESHOLDS PAIRS FIGURES [REFERENCE_RUN]")
 ARITY = {"check": (1, 1), "decide": (1, 1), "upgrade": (1, 1), "compare": (2, 2), "render": (2, 3), "readme": (1, 3),
-         "compact": (2, 2), "look": (2, 2)}
+         "compact": (2, 2), "look": (2, 2), "gate": (3, sys.maxsize), "foresee": (3, 4)}
 
 
 def main(argv) -> int:
@@ -26,6 +29,10 @@ def main(argv) -> int:
     if command not in ARITY or not ARITY[command][0] <= len(args) <= ARITY[command][1]:
         print(USAGE, file=sys.stderr)
         return 2
+    if command == "gate":
+        return gate(args[0], Path(args[1]), args[2:])
+    if command == "foresee":
+        return foresee(*args)
     try:
         if command == "render":
             import analysis.report.render
@@ -82,6 +89,66 @@ def main(argv) -> int:
     except cbl.AnalysisError as e:
         print(f"report: {e}", file=sys.stderr)
         return 1
+    return 0
+
+
+def gate(thresholds: str, summary_out: Path, runs: list) -> int:
+    """Each upgrade run gated; the Markdown summary written; the table printed, the status line last. Returns the
+    status: 0 no regression shown, 1 a regression, 3 could not resolve; 2 for a bad thresholds file or run folder."""
+    from analysis.decide import gate as cbg
+    from analysis.decide import upgrade as cbu
+    from analysis.report import markdown as md
+
+    try:
+        t = cbg.read_thresholds(thresholds)
+        us = [cbu.read(cbl.load_run(p)) for p in runs]
+    except cbl.AnalysisError as e:
+        print(f"gate: {e}", file=sys.stderr)
+        return 2
+    result = cbg.gate_all(us, t)
+    pairs = list(zip(us, result["runs"]))
+    try:
+        write_summary(summary_out, md.summary(pairs))
+    except OSError as e:
+        print(f"gate: {summary_out}: cannot write the summary ({e.strerror})", file=sys.stderr)
+        return 2
+    print("\n".join(md.gate_lines(pairs) + [md.status_line(result)]))
+    return result["status"]
+
+
+def write_summary(path: Path, text: str):
+    """Appended to the file $GITHUB_STEP_SUMMARY names (GitHub appends a step's summaries), in one write; any other
+    file written whole, atomically."""
+    import os
+
+    from analysis.decide import verdict as cbd
+
+    step = os.environ.get("GITHUB_STEP_SUMMARY")
+    if step and path.resolve() == Path(step).resolve():
+        with path.open("a", encoding="utf-8") as f:
+            f.write(("\n" if path.is_file() and path.stat().st_size else "") + text)
+    else:
+        cbd.write_atomically(path, text)
+
+
+def foresee(thresholds: str, pairs: str, figures: str, reference: str | None = None) -> int:
+    """Before measuring: per gated figure, the change a run of PAIRS pairs and FIGURES figures could detect at a
+    reference A/A run's spread (the newest under results/ unless named)."""
+    from analysis.decide import gate as cbg
+    from analysis.decide import upgrade as cbu
+    from analysis.report import markdown as md
+
+    if not (pairs.isdigit() and int(pairs) >= 2 and figures.isdigit() and int(figures) >= 1):
+        print(f"foresee: PAIRS {pairs!r} and FIGURES {figures!r}: whole numbers, PAIRS at least 2", file=sys.stderr)
+        return 2
+    try:
+        t = cbg.read_thresholds(thresholds)
+        path = Path(reference) if reference else cbg.reference_run(cbl.ROOT / "results")
+        u = cbu.read(cbl.load_run(path))
+    except cbl.AnalysisError as e:
+        print(f"foresee: {e}", file=sys.stderr)
+        return 2
+    print("\n".join(md.foresee_lines(cbg.foresee(t, u, int(pairs), int(figures)), path.name, u["holdsFor"])))
     return 0
 
 

@@ -8,8 +8,8 @@ HERE = Path(__file__).resolve().parent
 LAYERS = ["load",
           "stats.quantiles", "stats.pairwise",
           "decide.startup", "decide.behaviour", "decide.conditions", "decide.layercost", "decide.pairs",
-          "decide.verdict", "decide.upgrade",
-          "report.estimates", "report.figures", "report.tables", "report.render",
+          "decide.verdict", "decide.upgrade", "decide.gate",
+          "report.estimates", "report.figures", "report.tables", "report.render", "report.markdown",
           "compact", "cli"]
 FOLDERS = ["load", "stats", "decide", "report", "compact", "cli"]
 TEST_ONLY = "testkit"

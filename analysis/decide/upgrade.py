@@ -99,7 +99,8 @@ def _rounds(run: cbl.Run, shape: str, figure: cbd.Figure) -> tuple:
         if label in refused:
             values[label], marks[label] = {}, set()
             continue
-        base = {r: delay_us + (noop.get(r, noop.median()) if figure.net else 0.0) for r in g["round"]}
+        fallback = noop.median()
+        base = {r: delay_us + (noop.get(r, fallback) if figure.net else 0.0) for r in g["round"]}
         steady = g["steady"] if "steady" in g else [True] * len(g)
         # a fork that never settled is left out, and so is its round's pair
         values[label] = {int(r): v - base[r] for r, v, ok in zip(g["round"], g[figure.column], steady) if v == v and ok}
@@ -229,17 +230,17 @@ def _cell(x) -> str:
 
 # ---------------------------------------------------------------- words and the figure
 
-def _x(x: float) -> str:
+def factor(x: float) -> str:
     """A ratio in three digits; beyond a factor 100 either way, only that (two rounds give such intervals)."""
     return ">100" if x > 100 else "<0.01" if x < 0.01 else f"{x:.3g}"
 
 
-def _ratio(f: dict) -> str:
-    return "-" if f["ratio"] is None else _x(f["ratio"])
+def ratio_text(f: dict) -> str:
+    return "-" if f["ratio"] is None else factor(f["ratio"])
 
 
-def _interval(f: dict) -> str:
-    return "-" if f["low"] is None else f"[{_x(f['low'])}, {_x(f['high'])}]"
+def interval_text(f: dict) -> str:
+    return "-" if f["low"] is None else f"[{factor(f['low'])}, {factor(f['high'])}]"
 
 
 def detectable(f: dict) -> str:
@@ -252,8 +253,8 @@ def table(u: dict) -> pd.DataFrame:
     """One row per shape and figure: the two values, the ratio new/old, its interval, the verdict, and the change the
     run finds four times in five; '*' after a figure whose forks raised a mark. The terminal and the report print it."""
     rows = [{"shape": f["shape"], "figure": f["label"] + ("*" if f["marks"] else ""),
-             "old": cbd.fmt(f["old"], f["unit"]), "new": cbd.fmt(f["new"], f["unit"]), "new/old": _ratio(f),
-             "95% interval": _interval(f), "verdict": f["verdict"], "could detect": detectable(f),
+             "old": cbd.fmt(f["old"], f["unit"]), "new": cbd.fmt(f["new"], f["unit"]), "new/old": ratio_text(f),
+             "95% interval": interval_text(f), "verdict": f["verdict"], "could detect": detectable(f),
              "rounds": f["rounds"]} for f in u["figures"]]
     return pd.DataFrame(rows, columns=["shape", "figure", "old", "new", "new/old", "95% interval", "verdict",
                                        "could detect", "rounds"])
