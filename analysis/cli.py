@@ -19,7 +19,7 @@ from analysis import load as cbl
 
 USAGE = ("usage: analysis/cli.py check RUN | decide RUN | upgrade RUN | compare RUN_A RUN_B | "
          "render OUT.html RUN [RUN] | readme RUN [README.md [OTHER]] | compact RUN OUT | look RUN SHAPE | "
-         "gate THRESHOLDS SUMMARY_OUT RUN [RUN ...] | foresee THRESHOLDS PAIRS FIGURES [REFERENCE_RUN]")
+         "gate THRESHOLDS SUMMARY_OUT RUN [RUN ...] | foresee THRESHOLDS PAIRS SHAPES [REFERENCE_RUN]")
 ARITY = {"check": (1, 1), "decide": (1, 1), "upgrade": (1, 1), "compare": (2, 2), "render": (2, 3), "readme": (1, 3),
          "compact": (2, 2), "look": (2, 2), "gate": (3, sys.maxsize), "foresee": (3, 4)}
 
@@ -131,15 +131,15 @@ def write_summary(path: Path, text: str):
         cbd.write_atomically(path, text)
 
 
-def foresee(thresholds: str, pairs: str, figures: str, reference: str | None = None) -> int:
-    """Before measuring: per gated figure, the change a run of PAIRS pairs and FIGURES figures could detect at a
-    reference A/A run's spread (the newest under results/ unless named)."""
+def foresee(thresholds: str, pairs: str, shapes: str, reference: str | None = None) -> int:
+    """Before measuring: per gated figure of SHAPES (a,b), the change a run of PAIRS pairs could detect at a reference
+    A/A run's spread (the newest under results/ unless named), its figures of those shapes judged together."""
     from analysis.decide import gate as cbg
     from analysis.decide import upgrade as cbu
     from analysis.report import markdown as md
 
-    if not (pairs.isdigit() and int(pairs) >= 2 and figures.isdigit() and int(figures) >= 1):
-        print(f"foresee: PAIRS {pairs!r} and FIGURES {figures!r}: whole numbers, PAIRS at least 2", file=sys.stderr)
+    if not (pairs.isdigit() and int(pairs) >= 2):
+        print(f"foresee: PAIRS {pairs!r}: a whole number, at least 2", file=sys.stderr)
         return 2
     try:
         t = cbg.read_thresholds(thresholds)
@@ -148,9 +148,14 @@ def foresee(thresholds: str, pairs: str, figures: str, reference: str | None = N
     except cbl.AnalysisError as e:
         print(f"foresee: {e}", file=sys.stderr)
         return 2
-    print("\n".join(md.foresee_lines(cbg.foresee(t, u, int(pairs), int(figures)), path.name, u["holdsFor"])))
+    wanted = [s for s in shapes.split(",") if s]
+    seen = {f["shape"] for f in u["figures"]}
+    ref = {**u, "figures": [f for f in u["figures"] if f["shape"] in wanted]}
+    lines = md.foresee_lines(cbg.foresee(t, ref, int(pairs), max(1, len(ref["figures"]))), path.name, u["holdsFor"])
+    lines += [f"foresee: {s}: not in {path.name}; what it can detect is said after the run" for s in wanted
+              if s not in seen]
+    print("\n".join(lines))
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv))

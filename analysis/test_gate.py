@@ -383,12 +383,31 @@ def test_the_summary_is_appended_to_githubs_step_summary_file(tmp_path):
 
 
 def test_foresee_names_its_reference_and_exits_2_on_a_bad_count():
-    done = _cli("foresee", GATE_TOML, 8, 11)
+    done = _cli("foresee", GATE_TOML, 8, "rate-4000,closed-x16")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[0].startswith("foresee: 8 pairs, 11 figures together, at the spread of run 20261129-010002-vm "
+    assert lines[0].startswith("foresee: 8 pairs, 6 figures together, at the spread of run 20261129-010002-vm "
                                "(2 cores of AMD EPYC")
-    assert "  rate-4000 CPU per request: could detect 5.5%, threshold +5%: unresolved; 9 pairs would resolve it" \
-        in lines
-    assert _cli("foresee", GATE_TOML, 1, 11).returncode == 2
-    assert _cli("foresee", GATE_TOML, "x", 11).returncode == 2
+    assert "  rate-4000 CPU per request: could detect 4.9%, threshold +5%: resolved" in lines
+    assert "foresee: closed-x16: not in 20261129-010002-vm; what it can detect is said after the run" in lines
+    assert _cli("foresee", GATE_TOML, 1, "rate-4000").returncode == 2
+    assert _cli("foresee", GATE_TOML, "x", "rate-4000").returncode == 2
+
+
+def test_no_thresholds_file_gates_nothing_and_passes(tmp_path):
+    done = _cli("gate", "-", tmp_path / "s.md", AA_RUN)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "gate: 0 (no regression shown): nothing gated: every threshold is open"
+    assert "## Upgrade gate: no regression shown" in (tmp_path / "s.md").read_text()
+
+
+def test_a_planted_run_is_never_the_reference(tmp_path):
+    import shutil
+
+    planted = tmp_path / "results" / "29990101-000000-vm"
+    shutil.copytree(AA_RUN, planted)
+    env = json.loads((planted / "env.json").read_text())
+    env["upgrade"]["planted"] = {"label": env["upgrade"]["new"]["label"], "spinNanosPerRequest": 8000}
+    (planted / "env.json").write_text(json.dumps(env))
+    shutil.copytree(AA_RUN, tmp_path / "results" / AA_RUN.name)
+    assert cbg.reference_run(tmp_path / "results").name == AA_RUN.name

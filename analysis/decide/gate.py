@@ -23,6 +23,7 @@ BROKEN = cbb.BROKEN  # behaviour's gated form: any cell that turned NO
 STATUS = {REGRESSED: 1, UNRESOLVED: 3, PASSED: 0}
 WORDS = {0: "no regression shown", 1: "regression", 3: "could not resolve"}
 KEYS = [f.key for f in cbd.FIGURES] + ["behaviour"]
+NONE_GIVEN = "-"  # no thresholds file: every figure and cell shown, none gated
 MAX_PAIRS = 60  # foresee's search for the pairs that would resolve a threshold stops here
 _SHARE = re.compile(r"(\d+(?:\.\d+)?)%")
 
@@ -32,6 +33,8 @@ _SHARE = re.compile(r"(\d+(?:\.\d+)?)%")
 def read_thresholds(path) -> dict:
     """key -> the largest worsening allowed as a share (0.05) or "open"; behaviour -> "broken" or "open". From a TOML
     file's [thresholds] table; a key not listed is open. Anything else raises AnalysisError naming file and key."""
+    if str(path) == NONE_GIVEN:
+        return dict.fromkeys(KEYS, OPEN)
     path = Path(path)
     forms = 'figures "N%" (N > 0) or "open", behaviour "broken" or "open"'
     if not path.is_file():
@@ -227,6 +230,8 @@ def reference_run(results_dir) -> Path:
         except (OSError, ValueError):
             continue
         up = env.get("upgrade") if isinstance(env, dict) else None
+        if isinstance(up, dict) and up.get("planted"):
+            continue  # a known regression planted in one arm: not an A/A run
         versions = {(up.get(side) or {}).get("version") for side in ("old", "new")} if isinstance(up, dict) else set()
         if len(versions) == 1 and None not in versions:
             found.append(p)
