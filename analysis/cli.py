@@ -143,11 +143,15 @@ def foresee(thresholds: str, pairs: str, shapes: str, reference: str | None = No
         return 2
     try:
         t = cbg.read_thresholds(thresholds)
-        path = Path(reference) if reference else cbg.reference_run(cbl.ROOT / "results")
-        u = cbu.read(cbl.load_run(path))
     except cbl.AnalysisError as e:
         print(f"foresee: {e}", file=sys.stderr)
         return 2
+    try:
+        path = Path(reference) if reference else cbg.reference_run(cbl.ROOT / "results")
+        u = cbu.read(cbl.load_run(path))
+    except cbl.AnalysisError as e:  # no reference: the run goes on, and says after what it could detect
+        print(f"foresee: nothing foreseen: {e}")
+        return 0
     wanted = [s for s in shapes.split(",") if s]
     seen = {f["shape"] for f in u["figures"]}
     ref = {**u, "figures": [f for f in u["figures"] if f["shape"] in wanted]}

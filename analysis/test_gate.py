@@ -14,7 +14,8 @@ from analysis.report import markdown as md
 from analysis.testkit import upgrade_runs as ur
 
 AA_RUN = cbl.ROOT / "results" / "20261129-010002-vm"
-GATE_TOML = cbl.ROOT / "examples" / "gate.toml"
+GATE_TOML = cbl.ROOT / "analysis" / "fixtures" / "gate-5pct.toml"
+EXAMPLE_TOML = cbl.ROOT / "examples" / "gate.toml"
 
 
 def _toml(tmp_path, text: str):
@@ -390,6 +391,8 @@ def test_foresee_names_its_reference_and_exits_2_on_a_bad_count():
                                "(2 cores of AMD EPYC")
     assert "  rate-4000 CPU per request: could detect 4.9%, threshold +5%: resolved" in lines
     assert "foresee: closed-x16: not in 20261129-010002-vm; what it can detect is said after the run" in lines
+    done = _cli("foresee", GATE_TOML, 6, "rate-4000", "/nonexistent/run")
+    assert done.returncode == 0 and done.stdout.startswith("foresee: nothing foreseen: "), "no reference: the run goes on"
     assert _cli("foresee", GATE_TOML, 1, "rate-4000").returncode == 2
     assert _cli("foresee", GATE_TOML, "x", "rate-4000").returncode == 2
 
@@ -411,3 +414,12 @@ def test_a_planted_run_is_never_the_reference(tmp_path):
     (planted / "env.json").write_text(json.dumps(env))
     shutil.copytree(AA_RUN, tmp_path / "results" / AA_RUN.name)
     assert cbg.reference_run(tmp_path / "results").name == AA_RUN.name
+
+
+def test_the_example_thresholds_resolve_at_the_checks_design_on_the_committed_aa_run():
+    t = cbg.read_thresholds(EXAMPLE_TOML)
+    assert {k: v for k, v in t.items() if v != cbg.OPEN} == {"cpu": 0.10, "alloc": 0.10, "p50": 0.10,
+                                                               "behaviour": "broken"}
+    u = cbu.read(cbl.load_run(AA_RUN))
+    assert all(p["resolves"] for p in cbg.foresee(t, u, 6, u["figuresTogether"]))
+    assert cbg.gate(u, t)["status"] == 0

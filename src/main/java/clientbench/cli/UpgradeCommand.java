@@ -209,6 +209,7 @@ final class UpgradeCommand implements Callable<Integer>, Bench.Checked {
         Path root = Checkout.root();
         List<Path> runs = new ArrayList<>();
         boolean refused = false;
+        int reported = 0; // 1 when a run's report could not be drawn
         for (ClientBuild[] pair : pairs) {
             List<VersionJar.Built> built = build(root, pair);
             if (built == null) {
@@ -227,18 +228,18 @@ final class UpgradeCommand implements Callable<Integer>, Bench.Checked {
                 return status; // nothing finished: the run said why
             }
             runs.add(run.finishedDir());
+            reported = Math.max(reported, status);
         }
-        if (buildOnly || runs.isEmpty()) {
-            return refused ? 1 : 0;
-        }
-        if (gate == null && summary == null && System.getenv(GITHUB_SUMMARY) == null && fromDiff == null) {
-            return refused ? 1 : 0;
+        // A check (a gate or a diff) says of a bump it could not build that it could not resolve it: 3, not 1.
+        boolean check = gate != null || fromDiff != null;
+        int unbuilt = !refused ? 0 : check ? 3 : 1;
+        if (buildOnly || runs.isEmpty() || !check && summary == null && System.getenv(GITHUB_SUMMARY) == null) {
+            return check || reported == 0 ? unbuilt : reported;
         }
         Path md = summary != null ? summary : System.getenv(GITHUB_SUMMARY) != null ? Path.of(System.getenv(GITHUB_SUMMARY))
                 : runs.get(runs.size() - 1).resolve("upgrade.md");
         int status = Analysis.gate(gate, md, runs, System.out);
-        // A bump that could not be built was not measured: at best the gate could not resolve it.
-        return refused && status == 0 ? 3 : status;
+        return status == 0 ? unbuilt : status;
     }
 
     /** Both jars of a pair, or null when one was refused (said in one line). */

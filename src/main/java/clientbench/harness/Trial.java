@@ -127,9 +127,13 @@ public final class Trial implements AutoCloseable {
             settings.put("target", target.toString());
             settings.put("request", spec.describeRequest(target));
             settings.put("stub", stub == null ? "external or none" : "own JVM, pid " + stub.pid()
-                    + (stub.cpu() == null ? ", not pinned" : ", pinned to CPU " + stub.cpu()));
+                    + (stub.cpu() == null ? ", not pinned" : ", pinned to CPU " + stub.cpu())
+                    + (System.getProperty(StubProcess.CLASS_PATH) == null ? "" : ", on the launcher's class path"));
             settings.put("harness.cpus", layout.describe() + (pinFailure == null ? "" : "; pinning failed: " + pinFailure));
             settings.put("harness.ioThreads", ioThreads + (spec.ioThreads() > 0 ? " (given)" : " (one per client CPU)"));
+            if (PlantedCost.SPIN_NANOS > 0) {
+                settings.put("planted", PlantedCost.SPIN_NANOS + " ns of CPU spun on each completion: a known regression");
+            }
             settings.putAll(adapter.settings());
             HlogFile hlog = null;
             TrialRecord record = null;

@@ -28,7 +28,9 @@ import static org.junit.jupiter.api.Assertions.fail;
  * smoke-length shape (a set is a pair: a new JVM of each version), each version's JMH in its own JVM on its jar, the
  * three forks of a set taking turns; each fork records its
  * version, and the decision lands in summary.json, results.csv, upgrade.png and the terminal; every figure shows no
- * difference, as an A/A run must. No figure's value is asserted: the windows are a second long.
+ * difference, as an A/A run must. No figure's value is asserted: the windows are a second long. Gated on thresholds
+ * two pairs cannot resolve, it exits 3 with its summary written; a microsecond planted in the new version is recorded
+ * in its forks alone, and every stub ran on the launcher's class path.
  */
 @Tag("reliability") // needs target/benchmarks.jar: mvn verify (Failsafe), after mvn package
 @Timeout(240)
@@ -55,7 +57,10 @@ class UpgradeSmokeComparisonTest {
         VersionJarCache.seed(ClientBuild.of("apache", version), root, JAR);
 
         List<String> cmd = ComparisonRunTest.java(root, true, JAR.toString(), Bench.class.getName(), "upgrade", "apache",
-                version, version, "--profile", "smoke", "--shapes", "immediate-1000", "--rounds", "2", "--blocks", "1");
+                version, version, "--profile", "smoke", "--shapes", "immediate-1000", "--rounds", "2", "--blocks", "1",
+                // a gate two pairs cannot resolve (status 3 whatever the figures), and 1 us planted: the plumbing only
+                "--gate", REPO.resolve("analysis/fixtures/gate-5pct.toml").toString(), "--summary",
+                root.resolve("summary.md").toString(), "--plant-cpu-us", "1");
         Path out = root.resolve("out.txt");
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
         if (!p.waitFor(HANG_SECONDS, TimeUnit.SECONDS)) {
@@ -64,6 +69,10 @@ class UpgradeSmokeComparisonTest {
         }
         List<String> lines = Files.readAllLines(out);
         String all = String.join("\n", lines);
+        assertEquals(3, p.exitValue(), "a gate two pairs cannot resolve: " + all);
+        assertTrue(lines.get(lines.size() - 1).startsWith("gate: 3 (could not resolve): "), all);
+        assertTrue(Files.readString(root.resolve("summary.md")).startsWith("## Upgrade gate: could not resolve"), all);
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("foresee: ")), "foreseen before measuring: " + all);
 
         String old = "apache@" + version;
         String neu = old + "#2";
@@ -74,7 +83,10 @@ class UpgradeSmokeComparisonTest {
             dir = s.filter(Files::isDirectory).findFirst().orElseThrow();
         }
         // Each set: its three forks (old, noop, new) warmed up and then took turns, every block each of them once.
-        JsonNode sets = JsonFiles.MAPPER.readTree(dir.resolve("env.json").toFile()).path("sets");
+        JsonNode env = JsonFiles.MAPPER.readTree(dir.resolve("env.json").toFile());
+        assertEquals(neu, env.path("upgrade").path("planted").path("label").asText(), env.path("upgrade").toString());
+        assertEquals(1000, env.path("upgrade").path("planted").path("spinNanosPerRequest").asLong());
+        JsonNode sets = env.path("sets");
         assertEquals(2, sets.size(), sets.toString());
         for (JsonNode set : sets) {
             assertEquals(Set.of(old, "noop", neu), names(set.path("warmupOrder")), set.toString());
@@ -84,6 +96,7 @@ class UpgradeSmokeComparisonTest {
             assertEquals(0, set.path("notStopped").size(), set.toString());
         }
         int forksOfNew = 0;
+        int stubs = 0;
         List<long[]> windows = new ArrayList<>();
         try (var s = Files.newDirectoryStream(dir, "*.trial.json")) {
             for (Path t : s) {
@@ -91,6 +104,12 @@ class UpgradeSmokeComparisonTest {
                 assertTrue(trial.path("interleaved").asBoolean(), t.toString());
                 trial.path("iterations").forEach(it -> windows.add(new long[] {it.path("windowStartEpochMillis").asLong(),
                         it.path("windowStartEpochMillis").asLong() + it.path("windowNanos").asLong() / 1_000_000}));
+                JsonNode settings = trial.path("settings");
+                String stub = settings.path("stub").asText(); // noop's fork has none
+                assertTrue(!stub.startsWith("own JVM") || stub.endsWith(", on the launcher's class path"), t + ": " + stub);
+                stubs += stub.startsWith("own JVM") ? 1 : 0;
+                // The plant is the new version's alone, and its record says so.
+                assertEquals(trial.path("client").asText().equals(neu), settings.has("planted"), t + ": " + settings);
                 if (trial.path("client").asText().equals(neu)) {
                     forksOfNew++;
                     assertEquals("apache", trial.path("params").path("client").asText());
@@ -100,6 +119,7 @@ class UpgradeSmokeComparisonTest {
             }
         }
         assertEquals(2, forksOfNew, "one JVM of the new version a set");
+        assertEquals(4, stubs, "a stub for each version's fork in each set");
         // JVMs of two jars took turns: no two windows of them, measured or not, overlap in time.
         windows.sort(java.util.Comparator.comparingLong(w -> w[0]));
         for (int i = 1; i < windows.size(); i++) {
