@@ -90,10 +90,13 @@ def _figure(f: dict, t) -> dict:
         return {**cell, "gate": OPEN}
     # a zero-width interval estimates no spread, so it decides nothing (as the upgrade's verdict reads it)
     spread = f["low"] is not None and f["high"] > f["low"]
-    if spread and (f["low"] > 1 + t if f["better"] == "lower" else f["high"] < 1 / (1 + t)):
+    lower = f["better"] == "lower"
+    if spread and (f["low"] > 1 + t if lower else f["high"] < 1 / (1 + t)):
         return {**cell, "gate": REGRESSED}
+    # passed: the run could see a change of t, and its whole interval stays within it
     d = f["detectable"]
-    return {**cell, "gate": UNRESOLVED if not spread or d is None or d > t else PASSED}
+    within = spread and (f["high"] <= 1 + t if lower else f["low"] >= 1 / (1 + t))
+    return {**cell, "gate": PASSED if within and d is not None and d <= t else UNRESOLVED}
 
 
 def _missing(key: str, t: float) -> dict:
@@ -151,6 +154,8 @@ def why(c: dict) -> str:
         if c["low"] is None or not c["high"] > c["low"]:
             seen = "too few pairs for an interval" if c["low"] is None else "no spread over the pairs to judge by"
             return f"{c['label']}: {seen}, so a change of {limit} unseen{where}"
+        if c["detectable"] is not None and c["detectable"] <= c["threshold"]:
+            return f"{c['label']} x{cbu.ratio_text(c)} {cbu.interval_text(c)} reaches past {limit}{where}"
         return f"{c['label']} could detect {cbu.detectable(c)}, above its {limit} threshold{where}"
     return f"{c['label']} x{cbu.ratio_text(c)} {cbu.interval_text(c)}, could detect {cbu.detectable(c)}{where}"
 
@@ -219,8 +224,9 @@ def foresee(thresholds: dict, reference_u: dict, pairs: int, figures: int) -> li
             for p in out]
 
 
-def reference_run(results_dir) -> Path:
-    """The newest run folder under `results_dir` of an A/A upgrade (env.json's `upgrade` with one version twice)."""
+def reference_run(results_dir, cpu_model: str | None = None) -> Path:
+    """The newest run folder under `results_dir` of an A/A upgrade (env.json's `upgrade` with one version twice), the
+    newest on `cpu_model` where there is one: a spread holds on the CPU model it was measured on."""
     found = []
     for p in Path(results_dir).iterdir() if Path(results_dir).is_dir() else []:
         if not (p / "summary.json").is_file() or (p / "INCOMPLETE").exists():
@@ -234,7 +240,7 @@ def reference_run(results_dir) -> Path:
             continue  # a known regression planted in one arm: not an A/A run
         versions = {(up.get(side) or {}).get("version") for side in ("old", "new")} if isinstance(up, dict) else set()
         if len(versions) == 1 and None not in versions:
-            found.append(p)
+            found.append((p, (env.get("machine") or {}).get("cpuModel") == cpu_model))
     if not found:
         raise cbl.AnalysisError(f"{results_dir}: no A/A upgrade run (./bench upgrade CLIENT V V) to foresee from")
-    return max(found, key=lambda p: p.name)
+    return max(found, key=lambda x: (x[1], x[0].name))[0]
