@@ -19,9 +19,9 @@ from analysis import load as cbl
 
 USAGE = ("usage: analysis/cli.py check RUN | decide RUN | upgrade RUN | compare RUN_A RUN_B | "
          "render OUT.html RUN [RUN] | readme RUN [README.md [OTHER]] | compact RUN OUT | look RUN SHAPE | "
-         "gate THRESHOLDS SUMMARY_OUT RUN [RUN ...] | foresee THRESHOLDS PAIRS SHAPES [REFERENCE_RUN]")
+         "gate THRESHOLDS SUMMARY_OUT RUN [RUN ...] | foresee THRESHOLDS PAIRS SHAPES CPU_MODEL [REFERENCE_RUN]")
 ARITY = {"check": (1, 1), "decide": (1, 1), "upgrade": (1, 1), "compare": (2, 2), "render": (2, 3), "readme": (1, 3),
-         "compact": (2, 2), "look": (2, 2), "gate": (3, sys.maxsize), "foresee": (3, 4)}
+         "compact": (2, 2), "look": (2, 2), "gate": (3, sys.maxsize), "foresee": (4, 5)}
 
 
 def main(argv) -> int:
@@ -105,6 +105,9 @@ def gate(thresholds: str, summary_out: Path, runs: list) -> int:
     except cbl.AnalysisError as e:
         print(f"gate: {e}", file=sys.stderr)
         return 2
+    except Exception as e:  # a run it cannot read is no regression: 2, never a traceback's 1
+        print(f"gate: cannot judge {', '.join(map(str, runs))}: {type(e).__name__}: {e}", file=sys.stderr)
+        return 2
     result = cbg.gate_all(us, t)
     pairs = list(zip(us, result["runs"]))
     try:
@@ -131,9 +134,10 @@ def write_summary(path: Path, text: str):
         cbd.write_atomically(path, text)
 
 
-def foresee(thresholds: str, pairs: str, shapes: str, reference: str | None = None) -> int:
-    """Before measuring: per gated figure of SHAPES (a,b), the change a run of PAIRS pairs could detect at a reference
-    A/A run's spread (the newest under results/ unless named), its figures of those shapes judged together."""
+def foresee(thresholds: str, pairs: str, shapes: str, cpu_model: str, reference: str | None = None) -> int:
+    """Before measuring on a host of CPU_MODEL: per gated figure of SHAPES (a,b), the change a run of PAIRS pairs could
+    detect at a reference A/A run's spread (the newest under results/, on this CPU model where there is one, unless
+    named), its figures of those shapes judged together."""
     from analysis.decide import gate as cbg
     from analysis.decide import upgrade as cbu
     from analysis.report import markdown as md
@@ -147,15 +151,16 @@ def foresee(thresholds: str, pairs: str, shapes: str, reference: str | None = No
         print(f"foresee: {e}", file=sys.stderr)
         return 2
     try:
-        path = Path(reference) if reference else cbg.reference_run(cbl.ROOT / "results")
+        path = Path(reference) if reference else cbg.reference_run(cbl.ROOT / "results", cpu_model)
         u = cbu.read(cbl.load_run(path))
-    except cbl.AnalysisError as e:  # no reference: the run goes on, and says after what it could detect
+    except Exception as e:  # no reference, or one it cannot read: the run goes on, and says after what it could detect
         print(f"foresee: nothing foreseen: {e}")
         return 0
     wanted = [s for s in shapes.split(",") if s]
     seen = {f["shape"] for f in u["figures"]}
     ref = {**u, "figures": [f for f in u["figures"] if f["shape"] in wanted]}
-    lines = md.foresee_lines(cbg.foresee(t, ref, int(pairs), max(1, len(ref["figures"]))), path.name, u["holdsFor"])
+    lines = md.foresee_lines(cbg.foresee(t, ref, int(pairs), max(1, len(ref["figures"]))), path.name, u["holdsFor"],
+                             cpu_model)
     lines += [f"foresee: {s}: not in {path.name}; what it can detect is said after the run" for s in wanted
               if s not in seen]
     print("\n".join(lines))

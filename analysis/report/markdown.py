@@ -26,9 +26,14 @@ def summary(runs_and_gates: list) -> str:
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
+def _moved(u: dict) -> str:
+    """'okhttp@5.4.0 -> okhttp@5.5.1', 'reactor@netty-4.2.17.Final -> reactor@netty-4.2.18.Final': the arms as named."""
+    return f"{u['old']['label']} -> {u['new']['label']}"
+
+
 def _run(u: dict, g: dict) -> list:
     hf = u["holdsFor"]
-    lines = [f"### {u['client']} {u['old']['version']} -> {u['new']['version']}: {g['word']}", ""]
+    lines = [f"### {_moved(u)}: {g['word']}", ""]
     if hf.get("firstLook"):
         lines += ["> **A first look, not for decisions**: a short profile or a busy machine; its intervals are wide.",
                   ""]
@@ -110,7 +115,7 @@ def gate_lines(runs_and_gates: list, width: int = 118) -> list:
     """Per run its table with thresholds and gates, and the behaviour cells the gate judged; `status_line` follows."""
     lines = []
     for u, g in runs_and_gates:
-        lines.append(f"gate {u['client']} {u['old']['version']} -> {u['new']['version']}: {g['status']} ({g['word']})")
+        lines.append(f"gate {_moved(u)}: {g['status']} ({g['word']})")
         keep = [0, 1, 4, 5, 7, 8, 9]  # shape, figure, new/old, interval, could detect, threshold, gate
         table = [[COLUMNS[i] for i in keep]] + [[r[i] for i in keep] for r in rows(u, g)]
         widths = [max(len(r[i]) for r in table) for i in range(len(keep))]
@@ -125,14 +130,19 @@ def status_line(overall: dict) -> str:
     return f"gate: {overall['status']} ({overall['word']}): {overall['because']}"
 
 
-def foresee_lines(predictions: list, reference: str, holds_for: dict) -> list:
+def foresee_lines(predictions: list, reference: str, holds_for: dict, cpu_model: str | None = None) -> list:
     """Before measuring: per gated figure the change the run could detect at the reference's spread, and whether that
-    resolves its threshold or how many pairs would."""
+    resolves its threshold or how many pairs would; a warning when the reference ran on another CPU model than
+    `cpu_model`, this host's."""
     if not predictions:
         return ["foresee: nothing gated (every threshold open)"]
     p0 = predictions[0]
     lines = [f"foresee: {p0['pairs']} pairs, {p0['figures']} figures together, at the spread of run {reference} "
              f"({holds_for['cores']} cores of {holds_for['cpuModel']}, JDK {holds_for['jdk']})"]
+    if cpu_model and cpu_model != holds_for.get("cpuModel"):
+        lines.append(f"foresee: this host is {cpu_model}, and no A/A run under results/ was made on it: the spread "
+                     "here may differ several times over; an A/A run here (./bench upgrade CLIENT V V at the same "
+                     "design) is a reference that holds")
     for p in predictions:
         name, limit = f"{p['shape']} {p['label']}" if p["shape"] else p["label"], cbg.limit_text(p)
         if p["detectable"] is None:

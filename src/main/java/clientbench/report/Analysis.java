@@ -1,6 +1,7 @@
 package clientbench.report;
 
 import clientbench.results.Checkout;
+import clientbench.results.Environment;
 
 import java.io.ByteArrayOutputStream;
 import java.io.File;
@@ -62,12 +63,14 @@ public final class Analysis {
 
     /**
      * Before an upgrade's gated run (analysis: foresee): per gated figure the change {@code pairs} pairs of {@code
-     * shapes} could detect, from the committed A/A run, and the pairs a threshold below it would need. False when the
+     * shapes} could detect, from the newest A/A run (on this CPU model where there is one), and the pairs a threshold
+     * below it would need. False when the
      * thresholds file was refused (said in one line).
      */
     public static boolean foresee(Path thresholds, int pairs, List<String> shapes, PrintStream out)
             throws IOException, InterruptedException {
-        return run(out, "foresee", thresholds.toAbsolutePath().toString(), Integer.toString(pairs), String.join(",", shapes));
+        return run(out, "foresee", thresholds.toAbsolutePath().toString(), Integer.toString(pairs), String.join(",", shapes),
+                Environment.cpuModel());
     }
 
     /**
@@ -84,7 +87,8 @@ public final class Analysis {
         List<String> cmd = new ArrayList<>(List.of(python, analysisModule().toString(), "gate",
                 thresholds == null ? "-" : thresholds.toAbsolutePath().toString(), markdown.toAbsolutePath().toString()));
         runs.forEach(r -> cmd.add(r.toAbsolutePath().toString()));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        // Its error line to the terminal's stderr as it comes; its table and status line to out.
+        Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         out.print(new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
         return p.waitFor();
     }

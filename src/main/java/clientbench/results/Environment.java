@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 
 /** Facts about the machine a run measured on, read from the system, never typed. */
-final class Environment {
+public final class Environment {
 
     private Environment() {
     }
@@ -37,7 +37,8 @@ final class Environment {
         return m;
     }
 
-    private static String cpuModel() {
+    /** The host's CPU model, as /proc/cpuinfo names it (the architecture where there is none). */
+    public static String cpuModel() {
         try {
             List<String> lines = Files.readAllLines(Path.of("/proc/cpuinfo"));
             for (String line : lines) {
