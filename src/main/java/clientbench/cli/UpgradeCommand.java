@@ -58,7 +58,7 @@ final class UpgradeCommand implements Callable<Integer>, Bench.Checked {
     static final int DEFAULT_ROUNDS = 8;
     /**
      * A pull request's check (--from-diff): the design of the committed A/A run, whose resolution the verdict page
-     * shows (CPU 6.6%, p50 5.8% in about 13 minutes on 2 cores), so that its foresight holds.
+     * shows, so that an A/A run at the same design is the foresight's reference (analysis: foresee).
      */
     static final String DIFF_SHAPE = Profile.COMMON_SHAPE;
     static final int DIFF_SETS = 6;
@@ -78,7 +78,8 @@ final class UpgradeCommand implements Callable<Integer>, Bench.Checked {
     List<String> fromDiff;
 
     @Option(names = "--gate", paramLabel = "FILE", description = "thresholds (TOML, examples/gate.toml): exit 1 when a"
-            + " figure worsened beyond one at the verdict's confidence, 3 when the run could not resolve one, else 0")
+            + " figure worsened beyond one at the verdict's confidence, 3 when the run could not resolve one (or a"
+            + " version could not be built or measured), else 0")
     Path gate;
 
     @Option(names = "--summary", paramLabel = "FILE", description = "the Markdown summary (default: $GITHUB_STEP_SUMMARY"
@@ -89,8 +90,8 @@ final class UpgradeCommand implements Callable<Integer>, Bench.Checked {
             + " CPU per request (PlantedCost): a known regression, to check the gate")
     double plantCpuMicros;
 
-    @Option(names = "--shapes", paramLabel = "A,B", description = "shapes of the profile to run (default: rate-4000,closed-x16; a profile"
-            + " without them: all of its shapes)")
+    @Option(names = "--shapes", paramLabel = "A,B", description = "shapes of the profile to run (default: rate-4000,closed-x16; with"
+            + " --from-diff rate-4000; a profile without them: all of its shapes)")
     String shapes;
 
     @Option(names = "--rounds", paramLabel = "N", description = "rounds of fresh JVMs, A B B A (default: " + DEFAULT_ROUNDS
@@ -118,6 +119,8 @@ final class UpgradeCommand implements Callable<Integer>, Bench.Checked {
 
     private final List<ClientBuild[]> pairs = new ArrayList<>();
     private final List<String> notMeasured = new ArrayList<>();
+    /** Lines of the diff that may hide a measured bump: a check cannot pass them. */
+    private final List<String> unresolved = new ArrayList<>();
     private Profile measured;
     private JmhArgs jmh;
     private Jdk forkJdk;
@@ -144,12 +147,15 @@ final class UpgradeCommand implements Callable<Integer>, Bench.Checked {
             }
             Profile source = Profile.named(profile);
             List<String> names = shapes != null ? List.of(shapes.split(","))
-                    : diff ? List.of(DIFF_SHAPE) : defaultShapes(source);
+                    : diff && hasShape(source, DIFF_SHAPE) ? List.of(DIFF_SHAPE) : defaultShapes(source);
             measured = profile(source, names, n, w);
             jmh = JmhArgs.parse(jmhArgs);
             forkJdk = jdk == null ? Jdk.current() : RunCommand.jdkAt(jdk);
         } catch (IllegalArgumentException | CommandLineOptionException e) {
             System.err.println("bench: " + e.getMessage()); // the line names the fix
+            return 2;
+        } catch (IOException e) {
+            System.err.println("bench: cannot read the diff: " + e.getMessage());
             return 2;
         }
         return 0;
@@ -169,6 +175,7 @@ final class UpgradeCommand implements Callable<Integer>, Bench.Checked {
     private List<String> pairsToMeasure() throws IOException, InterruptedException {
         pairs.clear();
         notMeasured.clear();
+        unresolved.clear();
         if (fromDiff == null) {
             if (positional.size() < 3) {
                 throw new IllegalArgumentException("give CLIENT OLD NEW (e.g. ./bench upgrade jetty 12.1.3 12.1.14), or"
@@ -188,6 +195,7 @@ final class UpgradeCommand implements Callable<Integer>, Bench.Checked {
             pairs.addAll(bump.builds());
         }
         notMeasured.addAll(found.notMeasured());
+        unresolved.addAll(found.unresolved());
         return positional;
     }
 
@@ -198,9 +206,15 @@ final class UpgradeCommand implements Callable<Integer>, Bench.Checked {
             return checked;
         }
         notMeasured.forEach(line -> System.out.println("bench: not measured: " + line));
+        boolean check = gate != null || fromDiff != null;
+        // A check says of what it could not measure (a bump unread, a version not built, a run without a result)
+        // that it could not resolve it: 3, never 1, which is a regression.
+        boolean unmeasured = !unresolved.isEmpty();
         if (pairs.isEmpty()) {
-            System.out.println("bench: the diff moves no client this suite measures: nothing to measure (exit 0)");
-            return 0;
+            System.out.println(unmeasured ? "bench: nothing measured, and the diff may move a measured client (the lines"
+                    + " above): could not resolve (exit 3)" : "bench: the diff moves no client this suite measures:"
+                    + " nothing to measure (exit 0)");
+            return unmeasured ? 3 : 0;
         }
         if (gate != null && !Analysis.foresee(gate, measured.shapes().get(0).rounds(),
                 measured.shapes().stream().map(Shape::name).toList(), System.out)) {
@@ -208,37 +222,51 @@ final class UpgradeCommand implements Callable<Integer>, Bench.Checked {
         }
         Path root = Checkout.root();
         List<Path> runs = new ArrayList<>();
-        boolean refused = false;
         int reported = 0; // 1 when a run's report could not be drawn
         for (ClientBuild[] pair : pairs) {
-            List<VersionJar.Built> built = build(root, pair);
-            if (built == null) {
-                refused = true;
-                continue;
+            String words = pair[0].words() + " -> " + pair[1].version();
+            try {
+                List<VersionJar.Built> built = build(root, pair);
+                if (built == null) {
+                    unmeasured = true;
+                    continue;
+                }
+                if (buildOnly) {
+                    continue;
+                }
+                Versions versions = Versions.of(built.get(0), built.get(1)).planted(Math.round(plantCpuMicros * 1000));
+                RunPlan plan = new RunPlan(measured, versions.labels(), null, jmh, forkJdk);
+                VersionArms arms = new VersionArms(plan, versions, profile, !noBehaviour, List.of(Bench.class.getName(), "step"));
+                ComparisonRun run = new ComparisonRun(plan, System.out, arms, null);
+                int status = run.run();
+                if (run.finishedDir() == null) {
+                    if (!check) {
+                        return status; // nothing finished: the run said why
+                    }
+                    System.err.println("bench: " + words + ": no result; could not resolve it");
+                    unmeasured = true;
+                    continue;
+                }
+                runs.add(run.finishedDir());
+                reported = Math.max(reported, status);
+            } catch (IOException e) {
+                if (!check) {
+                    throw e;
+                }
+                System.err.println("bench: " + words + ": not measured: " + e.getMessage());
+                unmeasured = true;
             }
-            if (buildOnly) {
-                continue;
-            }
-            Versions versions = Versions.of(built.get(0), built.get(1)).planted(Math.round(plantCpuMicros * 1000));
-            RunPlan plan = new RunPlan(measured, versions.labels(), null, jmh, forkJdk);
-            VersionArms arms = new VersionArms(plan, versions, profile, !noBehaviour, List.of(Bench.class.getName(), "step"));
-            ComparisonRun run = new ComparisonRun(plan, System.out, arms, null);
-            int status = run.run();
-            if (run.finishedDir() == null) {
-                return status; // nothing finished: the run said why
-            }
-            runs.add(run.finishedDir());
-            reported = Math.max(reported, status);
         }
-        // A check (a gate or a diff) says of a bump it could not build that it could not resolve it: 3, not 1.
-        boolean check = gate != null || fromDiff != null;
-        int unbuilt = !refused ? 0 : check ? 3 : 1;
+        int unbuilt = !unmeasured ? 0 : check ? 3 : 1;
         if (buildOnly || runs.isEmpty() || !check && summary == null && System.getenv(GITHUB_SUMMARY) == null) {
             return check || reported == 0 ? unbuilt : reported;
         }
         Path md = summary != null ? summary : System.getenv(GITHUB_SUMMARY) != null ? Path.of(System.getenv(GITHUB_SUMMARY))
                 : runs.get(runs.size() - 1).resolve("upgrade.md");
         int status = Analysis.gate(gate, md, runs, System.out);
+        if (!check) {
+            return Math.max(Math.max(reported, unbuilt), status == 0 ? 0 : 1); // the summary alone: the run's own status
+        }
         return status == 0 ? unbuilt : status;
     }
 
@@ -260,6 +288,10 @@ final class UpgradeCommand implements Callable<Integer>, Bench.Checked {
             }
         }
         return built;
+    }
+
+    private static boolean hasShape(Profile source, String name) {
+        return source.shapes().stream().anyMatch(s -> s.name().equals(name));
     }
 
     /** rate-4000 and closed-x16 where {@code source} has them, else all of its shapes (smoke's, say). */

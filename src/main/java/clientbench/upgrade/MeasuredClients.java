@@ -55,11 +55,16 @@ final class MeasuredClients {
     static DependencyDiff.Found found(Collection<Declared.Change> changes, Collection<String> unread) {
         Map<List<String>, Bump> bumps = new LinkedHashMap<>();
         TreeSet<String> notMeasured = new TreeSet<>(unread);
+        TreeSet<String> unresolved = new TreeSet<>(unread);
         for (Declared.Change c : changes) {
             String target = target(c.module());
             String why = why(c, target);
             if (why != null) {
-                notMeasured.add(c.module() + " " + c.from() + " -> " + c.to() + ": " + why);
+                String line = c.module() + " " + c.from() + " -> " + c.to() + ": " + why;
+                notMeasured.add(line);
+                if (target != null) {
+                    unresolved.add(line); // a measured client's, its versions unread
+                }
             } else {
                 List<String> clients = SHARED.containsKey(target) ? SHARED.get(target).clients() : List.of(target);
                 bumps.putIfAbsent(List.of(target, c.from(), c.to()), new Bump(target, c.from(), c.to(), clients));
@@ -68,7 +73,7 @@ final class MeasuredClients {
         List<Bump> measured = new ArrayList<>(bumps.values());
         measured.sort(Comparator.comparingInt((Bump b) -> rank(b.dependency())).thenComparing(Bump::from)
                 .thenComparing(Bump::to));
-        return new DependencyDiff.Found(measured, List.copyOf(notMeasured));
+        return new DependencyDiff.Found(measured, List.copyOf(notMeasured), List.copyOf(unresolved));
     }
 
     /** The default client or shared library {@code module} moves, or null. */

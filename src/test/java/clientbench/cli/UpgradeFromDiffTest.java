@@ -66,6 +66,37 @@ class UpgradeFromDiffTest {
         assertEquals(List.of(), c.pairs());
     }
 
+    @Test
+    void aMeasuredClientsBumpItCannotReadIsUnresolvedNotPassed() throws Exception {
+        commitPom("<okhttp.version>5.4.0</okhttp.version>");
+        // The version moves to a property the repository does not define (a parent elsewhere): it may be a bump.
+        Files.writeString(repo.resolve("pom.xml"), Files.readString(repo.resolve("pom.xml"))
+                .replace("${okhttp.version}", "${elsewhere.version}"));
+        git("commit", "-q", "-a", "-m", "unread");
+        UpgradeCommand c = parsed("--from-diff", repo.toString(), "HEAD~1..HEAD");
+        assertEquals(3, c.call(), "nothing measured, and a measured client may have moved");
+        assertEquals(List.of(), c.pairs());
+    }
+
+    @Test
+    void theExampleChecksNameOnlyOptionsTheCommandHas() throws Exception {
+        java.util.Set<String> known = new java.util.HashSet<>();
+        new CommandLine(new UpgradeCommand()).getCommandSpec().options().forEach(o -> known.addAll(List.of(o.names())));
+        for (String name : List.of("upgrade-check.github.yml", "upgrade-check.gitlab-ci.yml")) {
+            String text = Files.readString(Path.of(System.getProperty("user.dir"), "examples", name));
+            java.util.regex.Matcher command = java.util.regex.Pattern.compile("\\./bench upgrade ([^\\n]*(\\\\\\n[^\\n]*|\\n\\s+--[^\\n]*)*)")
+                    .matcher(text);
+            assertEquals(true, command.find(), name + " runs ./bench upgrade");
+            java.util.regex.Matcher option = java.util.regex.Pattern.compile("(?<![\\w-])--[a-z][a-z-]*").matcher(command.group(1));
+            int options = 0;
+            while (option.find()) {
+                assertEquals(true, known.contains(option.group()), name + ": " + option.group() + " is no option of upgrade");
+                options++;
+            }
+            assertEquals(true, options >= 3, name + ": --from-diff, --gate and --summary: " + command.group(1));
+        }
+    }
+
     private static UpgradeCommand parsed(String... args) {
         UpgradeCommand c = new UpgradeCommand();
         new CommandLine(c).parseArgs(args);
@@ -94,11 +125,12 @@ class UpgradeFromDiffTest {
             git("init", "-q");
         }
         git("add", "pom.xml");
-        git("-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "bump");
+        git("commit", "-q", "-m", "bump");
     }
 
     private void git(String... args) throws IOException, InterruptedException {
-        List<String> cmd = new java.util.ArrayList<>(List.of("git", "-C", repo.toString()));
+        List<String> cmd = new java.util.ArrayList<>(List.of("git", "-C", repo.toString(), "-c", "user.name=t", "-c",
+                "user.email=t@example.com"));
         cmd.addAll(List.of(args));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes());

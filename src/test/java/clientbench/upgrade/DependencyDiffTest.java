@@ -119,6 +119,7 @@ class DependencyDiffTest {
         DependencyDiff.Found found = DependencyDiff.between(repo, "HEAD~1", "HEAD");
 
         assertEquals(List.of(), found.measured());
+        assertEquals(List.of(), found.unresolved(), "none of them can be a measured client's bump");
         assertEquals(3, found.notMeasured().size(), found.notMeasured().toString());
         assertEquals("com.fasterxml.jackson.core:jackson-databind 2.18.0 -> 2.19.0: no measured client runs on it",
                 found.notMeasured().get(0));
@@ -139,9 +140,15 @@ class DependencyDiffTest {
         DependencyDiff.Found found = DependencyDiff.between(repo, "HEAD~1", "HEAD");
 
         assertEquals(List.of(new Bump("vertx", "5.2.2", "5.2.3", List.of("vertx"))), found.measured());
+        assertEquals(List.of(), found.notMeasured(), "the template did not change: it can hide no bump");
+        // A template that changed may hide one: a line, and unresolved for a check.
+        commit(Map.of("pom.xml", pom("", dependency("io.vertx", "vertx-core", "5.2.3"), ""),
+                "archetype/pom.xml", template + "\n"));
+        found = DependencyDiff.between(repo, "HEAD~1", "HEAD");
         assertEquals(1, found.notMeasured().size(), found.notMeasured().toString());
         assertTrue(found.notMeasured().get(0).startsWith("HEAD~1:archetype/pom.xml is not a readable pom: "),
                 found.notMeasured().get(0));
+        assertEquals(found.notMeasured(), found.unresolved());
     }
 
     @Test
@@ -178,7 +185,7 @@ class DependencyDiffTest {
         commit(Map.of("pom.xml", pom, "README.md", "one"));
         commit(Map.of("pom.xml", pom, "README.md", "two"));
 
-        assertEquals(new DependencyDiff.Found(List.of(), List.of()), DependencyDiff.between(repo, "HEAD~1", "HEAD"));
+        assertEquals(new DependencyDiff.Found(List.of(), List.of(), List.of()), DependencyDiff.between(repo, "HEAD~1", "HEAD"));
     }
 
     @Test
@@ -216,7 +223,8 @@ class DependencyDiffTest {
                 + dependency("io.helidon.webclient", "helidon-webclient", "4.5.0"), ""));
 
         assertEquals(new DependencyDiff.Found(List.of(new Bump("reactor", "1.3.7", "1.3.8", List.of("reactor")),
-                new Bump("helidon", "4.4.1", "4.5.0", List.of("helidon"))), List.of()), DependencyDiff.between(old, now));
+                new Bump("helidon", "4.4.1", "4.5.0", List.of("helidon"))), List.of(), List.of()),
+                DependencyDiff.between(old, now));
         Path toml = files.resolve("libs.versions.toml");
         Files.writeString(toml, "[versions]\n");
         assertThrows(IllegalArgumentException.class, () -> DependencyDiff.between(old, toml));
