@@ -13,7 +13,7 @@ from analysis.decide import verdict as cbd
 from analysis.report import markdown as md
 from analysis.testkit import upgrade_runs as ur
 
-AA_RUN = cbl.ROOT / "results" / "20261129-010002-vm"
+AA_RUN = ur.REFERENCE  # the committed A/A run the made-up runs spread as
 GATE_TOML = cbl.ROOT / "analysis" / "fixtures" / "gate-5pct.toml"
 EXAMPLE_TOML = cbl.ROOT / "examples" / "gate.toml"
 
