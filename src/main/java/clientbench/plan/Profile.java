@@ -58,21 +58,48 @@ public record Profile(String name, String purpose, List<Shape> shapes, Duration 
     }
 
     /**
-     * What a profile with a time limit leaves out when a run holds more clients than the default set
-     * (docs/reference/profiles.md): the knee search and the 1 s answers, the least ranking per minute of run.
+     * What a profile with a time limit cuts when a run holds more clients than the default set
+     * (docs/reference/profiles.md): the knee search and the 1 s answers, the least ranking per minute of run; then the
+     * closed loop's last round and half the cold starts, since one more JVM per round costs every shape a fork.
      */
     private static final Set<String> LEFT_OUT_BEYOND_THE_DEFAULT_SET = Set.of("capacity-http1", "delay1s-1000");
+    private static final Set<String> ONE_ROUND_FEWER_BEYOND_THE_DEFAULT_SET = Set.of("closed-x16");
+    /** Cold starts a run beyond the default set keeps of a profile's many: enough for a median and its spread. */
+    private static final int COLD_STARTS_BEYOND_THE_DEFAULT_SET = 5;
 
-    /** This profile for a run of {@code clients} clients: its time limit is for the default set, so beyond it fewer shapes. */
+    /** This profile for a run of {@code clients} clients: its time limit is for the default set, so beyond it less. */
     public Profile fittedTo(int clients) {
         int budgeted = Adapters.names().size();
-        List<String> left = shapes.stream().map(Shape::name).filter(LEFT_OUT_BEYOND_THE_DEFAULT_SET::contains).toList();
-        if (timeLimit == null || clients <= budgeted || left.isEmpty()) {
+        if (timeLimit == null || clients <= budgeted) {
             return this;
         }
-        return new Profile(name, purpose + "; this run leaves out " + String.join(" and ", left) + ": its "
-                + TimeLeft.human(timeLimit) + " holds " + budgeted + " clients with them, not " + clients,
-                shapes.stream().filter(s -> !left.contains(s.name())).toList(), timeLimit, startup);
+        List<String> cuts = new ArrayList<>();
+        List<String> left = shapes.stream().map(Shape::name).filter(LEFT_OUT_BEYOND_THE_DEFAULT_SET::contains).toList();
+        if (!left.isEmpty()) {
+            cuts.add("leaves out " + String.join(" and ", left));
+        }
+        List<Shape> kept = new ArrayList<>();
+        for (Shape s : shapes) {
+            if (left.contains(s.name())) {
+                continue;
+            }
+            boolean fewer = ONE_ROUND_FEWER_BEYOND_THE_DEFAULT_SET.contains(s.name()) && s.rounds() > 2;
+            kept.add(fewer ? s.inRounds(s.rounds() - 1, s.blocks()) : s);
+            if (fewer) {
+                cuts.add("runs " + s.name() + " in " + (s.rounds() - 1) + " rounds, not " + s.rounds());
+            }
+        }
+        Startup starts = startup;
+        if (startup != null && startup.starts() > COLD_STARTS_BEYOND_THE_DEFAULT_SET) {
+            starts = new Startup(COLD_STARTS_BEYOND_THE_DEFAULT_SET, startup.archiveStarts(), startup.requestStarts(),
+                    startup.footprint());
+            cuts.add("starts each client cold " + COLD_STARTS_BEYOND_THE_DEFAULT_SET + " times, not " + startup.starts());
+        }
+        if (cuts.isEmpty()) {
+            return this;
+        }
+        return new Profile(name, purpose + "; this run " + String.join(", ", cuts) + ": its " + TimeLeft.human(timeLimit)
+                + " holds " + budgeted + " clients with every shape, not " + clients, kept, timeLimit, starts);
     }
 
     /** The profiles that run every client through the behaviour cases: counts, so a quick run's answer is final. */
