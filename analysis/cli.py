@@ -76,11 +76,12 @@ def main(argv) -> int:
             print(cbu.terminal_upgrade(run, u), end="")
         else:
             import analysis.report.render
+            from analysis.decide import verdict as cbd
             readme = Path(args[1]) if len(args) > 1 else cbl.ROOT / "README.md"
             if run.env.get("upgrade"):
-                page = analysis.report.render.verdict_page(readme)
-                analysis.report.render.write_resolution(run, page)
-                print(f"report: the resolution block of {page}")
+                print("report: " + analysis.report.render.write_upgrade_run(run, readme))
+            elif cbd.read(run).get("layerCost"):
+                print("report: " + analysis.report.render.write_layers(run, readme))
             else:
                 against = cbl.load_verdict(args[2]) if len(args) > 2 else None
                 analysis.report.render.write_readme(run, readme, against)

@@ -11,6 +11,7 @@ from analysis.decide import behaviour as cbb
 from analysis.decide import verdict as cbd
 from analysis.decide import layercost as cblc
 from analysis import load as cbl
+from analysis.report import render
 from analysis.stats.pairwise import BETTER, TIED, WORSE, compare
 from analysis.test_decide import OPEN, _fake_run, _forks
 
@@ -92,7 +93,8 @@ def test_the_pairs_are_read_from_the_records_and_kept_only_where_both_clients_ra
     assert cblc.pairs(cbl.load_run(FIXTURE)) == []
 
 
-def test_the_verdict_gives_each_layer_its_ratio_per_figure_and_the_terminal_prints_it(tmp_path):
+def _layered_run(tmp_path) -> cbl.Run:
+    """A layer costing 1.5 times its engine's CPU and the same bytes, beside another client; three rounds."""
     rows, rnd = [], random.Random(3)
     for r in (1, 2, 3):
         rows.append({"shape": "rate-4000", "client": "noop", "round": r, "cpu": 10.0, "alloc": 100.0})
@@ -101,6 +103,11 @@ def test_the_verdict_gives_each_layer_its_ratio_per_figure_and_the_terminal_prin
                          "cpu": 10 + cpu * math.exp(rnd.gauss(0, 0.02)), "alloc": 100 + alloc * math.exp(rnd.gauss(0, 0.02))})
     run = _fake_run(_forks(rows), [OPEN], ["bare", "layer", "other"], tmp_path)
     run._memo[("pairs",)] = [("layer", "bare")]
+    return run
+
+
+def test_the_verdict_gives_each_layer_its_ratio_per_figure_and_the_terminal_prints_it(tmp_path):
+    run = _layered_run(tmp_path)
     v = cbd.verdict(run)
     costs = v["layerCost"]
     assert (costs["shape"], costs["pairs"]) == ("rate-4000", 1)
@@ -112,6 +119,37 @@ def test_the_verdict_gives_each_layer_its_ratio_per_figure_and_the_terminal_prin
     assert costs["apart"] == 1
     shown = cbd.layer_cost_lines(run, v, 118)
     assert any(line.startswith("layer") and "bare" in line and "*" in line for line in shown), shown
+
+
+def _clients_page(root: Path) -> Path:
+    page = render.clients_page(root / "README.md")
+    page.parent.mkdir(parents=True, exist_ok=True)
+    page.write_text(f"# clients\n\nbefore\n\n{render.begin('layers')}\nold\n{render.end('layers')}\nafter\n")
+    return page
+
+
+def test_the_clients_pages_layers_block_is_the_verdicts_table_under_its_run_and_nothing_else_changes(tmp_path):
+    run, page = _layered_run(tmp_path / "run"), _clients_page(tmp_path)
+    assert render.write_layers(run, tmp_path / "README.md") == f"the layers block of {page}"
+    text = page.read_text()
+    block = text[text.index(render.begin("layers")):text.index(render.end("layers"))]
+    assert text.replace(block, "") == f"# clients\n\nbefore\n\n{render.end('layers')}\nafter\n"
+    cpu = cbd.read(run)["layerCost"]["rows"][0]["figures"]["cpu"]
+    assert f"Run `results/{run.name}`" in block and "1 pairs; * told apart" in block.replace("\n", " ")
+    row = next(line for line in block.splitlines() if line.startswith("| `layer` | `bare` |"))
+    assert cblc.cell(cpu).replace("*", "\\*") in row and cblc.cell(cpu).endswith("*"), row
+
+
+def test_a_run_without_a_layer_writes_no_layers_block(tmp_path):
+    rows = [{"shape": "rate-4000", "client": c, "round": r, "cpu": x * r} for r in (1, 2)
+            for c, x in (("noop", 1.0), ("a", 20.0), ("b", 30.0))]
+    run = _fake_run(_forks(rows), [OPEN], ["a", "b"], tmp_path / "run")
+    run._memo[("pairs",)] = []
+    page = _clients_page(tmp_path)
+    before = page.read_text()
+    with pytest.raises(cbl.AnalysisError, match="no layer and its engine"):
+        render.write_layers(run, tmp_path / "README.md")
+    assert page.read_text() == before
 
 
 def test_a_run_without_a_layer_says_nothing_of_one(tmp_path):

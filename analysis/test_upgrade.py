@@ -269,6 +269,24 @@ def test_the_terminal_ending_fits_40_lines_and_names_both_versions(tmp_path):
     assert cbu.figure(run, u).is_file()
 
 
+def test_a_real_upgrades_block_in_the_guide_is_its_terminal_verdict_under_its_command(tmp_path):
+    from analysis.report import render
+    run = _every_figure_run(tmp_path)
+    run.summary["upgrade"] = cbu.decide(run)
+    page = render.upgrade_page(tmp_path / "README.md")
+    page.parent.mkdir(parents=True)
+    page.write_text(f"# guide\n\n{render.begin('upgrade')}\nold\n{render.end('upgrade')}\nafter\n")
+    assert render.write_upgrade_run(run, tmp_path / "README.md") == f"the upgrade block of {page}"
+    text = page.read_text()
+    block = text[text.index(render.begin("upgrade")):text.index(render.end("upgrade"))]
+    assert text.replace(block, "") == f"# guide\n\n{render.end('upgrade')}\nafter\n"
+    assert block.splitlines()[1].startswith("`./bench upgrade apache 5.4.4 5.6.5 --shapes rate-4000,closed-x16` (`results/fake`: 7 rounds")
+    assert cbu.terminal_upgrade(run, run.summary["upgrade"]).rstrip("\n") in block
+    run.summary["upgrade"]["new"]["version"] = "5.4.4"  # an A/A run's block is the verdict page's, not the guide's
+    with pytest.raises(cbl.AnalysisError, match="an A/A run"):
+        render.upgrade_block(run)
+
+
 def test_a_table_longer_than_the_terminal_is_cut_before_the_verdict(tmp_path):
     shapes = [{**OPEN, "name": f"rate-{i}"} for i in range(6)]  # 36 figures
     rows = []

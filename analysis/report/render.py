@@ -17,14 +17,20 @@ from analysis.decide import pairs as cbud
 from analysis.report import figures as figs
 from analysis import load as cbl
 from analysis.decide import upgrade as cbu
+from analysis.decide import layercost as cblc
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK = ROOT / "analysis.ipynb"
 BLOCKS = {"figure": "RUN from the run's data", "terminal": "RUN from the run's verdict",
           "howtoread": "RUN from the run's verdict", "answer": "RUN from the run's verdict",
-          "repeatability": "--compare A B from two runs' verdicts", "resolution": "RUN from an A/A upgrade run"}
+          "repeatability": "--compare A B from two runs' verdicts", "resolution": "RUN from an A/A upgrade run",
+          "layers": "RUN from a run with layers and their engines", "upgrade": "RUN from an upgrade run"}
 # Where the blocks for sceptics live, beside README: how two runs agreed, what an A/A run could detect.
 VERDICT_PAGE = Path("docs") / "reference" / "verdict.md"
+# Where a run with Spring's layers and their engines writes what each layer costs over its engine.
+CLIENTS_PAGE = Path("docs") / "reference" / "clients.md"
+# Where a real upgrade run (two versions) writes its verdict.
+UPGRADE_PAGE = Path("docs") / "guide" / "upgrade.md"
 
 
 def verdict_page(readme: Path) -> Path:
@@ -242,15 +248,7 @@ def resolution_block(run: cbl.Run) -> str:
     said = ("found no difference in any of them, as it should" if not found else
             "found a difference in " + "; ".join(f"{f['shape']} {f['label']} ({f['verdict']})" for f in found)
             + f": at {u['confidence']:.0%} for all figures together, an A/A run does so one time in twenty or less")
-    pairs = max((f["rounds"] for f in figures), default=0)
-    sets = len({s.get("set") for s in run.env.get("sets", [])})
-    blocks = max((len(s.get("blockOrders", [])) for s in run.env.get("sets", [])), default=0)
-    duet = u.get("pairedBy") == "blocks"
-    design = (f"{sets} set{'s' if sets != 1 else ''} (both versions alive at once, {blocks} blocks of windows in "
-              f"turn)" if duet else f"{pairs} rounds")
-    names = [sh.get("name") for sh in run.env.get("shapes", [])]
-    options = ((f" --shapes {','.join(names)}" if names else "")
-               + (f" --rounds {sets} --blocks {blocks}" if duet else ""))
+    design, options = _design(run, u)
     lines = [begin("resolution"),
              f"An A/A run, `./bench upgrade {u['client']} {version} {version}{options}` (`{run.name}`: {design}{took} on "
              f"{hf['cores']} cores of {hf['cpuModel']}, JDK {hf['jdk']}), compared {len(figures)} figures and {said}. "
@@ -261,6 +259,46 @@ def resolution_block(run: cbl.Run) -> str:
     lines += [f"| {label} | " + " | ".join(cell.get((label, s), "-") for s in shapes) + " |"
               for label in dict.fromkeys(f["label"] for f in figures)]
     return "\n".join(lines + [end("resolution")])
+
+
+def _design(run: cbl.Run, u: dict) -> tuple:
+    """An upgrade run's design in words ('6 sets (both versions alive at once, 9 blocks of windows in turn)' or '8
+    rounds') and the options that asked for it beyond the defaults (' --shapes rate-4000 --rounds 6 --blocks 9')."""
+    pairs = max((f["rounds"] for f in u["figures"]), default=0)
+    sets = len({s.get("set") for s in run.env.get("sets", [])})
+    blocks = max((len(s.get("blockOrders", [])) for s in run.env.get("sets", [])), default=0)
+    duet = u.get("pairedBy") == "blocks"
+    design = (f"{sets} set{'s' if sets != 1 else ''} (both versions alive at once, {blocks} blocks of windows in "
+              f"turn)" if duet else f"{pairs} rounds")
+    names = [sh.get("name") for sh in run.env.get("shapes", [])]
+    options = ((f" --shapes {','.join(names)}" if names else "")
+               + (f" --rounds {sets} --blocks {blocks}" if duet else ""))
+    return design, options
+
+
+def upgrade_block(run: cbl.Run) -> str:
+    """A real upgrade's verdict as the terminal printed it, under the command and the run that made it."""
+    u = cbu.read(run)
+    if u["old"]["version"] == u["new"]["version"]:
+        raise cbl.AnalysisError(f"{run.path}: an A/A run (its resolution block is the verdict page's), not an upgrade")
+    design, options = _design(run, u)
+    took = _minutes(run.env.get("started"), run.env.get("finished"))
+    return "\n".join([begin("upgrade"), f"`./bench upgrade {u['client']} {u['old']['version']} {u['new']['version']}"
+                      f"{options}` (`results/{run.name}`: {design}{took}):", "", "```text",
+                      cbu.terminal_upgrade(run, u).rstrip("\n"), "```", end("upgrade")])
+
+
+def write_upgrade_run(run: cbl.Run, readme: Path) -> str:
+    """An upgrade run's block rewritten (the rest of its page untouched): an A/A run's resolution on the verdict page,
+    a real upgrade's verdict in the upgrade guide. Returns which block of which page."""
+    u = cbu.read(run)
+    if u["old"]["version"] == u["new"]["version"]:
+        page = verdict_page(readme)
+        write_resolution(run, page)
+        return f"the resolution block of {page}"
+    page = upgrade_page(readme)
+    page.write_text(replaced(page, "upgrade", upgrade_block(run)), encoding="utf-8")
+    return f"the upgrade block of {page}"
 
 
 def _minutes(started, finished) -> str:
@@ -309,6 +347,43 @@ def write_readme(run: cbl.Run, readme: Path, against: cbl.Run | None = None):
     readme.write_text(new, encoding="utf-8")
     if agreed is not None:
         page.write_text(agreed, encoding="utf-8")
+
+
+def clients_page(readme: Path) -> Path:
+    return readme.resolve().parent / CLIENTS_PAGE
+
+
+def upgrade_page(readme: Path) -> Path:
+    return readme.resolve().parent / UPGRADE_PAGE
+
+
+def layers_block(run: cbl.Run, v: dict) -> str:
+    """Each layer's cost over its engine as the verdict judged it, a Markdown table under the run that made it, then
+    the behaviour cells each layer changes; refused for a run without a layer and its engine."""
+    costs = v.get("layerCost")
+    if not costs:
+        raise cbl.AnalysisError(f"{run.path}: no layer and its engine in this run (./bench --clients spring)")
+    hf = v["holdsFor"]
+    rows = cblc.table_rows(costs, {k: cbd.column_name({}, "", k) for k in cblc.SHOWN})
+    made = cond.made_words(hf.get("conditions"))
+    lines = [begin("layers"), f"Run `results/{run.name}` ({hf['cores']} cores of {hf['cpuModel']}, JDK {hf['jdk']}, "
+             f"profile {hf['profile']}{'; ' + made if made else ''}): "
+             + cblc.caption(costs, cbd.where(run.shape_params(costs["shape"]))) + ".", "",
+             "| " + " | ".join(rows[0]) + " |", "|" + "---|" * len(rows[0])]
+    lines += ["| " + " | ".join(f"`{c}`" if i < 2 else c.replace("*", "\\*") for i, c in enumerate(r)) + " |"
+              for r in rows[1:]]
+    said = cblc.behaviour_lines(v.get("layerBehaviour", []))
+    if said:
+        lines += ["", "What each layer changes in its engine's behaviour (the engine's cell -> the layer's):", ""]
+        lines += [f"- {x}" for x in said]
+    return "\n".join(lines + [end("layers")])
+
+
+def write_layers(run: cbl.Run, readme: Path) -> str:
+    """The clients page's layers block rewritten from a run with layers and their engines (the rest untouched)."""
+    page = clients_page(readme)
+    page.write_text(replaced(page, "layers", layers_block(run, cbd.read(run))), encoding="utf-8")
+    return f"the layers block of {page}"
 
 
 def write_resolution(run: cbl.Run, page: Path):

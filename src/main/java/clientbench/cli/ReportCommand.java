@@ -34,7 +34,7 @@ final class ReportCommand implements Callable<Integer>, Bench.Checked {
     @Option(names = "--compare", arity = "2", paramLabel = "RUN_DIR", description = "two run folders: the earlier, then the later")
     List<Path> compare;
 
-    @Option(names = "--readme", description = "also write <run dir>/main.png and README.md's generated blocks from the run (an A/A run: the resolution block; with --compare A B: B's, and how A and B agree)")
+    @Option(names = "--readme", description = "also write <run dir>/main.png and README.md's generated blocks from the run (an A/A run: the resolution block; another upgrade run: docs/guide/upgrade.md's verdict; a run with layers and their engines: docs/reference/clients.md's layer table; with --compare A B: B's, and how A and B agree)")
     boolean readme;
 
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "this text")
