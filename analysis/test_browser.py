@@ -8,6 +8,7 @@ when missing; where it cannot be, the tests skip with why, and fail under CI=tru
 import json
 import math
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -141,11 +142,12 @@ def chart_problems(page) -> list:
 
 
 def reference_run() -> Path:
-    runs = [p for p in sorted((ROOT / "results").iterdir()) if (p / "env.json").is_file()
-            and json.loads((p / "env.json").read_text()).get("profile") == "standard" and list(p.glob("*.trial.json*"))]
-    require(bool(runs), "no committed standard-profile reference run under results/ (a fresh clone has one: git checkout"
-            " -- results/)")
-    return runs[-1]
+    """README's reference run: the one its terminal block names (results/ holds other runs beside it)."""
+    names = re.findall(r"`(\d{8}-\d{6}-[\w.-]+)`", render.current_block(ROOT / "README.md", "terminal"))
+    runs = [ROOT / "results" / n for n in names if list((ROOT / "results" / n).glob("*.trial.json*"))]
+    require(bool(runs), "no committed reference run under results/ that README names (a fresh clone has one: git"
+            " checkout -- results/)")
+    return runs[0]
 
 
 @pytest.fixture(scope="module")
