@@ -59,10 +59,11 @@ public record Profile(String name, String purpose, List<Shape> shapes, Duration 
 
     /**
      * What a profile with a time limit cuts when a run holds more clients than the default set
-     * (docs/reference/profiles.md): the knee search and the 1 s answers, the least ranking per minute of run; then the
-     * closed loop's last round and half the cold starts, since one more JVM per round costs every shape a fork.
+     * (docs/reference/profiles.md): the knee search, the 1 s answers and the faults, the least ranking per minute of
+     * run; then the closed loop's last round and half the cold starts: one more JVM costs every shape a fork a round.
      */
-    private static final Set<String> LEFT_OUT_BEYOND_THE_DEFAULT_SET = Set.of("capacity-http1", "delay1s-1000");
+    private static final Set<String> LEFT_OUT_BEYOND_THE_DEFAULT_SET = Set.of("capacity-http1", "delay1s-1000",
+            "faults-1000");
     private static final Set<String> ONE_ROUND_FEWER_BEYOND_THE_DEFAULT_SET = Set.of("closed-x16");
     /** Cold starts a run beyond the default set keeps of a profile's many: enough for a median and its spread. */
     private static final int COLD_STARTS_BEYOND_THE_DEFAULT_SET = 5;
@@ -76,7 +77,7 @@ public record Profile(String name, String purpose, List<Shape> shapes, Duration 
         List<String> cuts = new ArrayList<>();
         List<String> left = shapes.stream().map(Shape::name).filter(LEFT_OUT_BEYOND_THE_DEFAULT_SET::contains).toList();
         if (!left.isEmpty()) {
-            cuts.add("leaves out " + String.join(" and ", left));
+            cuts.add("leaves out " + String.join(", ", left));
         }
         List<Shape> kept = new ArrayList<>();
         for (Shape s : shapes) {

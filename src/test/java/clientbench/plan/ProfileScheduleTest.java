@@ -91,11 +91,11 @@ class ProfileScheduleTest {
         assertEquals(standard, standard.fittedTo(Adapters.names().size()));
         int spring = Profile.clients(Adapters.SPRING).size();
         Profile fitted = standard.fittedTo(spring);
-        assertEquals(List.of("rate-4000", "closed-x16", "faults-1000"), fitted.shapes().stream().map(Shape::name).toList());
-        assertEquals(List.of(3, 2, 1), fitted.shapes().stream().map(Shape::rounds).toList());
+        assertEquals(List.of("rate-4000", "closed-x16"), fitted.shapes().stream().map(Shape::name).toList());
+        assertEquals(List.of(3, 2), fitted.shapes().stream().map(Shape::rounds).toList());
         assertEquals(new Profile.Startup(5, 2, 2, true), fitted.startup());
         assertEquals(standard.shapes().get(1).timings(), fitted.shapes().get(1).timings());
-        assertTrue(fitted.purpose().endsWith("; this run leaves out capacity-http1 and delay1s-1000, runs closed-x16 in"
+        assertTrue(fitted.purpose().endsWith("; this run leaves out capacity-http1, delay1s-1000, faults-1000, runs closed-x16 in"
                 + " 2 rounds, not 3, starts each client cold 5 times, not 10: its 1h00m holds 12 clients with every"
                 + " shape, not " + spring), fitted.purpose());
         assertEquals(standard.timeLimit(), fitted.timeLimit());
