@@ -2,6 +2,9 @@ package clientbench.behaviour;
 
 import clientbench.stub.StubExtension;
 import io.helidon.webclient.api.HttpClientResponse;
+import org.apache.hc.client5.http.async.methods.SimpleRequestBuilder;
+import org.apache.hc.client5.http.impl.async.CloseableHttpAsyncClient;
+import org.apache.hc.client5.http.impl.async.HttpAsyncClients;
 import io.helidon.webclient.http1.Http1Client;
 import org.asynchttpclient.AsyncHandler;
 import org.asynchttpclient.AsyncHttpClient;
@@ -190,6 +193,20 @@ class ReuseLibraryAloneTest {
             assertAll("aborted " + aborted + ", buffered " + buffered,
                     () -> assertTrue(aborted >= DROPPED, "aborted at the head: " + aborted),
                     () -> assertTrue(buffered <= KEPT, "buffered: " + buffered));
+        }
+    }
+
+    /**
+     * Apache async: its users take a response through SimpleResponseConsumer, which reads the body whole whether the
+     * caller looks at it or not, so the connection is kept.
+     */
+    @Test
+    void apacheAsyncKeepsTheConnectionOfABodyItsSimpleConsumerReadWhole() throws Exception {
+        try (CloseableHttpAsyncClient client = HttpAsyncClients.createDefault()) {
+            client.start();
+            long simple = connections((uri, error) -> client.execute(SimpleRequestBuilder.get(uri).build(), null)
+                    .get(10, TimeUnit.SECONDS).getCode());
+            assertTrue(simple <= KEPT, "SimpleResponseConsumer: " + simple);
         }
     }
 

@@ -41,8 +41,6 @@ final class ApacheExchange implements FutureCallback<Long> {
     private volatile boolean timedOut;
     private volatile ScheduledFuture<?> deadline;
     private volatile Future<Long> future;
-    /** The caller leaves the body unread: the exchange is cancelled once its head is in, as its users cancel it. */
-    private volatile boolean abandoned;
 
     /** The caller adds it to {@code inFlight}; it removes itself when it reports. */
     ApacheExchange(clientbench.api.Request request, Completion completion, Set<ApacheExchange> inFlight) {
@@ -58,9 +56,6 @@ final class ApacheExchange implements FutureCallback<Long> {
      */
     void startDeadline(Future<Long> exchange, DeadlineTimer deadlines, Duration timeout) {
         future = exchange;
-        if (abandoned) { // the head came before the future was known
-            exchange.cancel(true);
-        }
         if (deadlines == null) {
             return;
         }
@@ -75,7 +70,10 @@ final class ApacheExchange implements FutureCallback<Long> {
 
     @Override
     public void completed(Long bytes) {
-        finish(Outcomes.ofResponse(request, counter.status, bytes), counter.status, bytes, null);
+        // A body the caller leaves unread is still read in full, as SimpleResponseConsumer (the async API's own
+        // consumer) reads it whether or not the caller looks: the connection stays in the pool.
+        long read = request.abandonsBody() ? -1 : bytes;
+        finish(Outcomes.ofResponse(request, counter.status, read), counter.status, read, null);
     }
 
     @Override
@@ -86,22 +84,12 @@ final class ApacheExchange implements FutureCallback<Long> {
     private void headArrived() {
         if (request.leavesBodyOpen()) { // reported at its head; the exchange stays open, as nothing reads its body
             finish(Outcomes.ofResponse(request, counter.status, -1), counter.status, -1, null);
-            return;
-        }
-        if (request.abandonsBody()) {
-            abandoned = true;
-            Future<Long> f = future;
-            if (f != null) {
-                f.cancel(true);
-            }
         }
     }
 
     @Override
     public void cancelled() {
-        if (abandoned && !timedOut) {
-            finish(Outcomes.ofResponse(request, counter.status, -1), counter.status, -1, null);
-        } else if (timedOut) {
+        if (timedOut) {
             finish(Outcome.TIMEOUT, 0, new TimeoutException("request timeout passed"));
         } else {
             finish(Outcome.OTHER, 0, new CancellationException("exchange cancelled"));
