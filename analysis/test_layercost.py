@@ -135,7 +135,7 @@ def test_the_clients_pages_layers_block_is_the_verdicts_table_under_its_run_and_
     block = text[text.index(render.begin("layers")):text.index(render.end("layers"))]
     assert text.replace(block, "") == f"# clients\n\nbefore\n\n{render.end('layers')}\nafter\n"
     cpu = cbd.read(run)["layerCost"]["rows"][0]["figures"]["cpu"]
-    assert f"Run `results/{run.name}`" in block and "1 pairs; * told apart" in block.replace("\n", " ")
+    assert f"Run `{run.name}` (results/; 2 cores of Test CPU" in block and "1 pairs; * told apart" in block.replace("\n", " ")
     row = next(line for line in block.splitlines() if line.startswith("| `layer` | `bare` |"))
     assert cblc.cell(cpu).replace("*", "\\*") in row and cblc.cell(cpu).endswith("*"), row
 

@@ -646,3 +646,24 @@ def test_the_verdict_pages_resolution_block_is_what_the_current_code_decides_fro
     assert aa.env.get("upgrade") and aa.trials, f"{aa.name}: an upgrade run, its data committed"
     assert render.current_block(VERDICT_PAGE, "resolution") == render.resolution_block(decided_now(aa.name)), \
         f"{VERDICT_PAGE.relative_to(ROOT)}'s resolution block is not what the code decides now: ./bench report --readme {aa.path.relative_to(ROOT)}"
+
+
+def test_the_clients_pages_layers_block_is_what_the_current_code_decides_from_the_committed_spring_run():
+    page = render.clients_page(ROOT / "README.md")
+    names = named_in_readme("layers", page)
+    assert len(names) == 1, f"the clients page's layers block names one spring run: {names}"
+    run = committed(names[0])
+    assert run.trials and cbd.read(run).get("layerCost"), f"{run.name}: a run with layers, its data committed"
+    now = decided_now(run.name)
+    assert render.current_block(page, "layers") == render.layers_block(now, cbd.read(now)), \
+        f"{page.relative_to(ROOT)}'s layers block is not what the code decides now: ./bench report --readme {run.path.relative_to(ROOT)}"
+
+
+def test_the_upgrade_guides_block_is_what_the_current_code_decides_from_the_committed_upgrade_run():
+    page = render.upgrade_page(ROOT / "README.md")
+    names = named_in_readme("upgrade", page)
+    assert len(names) == 1, f"the upgrade guide's upgrade block names one upgrade run: {names}"
+    run = committed(names[0])
+    assert run.env.get("upgrade") and run.trials, f"{run.name}: an upgrade run, its data committed"
+    assert render.current_block(page, "upgrade") == render.upgrade_block(decided_now(run.name)), \
+        f"{page.relative_to(ROOT)}'s upgrade block is not what the code decides now: ./bench report --readme {run.path.relative_to(ROOT)}"

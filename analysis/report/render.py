@@ -284,7 +284,7 @@ def upgrade_block(run: cbl.Run) -> str:
     design, options = _design(run, u)
     took = _minutes(run.env.get("started"), run.env.get("finished"))
     return "\n".join([begin("upgrade"), f"`./bench upgrade {u['client']} {u['old']['version']} {u['new']['version']}"
-                      f"{options}` (`results/{run.name}`: {design}{took}):", "", "```text",
+                      f"{options}` (run `{run.name}` under results/: {design}{took}):", "", "```text",
                       cbu.terminal_upgrade(run, u).rstrip("\n"), "```", end("upgrade")])
 
 
@@ -366,7 +366,7 @@ def layers_block(run: cbl.Run, v: dict) -> str:
     hf = v["holdsFor"]
     rows = cblc.table_rows(costs, {k: cbd.column_name({}, "", k) for k in cblc.SHOWN})
     made = cond.made_words(hf.get("conditions"))
-    lines = [begin("layers"), f"Run `results/{run.name}` ({hf['cores']} cores of {hf['cpuModel']}, JDK {hf['jdk']}, "
+    lines = [begin("layers"), f"Run `{run.name}` (results/; {hf['cores']} cores of {hf['cpuModel']}, JDK {hf['jdk']}, "
              f"profile {hf['profile']}{'; ' + made if made else ''}): "
              + cblc.caption(costs, cbd.where(run.shape_params(costs["shape"]))) + ".", "",
              "| " + " | ".join(rows[0]) + " |", "|" + "---|" * len(rows[0])]
