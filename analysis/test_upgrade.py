@@ -281,7 +281,8 @@ def test_a_real_upgrades_block_in_the_guide_is_its_terminal_verdict_under_its_co
     block = text[text.index(render.begin("upgrade")):text.index(render.end("upgrade"))]
     assert text.replace(block, "") == f"# guide\n\n{render.end('upgrade')}\nafter\n"
     assert block.splitlines()[1].startswith("`./bench upgrade apache 5.4.4 5.6.5 --shapes rate-4000,closed-x16` (run `fake` under results/: 7 rounds")
-    assert cbu.terminal_upgrade(run, run.summary["upgrade"]).rstrip("\n") in block
+    shown = cbu.terminal_upgrade(run, run.summary["upgrade"]).rstrip("\n")
+    assert shown.replace(str(tmp_path / cbu.PNG), f"results/fake/{cbu.PNG}") in block and "results/fake/upgrade.png" in block
     run.summary["upgrade"]["new"]["version"] = "5.4.4"  # an A/A run's block is the verdict page's, not the guide's
     with pytest.raises(cbl.AnalysisError, match="an A/A run"):
         render.upgrade_block(run)

@@ -283,9 +283,11 @@ def upgrade_block(run: cbl.Run) -> str:
         raise cbl.AnalysisError(f"{run.path}: an A/A run (its resolution block is the verdict page's), not an upgrade")
     design, options = _design(run, u)
     took = _minutes(run.env.get("started"), run.env.get("finished"))
+    # The figure's path as the repository holds it, wherever the run was loaded from.
+    shown = cbu.terminal_upgrade(run, u).rstrip("\n").replace(str(run.path / cbu.PNG), f"results/{run.name}/{cbu.PNG}")
     return "\n".join([begin("upgrade"), f"`./bench upgrade {u['client']} {u['old']['version']} {u['new']['version']}"
-                      f"{options}` (run `{run.name}` under results/: {design}{took}):", "", "```text",
-                      cbu.terminal_upgrade(run, u).rstrip("\n"), "```", end("upgrade")])
+                      f"{options}` (run `{run.name}` under results/: {design}{took}):", "", "```text", shown, "```",
+                      end("upgrade")])
 
 
 def write_upgrade_run(run: cbl.Run, readme: Path) -> str:
