@@ -639,31 +639,36 @@ def test_a_real_upgrade_is_no_resolution_and_leaves_the_page_alone(tmp_path):
     assert page.read_text() == before
 
 
+def the_run_a_block_names(page: Path, block: str) -> cbl.Run:
+    """The one committed run, its data whole, that `page`'s generated `block` names."""
+    names = named_in_readme(block, page)
+    assert len(names) == 1, f"{page.relative_to(ROOT)}'s {block} block names one run: {names}"
+    run = committed(names[0])
+    assert run.trials, f"{run.name}: only its verdict is committed; the run's data must be"
+    return run
+
+
+def assert_decided_now(page: Path, block: str, run: cbl.Run, made: str):
+    assert render.current_block(page, block) == made, (f"{page.relative_to(ROOT)}'s {block} block is not what the code "
+                                                       f"decides now: ./bench report --readme {run.path.relative_to(ROOT)}")
+
+
 def test_the_verdict_pages_resolution_block_is_what_the_current_code_decides_from_the_committed_aa_run():
-    names = named_in_readme("resolution", VERDICT_PAGE)
-    assert len(names) == 1, f"the verdict page's resolution block names one A/A run: {names}"
-    aa = committed(names[0])
-    assert aa.env.get("upgrade") and aa.trials, f"{aa.name}: an upgrade run, its data committed"
-    assert render.current_block(VERDICT_PAGE, "resolution") == render.resolution_block(decided_now(aa.name)), \
-        f"{VERDICT_PAGE.relative_to(ROOT)}'s resolution block is not what the code decides now: ./bench report --readme {aa.path.relative_to(ROOT)}"
+    aa = the_run_a_block_names(VERDICT_PAGE, "resolution")
+    assert aa.env.get("upgrade"), f"{aa.name}: an upgrade run"
+    assert_decided_now(VERDICT_PAGE, "resolution", aa, render.resolution_block(decided_now(aa.name)))
 
 
 def test_the_clients_pages_layers_block_is_what_the_current_code_decides_from_the_committed_spring_run():
     page = render.clients_page(ROOT / "README.md")
-    names = named_in_readme("layers", page)
-    assert len(names) == 1, f"the clients page's layers block names one spring run: {names}"
-    run = committed(names[0])
-    assert run.trials and cbd.read(run).get("layerCost"), f"{run.name}: a run with layers, its data committed"
+    run = the_run_a_block_names(page, "layers")
     now = decided_now(run.name)
-    assert render.current_block(page, "layers") == render.layers_block(now, cbd.read(now)), \
-        f"{page.relative_to(ROOT)}'s layers block is not what the code decides now: ./bench report --readme {run.path.relative_to(ROOT)}"
+    assert cbd.read(now).get("layerCost"), f"{run.name}: a run with layers and their engines"
+    assert_decided_now(page, "layers", run, render.layers_block(now, cbd.read(now)))
 
 
 def test_the_upgrade_guides_block_is_what_the_current_code_decides_from_the_committed_upgrade_run():
     page = render.upgrade_page(ROOT / "README.md")
-    names = named_in_readme("upgrade", page)
-    assert len(names) == 1, f"the upgrade guide's upgrade block names one upgrade run: {names}"
-    run = committed(names[0])
-    assert run.env.get("upgrade") and run.trials, f"{run.name}: an upgrade run, its data committed"
-    assert render.current_block(page, "upgrade") == render.upgrade_block(decided_now(run.name)), \
-        f"{page.relative_to(ROOT)}'s upgrade block is not what the code decides now: ./bench report --readme {run.path.relative_to(ROOT)}"
+    run = the_run_a_block_names(page, "upgrade")
+    assert run.env.get("upgrade"), f"{run.name}: an upgrade run"
+    assert_decided_now(page, "upgrade", run, render.upgrade_block(decided_now(run.name)))
