@@ -326,7 +326,7 @@ def test_foresee_lines_say_the_reference_and_what_each_gated_figure_needs():
     u = json.loads((AA_RUN / "summary.json").read_text())["upgrade"]
     t = {**cbg.read_thresholds(GATE_TOML), "cpu": 0.005, "knee": 0.1}
     lines = md.foresee_lines(cbg.foresee(t, u, 6, 6), AA_RUN.name, u["holdsFor"])
-    assert lines[0] == ("foresee: 6 pairs, 6 figures together, at the spread of run 20261129-010002-vm "
+    assert lines[0] == (f"foresee: 6 pairs, 6 figures together, at the spread of run {AA_RUN.name} "
                         "(2 cores of AMD EPYC, JDK 25.0.3)")
     assert "  rate-4000 CPU per request: could detect 6.6%, threshold +0.5%: unresolved; more than 60 pairs would be " \
            "needed" in lines

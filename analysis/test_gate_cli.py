@@ -73,10 +73,10 @@ def test_foresee_names_its_reference_and_exits_2_on_a_bad_count():
     done = _cli("foresee", GATE_TOML, 8, "rate-4000,closed-x16", "AMD EPYC")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[0].startswith("foresee: 8 pairs, 6 figures together, at the spread of run 20261129-010002-vm "
+    assert lines[0].startswith(f"foresee: 8 pairs, 6 figures together, at the spread of run {AA_RUN.name} "
                                "(2 cores of AMD EPYC")
     assert "  rate-4000 CPU per request: could detect 4.9%, threshold +5%: resolved" in lines
-    assert "foresee: closed-x16: not in 20261129-010002-vm; what it can detect is said after the run" in lines
+    assert f"foresee: closed-x16: not in {AA_RUN.name}; what it can detect is said after the run" in lines
     assert not any("this host is" in line for line in lines), "the reference's own CPU model: no warning"
     other = _cli("foresee", GATE_TOML, 8, "rate-4000", "Intel(R) Xeon(R) Processor").stdout.splitlines()
     assert other[1].startswith("foresee: this host is Intel(R) Xeon(R) Processor, and no A/A run under results/ was"
