@@ -19,16 +19,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * AsyncHttpClient 3's NO cells with the library alone, as its config builder ships it (HTTP/2 cleartext turned on where
- * the case speaks h2c): a POST sent again after its connection closed under it (idle race), Netty's 8 KiB limit on a
- * response head (big headers), a request past the server's stream limit (h2 streams) and a stream a GOAWAY refused
- * (h2 goaway), each failed.
+ * the case speaks h2c): a POST sent again after its connection closed under it (idle race) or as its close was in flight
+ * (closed in flight), Netty's 8 KiB limit on a response head (big headers), a request past the server's stream limit
+ * (h2 streams) and a stream a GOAWAY refused (h2 goaway), each failed.
  */
 @Timeout(60)
 class AhcAloneTest {
@@ -53,6 +55,32 @@ class AhcAloneTest {
         AsyncHttpClient client = client(b -> b);
         IdleRace.assertThePostIsSentTwice(stub.server(), (url, key) -> outcome(keyed(client.prepareGet(url), key)),
                 (url, key) -> outcome(keyed(client.preparePost(url).setBody(new byte[1024]), key)));
+    }
+
+    /**
+     * ahc, closed in flight (POST x2 on a few of 500): each answer followed at once by a FIN; a POST written on that
+     * connection before AHC has read the close is sent again on a new one (maxRequestRetry 5), whatever its method. A
+     * race, so up to four times the case's rounds. Control, on a stub of its own: with maxRequestRetry(0) none twice.
+     */
+    @Test
+    void aPostSentAsItsConnectionClosesIsSentAgain() throws Exception {
+        AsyncHttpClient shipped = client(b -> b);
+        ClosedInFlight.Counts asShipped = closedInFlight(stub.server(), shipped, c -> c.postsTwice() >= 1);
+        ClosedInFlight.Counts noRetry;
+        try (StubServer own = StubServer.start(StubOptions.loopback())) {
+            noRetry = closedInFlight(own, client(b -> b.setMaxRequestRetry(0)), c -> c.postsFailed() >= 3);
+        }
+        assertAll("as shipped " + asShipped + "; maxRequestRetry(0) " + noRetry,
+                () -> assertTrue(asShipped.postsTwice() >= 1, "closed in flight: POST n/N x2 (NO)"),
+                () -> assertTrue(noRetry.postsFailed() >= 1, "without the retry the close fails the POSTs"),
+                () -> assertEquals(0, noRetry.postsTwice(), "and sends none twice"));
+    }
+
+    private static ClosedInFlight.Counts closedInFlight(StubServer s, AsyncHttpClient client,
+                                                        Predicate<ClosedInFlight.Counts> enough) throws Exception {
+        return ClosedInFlight.run(s, (method, url, key) -> outcome(keyed(method.equals("POST")
+                ? client.preparePost(url).setBody(new byte[1024]) : client.prepareGet(url), key)),
+                client::close, 4 * ClosedInFlight.ROUNDS, enough);
     }
 
     /**
