@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""The table of scripts/p99-forks.sh, from its folder: per condition, how far the forks' p50 and p99 spread, and how
+much of a fork's p99 is the JVM's own rather than its windows' noise.
+
+    .venv/bin/python scripts/p99-forks-table.py OUT CONDITION [CONDITION ...]
+
+Each fork's measured windows are its hlog's `latency` intervals. On the natural log of each window's p99: the spread
+of windows within a fork (pooled sd), and the JVM's own spread, what the forks' means spread beyond their windows'
+noise (one-way random effects, method of moments: var(fork means) - within / windows, 0 when negative). With windows
+that were alike but for noise, the JVM's own part is 0 and more windows a fork would narrow a fork's p99 at will.
+"""
+import math
+import statistics
+import sys
+from pathlib import Path
+
+from hdrh.histogram import HdrHistogram
+from hdrh.log import HistogramLogReader
+
+HIGHEST_MICROS = 3_600_000_000
+
+
+def windows(hlog: Path) -> list:
+    """Each measured window's latency histogram, in order."""
+    reader = HistogramLogReader(str(hlog), HdrHistogram(1, HIGHEST_MICROS, 3))
+    out = []
+    while (h := reader.get_next_interval_histogram()) is not None:
+        if h.get_tag() == "latency":
+            out.append(h)
+    return out
+
+
+def merged_at(hs: list, percentile: float) -> float:
+    m = HdrHistogram(1, HIGHEST_MICROS, 3)
+    for h in hs:
+        m.add(h)
+    return m.get_value_at_percentile(percentile)
+
+
+def sd_ln(xs: list) -> float:
+    return statistics.stdev(math.log(x) for x in xs)
+
+
+def own_and_within(forks: list) -> tuple:
+    """(the JVM's own sd, the windows' sd within a fork), on ln of each window's p99; forks of 2 or more windows."""
+    logs = [[math.log(w) for w in ws] for ws in forks if len(ws) >= 2]
+    within_df = sum(len(ls) - 1 for ls in logs)
+    within_var = sum((x - statistics.fmean(ls)) ** 2 for ls in logs for x in ls) / within_df
+    n = statistics.fmean(len(ls) for ls in logs)
+    means_var = statistics.variance([statistics.fmean(ls) for ls in logs])
+    return math.sqrt(max(0.0, means_var - within_var / n)), math.sqrt(within_var)
+
+
+def row(out: Path, condition: str) -> str:
+    forks = [ws for ws in (windows(h) for h in sorted((out / condition).glob("*.hlog"))) if ws]
+    if len(forks) < 2:
+        return f"| {condition} | {len(forks)} | - | - | - | - | - | - | - | - |"
+    p50s = [merged_at(ws, 50) for ws in forks]
+    p99s = [merged_at(ws, 99) for ws in forks]
+    later = [merged_at(ws[1:], 99) for ws in forks if len(ws) > 1]
+    window_p99s = [[h.get_value_at_percentile(99) for h in ws] for ws in forks]
+    first = sum(ws[0] == max(ws) for ws in window_p99s if len(ws) > 1)
+    n = round(statistics.fmean(len(ws) for ws in window_p99s))
+    own, within = own_and_within(window_p99s)
+    return (f"| {condition} | {len(forks)} x {n} | {statistics.median(p50s):.0f} | {statistics.median(p99s):.0f}"
+            f" ({min(p99s)}-{max(p99s)}) | {sd_ln(p50s):.3f} | {sd_ln(p99s):.3f} | {sd_ln(later):.3f} | {within:.3f}"
+            f" | {own:.3f} | {first} of {len(forks)} (chance {len(forks) / n:.0f}) |")
+
+
+def main() -> None:
+    if len(sys.argv) < 3:
+        sys.exit("usage: p99-forks-table.py OUT CONDITION [CONDITION ...]")
+    out = Path(sys.argv[1])
+    print("| condition | forks x windows | p50 us (median) | p99 us (median, min-max) | sd ln p50 | sd ln p99"
+          " | sd ln p99, first window out | sd ln window p99 within a fork | the JVM's own sd ln p99"
+          " | first window's p99 the fork's largest |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for c in sys.argv[2:]:
+        print(row(out, c))
+
+
+if __name__ == "__main__":
+    main()
