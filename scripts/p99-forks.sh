@@ -15,6 +15,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 CLIENT="${1:?usage: $0 CLIENT FORKS [CONDITION ...]}"
 FORKS="${2:?usage: $0 CLIENT FORKS [CONDITION ...]}"
 shift 2
+case "$FORKS" in ''|*[!0-9]*|0) echo "FORKS must be a positive integer, was '$FORKS'" >&2; exit 2 ;; esac
 CONDITIONS=("${@:-base}")
 OUT="${OUT:-$(mktemp -d /tmp/p99-forks.XXXXXX)}"
 for c in "${CONDITIONS[@]}"; do
