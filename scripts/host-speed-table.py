@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """The table of scripts/host-speed.sh, from its folder: how much of the spread between forks of one client is the host's
-speed, read by a fixed piece of work timed just before each fork.
+speed, read by a fixed piece of work timed just before each fork, and by one timed every 100 ms beside it.
 
     .venv/bin/python scripts/host-speed-table.py OUT
 
 Per figure (CPU per request, p50, p99 from the measured windows' histograms merged), on the natural log, each client's
 mean taken out: the forks' spread; its correlation with each gauge (compute or memory work, on the client's CPU 0 or
-the stub's CPU 1, the median of three); and the spread left once the gauge's part is out (one slope for every client).
+the stub's CPU 1, the median of three; "during": the sampler's median over the fork's measured windows); and the
+spread left once the gauge's part is out (one slope for every client).
 """
 import json
 import math
@@ -34,6 +35,13 @@ def fork(turn: Path) -> dict | None:
     rows = [line.split() for line in (turn / "gauge.txt").read_text().splitlines() if line.strip()]
     gauges = {name: math.log(statistics.median(float(r[col]) for r in rows if int(r[0]) == cpu))
               for name, (cpu, col) in GAUGES.items()}
+    spans = [(i["windowStartEpochMillis"], i["windowStartEpochMillis"] + i["windowNanos"] / 1e6) for i in measured]
+    for cpu in (0, 1):
+        samples = turn / f"during-{cpu}.txt"
+        taken = [] if not samples.is_file() else [float(ms) for at, ms in (line.split() for line in
+                 samples.read_text().splitlines() if len(line.split()) == 2) if any(a <= float(at) <= b for a, b in spans)]
+        if taken:
+            gauges[f"during, CPU {cpu}"] = math.log(statistics.median(taken))
     return {"client": record["client"], "gauges": gauges, "figures": {
         "CPU/req": math.log(sum(i["cpuNanosInWindow"] for i in measured) / ok),
         "p50": math.log(p99_forks_table.merged_at(windows, 50)),
@@ -63,7 +71,9 @@ def main() -> None:
     for figure in ("CPU/req", "p50", "p99"):
         y = centred(forks, lambda f: f["figures"][figure])
         raw = math.sqrt(sum(v * v for v in y) / (n - k))
-        for gauge in GAUGES:
+        for gauge in [*GAUGES, "during, CPU 0", "during, CPU 1"]:
+            if not all(gauge in f["gauges"] for f in forks):
+                continue
             x = centred(forks, lambda f: f["gauges"][gauge])
             sxx = sum(v * v for v in x)
             slope = sum(a * b for a, b in zip(x, y)) / sxx if sxx else 0.0

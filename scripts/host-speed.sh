@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Whether the host's speed moves a fork's figures: N turns, each a fixed piece of work timed on each CPU
 # (scripts/host-speed-gauge.py, 3 times) and then one fork of the next client at the common rate, as p99-forks.sh's
-# base (its own stub, pinned, settled; nice 0). The table: per figure, how far the forks of one client spread, and how
-# far once the gauge's part is taken out (one slope for every client). Run it alone on the machine.
+# base (its own stub, pinned, settled; nice 0), while a sampler on each CPU times a 3 ms piece of work every 100 ms
+# (scripts/host-speed-sampler.py: about 3% of the CPU). The table: per figure, how far the forks of one client
+# spread, and how far once a gauge's part is taken out (one slope for every client). Run it alone on the machine.
 # HOW TO RUN: scripts/host-speed.sh vertx,okhttp 20      (OUT=/tmp/hs: where the forks' records go)
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 CLIENTS="${1:?usage: $0 CLIENT[,CLIENT...] TURNS}"
@@ -18,8 +19,15 @@ for i in $(seq 0 $((TURNS - 1))); do
   for cpu in 0 1; do
     for _ in 1 2 3; do echo "$cpu $($(pin "$cpu") python3 "$ROOT/scripts/host-speed-gauge.py")"; done
   done > "$dir/gauge.txt"
+  samplers=()
+  for cpu in 0 1; do
+    $(pin "$cpu") python3 "$ROOT/scripts/host-speed-sampler.py" 180 > "$dir/during-$cpu.txt" &
+    samplers+=($!); STARTED_PIDS+=($!)
+  done
   "$ROOT/bench" jmh OpenLoopBenchmark -p client="$client" -p rate=4000 -p settleSeconds=26 -f 1 -wi 1 -w 1s -i 3 -r 2s \
     -jvmArgsAppend "-Dclientbench.hlog.dir=$dir -XX:+ExitOnOutOfMemoryError" > "$dir/jmh.log" 2>&1 \
     || echo "turn $i: JMH failed ($dir/jmh.log)" >&2
+  kill "${samplers[@]}" 2>/dev/null || true
+  wait "${samplers[@]}" 2>/dev/null || true
 done
 "$ROOT/.venv/bin/python" "$ROOT/scripts/host-speed-table.py" "$OUT"
