@@ -15,20 +15,20 @@ import statistics
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-p99_forks_table = __import__("p99-forks-table")
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from analysis import load as cbl  # noqa: E402
 
 GAUGES = {"compute, CPU 0": (0, 1), "memory, CPU 0": (0, 2), "compute, CPU 1": (1, 1), "memory, CPU 1": (1, 2)}
 
 
 def fork(turn: Path) -> dict | None:
-    trials = list(turn.glob("*.trial.json"))
-    hlogs = list(turn.glob("*.hlog"))
-    if len(trials) != 1 or len(hlogs) != 1:
+    records = list(turn.glob("*.trial.json"))
+    if len(records) != 1:
         return None
-    record = json.loads(trials[0].read_text())
-    measured = [i for i in record["iterations"] if i["measured"]]
-    windows = p99_forks_table.windows(hlogs[0])
+    trial = cbl.Trial(records[0], json.loads(records[0].read_text(encoding="utf-8")))
+    if not (turn / trial.record["hlog"]).is_file():
+        return None
+    measured, windows = trial.measured, trial.intervals("latency")
     ok = sum(i["ok"] for i in measured)
     if not ok or not windows:
         return None
@@ -42,10 +42,10 @@ def fork(turn: Path) -> dict | None:
                  samples.read_text().splitlines() if len(line.split()) == 2) if any(a <= float(at) <= b for a, b in spans)]
         if taken:
             gauges[f"during, CPU {cpu}"] = math.log(statistics.median(taken))
-    return {"client": record["client"], "gauges": gauges, "figures": {
+    return {"client": trial.client, "gauges": gauges, "figures": {
         "CPU/req": math.log(sum(i["cpuNanosInWindow"] for i in measured) / ok),
-        "p50": math.log(p99_forks_table.merged_at(windows, 50)),
-        "p99": math.log(p99_forks_table.merged_at(windows, 99))}}
+        "p50": math.log(cbl.merged(windows).get_value_at_percentile(50)),
+        "p99": math.log(cbl.merged(windows).get_value_at_percentile(99))}}
 
 
 def centred(forks: list, value) -> list:

@@ -24,9 +24,7 @@ for i in $(seq 0 $((TURNS - 1))); do
     $(pin "$cpu") python3 "$ROOT/scripts/host-speed-sampler.py" 180 > "$dir/during-$cpu.txt" &
     samplers+=($!); STARTED_PIDS+=($!)
   done
-  "$ROOT/bench" jmh OpenLoopBenchmark -p client="$client" -p rate=4000 -p settleSeconds=26 -f 1 -wi 1 -w 1s -i 3 -r 2s \
-    -jvmArgsAppend "-Dclientbench.hlog.dir=$dir -XX:+ExitOnOutOfMemoryError" > "$dir/jmh.log" 2>&1 \
-    || echo "turn $i: JMH failed ($dir/jmh.log)" >&2
+  common_rate_fork "$dir" "$client" 1 3 || echo "turn $i: JMH failed ($dir/jmh.log)" >&2
   kill "${samplers[@]}" 2>/dev/null || true
   wait "${samplers[@]}" 2>/dev/null || true
 done

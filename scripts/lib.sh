@@ -41,3 +41,15 @@ pin() {
 build() {
   "$ROOT/bench" jmh -h >/dev/null  # builds target/benchmarks.jar when stale
 }
+
+# common_rate_fork DIR CLIENT WARMUPS WINDOWS [JVM_ARG ...]: one fresh JVM at the common rate, as a standard run's fork
+# (its own stub, or TARGET's when set; settled up to 26 s; 1 s warm-ups, 2 s windows) at nice 0 (`bench jmh` raises
+# none); its record and hlog into DIR, JMH's output appended to DIR/jmh.log.
+common_rate_fork() {
+  local dir="$1" client="$2" warmups="$3" windows="$4" target=()
+  shift 4
+  [ -n "${TARGET:-}" ] && target=(-p target="$TARGET")
+  "$ROOT/bench" jmh OpenLoopBenchmark -p client="$client" -p rate=4000 -p settleSeconds=26 "${target[@]}" -f 1 \
+    -wi "$warmups" -w 1s -i "$windows" -r 2s -jvmArgsAppend "-Dclientbench.hlog.dir=$dir -XX:+ExitOnOutOfMemoryError $*" \
+    >> "$dir/jmh.log" 2>&1
+}

@@ -4,37 +4,29 @@ much of a fork's p99 is the JVM's own rather than its windows' noise.
 
     .venv/bin/python scripts/p99-forks-table.py OUT CONDITION [CONDITION ...]
 
-Each fork's measured windows are its hlog's `latency` intervals. On the natural log of each window's p99: the spread
+Each fork's measured windows are its record's `latency` intervals (analysis.load). On the natural log of each window's p99: the spread
 of windows within a fork (pooled sd), and the JVM's own spread, what the forks' means spread beyond their windows'
 noise (one-way random effects, method of moments: var(fork means) - within / windows, 0 when negative). With windows
 that were alike but for noise, the JVM's own part is 0 and more windows a fork would narrow a fork's p99 at will.
 """
+import json
 import math
 import statistics
 import sys
 from pathlib import Path
 
-from hdrh.histogram import HdrHistogram
-from hdrh.log import HistogramLogReader
-
-HIGHEST_MICROS = 3_600_000_000
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from analysis import load as cbl  # noqa: E402
 
 
-def windows(hlog: Path) -> list:
-    """Each measured window's latency histogram, in order."""
-    reader = HistogramLogReader(str(hlog), HdrHistogram(1, HIGHEST_MICROS, 3))
-    out = []
-    while (h := reader.get_next_interval_histogram()) is not None:
-        if h.get_tag() == "latency":
-            out.append(h)
-    return out
+def trials(folder: Path) -> list:
+    """The folder's forks that finished (their .hlog written), in name order."""
+    found = [cbl.Trial(p, json.loads(p.read_text(encoding="utf-8"))) for p in sorted(folder.glob("*.trial.json"))]
+    return [t for t in found if (t.path.parent / t.record["hlog"]).is_file()]
 
 
 def merged_at(hs: list, percentile: float) -> float:
-    m = HdrHistogram(1, HIGHEST_MICROS, 3)
-    for h in hs:
-        m.add(h)
-    return m.get_value_at_percentile(percentile)
+    return cbl.merged(hs).get_value_at_percentile(percentile)
 
 
 def sd_ln(xs: list) -> float:
@@ -52,7 +44,7 @@ def own_and_within(forks: list) -> tuple:
 
 
 def row(out: Path, condition: str) -> str:
-    forks = [ws for ws in (windows(h) for h in sorted((out / condition).glob("*.hlog"))) if ws]
+    forks = [ws for ws in (t.intervals("latency") for t in trials(out / condition)) if ws]
     if len(forks) < 2:
         return f"| {condition} | {len(forks)} | - | - | - | - | - | - | - | - |"
     p50s = [merged_at(ws, 50) for ws in forks]

@@ -34,19 +34,16 @@ if [[ " ${CONDITIONS[*]} " == *" shared-stub "* ]]; then
 fi
 
 run_fork() {  # run_fork CONDITION: one fresh JVM of it, its hlog and record into $OUT/CONDITION
-  local c="$1" dir="$OUT/$1" warmups=1 windows=3 args=() jvm=()
+  local c="$1" dir="$OUT/$1" warmups=1 windows=3 target="" jvm=()
   mkdir -p "$dir"
-  jvm=("-Dclientbench.hlog.dir=$dir" -XX:+ExitOnOutOfMemoryError)
   case "$c" in
-    shared-stub) args+=(-p target="$SHARED_TARGET") ;;
+    shared-stub) target="$SHARED_TARGET" ;;
     unpinned) jvm+=(-Dclientbench.pin=false) ;;
     pretouch) jvm+=(-XX:+AlwaysPreTouch) ;;
     warm3) warmups=3 ;;
     long) windows=6 ;;
   esac
-  args+=(-p client="$CLIENT" -p rate=4000 -p settleSeconds=26 -f 1 -wi "$warmups" -w 1s -i "$windows" -r 2s)
-  "$ROOT/bench" jmh OpenLoopBenchmark "${args[@]}" -jvmArgsAppend "${jvm[*]}" >> "$dir/jmh.log" 2>&1 \
-    || echo "$c: JMH failed ($dir/jmh.log)" >&2
+  TARGET="$target" common_rate_fork "$dir" "$CLIENT" "$warmups" "$windows" "${jvm[@]}" || echo "$c: JMH failed ($dir/jmh.log)" >&2
 }
 
 # One fork of each condition a turn, the order rotated each turn: a slow spell of the host falls on all alike.
