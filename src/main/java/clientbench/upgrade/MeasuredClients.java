@@ -18,7 +18,10 @@ import java.util.TreeSet;
 final class MeasuredClients {
 
     static final String NETTY = "netty";
-    /** By mvn dependency:tree -Dverbose: io.netty is under ahc's, reactor's and vertx's artifacts, no other default's. */
+    /**
+     * By mvn dependency:tree -Dverbose: io.netty is under ahc's, reactor's and vertx's artifacts, no other default's;
+     * their adapters record the Netty they run on (settings "netty"), the others none.
+     */
     static final List<String> NETTY_CLIENTS = List.of("ahc", "reactor", "vertx");
 
     /** A library several clients run on: the pom property that sets it, and the artifact the jar reads it back from. */

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -1011,6 +1012,26 @@ abstract class AdapterContractTest {
         assertEquals("64", adapter.settings().get("maxConnections"));
         assertEquals("off", adapter.settings().get("redirects"));
         assertEquals(AdapterSettings.REQUEST_PREPARATION, adapter.settings().get("requestPreparation"));
+    }
+
+    /**
+     * A client that answers on Netty's event loops records the Netty it loaded, as Netty itself reports its version;
+     * one that starts no Netty thread records none. A Netty bump's forks say which Netty they ran on.
+     */
+    @Test
+    void theNettyAClientRunsOnIsRecorded() throws Exception {
+        Set<Thread> before = Set.copyOf(Thread.getAllStackTraces().keySet());
+        HttpClientAdapter adapter = open(config());
+        assertEquals(Outcome.OK, sendAndWait(adapter, Request.get(stub.uri(), "/?bytes=5", 5)).outcome);
+        boolean nettyThreads = Thread.getAllStackTraces().keySet().stream()
+                .anyMatch(t -> !before.contains(t) && t instanceof io.netty.util.concurrent.FastThreadLocalThread);
+        String recorded = adapter.settings().get(clientbench.adapters.support.NettyLibrary.KEY);
+        if (nettyThreads) {
+            String nettys = io.netty.util.Version.identify().get("netty-handler").artifactVersion();
+            assertEquals("io.netty:netty-handler:" + nettys, recorded, adapter.settings()::toString);
+        } else {
+            assertNull(recorded, adapter.settings()::toString);
+        }
     }
 
     /**

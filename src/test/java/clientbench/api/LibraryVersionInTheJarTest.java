@@ -49,6 +49,8 @@ class LibraryVersionInTheJarTest {
         // The fallback's list against a library's own record: Netty's version file, merged into the jar.
         assertEquals(line(output, "netty-common="), line(output, "resolved netty-common="), output);
         assertFalse(line(output, "netty-common=").isBlank(), output);
+        // The Netty a fork records (settings "netty"), read in the jar as the adapters read it.
+        assertEquals("io.netty:netty-handler:" + line(output, "netty-handler="), line(output, "recorded netty="), output);
     }
 
     private static String line(String output, String prefix) {
@@ -83,6 +85,8 @@ class LibraryVersionInTheJarTest {
             }
             System.out.println("netty-common=" + io.netty.util.Version.identify().get("netty-common").artifactVersion());
             System.out.println("resolved netty-common=" + LibraryVersion.resolved("io.netty", "netty-common"));
+            System.out.println("netty-handler=" + io.netty.util.Version.identify().get("netty-handler").artifactVersion());
+            System.out.println("recorded netty=" + clientbench.adapters.support.NettyLibrary.version());
         }
     }
 }

@@ -3,6 +3,7 @@ package clientbench.adapters.ahc;
 import clientbench.adapters.support.AdapterSettings;
 import clientbench.adapters.support.AsyncPermits;
 import clientbench.adapters.support.Http2Ramp;
+import clientbench.adapters.support.NettyLibrary;
 import clientbench.api.AdapterConfig;
 import clientbench.api.Completion;
 import clientbench.api.HttpClientAdapter;
@@ -138,7 +139,7 @@ public final class AhcAdapter implements HttpClientAdapter {
         if (seen != null) {
             s.put("observedConnection", seen);
         }
-        return observed.noDelay.addTo(s);
+        return NettyLibrary.addTo(observed.noDelay.addTo(s));
     }
 
     @Override

@@ -3,6 +3,7 @@ package clientbench.adapters.armeria;
 import clientbench.adapters.support.AdapterSettings;
 import clientbench.adapters.support.AsyncPermits;
 import clientbench.adapters.support.Http2Ramp;
+import clientbench.adapters.support.NettyLibrary;
 import clientbench.adapters.support.NoDelayTally;
 import clientbench.adapters.support.OpenBodies;
 import clientbench.adapters.support.OpenChannels;
@@ -176,8 +177,8 @@ public final class ArmeriaAdapter implements HttpClientAdapter {
                 ? "at most maxConnections exchanges at once; more wait in a queue in the adapter, without blocking the"
                 + " caller (Armeria has no per-endpoint connection limit: one HTTP/1.1 connection per request in flight)"
                 : "none: Armeria has no per-endpoint limit, and the adapter adds none (the library's own)";
-        return noDelay.addTo(ArmeriaClients.settings(config, client, factory,
-                AdapterSettings.http2(config) ? limit + "; on HTTP/2 " + Http2Ramp.LIMIT : limit));
+        return NettyLibrary.addTo(noDelay.addTo(ArmeriaClients.settings(config, client, factory,
+                AdapterSettings.http2(config) ? limit + "; on HTTP/2 " + Http2Ramp.LIMIT : limit)));
     }
 
     @Override

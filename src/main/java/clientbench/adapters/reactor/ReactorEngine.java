@@ -1,5 +1,6 @@
 package clientbench.adapters.reactor;
 
+import clientbench.adapters.support.NettyLibrary;
 import clientbench.adapters.support.OpenChannels;
 import clientbench.api.AdapterConfig;
 import clientbench.api.Outcome;
@@ -91,7 +92,7 @@ public final class ReactorEngine implements AutoCloseable {
         if (seen != null) {
             s.put("observedConnection", seen);
         }
-        return observed.noDelay.addTo(s);
+        return NettyLibrary.addTo(observed.noDelay.addTo(s));
     }
 
     /**

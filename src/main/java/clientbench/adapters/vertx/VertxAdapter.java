@@ -1,6 +1,7 @@
 package clientbench.adapters.vertx;
 
 import clientbench.adapters.support.AdapterSettings;
+import clientbench.adapters.support.NettyLibrary;
 import clientbench.adapters.support.OpenBodies;
 import clientbench.api.AdapterConfig;
 import clientbench.api.Completion;
@@ -21,7 +22,6 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.core.http.RequestOptions;
 import java.time.Duration;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -166,12 +166,11 @@ public final class VertxAdapter implements HttpClientAdapter {
     @Override
     public Map<String, String> settings() {
         String seen = clients.observed();
-        if (seen == null) {
-            return clients.settings();
-        }
         Map<String, String> s = new LinkedHashMap<>(clients.settings());
-        s.put("observedConnection", seen);
-        return Collections.unmodifiableMap(s);
+        if (seen != null) {
+            s.put("observedConnection", seen);
+        }
+        return NettyLibrary.addTo(s);
     }
 
     @Override
