@@ -352,3 +352,16 @@ def test_the_behaviour_cells_that_changed_stand_above_the_ratios(tmp_path):
     lines = cbu.terminal_upgrade(run, cbu.decide(run)).splitlines()
     cases = len(json.loads((tmp_path / "behaviour.json").read_text())["definitions"]["cases"])
     assert f"behaviour: no behaviour cell changed ({cases} cases, {len(cbb.ASPECTS)} cells)" in lines
+
+
+def test_a_netty_bumps_arms_name_the_netty_each_fork_loaded(tmp_path):
+    run = _every_figure_run(tmp_path)
+    ahc = "org.asynchttpclient:async-http-client:3.0.13"
+    for label, netty in ((OLD, "4.2.17.Final"), (NEW, "4.2.18.Final")):
+        record = {"client": label, "shape": OPEN, "iterations": [],
+                  "settings": {"library": ahc, "netty": f"io.netty:netty-handler:{netty}"}}
+        run.trials.append(cbl.Trial(tmp_path / f"{netty}.trial.json", record))
+    u = cbu.decide(run)
+    assert u["new"]["library"] == [f"{ahc} on io.netty:netty-handler:4.2.18.Final"]
+    assert f"its forks loaded {ahc} on io.netty:netty-handler:4.2.17.Final" in cbu.versions(u)[0]
+    assert cbu.loaded({"library": ahc}) == ahc and cbu.loaded({}) is None

@@ -165,8 +165,8 @@ def behaviour(run: cbl.Run, old: str, new: str) -> dict | None:
     if data is None or old not in data["clients"] or new not in data["clients"]:
         return None
     c = cbb.changes(cbb.decide(run.path, [old, new]), old, new)
-    libraries = {side: sorted({(x.get("settings") or {}).get("library") for x in (data["clients"][label].get("cases")
-                                                                                or {}).values()} - {None})
+    libraries = {side: sorted({loaded(x.get("settings") or {}) for x in (data["clients"][label].get("cases")
+                                                                        or {}).values()} - {None})
                  for side, label in (("old", old), ("new", new))}
     return {**c, "cases": len(data.get("definitions", {}).get("cases", [])), "wallSeconds": data.get("wallSeconds"),
             "library": libraries}
@@ -177,9 +177,16 @@ def pairing(run: cbl.Run) -> str:
     return "blocks" if any(t.record.get("interleaved") for t in run.trials) else "rounds"
 
 
+def loaded(settings: dict) -> str | None:
+    """The library a fork or a behaviour case recorded loading, and the Netty it ran on where it recorded one (a Netty
+    bump moves that, not the library): 'g:a:3.0.13 on io.netty:netty-handler:4.2.18.Final'. None where unrecorded."""
+    lib, netty = settings.get("library"), settings.get("netty")
+    return f"{lib} on {netty}" if lib and netty else lib
+
+
 def _version(run: cbl.Run, arm: dict) -> dict:
-    """An arm as built, and the library its forks recorded loading (trial settings.library), never typed."""
-    recorded = sorted({t.record.get("settings", {}).get("library", "") for t in run.trials if t.client == arm["label"]})
+    """An arm as built, and the library its forks recorded loading (trial settings), never typed."""
+    recorded = sorted({loaded(t.record.get("settings", {})) or "" for t in run.trials if t.client == arm["label"]})
     return {"label": arm["label"], "version": arm["version"], "library": recorded}
 
 
