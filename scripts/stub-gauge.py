@@ -11,6 +11,8 @@ each client, ln figure = a + b ln gauge + e; b is pooled over clients (ordinary 
 client's means). "adjusted" takes each client fork's figure by exp(-b (ln gauge - mean ln gauge over the run's client
 forks)); noop's forks (no stub requests) stay as measured. That needs the stub's work per request to be the same for
 every client: "client gauges" compares the spread of the clients' mean gauges with what their forks' noise alone gives.
+The adjusted verdict keeps the degrees of freedom of the one it adjusts, one more than the fitted slope leaves it: its
+count of pairs apart is a bound from above.
 """
 import argparse
 import math
@@ -38,7 +40,7 @@ def gauge(t: cbl.Trial) -> float:
     return math.log(sum(s * it["windowNanos"] for s, it in zip(shares, its)) / sent / 1e3)
 
 
-def within(frame, shape: str, gauges: dict) -> tuple:
+def within(frame, shape: str, gauges: dict) -> dict:
     """(client -> its forks' (ln gauge, {key: ln figure})), for the shape's client forks with a gauge."""
     out = {}
     for r in frame[frame["shape"] == shape].to_dict("records"):
