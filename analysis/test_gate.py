@@ -172,8 +172,11 @@ def test_a_behaviour_cell_that_turned_no_regressed_only_where_behaviour_is_gated
 
 
 def test_gated_behaviour_in_a_run_without_behaviour_cases_is_unresolved():
-    g = cbg.gate(_upgrade(PASSING, behaviour=False), THRESHOLDS)
+    u = _upgrade(PASSING, behaviour=False)
+    g = cbg.gate(u, THRESHOLDS)
     assert g["status"] == 3 and "--no-behaviour" in g["because"]
+    assert md.gate_lines([(u, g)])[-1] == ("  behaviour is gated and the run has no behaviour cases (--no-behaviour)"
+                                           " (unresolved)"), "a cell with no change to show is said, not read"
     assert cbg.gate(_upgrade(PASSING, behaviour=False), {**THRESHOLDS, "behaviour": "open"})["status"] == 0
 
 
@@ -316,7 +319,7 @@ def test_the_terminal_lines_give_each_figure_its_threshold_and_gate_and_the_stat
     u, g = _regressed_run()
     lines = md.gate_lines([(u, g)])
     assert lines[0] == "gate jetty@1.0 -> jetty@1.1: 1 (regression)"
-    assert lines[-1] == "  behaviour h2 streams: 0 of 64 ok -> 5 of 64 NO (regressed)"
+    assert lines[-1] == "  behaviour h2 streams broken: 0 of 64 ok -> 5 of 64 NO (regressed)"
     assert md.status_line(cbg.gate_all([u], THRESHOLDS)) == f"gate: 1 (regression): {g['because']}"
     assert lines[2].split() == ["rate-4000", "CPU", "per", "request*", "1.16", "[1.09,", "1.23]", "6.6%", "+5%",
                                 "regressed"]

@@ -120,7 +120,7 @@ def gate_lines(runs_and_gates: list, width: int = 118) -> list:
         table = [[COLUMNS[i] for i in keep]] + [[r[i] for i in keep] for r in rows(u, g)]
         widths = [max(len(r[i]) for r in table) for i in range(len(keep))]
         lines += ["  " + "  ".join(x.ljust(w) for x, w in zip(r, widths)).rstrip() for r in table]
-        lines += [f"  behaviour {c['heading']}: {c['old']} -> {c['new']} ({c['gate']})" for c in g["cells"]
+        lines += [f"  {cbg.why(c)} ({c['gate']})" for c in g["cells"]
                   if c["kind"] == "behaviour" and c["gate"] != cbg.OPEN]
     return [line[:width] for line in lines]
 
