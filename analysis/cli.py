@@ -30,7 +30,13 @@ def main(argv) -> int:
         print(USAGE, file=sys.stderr)
         return 2
     if command == "gate":
-        return gate(args[0], Path(args[1]), args[2:])
+        try:
+            return gate(args[0], Path(args[1]), args[2:])
+        except Exception as e:  # a fault in judging is no regression: 3 (no decision), never a traceback's 1
+            import traceback
+            traceback.print_exc()
+            print(f"gate: 3 (could not resolve): the gate itself failed: {type(e).__name__}: {e}")
+            return 3
     if command == "foresee":
         return foresee(*args)
     try:

@@ -113,3 +113,16 @@ def test_the_example_thresholds_resolve_at_the_checks_design_on_the_committed_aa
     u = cbu.read(cbl.load_run(AA_RUN))
     assert all(p["resolves"] for p in cbg.foresee(t, u, 6, u["figuresTogether"]))
     assert cbg.gate(u, t)["status"] == 0
+
+
+def test_a_fault_in_judging_exits_3_not_the_1_of_a_regression(tmp_path, monkeypatch, capsys):
+    from analysis import cli
+    from analysis.report import markdown as md
+
+    def broken(pairs, width=118):
+        raise KeyError("old")
+
+    monkeypatch.setattr(md, "gate_lines", broken)
+    assert cli.main(["cli.py", "gate", str(GATE_TOML), str(tmp_path / "summary.md"), str(AA_RUN)]) == 3
+    assert capsys.readouterr().out.splitlines()[-1] == ("gate: 3 (could not resolve): the gate itself failed: "
+                                                        "KeyError: 'old'")
