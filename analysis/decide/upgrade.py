@@ -300,8 +300,8 @@ def terminal_upgrade(run: cbl.Run, u: dict, width: int = 118) -> str:
         said.append("no difference detected in any figure")
     lines += textwrap.wrap("verdict: " + " | ".join(said), width, subsequent_indent="  ")
     lines += textwrap.wrap(
-        ("new/old per set of JVMs (old and new alive at once, their windows paired block by block; p99 over each JVM's "
-         "windows merged); intervals " if u.get("pairedBy") == "blocks" else
+        ("new/old per set of JVMs (old and new alive at once, their windows paired block by block; latency over each "
+         "JVM's windows merged); intervals " if u.get("pairedBy") == "blocks" else
          "new/old from the rounds paired (old and new in each round, their order alternating); intervals ") +
         f"{u['confidence']:.0%} for all {u['figuresTogether']} figures together, so an A/A run finds no difference "
         f"with {u['confidence']:.0%} probability; could detect: the change found four times in five; costs net of noop; "

@@ -156,9 +156,9 @@ def clock_refusals(f: pd.DataFrame, figure: Figure) -> dict:
 
 def compared(run: cbl.Run, figure: Figure) -> pd.DataFrame:
     """The rows a figure is netted on: an interleaved set's windows one by one, each in its block (`cbl.blocks`), but
-    p99 over a fork's windows merged: a window holds too few of the slowest requests to have a p99 of its own. The
-    windows of a set are then compared as one value per set (`cbl.per_set`)."""
-    return cbl.forks(run) if figure.key == "p99" else cbl.blocks(run)
+    latency percentiles from a fork's windows merged: a window holds too few of the slowest requests for a p99, and one
+    window of a slow spell moves a mean of windows' p50s far more than the merged p50. A set is then one value."""
+    return cbl.forks(run) if figure.histogram else cbl.blocks(run)
 
 
 def by_client(rows: pd.DataFrame) -> dict:
