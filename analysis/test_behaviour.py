@@ -113,9 +113,10 @@ def test_a_stale_connection_is_marked_by_any_failure_of_fin_or_rst(tmp_path, fac
     for key in ("stale-fin", "stale-rst"):
         probes(facts, client, key, post=CLEAN, get=CLEAN)["closeSeenBeforeSend"] = 4
     assert decided(tmp_path, facts)["clients"][client]["stale"] == {
-        "text": "0 failed", "mark": cbb.WANTED, "why": cbb.BY_KEY["stale"].label}
+        "text": "0 failed", "mark": cbb.WANTED, "why": cbb.BY_KEY["stale"].label, "events": {"bad": 0, "of": 8}}
     case(facts, client, "stale-rst")["gets"] = {"ok": 1, "reset": 1}
     assert cell(tmp_path, facts, client, "stale") == ("GET 1/4 lost", cbb.NOT_WANTED)
+    assert decided(tmp_path, facts)["clients"][client]["stale"]["events"] == {"bad": 1, "of": 8}, "what the mark rests on"
     # A POST that could not open its fresh connection (a busy machine's connect timeout) was not lost to the close.
     case(facts, client, "stale-rst")["gets"] = {"ok": 2}
     case(facts, client, "stale-fin")["posts"] = {"ok": 1, "connect": 1}
@@ -530,7 +531,8 @@ def test_an_upgrade_names_the_cells_it_fixed_and_broke_and_counts_the_rest(tmp_p
     assert (fixed["old"]["text"], fixed["old"]["mark"], fixed["new"]["mark"]) == ("POST 1/2 x2", cbb.NOT_WANTED, cbb.WANTED)
     lines = cbb.change_lines(c, 12)
     assert lines[0].startswith(f"behaviour: 1 fixed, 1 broken of {len(cbb.ASPECTS)} cells (12 cases")
-    assert lines[1].split() == ["fixed", "idle", "race", "POST", "1/2", "x2", "NO", "->", "0", "failed", "ok"]
+    assert lines[1].split() == ["fixed", "idle", "race", "POST", "1/2", "x2", "NO", "->", "0", "failed", "ok", "(within",
+                                "chance)"], "1 of 2 sent twice against none: a mark on a count that turns by chance"
     assert lines[2].split() == ["broken", "reuse", "102/1k", "ok", "->", "502/1k", "NO"], "the counts beside the marks"
 
 
@@ -584,3 +586,36 @@ def test_a_case_one_version_ran_at_an_earlier_revision_is_not_compared(tmp_path,
     assert [(r["heading"], r["change"], r["new"]["mark"]) for r in c["changed"]] == [
         ("reuse", cbb.NOT_COMPARED, cbb.EARLIER)], "a count at another revision is neither fixed nor broken"
     assert "revision 1 of reuse, now 2" in cbb.change_lines(c, 12)[1]
+
+
+def _h2_streams(data, client, lost):
+    f = case(data, client, "h2-streams")
+    f.update(outcomes={"ok": 900 - lost, **({"reset": lost} if lost else {})}, failures={"reset": lost} if lost else {},
+             sent=900, requestSentTwice=0, peakStreams=10, streamLimit=10)
+
+
+@pytest.mark.parametrize("old_lost, new_lost, change, beyond", [(0, 1, cbb.BROKEN, False), (0, 3, cbb.BROKEN, False),
+                                                             (0, 30, cbb.BROKEN, True), (30, 0, cbb.FIXED, True)])
+def test_a_cell_turned_on_a_count_is_judged_beyond_chance_by_both_versions_counts(tmp_path, facts, old_lost, new_lost,
+                                                                                   change, beyond):
+    # HTTP/2 GETs refused and lost of 900, the old version's against the new's: one lost of 900 turns a mark between two
+    # JVMs of one OkHttp; thirty do not.
+    _h2_streams(facts, "jdk", old_lost)
+    _h2_streams(facts, "okhttp", new_lost)
+    b = decided(tmp_path, facts)
+    assert b["clients"]["okhttp"]["h2Streams"]["events"] == {"bad": new_lost, "of": 900}
+    row = next(r for r in cbb.changes(b, "jdk", "okhttp")["changed"] if r["aspect"] == "h2Streams")
+    assert (row["change"], row["beyondChance"]) == (change, beyond)
+
+
+def test_reuse_counts_connections_opened_and_a_cell_without_a_count_turns_as_a_fact(tmp_path, facts):
+    f = case(facts, "okhttp", "reuse")
+    f.update(sent=1000, connectionsPer1000=138, failures={})
+    g = case(facts, "jdk", "reuse")
+    g.update(sent=1000, connectionsPer1000=108, failures={})
+    b = decided(tmp_path, facts)
+    assert b["clients"]["okhttp"]["reuse"]["events"] == {"bad": 138, "of": 1000}
+    row = next(r for r in cbb.changes(b, "jdk", "okhttp")["changed"] if r["aspect"] == "reuse")
+    assert row["change"] == cbb.BROKEN and row["beyondChance"] is False, "108 and 138 per 1,000: within chance"
+    assert "events" not in b["clients"]["okhttp"]["pool"], "a pool's bound is no count of requests"
+    assert cbb.beyond_chance({"mark": cbb.WANTED, "text": "5/5"}, {"mark": cbb.NOT_WANTED, "text": "2/5"}, 17)

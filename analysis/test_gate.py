@@ -171,6 +171,18 @@ def test_a_behaviour_cell_that_turned_no_regressed_only_where_behaviour_is_gated
     assert cbg.gate(u, {**THRESHOLDS, "behaviour": "open"})["status"] == 0
 
 
+def test_a_behaviour_cell_turned_within_chance_is_unresolved_not_a_regression():
+    # Behaviour decides whether the counts differ beyond chance; the gate reads it: 1 of 900 lost against 0 is a 3.
+    within = {**_cell("h2 streams", "broken", "ok", "NO"), "beyondChance": False}
+    within["old"]["events"], within["new"]["events"] = {"bad": 0, "of": 900}, {"bad": 1, "of": 900}
+    g = cbg.gate(_upgrade(PASSING, [within]), THRESHOLDS)
+    assert g["status"] == 3 and g["because"] == ("behaviour h2 streams broken: 0 of 64 ok -> 5 of 64 NO, within chance "
+                                                 "(1/900 against 0/900)")
+    assert cbg.gate(_upgrade(PASSING, [{**within, "beyondChance": True}]), THRESHOLDS)["status"] == 1
+    assert "- broken: h2 streams, 0 of 64 ok -> 5 of 64 NO (within chance: unresolved)" in md.summary(
+        [(_upgrade(PASSING, [within]), g)]).splitlines()
+
+
 def test_gated_behaviour_in_a_run_without_behaviour_cases_is_unresolved():
     u = _upgrade(PASSING, behaviour=False)
     g = cbg.gate(u, THRESHOLDS)

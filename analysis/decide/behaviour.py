@@ -17,7 +17,7 @@ from typing import Callable
 if __package__ in (None, ""):  # run as a file: the package from the checkout, not this file's folder
     sys.path[0] = str(Path(__file__).resolve().parents[2])
 
-from analysis.load import THRESHOLDS, AnalysisError, _read_json
+from analysis.load import CONFIDENCE, THRESHOLDS, AnalysisError, _read_json
 
 FILE = "behaviour.json"
 BOUNDS = THRESHOLDS["behaviour"]
@@ -29,12 +29,21 @@ REVISIONS = THRESHOLDS["behaviourRevisions"]
 @dataclass(frozen=True)
 class Aspect:
     """One column of the behaviour table: its key (API: summary.json, results.csv's behaviour.<key>), heading, the
-    cases it reads, and how a client's figures of those cases become (cell text, wanted)."""
+    cases it reads, and how a client's figures of those cases become (cell text, wanted), or (text, wanted, events)
+    where the mark rests on a count: `Events`, the requests that went wrong of those that met the condition."""
     key: str
     heading: str
     label: str
     cases: tuple
     judge: Callable[[dict], tuple]
+
+
+@dataclass(frozen=True)
+class Events:
+    """What a cell's mark rests on where it is a count: `bad` of `of` requests went wrong (lost, sent twice, a
+    connection opened). Two versions' counts say whether a mark that turned is beyond chance (`changes`)."""
+    bad: int
+    of: int
 
 
 def _sum(counts: dict, *skip) -> int:
@@ -68,29 +77,35 @@ SAFE_METHODS = ("GET", "HEAD", "OPTIONS", "TRACE")  # RFC 9110 9.2.1; PUT and DE
 
 def by_rule(requests: list, seen: bool) -> tuple:
     """The rule every column that loses or resends requests is judged by, written once (docs/reference/behaviour.md,
-    "The rule"): the cell's words and whether it is wanted; None when no kind of request met the case's condition.
+    "The rule"): the cell's words, whether it is wanted (None when no kind of request met the case's condition) and
+    its `Events`, the requests that broke the rule of those that met the condition.
     `seen`: the server's close went out before each send (the client could have seen it), else it was in flight.
     The words name what broke the rule; where nothing did, what it allows (a POST failed in flight) and the kinds of
     request not reached; a safe request sent again is what the rule asks, and goes unsaid."""
     met = [r for r in requests if r.reached]
     if not met:
         return "-", None
-    broken, allowed = [], []
+    broken, allowed, bad = [], [], 0
     for r in met:
         if r.failed and (r.safe or seen):  # a safe request lost, not resent; or sent on a close that had arrived
             broken.append(f"{r.method} {r.failed}/{r.sent} {'lost' if r.safe else 'fail'}")
+            bad += r.failed
         elif r.failed:  # not idempotent, failed as its connection closed in flight: the right answer
             allowed.append(f"{r.method} {r.failed}/{r.sent} fail")
         if r.twice and not r.safe:  # resent without the application's consent; of how many, so a rare one reads as such
             broken.append(f"{r.method} {r.twice}/{r.sent} x2")
+            bad += r.twice
         if r.unconnected:
             allowed.append(f"{r.method} {r.unconnected} unconnected")
     on_closed = sum(r.on_closed for r in met)
     if seen and on_closed:  # sent on a connection whose close had arrived, whatever became of it
         broken.append(f"{on_closed} on closed")
+        bad = max(bad, on_closed)  # most of them are the requests counted failed or twice
+    sent = sum(r.sent for r in met)
+    events = Events(min(bad, sent), sent)
     if broken:
-        return ",".join(broken), False
-    return ",".join(allowed + [f"{r.method} unreached" for r in requests if not r.reached]) or "0 failed", True
+        return ",".join(broken), False, events
+    return ",".join(allowed + [f"{r.method} unreached" for r in requests if not r.reached]) or "0 failed", True, events
 
 
 def _posts_and_gets(c: dict, seen: bool) -> list:
@@ -158,9 +173,11 @@ def _leaks(f: dict) -> tuple:
 def _reuse(f: dict) -> tuple:
     """Connections opened per 1,000 requests; any request lost on the way (all GETs, each close announced) by the rule."""
     c = f["reuse"]
-    lost, kept = by_rule([Sent("GET", c["sent"], _sum(c["failures"]))], seen=True)
+    lost, kept, events = by_rule([Sent("GET", c["sent"], _sum(c["failures"]))], seen=True)
     text = f"{c['connectionsPer1000']}/1k" + ("" if kept else f",{lost}")
-    return text, c["connectionsPer1000"] <= BOUNDS["connectionsPer1000"] and kept
+    opened = round(c["connectionsPer1000"] * c["sent"] / 1000)
+    return (text, c["connectionsPer1000"] <= BOUNDS["connectionsPer1000"] and kept,
+            Events(min(opened + events.bad, c["sent"]), c["sent"]))
 
 
 def _pool(f: dict) -> tuple:
@@ -368,10 +385,11 @@ def _cell(aspect: Aspect, result: dict | None, measured: dict) -> dict:
     failed = [c["failure"] for c in cases if c.get("failure")]
     if failed:
         return {"text": "-", "mark": NOT_RUN, "why": failed[0]}
-    text, wanted = aspect.judge({k: c["figures"] for k, c in zip(aspect.cases, cases)})
+    text, wanted, *events = aspect.judge({k: c["figures"] for k, c in zip(aspect.cases, cases)})
     if wanted is None:
         return {"text": "-", "mark": NOT_REACHED, "why": "not reached: " + aspect.label}
-    return {"text": text, "mark": WANTED if wanted else NOT_WANTED, "why": aspect.label}
+    cell = {"text": text, "mark": WANTED if wanted else NOT_WANTED, "why": aspect.label}
+    return {**cell, "events": {"bad": events[0].bad, "of": events[0].of}} if events else cell
 
 
 def decide(run_dir, clients: list | None = None) -> dict | None:
@@ -407,8 +425,24 @@ def changes(b: dict, old: str, new: str) -> dict:
                 else FIXED if (was["mark"], now["mark"]) == (NOT_WANTED, WANTED)
                 else BROKEN if (was["mark"], now["mark"]) == (WANTED, NOT_WANTED) else CHANGED)
         counts[kind] += 1
-        rows.append({"aspect": a.key, "heading": a.heading, "change": kind, "old": was, "new": now})
+        rows.append({"aspect": a.key, "heading": a.heading, "change": kind, "old": was, "new": now,
+                     "beyondChance": beyond_chance(was, now, len(ASPECTS)) if kind in (FIXED, BROKEN) else None})
     return {"cells": len(ASPECTS), "changed": rows, "counts": counts}
+
+
+def beyond_chance(was: dict, now: dict, cells: int) -> bool:
+    """Whether a mark that turned rests on counts that differ beyond chance: the side marked NO went wrong on a larger
+    share of its requests (Fisher's exact test, one-sided, at the verdict's confidence over `cells` cells together): a
+    mark resting on 1 of 900 turns between two JVMs of one version. A cell with no count (a timeout that never fired,
+    a pool's bound) turned as a fact: True."""
+    if "events" not in was or "events" not in now:
+        return True
+    from scipy import stats
+
+    worse, better = (now, was) if now["mark"] == NOT_WANTED else (was, now)
+    table = [[worse["events"]["bad"], worse["events"]["of"] - worse["events"]["bad"]],
+             [better["events"]["bad"], better["events"]["of"] - better["events"]["bad"]]]
+    return bool(stats.fisher_exact(table, alternative="greater").pvalue < (1 - CONFIDENCE) / cells)
 
 
 def change_lines(c: dict, cases: int) -> list:
@@ -424,7 +458,8 @@ def change_lines(c: dict, cases: int) -> list:
     for r in c["changed"]:
         why = [x["why"] for x in (r["old"], r["new"]) if x["mark"] in (NOT_RUN, NOT_APPLICABLE, EARLIER)]
         lines.append(f"  {r['change']:<12}  {r['heading']:<{width}}  {cell_text(r['old'])} -> {cell_text(r['new'])}"
-                     + (f" ({_short(why[0])})" if why else ""))
+                     + (f" ({_short(why[0])})" if why else "") + (" (within chance)" if r.get("beyondChance") is False
+                                                                 else ""))
     return lines
 
 

@@ -2,8 +2,9 @@
 
 A gated figure has `regressed` when its whole interval (new/old, at the verdict's family-wise confidence) lies beyond
 its threshold in the worse direction; else `unresolved` when the run could not detect a change of the threshold; else
-`passed`. A behaviour cell that turned NO has regressed where behaviour is gated. Exit status: 1 a regression, 3
-could not resolve, 0 no regression shown. `foresee` predicts, before measuring, what a run of a given length resolves.
+`passed`. A behaviour cell that turned NO has regressed where behaviour is gated, if its counts show it beyond chance
+(else unresolved). Exit status: 1 a regression, 3 could not resolve, 0 no regression shown. `foresee` predicts,
+before measuring, what a run of a given length resolves.
 """
 from __future__ import annotations
 
@@ -116,7 +117,9 @@ def _behaviour(b: dict | None, t: str) -> list:
                                       "threshold": t, "gate": UNRESOLVED}]
     return [{"kind": "behaviour", "aspect": c["aspect"], "heading": c["heading"], "change": c["change"],
              "old": cbb.cell_text(c["old"]), "new": cbb.cell_text(c["new"]), "threshold": t,
-             "gate": REGRESSED if t == BROKEN and c["change"] == BROKEN else OPEN} for c in b["changed"]]
+             "events": [(x.get("events") or {}) for x in (c["old"], c["new"])],
+             "gate": OPEN if t != BROKEN or c["change"] != BROKEN else
+             REGRESSED if c.get("beyondChance", True) else UNRESOLVED} for c in b["changed"]]
 
 
 def _status(cells: list) -> int:
@@ -143,7 +146,11 @@ def why(c: dict) -> str:
     if c["kind"] == "behaviour":
         if c["aspect"] is None:
             return "behaviour is gated and the run has no behaviour cases (--no-behaviour)"
-        return f"behaviour {c['heading']} {c['change']}: {c['old']} -> {c['new']}"
+        said = f"behaviour {c['heading']} {c['change']}: {c['old']} -> {c['new']}"
+        if c["gate"] != UNRESOLVED:
+            return said
+        was, now = c["events"]
+        return said + f", within chance ({now['bad']}/{now['of']} against {was['bad']}/{was['of']})"
     limit = limit_text(c)
     if c["shape"] is None:
         return f"{c['label']} is gated at {limit} and the run compared it in no shape"

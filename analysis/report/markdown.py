@@ -76,7 +76,7 @@ def _behaviour(u: dict, g: dict) -> list:
              f"would want it, NO = not):", ""]
     for c in (c for c in g["cells"] if c["kind"] == "behaviour" and c["aspect"] is not None):
         lines.append(f"- {c['change']}: {c['heading']}, {c['old']} -> {c['new']}"
-                     + (" (**regressed**)" if c["gate"] == cbg.REGRESSED else ""))
+                     + {cbg.REGRESSED: " (**regressed**)", cbg.UNRESOLVED: " (within chance: unresolved)"}.get(c["gate"], ""))
     return lines
 
 
