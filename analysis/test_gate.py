@@ -7,6 +7,7 @@ import statistics
 import pytest
 
 from analysis import load as cbl
+from analysis.decide import behaviour as cbb
 from analysis.decide import gate as cbg
 from analysis.decide import upgrade as cbu
 from analysis.decide import verdict as cbd
@@ -280,6 +281,33 @@ def test_a_planted_15_percent_cpu_regression_fails_the_gate_in_at_least_80_perce
     # New's CPU per request 15% above old's at the reference's CPU spread, 6 pairs, 500 runs (binomial sd 1.8% at 80%).
     r = ur.rates(ur.PLANTED, ur.PLANTED_RUNS, seed=11)
     assert r[1] >= 0.8, r
+
+
+def test_an_aa_runs_behaviour_cells_fail_the_gate_in_at_most_5_percent_of_runs():
+    # 2,000 made-up A/A tables, each count-based cell drawn for both versions at one rate, marked NO past its bound as
+    # the rule does: OkHttp's h2 streams (1 of 900 lost in 2 of 15 JVMs), a closed-in-flight race of a few of 1,000,
+    # an idle race of 4 POSTs, reuse near its 110 per 1,000. With every turned cell failing, 924 runs failed the gate;
+    # gated on counts beyond chance, 8.
+    import numpy as np
+
+    rng = np.random.default_rng(7)
+    counted = {"h2Streams": (1.6e-4, 900, 0), "closedAtOnce": (0.004, 1000, 0), "race": (0.1, 4, 0),
+               "reuse": (0.105, 1000, 110)}  # aspect: (rate, requests, largest count still ok)
+    failed = every_turn = 0
+    for _ in range(2000):
+        table = {}
+        for side in ("a", "a#2"):
+            cells = {x.key: {"text": "-", "mark": cbb.WANTED, "why": "x"} for x in cbb.ASPECTS}
+            for key, (rate, n, bound) in counted.items():
+                bad = int(rng.binomial(n, rate))
+                cells[key] = {"text": f"{bad}/{n}", "mark": cbb.WANTED if bad <= bound else cbb.NOT_WANTED, "why": "x",
+                              "events": {"bad": bad, "of": n}}
+            table[side] = cells
+        u = _upgrade(PASSING, cbb.changes({"clients": table}, "a", "a#2")["changed"])
+        failed += cbg.gate(u, THRESHOLDS)["status"] == 1
+        every_turn += any(c["change"] == cbb.BROKEN for c in u["behaviour"]["changed"])
+    assert every_turn / 2000 > 0.3, "the made-up cells turn as often as real ones do"
+    assert failed / 2000 <= 0.05, failed
 
 
 # ---------------------------------------------------------------- the summary and the terminal's lines
