@@ -74,9 +74,9 @@ def _behaviour(u: dict, g: dict) -> list:
     said = ", ".join(f"{n[k]} {k}" for k in (cbb.FIXED, cbb.BROKEN, cbb.CHANGED, cbb.NOT_COMPARED) if n.get(k))
     lines = [f"Behaviour: {said or len(b['changed'])} of {b['cells']} cells ({b['cases']} cases; ok = as a team "
              f"would want it, NO = not):", ""]
+    marked = {cbg.REGRESSED: " (**regressed**)", cbg.UNRESOLVED: " (within chance: unresolved)"}
     for c in (c for c in g["cells"] if c["kind"] == "behaviour" and c["aspect"] is not None):
-        lines.append(f"- {c['change']}: {c['heading']}, {c['old']} -> {c['new']}"
-                     + {cbg.REGRESSED: " (**regressed**)", cbg.UNRESOLVED: " (within chance: unresolved)"}.get(c["gate"], ""))
+        lines.append(f"- {c['change']}: {c['heading']}, {c['old']} -> {c['new']}" + marked.get(c["gate"], ""))
     return lines
 
 
