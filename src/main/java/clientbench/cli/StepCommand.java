@@ -56,6 +56,8 @@ final class StepCommand implements Callable<Integer>, Bench.Checked {
     Path jdk;
     @Option(names = "--stub-class-path", description = "the stubs' class path (StubProcess.CLASS_PATH); default the fork's")
     String stubClassPath;
+    @Option(names = "--shared-stub", description = "the round's stub its forks ask (StubProcess.SHARED); default their own")
+    String sharedStub;
     @Option(names = "--plant-spin-ns", description = "CPU each completion spins (PlantedCost): a known regression")
     long plantSpinNanos;
     @Option(names = "--out", required = true)
@@ -84,6 +86,9 @@ final class StepCommand implements Callable<Integer>, Bench.Checked {
         }
         if (stubClassPath != null) {
             forkJvmArgs.add(forkJvmArgs.size() - 1, "-D" + StubProcess.CLASS_PATH + "=" + stubClassPath);
+        }
+        if (sharedStub != null) {
+            forkJvmArgs.add(forkJvmArgs.size() - 1, "-D" + StubProcess.SHARED + "=" + sharedStub);
         }
         if (plantSpinNanos > 0) {
             forkJvmArgs.add(forkJvmArgs.size() - 1, "-D" + PlantedCost.PROPERTY + "=" + plantSpinNanos);

@@ -101,6 +101,12 @@ public final class Trial implements AutoCloseable {
      * ./bench shape) in the trial's record beside its log.
      */
     public static Trial start(TrialSpec spec, boolean pin, Map<String, Object> about) throws IOException, InterruptedException {
+        return start(spec, pin, about, System.getProperty(StubProcess.SHARED, ""));
+    }
+
+    /** As {@link #start(TrialSpec, boolean, Map)}, asking the round's stub {@code sharedStub} names, if any. */
+    static Trial start(TrialSpec spec, boolean pin, Map<String, Object> about, String sharedStub)
+            throws IOException, InterruptedException {
         CpuLayout layout = CpuLayout.plan(CpuLayout.allowedCpus(), pin);
         StubProcess stub = null;
         HttpClientAdapter adapter = null;
@@ -110,7 +116,10 @@ public final class Trial implements AutoCloseable {
                 // No network; the same pinning as a client, so that it is the baseline of one.
                 target = URI.create((spec.protocol().tls() ? "https" : "http") + "://127.0.0.1:9");
             } else if (spec.target().isBlank()) {
-                stub = StubProcess.start(spec.protocol().tls(), layout.pinned() ? layout.stubCpus() : null);
+                stub = StubProcess.shared(sharedStub, spec.protocol().tls());
+                if (stub == null) {
+                    stub = StubProcess.start(spec.protocol().tls(), layout.pinned() ? layout.stubCpus() : null);
+                }
                 target = stub.uri();
             } else {
                 target = TrialSpec.origin(AdapterConfig.parseTarget(spec.target()));
@@ -126,7 +135,8 @@ public final class Trial implements AutoCloseable {
             settings.put("library", adapter.libraryVersion());
             settings.put("target", target.toString());
             settings.put("request", spec.describeRequest(target));
-            settings.put("stub", stub == null ? "external or none" : "own JVM, pid " + stub.pid()
+            settings.put("stub", stub == null ? "external or none" : (stub.isShared()
+                    ? "the round's JVM (its forks ask it in turn), pid " : "own JVM, pid ") + stub.pid()
                     + (stub.cpu() == null ? ", not pinned" : ", pinned to CPU " + stub.cpu())
                     + (System.getProperty(StubProcess.CLASS_PATH) == null ? "" : ", on the launcher's class path"));
             settings.put("harness.cpus", layout.describe() + (pinFailure == null ? "" : "; pinning failed: " + pinFailure));

@@ -52,7 +52,7 @@ public final class ClientArms implements Arms {
         ByteArrayOutputStream runLog = new ByteArrayOutputStream();
         Collection<RunResult> r;
         try (PrintStream runOut = new PrintStream(runLog, true, StandardCharsets.UTF_8)) {
-            r = new Runner(RunOptions.of(plan, step.shape(), step.client(), step.round(), context.forkJvmArgs(),
+            r = new Runner(RunOptions.of(plan, step.shape(), step.client(), step.round(), context.forkJvmArgsWithStub(),
                     context.requestFile()), OutputFormatFactory.createFormatInstance(runOut, VerboseMode.NORMAL)).run();
         } catch (RunnerException e) {
             r = List.of();

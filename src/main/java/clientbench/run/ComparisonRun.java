@@ -59,6 +59,8 @@ public final class ComparisonRun {
     private final List<String> skipped = new ArrayList<>();
 
     private Path finishedDir;
+    /** The rounds' stubs, one at a time; none with a target. */
+    private RoundStubs stubs;
 
     /**
      * @param arms what the run compares: the plan's clients ({@link ClientArms}), or an upgrade's versions ({@link
@@ -98,7 +100,8 @@ public final class ComparisonRun {
         announce(steps, estimate, run.dir());
         List<Map<String, Object>> roundRecords;
         try (PrintStream jmhLog = new PrintStream(new FileOutputStream(run.dir().resolve("jmh.log").toFile()), true,
-                StandardCharsets.UTF_8)) {
+                StandardCharsets.UTF_8); RoundStubs roundStubs = new RoundStubs(plan.jdk(), forkJvmArgs)) {
+            stubs = plan.target() == null ? roundStubs : null;
             StepContext context = new StepContext(run.dir(), forkJvmArgs, requestFile, jmhLog);
             beforeTheSteps(run.dir(), estimate);
             runSteps(steps, context, run, estimate);
@@ -185,6 +188,9 @@ public final class ComparisonRun {
         for (int i = 0; i < steps.size(); i++) {
             Schedule.Step step = steps.get(i);
             if (step.shape().interleaved()) {
+                if (stubs != null) {
+                    stubs.close(); // a set's forks are alive at once: each asks a stub of its own
+                }
                 int from = i;
                 n = inItsRound(step, () -> runSet(steps, from, context, setOrders, estimate));
                 i = n - 1;
@@ -200,7 +206,7 @@ public final class ComparisonRun {
                 sayRefused(start, step, estimate);
                 continue;
             }
-            Ran r = inItsRound(step, () -> arms.run(step, context));
+            Ran r = inItsRound(step, () -> arms.run(step, withRoundStub(step, context)));
             estimate.done(step.shape().estimatedSeconds());
             ran.add(r);
             out.println(ProgressLine.end(start, r, estimate.left()));
@@ -208,6 +214,22 @@ public final class ComparisonRun {
                 interim.take(run.dir(), step.round(), until -> writeRecords(run, context.forkJvmArgs(), estimate.started(),
                         Collected.of(ran), RoundRecords.of(ran, conditions), until));
             }
+        }
+    }
+
+    /**
+     * {@code context} with the stub of the step's round ({@link RoundStubs}); one that does not start is said, and the
+     * round's forks start their own, as each trial's record says.
+     */
+    private StepContext withRoundStub(Schedule.Step step, StepContext context) throws InterruptedException {
+        if (stubs == null) {
+            return context;
+        }
+        try {
+            return context.withSharedStub(stubs.forStep(step));
+        } catch (IOException | RuntimeException e) {
+            out.println("bench: the round's stub did not start (" + e.getMessage() + "); this fork starts its own");
+            return context;
         }
     }
 
@@ -321,7 +343,7 @@ public final class ComparisonRun {
             for (Schedule.Step step : Schedule.block(sh, plan.clients(), round, random)) {
                 if (refusal(step) == null) {
                     String start = ProgressLine.start(again.size() + 1, sh.clients(plan.clients()).size(), step);
-                    Ran r = arms.run(step, context);
+                    Ran r = arms.run(step, withRoundStub(step, context));
                     out.println(ProgressLine.end(start, r, "repeat"));
                     again.add(r);
                 }

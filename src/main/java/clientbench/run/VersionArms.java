@@ -72,7 +72,7 @@ public final class VersionArms implements Arms {
         List<Path> before = RunFolder.trialFiles(dir);
         Path out = Files.createTempFile("clientbench-step", ".ser");
         try {
-            Process p = new ProcessBuilder(command(step, dir, out)).redirectErrorStream(true).start();
+            Process p = new ProcessBuilder(command(step, dir, out, context.sharedStub())).redirectErrorStream(true).start();
             byte[] log = p.getInputStream().readAllBytes();
             int exit = p.waitFor();
             context.jmhLog().write(log);
@@ -92,7 +92,7 @@ public final class VersionArms implements Arms {
             throws IOException, InterruptedException {
         Path out = Files.createTempFile("clientbench-step", ".ser");
         try {
-            List<String> cmd = command(step, context.dir(), out);
+            List<String> cmd = command(step, context.dir(), out, null);
             cmd.addAll(cmd.indexOf("--"), List.of("--turns", turns));
             Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
             try (InputStream in = p.getInputStream()) {
@@ -147,8 +147,11 @@ public final class VersionArms implements Arms {
         return Analysis.upgrade(finishedDir);
     }
 
-    /** The step's JVM: the launcher's java and flags, the version's jar, and the step as its command takes it. */
-    List<String> command(Schedule.Step step, Path dir, Path out) {
+    /**
+     * The step's JVM: the launcher's java and flags, the version's jar, and the step as its command takes it;
+     * {@code sharedStub}: the round's stub its forks ask ({@link RoundStubs}), or null for their own.
+     */
+    List<String> command(Schedule.Step step, Path dir, Path out, String sharedStub) {
         Versions.Arm arm = versions.of(step.client());
         Jdk host = Jdk.current();
         List<String> cmd = new ArrayList<>(List.of(host.java().toString()));
@@ -165,6 +168,9 @@ public final class VersionArms implements Arms {
                 "--out", out.toString()));
         // Both arms' stubs on the launcher's jar: a bump of a library the stub shares moves the client alone.
         cmd.addAll(List.of("--stub-class-path", System.getProperty("java.class.path")));
+        if (sharedStub != null) {
+            cmd.addAll(List.of("--shared-stub", sharedStub));
+        }
         if (versions.spinNanos(step.client()) > 0) {
             cmd.addAll(List.of("--plant-spin-ns", Long.toString(versions.spinNanos(step.client()))));
         }

@@ -266,6 +266,15 @@ class ComparisonRunTest {
             assertEquals(shape.startsWith("h2c") ? "h2c" : "http1", t.path("params").path("protocol").asText(), f);
             assertFalse(t.path("settings").path("library").asText().isBlank(), f);
             assertTrue(t.path("layout").isObject() && !t.path("layout").isEmpty(), f);
+            // A shape in rounds: its round's stub, asked in turn; a set's forks, alive at once: each its own.
+            String stub = t.path("settings").path("stub").asText();
+            if (!client.equals("noop")) {
+                assertTrue(stub.startsWith(shape.equals("h2c-1000") ? "the round's JVM" : "own JVM"), f + ": " + stub);
+                java.util.regex.Matcher pid = java.util.regex.Pattern.compile("pid (\\d+)").matcher(stub);
+                assertTrue(pid.find(), stub);
+                assertFalse(ProcessHandle.of(Long.parseLong(pid.group(1))).map(ProcessHandle::isAlive).orElse(false),
+                        f + ": its stub outlived the run");
+            }
             JsonNode iterations = t.path("iterations");
             if (shape.equals("h2c-1000")) {
                 assertEquals(1, iterations.size(), f + ": no warm-up, one measured iteration");

@@ -305,6 +305,9 @@ public final class StubServer implements AutoCloseable {
                 + " (counts; peaks since the last mark), 'mark' prints the same, then starts a new window; 'tally' prints"
                 + " 'tally {json}' (what its habits did), 'seen PREFIX' 'seen {json}' (times each idempotency key was read)")
         boolean control;
+        @Option(names = "--control-port", description = "answer the same commands on a loopback TCP port as well (0: a"
+                + " free one, printed as 'stub: control on HOST:PORT'), for harnesses that are not this process's parent")
+        Integer controlPort;
         @Option(names = "--exit-with-parent", description = "stop when the process that started this one ends "
                 + "(benchmarks use it so that no stub outlives a killed run)")
         boolean exitWithParent;
@@ -327,9 +330,18 @@ public final class StubServer implements AutoCloseable {
                 ProcessHandle.current().parent().ifPresent(parent -> parent.onExit().thenRun(() -> System.exit(0)));
             }
             if (control) {
-                Thread commands = new Thread(() -> control(server), "stub-control");
+                Thread commands = new Thread(() -> control(server, System.in, System.out), "stub-control");
                 commands.setDaemon(true);
                 commands.start();
+            }
+            if (controlPort != null) {
+                java.net.ServerSocket listener = new java.net.ServerSocket(controlPort, 8,
+                        java.net.InetAddress.getLoopbackAddress());
+                Thread accepts = new Thread(() -> acceptControl(server, listener), "stub-control-accept");
+                accepts.setDaemon(true);
+                accepts.start();
+                System.out.println("stub: control on " + listener.getInetAddress().getHostAddress() + ":"
+                        + listener.getLocalPort());
             }
             System.out.println("stub: listening on " + server.uri() + " (" + server.transport() + ", "
                     + ioThreads + " io threads, " + (tls ? "TLS: h2 and http/1.1 by ALPN" : "http/1.1 and h2c") + ")");
@@ -350,21 +362,44 @@ public final class StubServer implements AutoCloseable {
             return b.append('}').toString();
         }
 
-        /** Answers 'stats', 'mark', 'tally' and 'seen' on standard input, one JSON line each, until the input ends. */
-        private static void control(StubServer server) {
+        /** Each connection to the control port gets {@link #control} of its own, until it closes. */
+        private static void acceptControl(StubServer server, java.net.ServerSocket listener) {
+            while (true) {
+                try {
+                    java.net.Socket s = listener.accept();
+                    Thread t = new Thread(() -> {
+                        try (s) {
+                            control(server, s.getInputStream(), new java.io.PrintStream(s.getOutputStream(), true,
+                                    java.nio.charset.StandardCharsets.UTF_8));
+                        } catch (java.io.IOException e) {
+                            // that harness went away
+                        }
+                    }, "stub-control-" + s.getPort());
+                    t.setDaemon(true);
+                    t.start();
+                } catch (java.io.IOException e) {
+                    return; // the listener closed
+                }
+            }
+        }
+
+        /** Answers 'stats', 'mark', 'tally' and 'seen' on {@code input}, one JSON line each, until the input ends. */
+        private static void control(StubServer server, java.io.InputStream input, java.io.PrintStream out) {
             try (java.io.BufferedReader in = new java.io.BufferedReader(
-                    new java.io.InputStreamReader(System.in, java.nio.charset.StandardCharsets.UTF_8))) {
+                    new java.io.InputStreamReader(input, java.nio.charset.StandardCharsets.UTF_8))) {
                 for (String line; (line = in.readLine()) != null; ) {
                     String command = line.trim();
-                    switch (command.contains(" ") ? command.substring(0, command.indexOf(' ')) : command) {
-                        case "stats" -> System.out.println("stats " + server.stats().toJson());
-                        case "mark" -> System.out.println("stats " + server.mark().toJson());
-                        case "tally" -> System.out.println("tally " + server.tally().toJson());
-                        case "seen" -> System.out.println("seen " + seenJson(server.seen(command.substring(4).trim())));
-                        case "" -> { }
-                        default -> System.out.println("stub: unknown command '" + command + "' (stats, mark, tally, seen)");
+                    synchronized (out) {
+                        switch (command.contains(" ") ? command.substring(0, command.indexOf(' ')) : command) {
+                            case "stats" -> out.println("stats " + server.stats().toJson());
+                            case "mark" -> out.println("stats " + server.mark().toJson());
+                            case "tally" -> out.println("tally " + server.tally().toJson());
+                            case "seen" -> out.println("seen " + seenJson(server.seen(command.substring(4).trim())));
+                            case "" -> { }
+                            default -> out.println("stub: unknown command '" + command + "' (stats, mark, tally, seen)");
+                        }
+                        out.flush();
                     }
-                    System.out.flush();
                 }
             } catch (java.io.IOException e) {
                 // the harness went away; --exit-with-parent ends the process
