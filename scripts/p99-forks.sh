@@ -4,7 +4,8 @@
 # forks (sd of the natural log) beside that of p50. One fork of each condition in turn, so the host's spells fall on
 # all alike; every fork at nice 0 (`bench jmh` raises no priority). Conditions:
 #   base         as a standard run's fork: its own stub, pinned, settled, JMH's warm-up 1 x 1 s, 3 x 2 s measured
-#   shared-stub  one stub for every fork, started once and pinned to the stub's CPU (the fork's own stub otherwise)
+#   shared-stub  one stub for every fork, started once and pinned to the stub's CPU (the fork's own stub otherwise;
+#                ./bench's rounds share one a round)
 #   unpinned     nothing pinned (clientbench.pin=false)
 #   pretouch     the heap touched at start (-XX:+AlwaysPreTouch)
 #   warm3        JMH's warm-up 3 x 1 s instead of 1
@@ -27,7 +28,8 @@ SHARED_TARGET=""
 if [[ " ${CONDITIONS[*]} " == *" shared-stub "* ]]; then
   port="$(free_port)"
   mkdir -p "$OUT/shared-stub"
-  $(pin 1) "$ROOT/bench" stub --port "$port" --quiet > "$OUT/shared-stub/stub.log" 2>&1 &
+  # One event loop on its one CPU, as the harness's stub has (the stub's default is one per core: two on one CPU).
+  $(pin 1) "$ROOT/bench" stub --port "$port" --quiet --io-threads 1 > "$OUT/shared-stub/stub.log" 2>&1 &
   STARTED_PIDS+=($!)
   wait_http "http://127.0.0.1:$port/"
   SHARED_TARGET="http://127.0.0.1:$port"
