@@ -101,7 +101,7 @@ public final class ComparisonRun {
         List<Map<String, Object>> roundRecords;
         try (PrintStream jmhLog = new PrintStream(new FileOutputStream(run.dir().resolve("jmh.log").toFile()), true,
                 StandardCharsets.UTF_8); RoundStubs roundStubs = new RoundStubs(plan.jdk(), forkJvmArgs)) {
-            stubs = plan.target() == null ? roundStubs : null;
+            stubs = plan.target() == null && !RoundStubs.namedByTheUser(forkJvmArgs) ? roundStubs : null;
             StepContext context = new StepContext(run.dir(), forkJvmArgs, requestFile, jmhLog);
             beforeTheSteps(run.dir(), estimate);
             runSteps(steps, context, run, estimate);

@@ -31,6 +31,14 @@ final class RoundStubs implements AutoCloseable {
                 .orElse(true);
     }
 
+    /**
+     * Whether the forks' flags name a stub themselves ({@code -jvmArgs -Dclientbench.stub.shared=}, blank: each fork
+     * its own stub, as before rounds shared one): then the run starts none.
+     */
+    static boolean namedByTheUser(List<String> forkJvmArgs) {
+        return forkJvmArgs.stream().anyMatch(a -> a.startsWith("-D" + StubProcess.SHARED + "="));
+    }
+
     /** How forks find the stub of {@code step}'s round ({@link StubProcess#describe()}), started when the round is new. */
     String forStep(Schedule.Step step) throws IOException, InterruptedException {
         boolean tls = Protocol.parse(step.shape().protocol()).tls();

@@ -1,0 +1,57 @@
+package clientbench.run;
+
+import clientbench.jvm.Jdk;
+import clientbench.plan.Schedule;
+import clientbench.plan.Shape;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The launcher's stubs: one for every step of a round, a new one for the next round or protocol, none left behind. */
+@Timeout(90)
+class RoundStubsTest {
+
+    private static final List<String> FLAGS = List.of("-Dclientbench.pin=false", "-Dclientbench.hlog.dir=/tmp");
+
+    @Test
+    void aRoundsStepsShareItsStubAndTheNextRoundStartsItsOwn() throws Exception {
+        Shape plain = Shape.open("plain").rate(1_000).rounds(2).build();
+        Shape tls = Shape.open("tls").protocol("https1").rate(1_000).build();
+        long first;
+        long second;
+        try (RoundStubs stubs = new RoundStubs(Jdk.current(), FLAGS)) {
+            String a = stubs.forStep(new Schedule.Step(plain, "jdk", 1, 2));
+            assertEquals(a, stubs.forStep(new Schedule.Step(plain, "okhttp", 1, 2)), "one stub for the round");
+            first = pid(a);
+            String b = stubs.forStep(new Schedule.Step(plain, "jdk", 2, 2));
+            second = pid(b);
+            assertNotEquals(first, second, "the next round's own");
+            assertFalse(alive(first), "the last round's ended");
+            String c = stubs.forStep(new Schedule.Step(tls, "jdk", 1, 1));
+            assertTrue(c.contains(";true;"), "a TLS shape's stub serves TLS: " + c);
+            assertFalse(alive(second));
+            second = pid(c);
+        }
+        assertFalse(alive(second), "closing ends the stub it holds");
+    }
+
+    @Test
+    void aStubTheUserNamesInTheForksFlagsStartsNone() {
+        assertTrue(RoundStubs.namedByTheUser(List.of("-Xmx1g", "-Dclientbench.stub.shared=", "-Dclientbench.hlog.dir=/x")));
+        assertFalse(RoundStubs.namedByTheUser(FLAGS));
+    }
+
+    private static long pid(String described) {
+        return Long.parseLong(described.split(";")[2]);
+    }
+
+    private static boolean alive(long pid) {
+        return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+    }
+}
