@@ -59,7 +59,7 @@ public final class ComparisonRun {
     private final List<String> skipped = new ArrayList<>();
 
     private Path finishedDir;
-    /** The rounds' stubs, one at a time; none with a target. */
+    /** The rounds' stubs, one at a time ({@link #run} holds them open). */
     private RoundStubs stubs;
 
     /**
@@ -100,8 +100,9 @@ public final class ComparisonRun {
         announce(steps, estimate, run.dir());
         List<Map<String, Object>> roundRecords;
         try (PrintStream jmhLog = new PrintStream(new FileOutputStream(run.dir().resolve("jmh.log").toFile()), true,
-                StandardCharsets.UTF_8); RoundStubs roundStubs = new RoundStubs(plan.jdk(), forkJvmArgs)) {
-            stubs = plan.target() == null && !RoundStubs.namedByTheUser(forkJvmArgs) ? roundStubs : null;
+                StandardCharsets.UTF_8); RoundStubs roundStubs = new RoundStubs(plan.jdk(), forkJvmArgs,
+                plan.target() != null)) {
+            stubs = roundStubs;
             StepContext context = new StepContext(run.dir(), forkJvmArgs, requestFile, jmhLog);
             beforeTheSteps(run.dir(), estimate);
             runSteps(steps, context, run, estimate);
@@ -188,9 +189,7 @@ public final class ComparisonRun {
         for (int i = 0; i < steps.size(); i++) {
             Schedule.Step step = steps.get(i);
             if (step.shape().interleaved()) {
-                if (stubs != null) {
-                    stubs.close(); // a set's forks are alive at once: each asks a stub of its own
-                }
+                stubs.close(); // a set's forks are alive at once: each asks a stub of its own
                 int from = i;
                 n = inItsRound(step, () -> runSet(steps, from, context, setOrders, estimate));
                 i = n - 1;
@@ -222,9 +221,6 @@ public final class ComparisonRun {
      * round's forks start their own, as each trial's record says.
      */
     private StepContext withRoundStub(Schedule.Step step, StepContext context) throws InterruptedException {
-        if (stubs == null) {
-            return context;
-        }
         try {
             return context.withSharedStub(stubs.forStep(step));
         } catch (IOException | RuntimeException e) {

@@ -17,30 +17,34 @@ import java.util.List;
 final class RoundStubs implements AutoCloseable {
     private final Jdk jdk;
     private final boolean pin;
+    /** Whether this run's forks ask a round's stub at all. */
+    private final boolean shared;
     private String key;
     private StubProcess stub;
 
     /**
      * @param jdk the forks' JDK, which the stub runs on as a fork's own did
-     * @param forkJvmArgs the forks' flags: {@code -Dclientbench.pin=false} leaves the stub unpinned as it leaves them
+     * @param forkJvmArgs the forks' flags: {@code -Dclientbench.pin=false} leaves the stub unpinned as it leaves them;
+     *                    a stub they name themselves ({@code -jvmArgs -Dclientbench.stub.shared=}, blank: each fork its
+     *                    own) is theirs, and no round's is started
+     * @param target whether the run has a target of its own, which no stub stands in for
      */
-    RoundStubs(Jdk jdk, List<String> forkJvmArgs) {
+    RoundStubs(Jdk jdk, List<String> forkJvmArgs, boolean target) {
         this.jdk = jdk;
         this.pin = forkJvmArgs.stream().filter(a -> a.startsWith("-Dclientbench.pin="))
                 .reduce((first, last) -> last).map(a -> Boolean.parseBoolean(a.substring(a.indexOf('=') + 1)))
                 .orElse(true);
+        this.shared = !target && forkJvmArgs.stream().noneMatch(a -> a.startsWith("-D" + StubProcess.SHARED + "="));
     }
 
     /**
-     * Whether the forks' flags name a stub themselves ({@code -jvmArgs -Dclientbench.stub.shared=}, blank: each fork
-     * its own stub, as before rounds shared one): then the run starts none.
+     * How forks find the stub of {@code step}'s round ({@link StubProcess#describe()}), started when the round is new;
+     * null when the forks start their own.
      */
-    static boolean namedByTheUser(List<String> forkJvmArgs) {
-        return forkJvmArgs.stream().anyMatch(a -> a.startsWith("-D" + StubProcess.SHARED + "="));
-    }
-
-    /** How forks find the stub of {@code step}'s round ({@link StubProcess#describe()}), started when the round is new. */
     String forStep(Schedule.Step step) throws IOException, InterruptedException {
+        if (!shared) {
+            return null;
+        }
         boolean tls = Protocol.parse(step.shape().protocol()).tls();
         String next = step.shape().name() + "/" + step.round() + "/" + tls;
         if (!next.equals(key)) {

@@ -18,7 +18,7 @@ record StepContext(Path dir, List<String> forkJvmArgs, Path requestFile, PrintSt
         this(dir, forkJvmArgs, requestFile, jmhLog, null);
     }
 
-    /** This context for a step whose forks ask {@code stub} ({@link StubProcess#describe()}). */
+    /** This context for a step whose forks ask {@code stub} ({@link StubProcess#describe()}; null: their own). */
     StepContext withSharedStub(String stub) {
         return new StepContext(dir, forkJvmArgs, requestFile, jmhLog, stub);
     }

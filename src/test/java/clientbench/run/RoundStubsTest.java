@@ -11,6 +11,7 @@ import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The launcher's stubs: one for every step of a round, a new one for the next round or protocol, none left behind. */
@@ -25,7 +26,7 @@ class RoundStubsTest {
         Shape tls = Shape.open("tls").protocol("https1").rate(1_000).build();
         long first;
         long second;
-        try (RoundStubs stubs = new RoundStubs(Jdk.current(), FLAGS)) {
+        try (RoundStubs stubs = new RoundStubs(Jdk.current(), FLAGS, false)) {
             String a = stubs.forStep(new Schedule.Step(plain, "jdk", 1, 2));
             assertEquals(a, stubs.forStep(new Schedule.Step(plain, "okhttp", 1, 2)), "one stub for the round");
             first = pid(a);
@@ -42,9 +43,15 @@ class RoundStubsTest {
     }
 
     @Test
-    void aStubTheUserNamesInTheForksFlagsStartsNone() {
-        assertTrue(RoundStubs.namedByTheUser(List.of("-Xmx1g", "-Dclientbench.stub.shared=", "-Dclientbench.hlog.dir=/x")));
-        assertFalse(RoundStubs.namedByTheUser(FLAGS));
+    void aStubTheUserNamesInTheForksFlagsOrATargetStartsNone() throws Exception {
+        Schedule.Step step = new Schedule.Step(Shape.open("plain").rate(1_000).build(), "jdk", 1, 1);
+        try (RoundStubs stubs = new RoundStubs(Jdk.current(), List.of("-Dclientbench.pin=false",
+                "-Dclientbench.stub.shared=", "-Dclientbench.hlog.dir=/tmp"), false)) {
+            assertNull(stubs.forStep(step), "the user's blank: each fork its own");
+        }
+        try (RoundStubs stubs = new RoundStubs(Jdk.current(), FLAGS, true)) {
+            assertNull(stubs.forStep(step), "a target of the run's own");
+        }
     }
 
     private static long pid(String described) {
