@@ -90,6 +90,27 @@ def test_a_failed_start_and_an_archive_not_mapped_are_counted_but_not_measured(t
         statistics.median(own[r] - noop[r] for r in (2, 3)))
 
 
+def test_figures_after_the_requests_come_only_from_starts_that_sent_them(tmp_path):
+    # As a run recorded them where only its first round's starts send the 10,000 requests (the others' records
+    # repeat the JVM at rest after the first): the table and the verdict take round 1 alone.
+    run = tmp_path / "run"
+    shutil.copytree(FIXTURE, run)
+    data = json.loads((run / "startup.json").read_text())
+    for starts in data["clients"].values():
+        for s in starts:
+            if s["round"] > 1:
+                s["requests"] = {"asked": 0, "ok": 0, "failed": 0, "stopped": None}
+                s["afterRequests"] = s["afterFirst"]
+    (run / "startup.json").write_text(json.dumps(data))
+    table = cbs.startup_table(run).set_index(["client", "cds"])
+    rss, base = recorded("jdk", False, "afterRequests"), recorded("noop", False, "afterRequests")
+    assert table.loc[("jdk", False), "afterRequests.rssBytes"] == pytest.approx(
+        (rss[1]["rssBytes"] - base[1]["rssBytes"]) / 1e6)
+    first, base = recorded("jdk", False, "afterFirst"), recorded("noop", False, "afterFirst")
+    assert table.loc[("jdk", False), "afterFirst.rssBytes"] == pytest.approx(statistics.median(
+        (first[r]["rssBytes"] - base[r]["rssBytes"]) / 1e6 for r in first)), "every round's first request still"
+
+
 def test_the_command_prints_the_table_or_one_line():
     done = subprocess.run([sys.executable, str(HERE / "decide/startup.py"), str(FIXTURE)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr

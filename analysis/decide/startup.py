@@ -64,6 +64,9 @@ def starts(run_dir) -> pd.DataFrame:
     for column, _, _ in FIGURES:
         if column not in frame:
             frame[column] = math.nan
+    # A start that sent nothing after its first request has no figure after them: its record repeats the JVM at rest.
+    if "requests.asked" in frame:
+        frame.loc[frame["requests.asked"] == 0, [c for c in frame.columns if c.startswith("afterRequests.")]] = math.nan
     return frame
 
 
