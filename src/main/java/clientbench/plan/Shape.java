@@ -49,9 +49,9 @@ public record Shape(String name, String benchmark, Map<String, String> params, T
      */
     public record Timings(int warmupIterations, int warmupSeconds, int measurementIterations, int measurementSeconds) {
 
-        /** Seconds one fork takes: its iterations, plus 5 s for its JVM and stub to start and 0.5 s per drain. */
+        /** Seconds one fork takes: its iterations, plus 2 s for its JVM to start and end and 0.5 s per drain. */
         public int estimatedSeconds() {
-            return warmupIterations * warmupSeconds + measurementIterations * measurementSeconds + 5
+            return warmupIterations * warmupSeconds + measurementIterations * measurementSeconds + 2
                     + (warmupIterations + measurementIterations) / 2;
         }
     }
@@ -110,13 +110,16 @@ public record Shape(String name, String benchmark, Map<String, String> params, T
      * The warm-up the estimate counts for a fork to be steady at the common rate, where the shape's bound is longer:
      * most forks stop well before the bound, and each fork's record says how long it took.
      */
-    static final int TYPICAL_SETTLE_SECONDS = 14;
+    static final int TYPICAL_SETTLE_SECONDS = 11;
 
-    /** Seconds one fork of it takes, for the time-left estimate: a typical warm-up, at most the shape's bound. */
+    /**
+     * Seconds one fork of it takes, for the time-left estimate: a typical warm-up, at most the shape's bound; a knee
+     * search's whole bound (at its start rate a fork's latency rarely holds still before it).
+     */
     public int estimatedSeconds() {
+        int bound = Integer.parseInt(params.getOrDefault("settleSeconds", LoadBenchmark.DEFAULT_SETTLE_SECONDS));
         return timings == null ? LONG_LIVED_SECONDS : timings.estimatedSeconds() + blocks * RESUME_SECONDS
-                + Math.min(TYPICAL_SETTLE_SECONDS, Integer.parseInt(params.getOrDefault("settleSeconds",
-                LoadBenchmark.DEFAULT_SETTLE_SECONDS)));
+                + (benchmark.equals(CAPACITY) ? bound : Math.min(TYPICAL_SETTLE_SECONDS, bound));
     }
 
     /** The unmeasured window that opens each interleaved turn (clientbench.resumeMillis in the fork). */
