@@ -37,6 +37,11 @@ public final class BehaviourRun {
     public static final String FILE = "behaviour.json";
     /** Far past a client's cases (each bounded, about 10 s at once) on a busy machine. */
     static final Duration BOUND = Duration.ofSeconds(120);
+    /**
+     * C1 only: a case's JVM lives seconds and measures no speed, and C2's compiles were most of its CPU (vertx: 6.1 of
+     * 13.4 s), with 4 JVMs sharing 2 cores. What a case counts is the library's logic, whatever tier runs it.
+     */
+    static final String C1_ONLY = "-XX:TieredStopAtLevel=1";
     /** The JDK's connect retry as shipped; the benchmarks' JVMs turn it off (JdkClients). */
     static final String JDK_AS_SHIPPED = "-Djdk.httpclient.disableRetryConnect=false";
     private static final int TAIL_LINES = 5;
@@ -119,9 +124,9 @@ public final class BehaviourRun {
         return BehaviourCases.all().size();
     }
 
-    /** For the time-left estimate: 35 s a client JVM (its start, its cases' bounded waits), {@code parallel} at once. */
+    /** For the time-left estimate: 28 s a client JVM (its start, its cases' bounded waits), {@code parallel} at once. */
     public static long estimatedSeconds(int clients, int parallel) {
-        return 35L * ((clients + parallel - 1) / Math.max(1, parallel));
+        return 28L * ((clients + parallel - 1) / Math.max(1, parallel));
     }
 
     /** Each case's key, tuning and what it provokes; each tuning's meaning. */
@@ -142,6 +147,7 @@ public final class BehaviourRun {
     static List<String> jvmArgs(Jdk jdk) {
         List<String> a = new ArrayList<>(ClientJvm.args(jdk));
         a.add(JDK_AS_SHIPPED);
+        a.add(C1_ONLY);
         return a;
     }
 
