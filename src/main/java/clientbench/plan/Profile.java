@@ -37,15 +37,17 @@ public record Profile(String name, String purpose, List<Shape> shapes, Duration 
     /** The common rate's shape, as the verdict, an upgrade and --until-decided name it. */
     public static final String COMMON_SHAPE = "rate-" + COMMON_RATE;
 
+    /** A first look's starts: none with 10,000 requests, since one such start a client gives figures without letters. */
+    private static final Startup FIRST_LOOK_STARTS = new Startup(2, 0, 0, true);
+
     public static Profile named(String name) {
         return switch (name) {
-            // No start with 10,000 requests: one such start a client gives memory figures without letters.
             case "quick" -> new Profile("quick", "a first look, not for decisions: two rounds at the common rate, no"
                     + " closed loop, knee search or memory after 10,000 requests", quickShapes(), Duration.ofMinutes(10),
-                    new Startup(2, 0, 0, true));
+                    FIRST_LOOK_STARTS);
             case "interleaved" -> new Profile("interleaved", "a first look, not for decisions: quick's common rate in two"
                     + " interleaved sets, to try the schedule",
-                    interleavedShapes(), Duration.ofMinutes(13), new Startup(2, 0, 1, true));
+                    interleavedShapes(), Duration.ofMinutes(13), FIRST_LOOK_STARTS);
             case "standard" -> new Profile("standard", "for decisions: three rounds at the common rate and of the closed"
                     + " loop, two of the knee search", standardShapes(), Duration.ofMinutes(60), new Startup(10, 2, 2, true));
             case "full" -> new Profile("full", "standard plus HTTP/2, TLS, payloads and long-lived concurrency",
