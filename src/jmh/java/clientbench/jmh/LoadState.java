@@ -1,5 +1,6 @@
 package clientbench.jmh;
 
+import clientbench.harness.CpuLayout;
 import clientbench.harness.record.IterationSnapshot;
 import clientbench.harness.LoadGenerator;
 import clientbench.harness.Trial;
@@ -63,7 +64,7 @@ public abstract class LoadState {
         if (interleaved) {
             about.put("interleaved", true); // its measured windows alternate with the set's other clients', by block
         }
-        trial = Trial.start(spec.create(hlog), Boolean.parseBoolean(System.getProperty("clientbench.pin", "true")), about);
+        trial = Trial.start(spec.create(hlog), Boolean.parseBoolean(System.getProperty(CpuLayout.PIN, "true")), about);
         generator = trial.generator();
         try {
             String name = variant.isBlank() ? jmhParams.getOrDefault("client", "") : variant;

@@ -19,6 +19,8 @@ public record CpuLayout(boolean pinned, List<Integer> stubCpus, List<Integer> cl
                         LoadSpec.Pacing pacing) {
 
     private static final Path THREAD_SELF = Path.of("/proc/thread-self");
+    /** A fork's system property: {@code false} pins none of its threads, nor the stub the launcher starts for it. */
+    public static final String PIN = "clientbench.pin";
 
     public CpuLayout {
         stubCpus = List.copyOf(stubCpus);

@@ -24,17 +24,23 @@ final class RoundStubs implements AutoCloseable {
 
     /**
      * @param jdk the forks' JDK, which the stub runs on as a fork's own did
-     * @param forkJvmArgs the forks' flags: {@code -Dclientbench.pin=false} leaves the stub unpinned as it leaves them;
+     * @param forkJvmArgs the forks' flags: {@code -Dclientbench.pin=false} ({@link CpuLayout#PIN}) leaves the stub unpinned as it leaves them;
      *                    a stub they name themselves ({@code -jvmArgs -Dclientbench.stub.shared=}, blank: each fork its
      *                    own) is theirs, and no round's is started
      * @param target whether the run has a target of its own, which no stub stands in for
      */
     RoundStubs(Jdk jdk, List<String> forkJvmArgs, boolean target) {
         this.jdk = jdk;
-        this.pin = forkJvmArgs.stream().filter(a -> a.startsWith("-Dclientbench.pin="))
-                .reduce((first, last) -> last).map(a -> Boolean.parseBoolean(a.substring(a.indexOf('=') + 1)))
-                .orElse(true);
-        this.shared = !target && forkJvmArgs.stream().noneMatch(a -> a.startsWith("-D" + StubProcess.SHARED + "="));
+        String pinned = property(forkJvmArgs, CpuLayout.PIN);
+        this.pin = pinned == null || Boolean.parseBoolean(pinned);
+        this.shared = !target && property(forkJvmArgs, StubProcess.SHARED) == null;
+    }
+
+    /** What the last {@code -Dproperty=} among the forks' flags sets it to, as their JVMs read it; null: none sets it. */
+    private static String property(List<String> forkJvmArgs, String property) {
+        String flag = "-D" + property + "=";
+        return forkJvmArgs.stream().filter(a -> a.startsWith(flag)).reduce((first, last) -> last)
+                .map(a -> a.substring(flag.length())).orElse(null);
     }
 
     /**
