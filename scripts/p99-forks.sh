@@ -4,8 +4,9 @@
 # forks (sd of the natural log) beside that of p50. One fork of each condition in turn, so the host's spells fall on
 # all alike; every fork at nice 0 (`bench jmh` raises no priority). Conditions:
 #   base         as a standard run's fork: its own stub, pinned, settled, JMH's warm-up 1 x 1 s, 3 x 2 s measured
-#   shared-stub  one stub for every fork, started once and pinned to the stub's CPU (the fork's own stub otherwise;
-#                ./bench's rounds share one a round)
+#   shared-stub  one stub for every fork, started once and pinned to the stub's CPU, which each fork asks as ./bench's
+#                rounds ask theirs (clientbench.stub.shared: its control port, the stub's counts a window)
+#   target-stub  the same stub reached as a target of the fork's own (-p target): no counts, as an own service
 #   unpinned     nothing pinned (clientbench.pin=false)
 #   pretouch     the heap touched at start (-XX:+AlwaysPreTouch)
 #   warm3        JMH's warm-up 3 x 1 s instead of 1
@@ -20,26 +21,30 @@ case "$FORKS" in ''|*[!0-9]*|0) echo "FORKS must be a positive integer, was '$FO
 CONDITIONS=("${@:-base}")
 OUT="${OUT:-$(mktemp -d /tmp/p99-forks.XXXXXX)}"
 for c in "${CONDITIONS[@]}"; do
-  case "$c" in base|shared-stub|unpinned|pretouch|warm3|long) ;; *) echo "unknown condition '$c'" >&2; exit 2 ;; esac
+  case "$c" in base|shared-stub|target-stub|unpinned|pretouch|warm3|long) ;; *) echo "unknown condition '$c'" >&2; exit 2 ;; esac
 done
 build
 echo "p99-forks: $CLIENT, $FORKS forks each of ${CONDITIONS[*]}, one of each in turn; logs in $OUT"
-SHARED_TARGET=""
-if [[ " ${CONDITIONS[*]} " == *" shared-stub "* ]]; then
-  port="$(free_port)"
-  mkdir -p "$OUT/shared-stub"
-  # One event loop on its one CPU, as the harness's stub has (the stub's default is one per core: two on one CPU).
-  $(pin 1) "$ROOT/bench" stub --port "$port" --quiet --io-threads 1 > "$OUT/shared-stub/stub.log" 2>&1 &
+SHARED_TARGET="" SHARED_STUB=""
+if [[ " ${CONDITIONS[*]} " == *"-stub "* ]]; then
+  port="$(free_port)" control="$(free_port)"
+  mkdir -p "$OUT/stub"
+  # One event loop on its one CPU and the heap of the harness's stub (StubProcess), its commands on a loopback port.
+  JAVA_TOOL_OPTIONS="-Xms256m -Xmx1g" $(pin 1) "$ROOT/bench" stub --port "$port" --quiet --io-threads 1 \
+    --control-port "$control" > "$OUT/stub/stub.log" 2>&1 &
   STARTED_PIDS+=($!)
   wait_http "http://127.0.0.1:$port/"
   SHARED_TARGET="http://127.0.0.1:$port"
+  # As StubProcess.describe(): URI;CONTROL_PORT;PID;TLS;CPUS;IO_THREADS
+  SHARED_STUB="$SHARED_TARGET;$control;${STARTED_PIDS[-1]};false;$( [ -n "$(pin 1)" ] && echo 1 );1"
 fi
 
 run_fork() {  # run_fork CONDITION: one fresh JVM of it, its hlog and record into $OUT/CONDITION
   local c="$1" dir="$OUT/$1" warmups=1 windows=3 target="" jvm=()
   mkdir -p "$dir"
   case "$c" in
-    shared-stub) target="$SHARED_TARGET" ;;
+    shared-stub) jvm+=("-Dclientbench.stub.shared=$SHARED_STUB") ;;
+    target-stub) target="$SHARED_TARGET" ;;
     unpinned) jvm+=(-Dclientbench.pin=false) ;;
     pretouch) jvm+=(-XX:+AlwaysPreTouch) ;;
     warm3) warmups=3 ;;
