@@ -379,9 +379,11 @@ def compilers_ns(it: dict, record: dict) -> float:
 
 def cpu_ns(it: dict, record: dict) -> float:
     """Window `it`'s CPU time as every CPU figure counts it (the harness's CpuPerRequest): the client JVM's less its
-    JIT compilers', a warm-up's cost a long-running service pays once; the JVM's whole time where theirs is unknown."""
+    JIT compilers', a warm-up's cost a long-running service pays once, and less the harness's connection sampler's
+    (probes' `samplerCpuNanos`, an external target's); the JVM's whole time where theirs is unknown."""
     c = compilers_ns(it, record)
-    return it["cpuNanosInWindow"] - (c if c == c else 0.0)
+    sampler = it["probes"].get("samplerCpuNanos", -1)
+    return it["cpuNanosInWindow"] - (c if c == c else 0.0) - max(0.0, float(sampler))
 
 
 def _per(total: float, sent: int, its: list, key: str) -> float:

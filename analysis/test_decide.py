@@ -374,6 +374,17 @@ def test_cpu_per_request_leaves_out_the_jit_compilers_cpu_time(run_copy):
     assert set(net["cpu.compilers"]) == {"out"}
 
 
+def test_cpu_per_request_leaves_out_the_connection_samplers_cpu_time(run_copy):
+    gross = _okhttp_closed(run_copy, lambda it: it.update(cpuClock="ns"))
+    per_window = []
+
+    def sampled(it):
+        it["probes"]["samplerCpuNanos"] = it["cpuNanosInWindow"] // 8
+        per_window.append(it["cpuNanosInWindow"] // 8 / 1e3)
+    net = _okhttp_closed(run_copy, sampled)
+    assert (net["cpu"] * net["sent"]).sum() == pytest.approx((gross["cpu"] * gross["sent"]).sum() - sum(per_window))
+
+
 def test_an_older_record_gives_the_compilers_as_their_share_and_an_elapsed_share_is_not_cpu(run_copy):
     def older(source):
         def f(it):

@@ -1,6 +1,7 @@
 package clientbench.harness;
 
 import clientbench.harness.probe.JitTime;
+import clientbench.harness.probe.KernelThreadId;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -18,7 +19,6 @@ import java.util.Map;
 public record CpuLayout(boolean pinned, List<Integer> stubCpus, List<Integer> clientCpus, List<Integer> pacerCpus,
                         LoadSpec.Pacing pacing) {
 
-    private static final Path THREAD_SELF = Path.of("/proc/thread-self");
     /** A fork's system property: {@code false} pins none of its threads, nor the stub the launcher starts for it. */
     public static final String PIN = "clientbench.pin";
 
@@ -97,7 +97,7 @@ public record CpuLayout(boolean pinned, List<Integer> stubCpus, List<Integer> cl
      * threads. Returns what did not go as planned, as layout facts for the trial's record; empty when all did.
      */
     public Map<String, Object> pinClientAndPacer() {
-        return pinClientAndPacer(THREAD_SELF);
+        return pinClientAndPacer(KernelThreadId.THREAD_SELF);
     }
 
     /** As {@link #pinClientAndPacer()}, the calling thread's id read from the link {@code threadSelf}. */
@@ -112,7 +112,7 @@ public record CpuLayout(boolean pinned, List<Integer> stubCpus, List<Integer> cl
         if (pacerCpus.isEmpty()) {
             return Map.of();
         }
-        long tid = currentThreadTid(threadSelf);
+        long tid = KernelThreadId.of(threadSelf);
         String pacer = tid > 0 ? taskset("-p", "-c", format(pacerCpus), Long.toString(tid))
                 : "the pacer's thread id could not be read from " + threadSelf + ": it runs on the client's CPUs";
         return pacer == null ? Map.of() : Map.of("pacerPinned", false, "pacerPinFailure", pacer);
@@ -144,22 +144,13 @@ public record CpuLayout(boolean pinned, List<Integer> stubCpus, List<Integer> cl
     /** Pins each of this JVM's JIT compiler threads to {@code cpus}; threads it starts later inherit them. */
     static void compilersTo(List<Integer> cpus) {
         for (long tid : JitTime.compilerThreadIds()) {
-            taskset("-p", "-c", format(cpus), Long.toString(tid));
+            threadTo(tid, cpus);
         }
     }
 
-    /** The calling thread's kernel id, from /proc/thread-self ("/proc/PID/task/TID"); -1 where unknown. */
-    static long currentThreadTid() {
-        return currentThreadTid(THREAD_SELF);
-    }
-
-    private static long currentThreadTid(Path threadSelf) {
-        try {
-            Path link = Files.readSymbolicLink(threadSelf);
-            return Long.parseLong(link.getFileName().toString());
-        } catch (IOException | RuntimeException e) {
-            return -1;
-        }
+    /** Pins this JVM's thread {@code tid} (its kernel id) to {@code cpus}; null once pinned, else why not. */
+    static String threadTo(long tid, List<Integer> cpus) {
+        return tid > 0 ? taskset("-p", "-c", format(cpus), Long.toString(tid)) : "its thread id was not read";
     }
 
     /** Runs taskset; null when it worked, else the command and what it said. */

@@ -45,6 +45,7 @@ public final class Trial implements AutoCloseable {
     private final TcpConnections tcp;
     /** External target only: the kernel's connection count sampled for its peak (no stub counts it). */
     private final TcpConnections.PeakSampler sampler;
+    private long samplerCpuAtMark = -1;
     private final long baselineHeapBytes;
     private boolean failed;
     // This iteration's marks, taken before its window.
@@ -251,6 +252,7 @@ public final class Trial implements AutoCloseable {
         if (compilersAside) {
             CpuLayout.compilersTo(layout.stubCpus()); // the pinning above took them back to the client's CPUs
         }
+        samplerAside();
         long slack = Pacer.askSmallTimerSlack(); // at each iteration: JMH may move its loop to another thread
         if (record != null) {
             pinning.forEach(record::layout);
@@ -262,6 +264,7 @@ public final class Trial implements AutoCloseable {
             markNanos = System.nanoTime();
         } else if (sampler != null) {
             sampler.peakAndReset();
+            samplerCpuAtMark = sampler.cpuNanos();
         }
         listenRefusedAtStart = ListenQueue.refused();
         jitNanosAtMark = JitTime.nanos();
@@ -271,6 +274,22 @@ public final class Trial implements AutoCloseable {
         kernelWindow = kernelCounts ? KernelCounters.start() : KernelCounters.Window.NONE;
         kernelCounting = kernelCounts;
         generator.beginIteration(windowNanos);
+    }
+
+    /**
+     * The connection sampler of an external target to the stub's CPUs, which no stub uses then: each read of the
+     * kernel's table would stall the client's CPU for milliseconds. Again at every iteration, as the pinning before
+     * takes every thread back; the record says where it ran.
+     */
+    private void samplerAside() {
+        if (sampler == null || !layout.pinned()) {
+            return;
+        }
+        String failure = CpuLayout.threadTo(sampler.tid(), layout.stubCpus());
+        if (record != null) {
+            record.layout("connectionSampler", failure == null ? "on CPUs " + CpuLayout.format(layout.stubCpus())
+                    : "with the client: " + failure);
+        }
     }
 
     /**
@@ -357,6 +376,7 @@ public final class Trial implements AutoCloseable {
         StubServer.Stats atClose = stub == null ? null : stub.stats();
         long closeNanos = System.nanoTime();
         long samplerPeak = stub == null && sampler != null ? Math.max(sampler.peakAndReset(), connections) : -1;
+        long samplerCpuNanos = sampler == null ? -1 : JvmCounters.delta(samplerCpuAtMark, sampler.cpuNanos());
         long threads = ManagementFactory.getThreadMXBean().getThreadCount();
         long jitAtClose = JitTime.nanos();
         jitSourceOfWindow = JitTime.windowSource(jitNanosAtMark, jitAtClose);
@@ -386,7 +406,8 @@ public final class Trial implements AutoCloseable {
                 counted ? atEnd.accepted() - statsAtMark.accepted() : -1,
                 counted ? atEnd.requests() - statsAtMark.requests() : -1, stubCpuShare,
                 listenRefusedAtStart < 0 || refusedAtEnd < 0 ? -1 : refusedAtEnd - listenRefusedAtStart, heap, threads,
-                jitShare, compilerCpuNanos, gcPauseMillis, stealShare, kernel.syscalls(), kernel.contextSwitches()));
+                jitShare, compilerCpuNanos, gcPauseMillis, stealShare, kernel.syscalls(), kernel.contextSwitches(),
+                samplerCpuNanos));
     }
 
     @Override

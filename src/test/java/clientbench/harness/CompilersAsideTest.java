@@ -65,7 +65,7 @@ class CompilersAsideTest {
             String described = CompilersAside.to(to);
             List<String> ids = new ArrayList<>();
             JitTime.compilerThreadIds().forEach(t -> ids.add(Long.toString(t)));
-            System.out.println(CpuLayout.currentThreadTid());
+            System.out.println(clientbench.harness.probe.KernelThreadId.current());
             System.out.println(String.join(" ", ids));
             System.out.println(described);
             System.out.flush();

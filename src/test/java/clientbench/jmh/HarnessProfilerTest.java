@@ -47,7 +47,7 @@ class HarnessProfilerTest {
         outcomes[Outcome.OK.ordinal()] = samples;
         return new IterationSnapshot(openModel, Double.NaN, WINDOW_NANOS, 0, samples, samples, 0, 0, outcomes, 0, 0, latency,
                 latency.copy(), latency.copy(), lag, 0, 0, 0, (long) (cpuShare * 2 * WINDOW_NANOS), -1, 0, 5, 5,
-                new Probes(2, -1, -1, -1, -1, -1, -1, stubCpuShare, -1, -1, -1, -1, -1, -1, stealShare, -1, -1));
+                new Probes(2, -1, -1, -1, -1, -1, -1, stubCpuShare, -1, -1, -1, -1, -1, -1, stealShare, -1, -1, -1));
     }
 
     private static Map<String, Double> flags(IterationSnapshot s) {

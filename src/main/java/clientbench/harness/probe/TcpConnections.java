@@ -104,17 +104,21 @@ public final class TcpConnections {
 
     /**
      * Samples {@link #established()} a few times a second on a daemon thread and keeps the peak since the
-     * last {@link PeakSampler#reset()}: the peak during a window where no stub counts it. Reading the
-     * tables costs about a millisecond per thousand connections, hence the low rate.
+     * last {@link PeakSampler#peakAndReset()}: the peak during a window where no stub counts it. A read walks the
+     * kernel's whole table of connections (milliseconds of system time, however few are open), so the thread belongs off the client's CPUs ({@link #tid()}) and its CPU time out of the client's ({@link #cpuNanos()}).
      */
     public final class PeakSampler implements AutoCloseable {
         static final long INTERVAL_MILLIS = 250;
         private final AtomicLong peak = new AtomicLong(-1);
         private final Thread thread;
+        private final java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1);
+        private volatile long tid = -1;
         private volatile boolean closed;
 
         public PeakSampler() {
             thread = new Thread(() -> {
+                tid = KernelThreadId.current();
+                started.countDown();
                 while (!closed) {
                     long n = established();
                     peak.accumulateAndGet(n, Math::max);
@@ -127,6 +131,21 @@ public final class TcpConnections {
             }, "clientbench-connection-sampler");
             thread.setDaemon(true);
             thread.start();
+            try {
+                started.await(5, java.util.concurrent.TimeUnit.SECONDS); // a loaded host: tid() stays -1 a while
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        /** The sampling thread's kernel id, for pinning it; -1 where it was not read. */
+        public long tid() {
+            return tid;
+        }
+
+        /** The sampling thread's CPU time so far in ns, or -1 where unknown. */
+        public long cpuNanos() {
+            return JvmCounters.threadCpuNanos(thread.threadId());
         }
 
         /** The peak since the last reset, as sampled so far (-1: none yet); for tests that wait for a sample. */

@@ -26,9 +26,9 @@ public record IterationSnapshot(boolean openModel, double offeredRatePerSecond, 
                 allocatedBytesInWindow, bodyBytesMin, bodyBytesMax, p);
     }
 
-    /** The client JVM's CPU time in the window less its compilers', per request sent, in µs ({@link CpuPerRequest}). */
+    /** The client JVM's CPU time in the window less its compilers' and the sampler's, per request, in µs ({@link CpuPerRequest}). */
     public double cpuMicrosPerRequest() {
-        return CpuPerRequest.micros(cpuNanosInWindow, probes.compilerCpuNanos(), sent);
+        return CpuPerRequest.micros(cpuNanosInWindow, probes.compilerCpuNanos(), probes.samplerCpuNanos(), sent);
     }
 
     /** The pacer thread's own CPU time per request sent, in microseconds (within the JVM's); NaN when unknown. */
