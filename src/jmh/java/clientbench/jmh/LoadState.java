@@ -26,6 +26,12 @@ import java.util.concurrent.TimeUnit;
  * {@code clientbench.hlog.dir}, {@code .pin} (default true), {@code .shape}, {@code .round}, {@code .variant}.
  */
 public abstract class LoadState {
+    // The launcher's flags that say where a fork's trial belongs, which its record keeps: its logs' folder, the run's
+    // shape, the round it ran in, and in an upgrade's run which version of the client it is.
+    public static final String HLOG_DIR = "clientbench.hlog.dir";
+    public static final String SHAPE = "clientbench.shape";
+    public static final String ROUND = "clientbench.round";
+    public static final String VARIANT = "clientbench.variant";
     private static boolean warned;
 
     protected Trial trial;
@@ -44,7 +50,7 @@ public abstract class LoadState {
 
     /** Starts the trial of {@code spec} (built for this trial's .hlog path), recording what JMH runs. */
     protected final void start(BenchmarkParams params, TrialSpecFactory spec) throws Exception {
-        Path hlog = Path.of(System.getProperty("clientbench.hlog.dir", ".")).resolve(hlogName(params));
+        Path hlog = Path.of(System.getProperty(HLOG_DIR, ".")).resolve(hlogName(params));
         Map<String, Object> about = new LinkedHashMap<>();
         about.put("benchmark", params.getBenchmark());
         about.put("mode", params.getMode().shortLabel());
@@ -54,9 +60,9 @@ public abstract class LoadState {
         }
         about.put("params", jmhParams);
         jmhWarmups = params.getWarmup().getCount();
-        about.put("shape", System.getProperty("clientbench.shape", ""));
-        about.put("round", Integer.getInteger("clientbench.round", 1)); // Schedule: the round this fork ran in
-        String variant = System.getProperty("clientbench.variant", "");
+        about.put("shape", System.getProperty(SHAPE, ""));
+        about.put("round", Integer.getInteger(ROUND, 1)); // Schedule: the round this fork ran in
+        String variant = System.getProperty(VARIANT, "");
         if (!variant.isBlank()) {
             about.put("client", variant); // one version of the client in an upgrade's run; params.client is the adapter
         }

@@ -5,6 +5,7 @@ import clientbench.harness.TrialSpec;
 import clientbench.jmh.CapacityBenchmark;
 import clientbench.jmh.ClosedLoopBenchmark;
 import clientbench.jmh.LoadBenchmark;
+import clientbench.jmh.LoadState;
 import clientbench.jmh.LongLivedBenchmark;
 import clientbench.jmh.OpenLoopBenchmark;
 
@@ -91,8 +92,8 @@ public record Shape(String name, String benchmark, Map<String, String> params, T
     /** The forks' JVM flags, plus this shape's name and the round for the trial's record. */
     public String[] forkJvmArgs(List<String> base, int round) {
         List<String> args = new ArrayList<>(base);
-        args.add("-Dclientbench.shape=" + name);
-        args.add("-Dclientbench.round=" + round);
+        args.add("-D" + LoadState.SHAPE + "=" + name);
+        args.add("-D" + LoadState.ROUND + "=" + round);
         return args.toArray(String[]::new);
     }
 

@@ -40,7 +40,7 @@ public final class RunOptions {
     public static List<String> forkJvmArgs(Jdk jdk, JmhArgs jmh, Path hlogDir) {
         List<String> a = new ArrayList<>(ClientJvm.args(jdk));
         a.addAll(jmh.jvmArgs());
-        a.add("-Dclientbench.hlog.dir=" + hlogDir.toAbsolutePath()); // last: the notebook shows the flags before it
+        a.add("-D" + clientbench.jmh.LoadState.HLOG_DIR + "=" + hlogDir.toAbsolutePath()); // last: the notebook shows the flags before it
         return a;
     }
 
