@@ -73,7 +73,7 @@ public record CpuLayout(boolean pinned, List<Integer> stubCpus, List<Integer> cl
     }
 
     /** "0-2,5" as [0, 1, 2, 5]. */
-    static List<Integer> parseList(String list) {
+    public static List<Integer> parseList(String list) {
         List<Integer> out = new ArrayList<>();
         for (String part : list.split(",")) {
             String[] range = part.trim().split("-");
