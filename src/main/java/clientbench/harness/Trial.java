@@ -45,12 +45,12 @@ public final class Trial implements AutoCloseable {
     private final TcpConnections tcp;
     /** External target only: the kernel's connection count sampled for its peak (no stub counts it). */
     private final TcpConnections.PeakSampler sampler;
-    private long samplerCpuAtMark = -1;
     private final long baselineHeapBytes;
     private boolean failed;
     // This iteration's marks, taken before its window.
     private StubServer.Stats statsAtMark;
     private long markNanos;
+    private long samplerCpuAtMark = -1;
     private long jitNanosAtMark = -1;
     private String jitSourceOfWindow = "not read"; // how the last closed window's JIT share was taken
     private boolean compilersAside; // a steady fork's: its compiler threads run on the stub's CPUs

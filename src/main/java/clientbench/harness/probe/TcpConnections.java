@@ -105,7 +105,8 @@ public final class TcpConnections {
     /**
      * Samples {@link #established()} a few times a second on a daemon thread and keeps the peak since the
      * last {@link PeakSampler#peakAndReset()}: the peak during a window where no stub counts it. A read walks the
-     * kernel's whole table of connections (milliseconds of system time, however few are open), so the thread belongs off the client's CPUs ({@link #tid()}) and its CPU time out of the client's ({@link #cpuNanos()}).
+     * kernel's whole table of connections (milliseconds of system time, however few are open), so the thread belongs
+     * off the client's CPUs ({@link #tid()}) and its CPU time out of the client's ({@link #cpuNanos()}).
      */
     public final class PeakSampler implements AutoCloseable {
         static final long INTERVAL_MILLIS = 250;
