@@ -4,7 +4,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** A thread's id as the kernel knows it (what taskset -p takes), read from /proc; nothing loaded beside it. */
+/**
+ * A thread's id as the kernel knows it (what taskset -p takes), read from /proc. A class of its own: reading it loads
+ * nothing else (JvmCounters, say, links libc as it loads, and a child JVM without the native-access flag warns).
+ */
 public final class KernelThreadId {
     /** The link to the calling thread's own /proc entry. */
     public static final Path THREAD_SELF = Path.of("/proc/thread-self");

@@ -26,7 +26,10 @@ public record IterationSnapshot(boolean openModel, double offeredRatePerSecond, 
                 allocatedBytesInWindow, bodyBytesMin, bodyBytesMax, p);
     }
 
-    /** The client JVM's CPU time in the window less its compilers' and the sampler's, per request, in µs ({@link CpuPerRequest}). */
+    /**
+     * The client JVM's CPU time in the window less its compilers' and the connection sampler's, per request sent, in
+     * µs ({@link CpuPerRequest}).
+     */
     public double cpuMicrosPerRequest() {
         return CpuPerRequest.micros(cpuNanosInWindow, probes.compilerCpuNanos(), probes.samplerCpuNanos(), sent);
     }
