@@ -1,6 +1,7 @@
 package clientbench.harness;
 
 import clientbench.harness.probe.JitTime;
+import clientbench.testkit.Affinity;
 import clientbench.testkit.Prerequisites;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -48,9 +49,10 @@ class CompilersAsideTest {
             String described = in.readLine();
             assertTrue(tids != null && !tids.isBlank(), "the probe named no compiler thread: " + tids + " / " + described);
             for (String tid : tids.trim().split(" ")) {
-                assertEquals(last, cpusOf(tid), "compiler thread " + tid);
+                assertEquals(List.of(Integer.parseInt(last)), Affinity.of(Long.parseLong(tid)), "compiler thread " + tid);
             }
-            assertNotEquals(last, cpusOf(main), "the probe's main thread was not asked: it keeps every CPU");
+            assertNotEquals(List.of(Integer.parseInt(last)), Affinity.of(Long.parseLong(main)),
+                    "the probe's main thread was not asked: it keeps every CPU");
             assertTrue(described != null && described.matches("(\\d+) of \\1 compiler threads on CPUs " + last), described);
         } finally {
             probe.getOutputStream().close(); // the probe ends when its input does
@@ -71,13 +73,5 @@ class CompilersAsideTest {
             System.out.flush();
             System.in.transferTo(java.io.OutputStream.nullOutputStream());
         }
-    }
-
-    /** The thread's CPUs as the kernel tells them ({@code taskset -c -p}: "pid N's current affinity list: 1"). */
-    private static String cpusOf(String tid) throws Exception {
-        Process p = new ProcessBuilder(StubProcess.taskset(), "-c", "-p", tid).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-        p.waitFor(10, TimeUnit.SECONDS);
-        return out.substring(out.lastIndexOf(':') + 1).trim();
     }
 }

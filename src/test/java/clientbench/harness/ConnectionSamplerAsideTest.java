@@ -1,6 +1,8 @@
 package clientbench.harness;
 
 import clientbench.harness.record.IterationSnapshot;
+import clientbench.testkit.Affinity;
+import clientbench.testkit.ChildJvm;
 import clientbench.testkit.Iterations;
 import clientbench.testkit.Prerequisites;
 import org.junit.jupiter.api.Test;
@@ -14,11 +16,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -34,20 +34,16 @@ class ConnectionSamplerAsideTest {
         Prerequisites.require(Files.isDirectory(Path.of("/proc/self/task")), "Linux's /proc/self/task");
         Prerequisites.require(StubProcess.taskset() != null, "taskset (util-linux) on PATH");
         Prerequisites.require(CpuLayout.allowedCpus().size() >= 2, "two CPUs: with one nothing is pinned");
-        List<String> cmd = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-        cmd.addAll(StubProcess.jdkFlags());
-        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Probe.class.getName()));
-        Process probe = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(probe.getInputStream(), StandardCharsets.UTF_8))) {
-            String sampler = in.readLine();
-            String main = in.readLine();
-            String stubCpus = in.readLine();
-            String windows = in.readLine();
-            assertNotNull(windows, "the probe ended early: " + sampler + " / " + main + " / " + stubCpus);
-            assertTrue(sampler.matches("\\d+"), "the sampler's thread was found: " + sampler);
-            assertEquals(stubCpus, cpusOf(sampler), "the sampler runs on the stub's CPUs alone");
-            assertNotEquals(stubCpus, cpusOf(main), "the pacer's thread stays with the client");
-            for (String w : windows.trim().split(" ")) {
+        try (ChildJvm.Running probe = ChildJvm.main(Probe.class).start()) {
+            String samplerTid = field(probe.await(l -> l.startsWith("sampler "), 90));
+            assertTrue(samplerTid.matches("\\d+"), "the sampler's thread was found by its name: " + samplerTid);
+            long sampler = Long.parseLong(samplerTid);
+            long main = Long.parseLong(field(probe.await(l -> l.startsWith("main "), 10)));
+            List<Integer> stubCpus = CpuLayout.parseList(field(probe.await(l -> l.startsWith("stubCpus "), 10)));
+            String windows = field(probe.await(l -> l.startsWith("windows "), 10));
+            assertEquals(stubCpus, Affinity.of(sampler), "the sampler runs on the stub's CPUs alone");
+            assertNotEquals(stubCpus, Affinity.of(main), "the pacer's thread stays with the client");
+            for (String w : windows.split(" ")) {
                 String[] f = w.split("/"); // samplerCpuNanos/cpuNanosInWindow/compilerCpuNanos/sent/cpuMicrosPerRequest
                 long samplerNanos = Long.parseLong(f[0]);
                 assertTrue(samplerNanos >= 0, "the sampler's CPU time was read: " + w);
@@ -55,16 +51,20 @@ class ConnectionSamplerAsideTest {
                         / Long.parseLong(f[3]);
                 assertEquals(expected, Double.parseDouble(f[4]), 1e-6, "CPU per request leaves the sampler out: " + w);
             }
-        } finally {
-            probe.getOutputStream().close(); // the probe ends when its input does
-            assertTrue(probe.waitFor(30, TimeUnit.SECONDS), "the probe did not end");
+            probe.write("done");
+            assertEquals(0, probe.exitValue(30), probe.output());
         }
+    }
+
+    /** What follows a line's first word. */
+    private static String field(String line) {
+        return line.substring(line.indexOf(' ') + 1).trim();
     }
 
     /**
      * The child: a pinned trial against a stub it reaches as a target; two windows; then prints the sampler's kernel
      * thread id (found by its name), its own main thread's, the stub CPUs of the layout and each window's CPU figures,
-     * and keeps the trial open until its input ends.
+     * each line named by its first word, and keeps the trial open until the parent says it looked.
      */
     public static final class Probe {
         public static void main(String[] args) throws Exception {
@@ -80,12 +80,12 @@ class ConnectionSamplerAsideTest {
                                 .append('/').append(s.probes().compilerCpuNanos()).append('/').append(s.sent())
                                 .append('/').append(s.cpuMicrosPerRequest()).append(' ');
                     }
-                    System.out.println(threadNamed("clientbench-con")); // the kernel keeps a name's first 15 characters
-                    System.out.println(clientbench.harness.probe.KernelThreadId.current());
-                    System.out.println(stubCpus);
-                    System.out.println(windows);
+                    System.out.println("sampler " + threadNamed("clientbench-con")); // the kernel keeps 15 characters
+                    System.out.println("main " + clientbench.harness.probe.KernelThreadId.current());
+                    System.out.println("stubCpus " + stubCpus);
+                    System.out.println("windows " + windows);
                     System.out.flush();
-                    System.in.transferTo(java.io.OutputStream.nullOutputStream()); // the sampler runs until the parent looked
+                    new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine(); // the parent looked
                 }
             }
         }
@@ -100,13 +100,5 @@ class ConnectionSamplerAsideTest {
             }
             return "none";
         }
-    }
-
-    /** The thread's CPUs as the kernel tells them ({@code taskset -c -p}: "pid N's current affinity list: 1"). */
-    private static String cpusOf(String tid) throws Exception {
-        Process p = new ProcessBuilder(StubProcess.taskset(), "-c", "-p", tid).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-        p.waitFor(10, TimeUnit.SECONDS);
-        return out.substring(out.lastIndexOf(':') + 1).trim();
     }
 }

@@ -5,6 +5,7 @@ import clientbench.harness.StubProcess;
 import clientbench.jvm.Jdk;
 import clientbench.plan.Schedule;
 import clientbench.plan.Shape;
+import clientbench.testkit.Affinity;
 import clientbench.testkit.Prerequisites;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -67,22 +68,14 @@ class RoundStubsTest {
         try (RoundStubs stubs = new RoundStubs(Jdk.current(), FLAGS, false)) {
             String d = stubs.forStep(step);
             assertEquals("", d.split(";", -1)[4], "no CPUs named: " + d);
-            assertEquals(allowed, CpuLayout.parseList(cpusOf(pid(d))), "pinning off leaves it every CPU");
+            assertEquals(allowed, Affinity.of(pid(d)), "pinning off leaves it every CPU");
         }
         try (RoundStubs stubs = new RoundStubs(Jdk.current(), List.of("-Dclientbench.hlog.dir=/tmp"), false)) {
             String d = stubs.forStep(step);
             List<Integer> stubCpus = CpuLayout.plan(allowed, true).stubCpus();
             assertEquals(CpuLayout.format(stubCpus), d.split(";", -1)[4], d);
-            assertEquals(stubCpus, CpuLayout.parseList(cpusOf(pid(d))), "pinned by default, as the forks are");
+            assertEquals(stubCpus, Affinity.of(pid(d)), "pinned by default, as the forks are");
         }
-    }
-
-    /** A process's CPUs as the kernel tells them ({@code taskset -c -p}: "pid N's current affinity list: 1"). */
-    private static String cpusOf(long pid) throws Exception {
-        Process p = new ProcessBuilder(StubProcess.taskset(), "-c", "-p", Long.toString(pid)).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).trim();
-        p.waitFor(10, java.util.concurrent.TimeUnit.SECONDS);
-        return out.substring(out.lastIndexOf(':') + 1).trim();
     }
 
     private static long pid(String described) {
