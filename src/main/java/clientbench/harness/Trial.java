@@ -263,7 +263,7 @@ public final class Trial implements AutoCloseable {
             statsAtMark = stub.mark();
             markNanos = System.nanoTime();
         } else if (sampler != null) {
-            sampler.peakAndReset();
+            sampler.peakAndReset(tcp.established());
             samplerCpuAtMark = sampler.cpuNanos();
         }
         listenRefusedAtStart = ListenQueue.refused();
@@ -375,7 +375,7 @@ public final class Trial implements AutoCloseable {
         long connections = tcp == null ? -1 : tcp.established();
         StubServer.Stats atClose = stub == null ? null : stub.stats();
         long closeNanos = System.nanoTime();
-        long samplerPeak = stub == null && sampler != null ? Math.max(sampler.peakAndReset(), connections) : -1;
+        long samplerPeak = stub == null && sampler != null ? Math.max(sampler.peakAndReset(connections), connections) : -1;
         long samplerCpuNanos = sampler == null ? -1 : JvmCounters.delta(samplerCpuAtMark, sampler.cpuNanos());
         long threads = ManagementFactory.getThreadMXBean().getThreadCount();
         long jitAtClose = JitTime.nanos();

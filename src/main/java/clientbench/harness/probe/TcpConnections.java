@@ -154,9 +154,12 @@ public final class TcpConnections {
             return peak.get();
         }
 
-        /** The peak since the last reset, or -1 (none sampled, or not Linux). */
-        public long peakAndReset() {
-            return peak.getAndSet(established());
+        /**
+         * The peak since the last reset, or -1 (none sampled, or not Linux); the next starts from {@code now}, the
+         * caller's own {@link #established()} (each read walks the kernel's table: one read serves both).
+         */
+        public long peakAndReset(long now) {
+            return peak.getAndSet(now);
         }
 
         @Override
