@@ -79,7 +79,8 @@ final class StepCommand implements Callable<Integer>, Bench.Checked {
         RunPlan plan = new RunPlan(p, List.of(client), null, JmhArgs.parse(jmhArgs), Jdk.at(jdk));
         List<String> forkJvmArgs = new ArrayList<>(RunOptions.forkJvmArgs(plan.jdk(), plan.jmh(), dir));
         if (variant != null) {
-            forkJvmArgs.add(forkJvmArgs.size() - 1, "-D" + clientbench.jmh.LoadState.VARIANT + "=" + variant); // the .hlog folder stays last
+            // the .hlog folder stays last
+            forkJvmArgs.add(forkJvmArgs.size() - 1, "-D" + clientbench.jmh.LoadState.VARIANT + "=" + variant);
         }
         if (turns != null) {
             forkJvmArgs.add(forkJvmArgs.size() - 1, "-D" + clientbench.harness.TurnTaker.PROPERTY + "=" + turns);

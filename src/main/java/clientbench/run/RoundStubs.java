@@ -24,9 +24,10 @@ final class RoundStubs implements AutoCloseable {
 
     /**
      * @param jdk the forks' JDK, which the stub runs on as a fork's own did
-     * @param forkJvmArgs the forks' flags: {@code -Dclientbench.pin=false} ({@link CpuLayout#PIN}) leaves the stub unpinned as it leaves them;
-     *                    a stub they name themselves ({@code -jvmArgs -Dclientbench.stub.shared=}, blank: each fork its
-     *                    own) is theirs, and no round's is started
+     * @param forkJvmArgs the forks' flags: {@code -Dclientbench.pin=false} ({@link CpuLayout#PIN}) leaves the stub
+     *                    unpinned as it leaves them; a stub they name themselves
+     *                    ({@code -jvmArgs -Dclientbench.stub.shared=}, blank: each fork its own) is theirs, and no
+     *                    round's is started
      * @param target whether the run has a target of its own, which no stub stands in for
      */
     RoundStubs(Jdk jdk, List<String> forkJvmArgs, boolean target) {

@@ -40,7 +40,8 @@ public final class RunOptions {
     public static List<String> forkJvmArgs(Jdk jdk, JmhArgs jmh, Path hlogDir) {
         List<String> a = new ArrayList<>(ClientJvm.args(jdk));
         a.addAll(jmh.jvmArgs());
-        a.add("-D" + clientbench.jmh.LoadState.HLOG_DIR + "=" + hlogDir.toAbsolutePath()); // last: the notebook shows the flags before it
+        // last: the notebook shows the flags before it
+        a.add("-D" + clientbench.jmh.LoadState.HLOG_DIR + "=" + hlogDir.toAbsolutePath());
         return a;
     }
 
