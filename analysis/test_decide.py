@@ -491,3 +491,20 @@ def test_forks_that_did_not_get_the_priority_asked_for_say_so(tmp_path):
     run.env["conditions"] = _made(0.0, 0.0, fork_nice=(0,), asked=-10)
     words = cbd.terminal_verdict(run, cbd.verdict(run)).replace("\n  ", " ")
     assert "its forks at nice 0, not the -10 asked for" in words
+
+
+def test_what_the_plan_cut_to_fit_its_time_is_said_with_its_cost_and_a_plan_that_cut_nothing_says_nothing(tmp_path):
+    run = _fake_run(_forks([]), [], ["a"], tmp_path)
+    cut = {"what": "runs closed-x16 in 2 rounds, not 3", "cost": "closed-x16's pairs on 2 JVMs of each client",
+           "savedSeconds": 286}
+    run.env["conditions"] = {**_made(0.0, 0.0), "timeFit": {"leftSeconds": 3600, "availableSeconds": 3391,
+                                                            "estimatedSeconds": 3990, "fittedSeconds": 3300,
+                                                            "fits": True, "cuts": [cut]}}
+    words = cbd.terminal_verdict(run, cbd.verdict(run)).replace("\n  ", " ")
+    assert ("to end within its 60 min it planned 55 min of 66 estimated: it runs closed-x16 in 2 rounds, not 3"
+            " (closed-x16's pairs on 2 JVMs of each client)") in words, words
+    run.env["conditions"]["timeFit"].update(cuts=[], estimatedSeconds=552, fittedSeconds=552)
+    assert "timeFit" not in cbd.host_conditions(run) and "to end within" not in cbd.terminal_verdict(run, cbd.verdict(run))
+    run.env["conditions"]["timeFit"].update(fits=False, estimatedSeconds=3990, fittedSeconds=3900)  # none left to cut
+    assert "planned 65 min of 66 estimated, past that time even so" in \
+        cbd.terminal_verdict(run, cbd.verdict(run)).replace("\n  ", " ")

@@ -131,4 +131,17 @@ def made_words(made: dict | None) -> str:
     if asked is not None and nice and asked not in nice:
         at += f", not the {asked} asked for (raising priority needs CAP_SYS_NICE)"
     host = [_HOST_WORDS[k].format(made[k]) for k in _HOST_WORDS if made.get(k) is not None]
-    return (f"made with `{made.get('commandLine')}`, {at}" + ("; over the run " + " and ".join(host) if host else ""))
+    return (f"made with `{made.get('commandLine')}`, {at}" + ("; over the run " + " and ".join(host) if host else "")
+            + fit_words(made.get("timeFit")))
+
+
+def fit_words(fit: dict | None) -> str:
+    """'; to end within its 60 min it planned 55 min of 66 estimated: it runs closed-x16 in 2 rounds, not 3 (closed-x16's
+    pairs on 2 JVMs ...)': what the plan cut to fit the profile's time, and what each cut costs; '' where it cut nothing."""
+    if not fit:
+        return ""
+    cuts = "; ".join(f"{c['what']} ({c['cost']})" for c in fit.get("cuts", []))
+    minutes = f"{fit['fittedSeconds'] / 60:.0f} min of {fit['estimatedSeconds'] / 60:.0f} estimated"
+    over = "" if fit.get("fits", True) else ", past that time even so"
+    return (f"; to end within its {fit['leftSeconds'] / 60:.0f} min it planned {minutes}{over}"
+            + (": it " + cuts if cuts else ""))

@@ -377,16 +377,19 @@ def verdict(run: cbl.Run) -> dict:
 
 def host_conditions(run: cbl.Run) -> dict | None:
     """How the run was made (env.json's conditions) and whether the host was busy over it: `busy` lists each bound
-    (thresholds.json's host) the run's other load or steal reached, with its value. None for a run that recorded none."""
+    (thresholds.json's host) the run's other load or steal reached, with its value; `timeFit`, where the plan cut work
+    to fit the profile's time or could not, what it cut. None for a run that recorded none."""
     c = run.env.get("conditions")
     if not c:
         return None
     host, priority = c.get("host") or {}, c.get("priority") or {}
     busy = [{"what": key, "value": host[key], "bound": bound} for key, bound in cbl.THRESHOLDS["host"].items()
             if host.get(key) is not None and host[key] >= bound]
+    fit = c.get("timeFit") or {}
     return {"commandLine": c.get("commandLine"), "askedNice": priority.get("askedNice"),
             "forkNice": priority.get("forkNice", []), "otherCpuShare": host.get("otherCpuShare"),
-            "stealShare": host.get("stealShare"), "busy": busy}
+            "stealShare": host.get("stealShare"), "busy": busy,
+            **({"timeFit": fit} if fit.get("cuts") or fit.get("fits") is False else {})}
 
 
 def look(run: cbl.Run, shape: str, ranked: dict | None = None) -> dict:

@@ -6,6 +6,7 @@ import clientbench.jvm.Jdk;
 import clientbench.plan.JmhArgs;
 import clientbench.plan.Profile;
 import clientbench.plan.RunPlan;
+import clientbench.plan.TimeFit;
 import clientbench.plan.UntilDecided;
 import clientbench.run.ClientArms;
 import clientbench.run.ComparisonRun;
@@ -19,6 +20,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -72,6 +74,7 @@ final class RunCommand implements Callable<Integer>, Bench.Checked {
 
     private RunPlan plan;
     private UntilDecided until;
+    private TimeFit fit;
 
     @Override
     public int check() throws IOException {
@@ -81,8 +84,12 @@ final class RunCommand implements Callable<Integer>, Bench.Checked {
             List<String> names = clients == null ? Profile.allClients() : Profile.clients(clients);
             Profile p = Profile.named(profile).fittedTo(names.size());
             until = untilDecided == null ? null : UntilDecided.of(p, untilDecided);
-            plan = new RunPlan(until == null ? p : until.applyTo(p), names, target, JmhArgs.parse(jmhArgs),
-                    jdk == null ? Jdk.current() : jdkAt(jdk), request);
+            JmhArgs jmh = JmhArgs.parse(jmhArgs);
+            Jdk forks = jdk == null ? Jdk.current() : jdkAt(jdk);
+            // cut, where the estimate is past the limit, before the run says what it runs
+            fit = TimeFit.of(until == null ? p : until.applyTo(p), q -> estimatedSeconds(new RunPlan(q, names, target,
+                    jmh, forks, request, 0)), ComparisonRun.limitLeft(p.timeLimit(), Instant.now()));
+            plan = new RunPlan(fit.profile(), names, target, jmh, forks, request);
         } catch (RequestOptionException e) {
             System.err.println("bench: " + e.getMessage());
             return e.exitCode;
@@ -104,6 +111,15 @@ final class RunCommand implements Callable<Integer>, Bench.Checked {
         return 0;
     }
 
+    private static long estimatedSeconds(RunPlan plan) {
+        return ComparisonRun.estimatedSeconds(plan, new ClientArms(plan));
+    }
+
+    /** What {@link #check()} cut from the profile to fit its limit; null before. */
+    TimeFit fit() {
+        return fit;
+    }
+
     /** The plan {@link #check()} made; null before, or when the input was bad. */
     RunPlan plan() {
         return plan;
@@ -112,7 +128,7 @@ final class RunCommand implements Callable<Integer>, Bench.Checked {
     @Override
     public Integer call() throws Exception {
         int checked = check();
-        return checked != 0 ? checked : new ComparisonRun(plan, System.out, new ClientArms(plan), until).run();
+        return checked != 0 ? checked : new ComparisonRun(plan, System.out, new ClientArms(plan), until, fit).run();
     }
 
     /**

@@ -79,6 +79,18 @@ public record Shape(String name, String benchmark, Map<String, String> params, T
         return new Shape(name, benchmark, params, t, rounds, baseline, blocks);
     }
 
+    /** This shape with its forks' settle bound {@code seconds} ({@link Builder#settleSeconds}). */
+    public Shape withSettleSeconds(int seconds) {
+        Map<String, String> p = new LinkedHashMap<>(params);
+        p.put("settleSeconds", Integer.toString(seconds));
+        return new Shape(name, benchmark, p, timings, rounds, baseline, blocks);
+    }
+
+    /** The forks' settle bound in seconds: the shape's, or the benchmark's default. */
+    public int settleSeconds() {
+        return Integer.parseInt(params.getOrDefault("settleSeconds", LoadBenchmark.DEFAULT_SETTLE_SECONDS));
+    }
+
     /** The protocol the shape pins, http1 when it pins none. */
     public String protocol() {
         return params.getOrDefault("protocol", "http1");
@@ -118,7 +130,7 @@ public record Shape(String name, String benchmark, Map<String, String> params, T
      * search's whole bound (at its start rate a fork's latency rarely holds still before it).
      */
     public int estimatedSeconds() {
-        int bound = Integer.parseInt(params.getOrDefault("settleSeconds", LoadBenchmark.DEFAULT_SETTLE_SECONDS));
+        int bound = settleSeconds();
         return timings == null ? LONG_LIVED_SECONDS : timings.estimatedSeconds() + blocks * RESUME_SECONDS
                 + (benchmark.equals(CAPACITY) ? bound : Math.min(TYPICAL_SETTLE_SECONDS, bound));
     }

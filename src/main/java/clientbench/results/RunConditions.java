@@ -30,6 +30,7 @@ public final class RunConditions {
     private final Map<String, HostLoad.Reading[]> rounds = new LinkedHashMap<>();
     private final Integer asked = Integer.getInteger(NICE_ASKED);
     private final int nice = Niceness.self();
+    private Map<String, Object> timeFit;
 
     /** One line when the run did not get the priority the launcher asked for; null when it did, or asked none. */
     public String priorityLine() {
@@ -65,6 +66,11 @@ public final class RunConditions {
         return r == null || r[1] == null ? null : HostLoad.between(r[0], r[1]);
     }
 
+    /** What the plan cut to fit the profile's time limit (clientbench.plan.TimeFit), for env.json. */
+    public void fitted(Map<String, Object> fit) {
+        timeFit = fit;
+    }
+
     /** env.json's {@code conditions}, over the run so far; the forks' and stubs' priorities from the trials in {@code dir}. */
     public Map<String, Object> toJson(Path dir) throws IOException {
         Map<String, Object> m = new LinkedHashMap<>();
@@ -76,6 +82,9 @@ public final class RunConditions {
         Map<String, Object> p = new LinkedHashMap<>();
         phases.forEach((phase, r) -> p.put(phase, r[1] == null ? null : HostLoad.between(r[0], r[1])));
         m.put("phases", p);
+        if (timeFit != null) {
+            m.put("timeFit", timeFit);
+        }
         return m;
     }
 

@@ -8,6 +8,7 @@ import clientbench.plan.Profile;
 import clientbench.plan.RunPlan;
 import clientbench.plan.Schedule;
 import clientbench.plan.Shape;
+import clientbench.plan.TimeFit;
 import clientbench.plan.TimeLeft;
 import clientbench.plan.UntilDecided;
 import clientbench.results.Capacity;
@@ -51,6 +52,8 @@ public final class ComparisonRun {
     private final PrintStream out;
     private final Arms arms;
     private final InterimVerdicts interim;
+    /** What the plan cut to fit its time limit; null: not fitted. */
+    private final TimeFit fit;
     private final RunConditions conditions = new RunConditions();
     private final List<Ran> ran = new ArrayList<>();
     /** Each interleaved set's orders, and the forks that left it. */
@@ -68,10 +71,28 @@ public final class ComparisonRun {
      * @param until the shape whose rounds stop once every pair is decided (its rounds already in {@code plan}); null: none
      */
     public ComparisonRun(RunPlan plan, PrintStream out, Arms arms, UntilDecided until) {
+        this(plan, out, arms, until, null);
+    }
+
+    /** @param fit what {@code plan}'s profile was cut to fit its time limit ({@link TimeFit}); null: not fitted */
+    public ComparisonRun(RunPlan plan, PrintStream out, Arms arms, UntilDecided until, TimeFit fit) {
         this.plan = plan;
         this.out = out;
         this.arms = arms;
         this.interim = until == null ? null : new InterimVerdicts(until, out);
+        this.fit = fit;
+        if (fit != null) {
+            conditions.fitted(fit.toJson());
+        }
+    }
+
+    /**
+     * The run's estimate in seconds: the cold starts (with the stub only), the behaviour cases, and each step a client
+     * does not refuse. What the progress line counts down and what {@link TimeFit} fits to the limit.
+     */
+    public static long estimatedSeconds(RunPlan plan, Arms arms) {
+        return startupSeconds(plan) + behaviourSeconds(arms) + arms.steps().stream()
+                .filter(x -> refusal(arms, x) == null).mapToLong(x -> x.shape().estimatedSeconds()).sum();
     }
 
     /** The run's folder once its data is whole ({@link #run} finished it); null before, or when no run gave a result. */
@@ -95,8 +116,7 @@ public final class ComparisonRun {
 
         List<String> forkJvmArgs = RunOptions.forkJvmArgs(plan.jdk(), plan.jmh(), run.dir());
         List<Schedule.Step> steps = arms.steps();
-        RunEstimate estimate = new RunEstimate(startupSeconds() + behaviourSeconds()
-                + steps.stream().filter(s -> refusal(s) == null).mapToLong(s -> s.shape().estimatedSeconds()).sum());
+        RunEstimate estimate = new RunEstimate(estimatedSeconds(plan, arms));
         announce(steps, estimate, run.dir());
         List<Map<String, Object>> roundRecords;
         try (PrintStream jmhLog = new PrintStream(new FileOutputStream(run.dir().resolve("jmh.log").toFile()), true,
@@ -135,7 +155,10 @@ public final class ComparisonRun {
         if (conditions.priorityLine() != null) {
             out.println(conditions.priorityLine());
         }
-        long clients = clients();
+        if (fit != null) {
+            fit.announce().forEach(out::println);
+        }
+        long clients = clients(plan);
         out.printf("bench: %s, %d shapes, %d runs in %d round%s, about %s; results in %s%n",
                 clients == 0 ? "noop only" : clients + (clients == 1 ? " client" : " clients") + " + noop",
                 p.shapes().size(), steps.size(), rounds, rounds == 1 ? "" : "s",
@@ -147,37 +170,37 @@ public final class ComparisonRun {
     }
 
     /** The clients of the plan, noop aside. */
-    private long clients() {
+    private static long clients(RunPlan plan) {
         return plan.clients().stream().filter(c -> !Adapters.NOOP.equals(c)).count();
     }
 
     /** Cold starts need the stub. */
-    private boolean startup() {
+    private static boolean startup(RunPlan plan) {
         return plan.profile().startup() != null && plan.target() == null;
     }
 
-    private long startupSeconds() {
-        return startup() ? plan.profile().startup().estimatedSeconds((int) clients() + 1) : 0;
+    private static long startupSeconds(RunPlan plan) {
+        return startup(plan) ? plan.profile().startup().estimatedSeconds((int) clients(plan) + 1) : 0;
     }
 
-    private long behaviourSeconds() {
+    private static long behaviourSeconds(Arms arms) {
         return arms.behaviour() ? arms.behaviourSeconds() : 0;
     }
 
     /** Before the first step: the cold starts, then the behaviour cases, each a phase of its own. */
     private void beforeTheSteps(Path dir, RunEstimate estimate) throws IOException, InterruptedException {
-        if (startup()) {
+        if (startup(plan)) {
             conditions.phaseStarts("startup");
             coldStarts(plan.profile().startup(), dir);
             conditions.phaseEnded("startup");
-            estimate.done(startupSeconds());
+            estimate.done(startupSeconds(plan));
         }
         if (arms.behaviour()) {
             conditions.phaseStarts("behaviour");
             Map<String, Object> r = arms.runBehaviour(dir, out);
             out.printf("[behaviour] done in %s s; %s%n", r.get("wallSeconds"), BehaviourRun.FILE);
             conditions.phaseEnded("behaviour");
-            estimate.done(behaviourSeconds());
+            estimate.done(behaviourSeconds(arms));
         }
     }
 
@@ -282,6 +305,10 @@ public final class ComparisonRun {
     }
 
     private String refusal(Schedule.Step s) {
+        return refusal(arms, s);
+    }
+
+    private static String refusal(Arms arms, Schedule.Step s) {
         return Adapters.refusal(arms.adapter(s.client()), s.shape().protocol());
     }
 
@@ -289,7 +316,7 @@ public final class ComparisonRun {
      * The profile's limit less what the command spent before this run began (the launcher's build, the venv): the
      * limit is the user's wait, from {@code clientbench.commandStarted} (epoch ms) where the launcher gives it.
      */
-    static Duration limitLeft(Duration limit, Instant runStarted) {
+    public static Duration limitLeft(Duration limit, Instant runStarted) {
         Long commandStarted = Long.getLong(COMMAND_STARTED);
         if (limit == null || commandStarted == null) {
             return limit;
