@@ -32,6 +32,7 @@ public record TimeFit(Profile profile, Duration left, List<Cut> cuts, long estim
     static final int ONE_ROUND_SETTLE_SECONDS = 5;
     /** Cold starts kept once cut: enough for a median and its spread. */
     static final int COLD_STARTS_KEPT = 5;
+
     /** A cut that applies to a profile: the profile after it, what it changed and its cost. */
     private record Applied(Profile profile, String what, String cost) {
     }
