@@ -55,6 +55,8 @@ class CaseFiguresMatchTheClientsOwnCountsTest {
         scenarios.put("fin, sending once", new Object[] {new StaleConnection("fin"), plain});
         scenarios.put("closed at once, resending", new Object[] {new ClosedAtOnce(), plain.resending()});
         scenarios.put("closed at once, sending once", new Object[] {new ClosedAtOnce(), plain});
+        scenarios.put("closed at once, a connection a request", new Object[] {new ClosedAtOnce(),
+                plain.closingAfterEachAnswer()});
         scenarios.put("closed, seen, sending once", new Object[] {StaleConnection.closedAtOnceSeen(), plain});
         scenarios.put("closed, seen, checking", new Object[] {StaleConnection.closedAtOnceSeen(), plain.checkingBeforeReuse()});
         scenarios.put("stall, deadline over the body", new Object[] {new Deadline("stall"), plain});
@@ -161,6 +163,31 @@ class CaseFiguresMatchTheClientsOwnCountsTest {
                         + resend.figure("getSentOnClosed")),
                 () -> assertEquals(once.client().closedBeforeAnswer.get(), once.figure("postSentOnClosed")
                         + once.figure("getSentOnClosed"), "each loss of the client's: a send that came after the FIN"));
+    }
+
+    /**
+     * The case goes on past its rounds while a kind of request has not met the close: a client that never reuses a
+     * connection meets it with neither, one that sends once meets it with every POST and never with a GET (the POST's
+     * failure leaves it a new connection); a client that resends meets it with both and stops at its rounds. About 2 s
+     * for the first 500 rounds here: the 20 s bound on the case leaves room on a busy machine.
+     */
+    @Test
+    void closedAtOnceGoesOnWhileAKindOfRequestHasNotMetTheClose() {
+        Ran fresh = RAN.get("closed at once, a connection a request");
+        Ran once = RAN.get("closed at once, sending once");
+        Ran resend = RAN.get("closed at once, resending");
+        int rounds = fresh.figure("rounds");
+        assertAll(fresh.figures() + " / " + once.figures() + " / " + resend.figures(),
+                () -> assertEquals(0, fresh.client().closedBeforeAnswer.get() + fresh.client().resends.get(),
+                        "the premise: it never met the close"),
+                () -> assertTrue(rounds > ClosedAtOnce.ROUNDS, "went on past its rounds: " + rounds),
+                () -> assertEquals(fresh.count("warmUp", "ok") + 1 + 2 * rounds, fresh.client().connects.get(),
+                        "each request a connection of the client's: the warm-up, the habit's GET, two a round"),
+                () -> assertEquals(rounds, fresh.count("posts", "ok")),
+                () -> assertEquals(once.figure("rounds"), once.client().closedBeforeAnswer.get(),
+                        "the premise: every POST and no GET met the close"),
+                () -> assertTrue(once.figure("rounds") > ClosedAtOnce.ROUNDS, "went on for its GETs"),
+                () -> assertEquals(ClosedAtOnce.ROUNDS, resend.figure("rounds"), "both met it: no round more"));
     }
 
     @Test

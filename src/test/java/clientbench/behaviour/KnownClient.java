@@ -46,58 +46,66 @@ final class KnownClient implements HttpClientAdapter {
      * @param perRead the timeout bounds each read, not the exchange: a body trickled faster than it never ends it
      * @param checkBeforeReuse an idle socket is polled before reuse, and dropped when its server closed it
      * @param reclaimOnCollection a body left open is freed (socket closed, slot back) once the response is collected
+     * @param closeAfterAnswer each socket closed once its answer is read: a new connection for every request
      */
     record Knobs(boolean resend, int limit, boolean deadlineCoversBody, boolean closeOnTimeout, boolean freeSlotOnTimeout,
-                 int perHost, boolean dropUnread, boolean perRead, boolean checkBeforeReuse, boolean reclaimOnCollection) {
+                 int perHost, boolean dropUnread, boolean perRead, boolean checkBeforeReuse, boolean reclaimOnCollection,
+                 boolean closeAfterAnswer) {
         static Knobs plain() {
-            return new Knobs(false, 0, true, true, true, 0, false, false, false, false);
+            return new Knobs(false, 0, true, true, true, 0, false, false, false, false, false);
         }
 
         Knobs perReadDeadline() {
             return new Knobs(resend, limit, true, closeOnTimeout, freeSlotOnTimeout, perHost, dropUnread, true,
-                    checkBeforeReuse, reclaimOnCollection);
+                    checkBeforeReuse, reclaimOnCollection, closeAfterAnswer);
         }
 
         Knobs droppingUnread() {
             return new Knobs(resend, limit, deadlineCoversBody, closeOnTimeout, freeSlotOnTimeout, perHost, true, perRead,
-                    checkBeforeReuse, reclaimOnCollection);
+                    checkBeforeReuse, reclaimOnCollection, closeAfterAnswer);
         }
 
         Knobs resending() {
             return new Knobs(true, limit, deadlineCoversBody, closeOnTimeout, freeSlotOnTimeout, perHost, dropUnread,
-                    perRead, checkBeforeReuse, reclaimOnCollection);
+                    perRead, checkBeforeReuse, reclaimOnCollection, closeAfterAnswer);
         }
 
         Knobs limitedTo(int n) {
             return new Knobs(resend, n, deadlineCoversBody, closeOnTimeout, freeSlotOnTimeout, perHost, dropUnread,
-                    perRead, checkBeforeReuse, reclaimOnCollection);
+                    perRead, checkBeforeReuse, reclaimOnCollection, closeAfterAnswer);
         }
 
         Knobs perHostLimitedTo(int n) {
             return new Knobs(resend, limit, deadlineCoversBody, closeOnTimeout, freeSlotOnTimeout, n, dropUnread, perRead,
-                    checkBeforeReuse, reclaimOnCollection);
+                    checkBeforeReuse, reclaimOnCollection, closeAfterAnswer);
         }
 
         Knobs headersOnlyDeadline() {
             return new Knobs(resend, limit, false, closeOnTimeout, freeSlotOnTimeout, perHost, dropUnread, perRead,
-                    checkBeforeReuse, reclaimOnCollection);
+                    checkBeforeReuse, reclaimOnCollection, closeAfterAnswer);
         }
 
         Knobs leaking() {
             return new Knobs(resend, limit, deadlineCoversBody, false, false, perHost, dropUnread, perRead,
-                    checkBeforeReuse, reclaimOnCollection);
+                    checkBeforeReuse, reclaimOnCollection, closeAfterAnswer);
         }
 
         /** An idle socket is polled before reuse: one its server closed (EOF, reset) is dropped, a fresh one opened. */
         Knobs checkingBeforeReuse() {
             return new Knobs(resend, limit, deadlineCoversBody, closeOnTimeout, freeSlotOnTimeout, perHost, dropUnread,
-                    perRead, true, reclaimOnCollection);
+                    perRead, true, reclaimOnCollection, closeAfterAnswer);
         }
 
         /** A body left open is the caller's response's: once that is collected, its socket is closed and its slot freed. */
         Knobs reclaimingOnCollection() {
             return new Knobs(resend, limit, deadlineCoversBody, closeOnTimeout, freeSlotOnTimeout, perHost, dropUnread,
-                    perRead, checkBeforeReuse, true);
+                    perRead, checkBeforeReuse, true, closeAfterAnswer);
+        }
+
+        /** A new connection for every request: each socket closed once its answer is read, none ever reused. */
+        Knobs closingAfterEachAnswer() {
+            return new Knobs(resend, limit, deadlineCoversBody, closeOnTimeout, freeSlotOnTimeout, perHost, dropUnread,
+                    perRead, checkBeforeReuse, reclaimOnCollection, true);
         }
     }
 
@@ -264,7 +272,7 @@ final class KnownClient implements HttpClientAdapter {
             }
             read += n;
         }
-        if (close) {
+        if (close || knobs.closeAfterAnswer()) {
             forget(s);
         } else {
             idle.computeIfAbsent(authority, k -> new ConcurrentLinkedDeque<>()).push(s);
