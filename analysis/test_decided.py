@@ -41,6 +41,10 @@ def test_each_pair_is_apart_alike_within_its_margin_or_open_by_its_interval():
     d = cbud.counts([cbud.pair_state(apart, 1.05)] + [None] * 5, 1.05)  # a, b lettered; e, f not
     assert cbud.count_words(d, ["e", "f"]) == "1 apart, 0 alike within x1.05, 5 open (5 with e or f, unlettered)"
     assert cbud.counts([(cbud.OPEN, 1.3), (cbud.OPEN, None)], 1.1)["couldShow"] is None
+    # An interval wider than x1,000 either way is said as that, not spelt out to the last digit.
+    wide = cbud.counts([(cbud.OPEN, 3.034e11), (cbud.OPEN, 2.0)], 1.5)
+    assert cbud.count_words(wide) == "0 apart, 0 alike within x1.50, 2 open (intervals wider than x1,000)"
+    assert cbud.within_words(1000.0) == "within x1,000" and cbud.within_words(None) == "unbounded"
     assert cbud.margin("p50") == 1.10 and cbud.margin("p99") == 1.5, "thresholds.json's alikeWithin"
 
 

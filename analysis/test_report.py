@@ -456,6 +456,8 @@ def test_the_answer_says_where_the_data_leaves_pairs_open_and_within_what(tmp_pa
     none = dict(f, pairs={"of": 6, "separated": 0, "apart": []}, decided={"margin": 1.5, "apart": 0, "alike": 0,
                                                                            "open": 6, "couldShow": None})
     assert render.answer_line("p99", none) == "- **p99**: the data tells none of its 6 pairs apart."
+    wide = dict(none, decided={"margin": 1.5, "apart": 0, "alike": 0, "open": 6, "couldShow": 3.034e11})
+    assert render.answer_line("p99", wide) == "- **p99**: the data tells none of its 6 pairs apart (each wider than x1,000)."
 
 
 def test_readme_blocks_are_what_the_current_code_decides_from_the_reference_run():

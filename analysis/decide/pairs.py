@@ -50,13 +50,25 @@ def times(m: float) -> str:
     return f"x{m:.2f}" if m < 10 else f"x{m:.1f}" if m < 100 else f"x{m:,.0f}"
 
 
+# An interval wider than this either way says nothing a team could act on: its width is not spelt out.
+WIDEST_SAID = 1000.0
+
+
+def within_words(m: float | None) -> str:
+    """What the open pairs' widest interval shows: 'within x1.71', 'wider than x1,000' (WIDEST_SAID), 'unbounded'."""
+    if m is None:
+        return "unbounded"
+    return f"within {times(m)}" if m <= WIDEST_SAID else f"wider than {times(WIDEST_SAID)}"
+
+
 def count_words(d: dict, unlettered: list = ()) -> str:
     """'44 apart, 12 alike within x1.10, 10 open (could show x1.18)' from `counts`; where clients are shown without
     letters (`unlettered`), their pairs are said on their own: '... 37 open (11 with jdk-vt, unlettered; the rest: could
     show x1.97)'."""
     why = []
     if d[OPEN] > d["unletteredPairs"]:
-        why.append(f"could show {times(d['couldShow'])}" if d["couldShow"] else "an interval unbounded")
+        why.append("an interval unbounded" if not d["couldShow"] else f"could show {times(d['couldShow'])}"
+                   if d["couldShow"] <= WIDEST_SAID else f"intervals {within_words(d['couldShow'])}")
     if d["unletteredPairs"]:
         why = [f"{d['unletteredPairs']} with {' or '.join(unlettered)}, unlettered", *("the rest: " + x for x in why)]
     return (f"{d[APART]} apart, {d[ALIKE]} alike within {times(d['margin'])}, {d[OPEN]} open"

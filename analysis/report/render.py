@@ -176,7 +176,7 @@ def answer_line(name: str, f: dict) -> str:
     from every other client; 48 of 66 pairs told apart, 18 open (each within x1.71).'"""
     n, d = f["pairs"]["of"], f.get("decided") or {}
     opened = d.get(cbud.OPEN, 0)
-    within = f" (each within {cbud.times(d['couldShow'])})" if opened and d.get("couldShow") else ""
+    within = f" (each {cbud.within_words(d['couldShow'])})" if opened and d.get("couldShow") else ""
     if not f["pairs"]["separated"]:
         return f"- **{name}**: the data tells none of its {n} pairs apart{within}."
     first = cbd.leaders(f)
