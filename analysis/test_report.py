@@ -8,6 +8,7 @@ import json
 import re
 import shutil
 import sys
+import types
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -674,3 +675,11 @@ def test_the_upgrade_guides_block_is_what_the_current_code_decides_from_the_comm
     run = the_run_a_block_names(page, "upgrade")
     assert run.env.get("upgrade"), f"{run.name}: an upgrade run"
     assert_decided_now(page, "upgrade", run, render.upgrade_block(decided_now(run.name)))
+
+
+def test_the_repeatability_block_says_how_far_apart_its_two_runs_started():
+    a = types.SimpleNamespace(env={"started": "2026-12-07T23:05:59.088223120Z"})
+    b = types.SimpleNamespace(env={"started": "2026-12-08T01:52:43.492722076Z"})
+    assert render._between_starts(a, b) == ", b started 2.8 h after a"  # 2 h 46 min 44 s
+    assert render._between_starts(b, a) == ", b started 2.8 h before a"
+    assert render._between_starts(a, types.SimpleNamespace(env={})) == ""

@@ -12,7 +12,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "run-keys.py"
-RUN = ROOT / "results" / "20261128-181610-vm"  # the reference run: every file kind a compacted run keeps
+RUN = ROOT / "results" / "20261128-181610-vm"  # a standard run of every shape: each file kind a compacted run keeps
 
 
 def run_keys(before: Path, after: Path) -> subprocess.CompletedProcess:

@@ -6,6 +6,7 @@ main figure) are rewritten; so are the verdict page's (how two runs agreed, what
 """
 from __future__ import annotations
 
+import datetime as dt
 import html
 import os
 import re
@@ -224,13 +225,24 @@ def repeatability_block(run: cbl.Run, other: cbl.Run) -> str:
     rows = [r for r in cbd.compare_runs(other, run) if (r["shape"], r["figure"]) in keys]
     m = run.env.get("machine", {})
     lines = [f"{begin('repeatability')}",
-             f"Two {run.env.get('profile')} runs back to back on {m.get('cpuCount')} cores of {m.get('cpuModel')}, "
-             f"`{other.name}` (a) and `{run.name}` (b), as `./bench report --compare` counts them:", "",
+             f"Two {run.env.get('profile')} runs on {m.get('cpuCount')} cores of {m.get('cpuModel')}, "
+             f"`{other.name}` (a) and `{run.name}` (b){_between_starts(other, run)}, as `./bench report --compare`"
+             " counts them:", "",
              "| shape | figure | pairs | told apart in a | in b | in opposite order | apart in one only | median change |",
              "|---|---|---|---|---|---|---|---|"]
     lines += [f"| {r['shape']} | {cbd.BY_KEY[r['figure']].label} | {r['pairs']} | {r['apart.a']} | {r['apart.b']} | "
               f"{r['opposite']} | {r['one run only']} | {r['median change']} |" for r in rows]
     return "\n".join(lines + [end("repeatability")])
+
+
+def _between_starts(a: cbl.Run, b: cbl.Run) -> str:
+    """', b started 2.8 h after a' from their env.json's `started`; '' where either lacks it."""
+    try:
+        hours = (dt.datetime.fromisoformat(b.env["started"][:26].rstrip("Z"))
+                 - dt.datetime.fromisoformat(a.env["started"][:26].rstrip("Z"))).total_seconds() / 3600
+    except (KeyError, ValueError):
+        return ""
+    return f", b started {abs(hours):.1f} h {'after' if hours >= 0 else 'before'} a"
 
 
 def resolution_block(run: cbl.Run) -> str:

@@ -239,7 +239,7 @@ def until_decided_rates(runs: int = UNTIL_RUNS) -> dict:
 
 
 FAMILY_RUNS = 1000  # a binomial sd of 0.7% on a 5% rate
-COMMITTED = ("20261128-172116-vm", "20261128-181610-vm")  # the reference runs whose spreads are replayed
+COMMITTED = ("20261128-172116-vm", "20261128-181610-vm")  # committed standard runs whose spreads are replayed
 COMMON_SHAPE = "rate-4000"
 PATTERN_FIGURES = ("cpu", "p50", "p99")  # the figures teams choose on
 
