@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""The table of scripts/p99-forks.sh, from its folder: per condition, how far the forks' p50 and p99 spread, and how
-much of a fork's p99 is the JVM's own rather than its windows' noise.
+"""The table of scripts/p99-forks.sh, from its folder: per condition, how far the forks' p50, p99 and CPU per request
+spread, how much of a fork's p99 is the JVM's own rather than its windows' noise, and how long forks took to settle.
 
     .venv/bin/python scripts/p99-forks-table.py OUT CONDITION [CONDITION ...]
 
@@ -43,10 +43,19 @@ def own_and_within(forks: list) -> tuple:
     return math.sqrt(max(0.0, means_var - within_var / n)), math.sqrt(within_var)
 
 
+def cpu_us(t: cbl.Trial) -> float:
+    """The fork's CPU per request over its measured windows, less the JIT compilers' (as every CPU figure counts it)."""
+    its = [it for it in t.record["iterations"] if it["measured"]]
+    return sum(cbl.cpu_ns(it, t.record) for it in its) / sum(it["ok"] for it in its) / 1000
+
+
 def row(out: Path, condition: str) -> str:
-    forks = [ws for ws in (t.intervals("latency") for t in trials(out / condition)) if ws]
+    done = [t for t in trials(out / condition) if t.intervals("latency")]
+    forks = [t.intervals("latency") for t in done]
     if len(forks) < 2:
-        return f"| {condition} | {len(forks)} | - | - | - | - | - | - | - | - |"
+        return f"| {condition} | {len(forks)} | - | - | - | - | - | - | - | - | - | - | - |"
+    cpus = [cpu_us(t) for t in done]
+    settle = statistics.median(t.record["warmup"]["seconds"] for t in done)
     p50s = [merged_at(ws, 50) for ws in forks]
     p99s = [merged_at(ws, 99) for ws in forks]
     later = [merged_at(ws[1:], 99) for ws in forks if len(ws) > 1]
@@ -56,7 +65,8 @@ def row(out: Path, condition: str) -> str:
     own, within = own_and_within(window_p99s)
     return (f"| {condition} | {len(forks)} x {n} | {statistics.median(p50s):.0f} | {statistics.median(p99s):.0f}"
             f" ({min(p99s)}-{max(p99s)}) | {sd_ln(p50s):.3f} | {sd_ln(p99s):.3f} | {sd_ln(later):.3f} | {within:.3f}"
-            f" | {own:.3f} | {first} of {len(forks)} (chance {len(forks) / n:.0f}) |")
+            f" | {own:.3f} | {first} of {len(forks)} (chance {len(forks) / n:.0f}) | {statistics.median(cpus):.1f}"
+            f" | {sd_ln(cpus):.3f} | {settle:.0f} |")
 
 
 def main() -> None:
@@ -65,8 +75,8 @@ def main() -> None:
     out = Path(sys.argv[1])
     print("| condition | forks x windows | p50 us (median) | p99 us (median, min-max) | sd ln p50 | sd ln p99"
           " | sd ln p99, first window out | sd ln window p99 within a fork | the JVM's own sd ln p99"
-          " | first window's p99 the fork's largest |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+          " | first window's p99 the fork's largest | CPU us/req (median, compilers out) | sd ln CPU | settle s (median) |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for c in sys.argv[2:]:
         print(row(out, c))
 

@@ -11,6 +11,9 @@
 #   pretouch     the heap touched at start (-XX:+AlwaysPreTouch)
 #   warm3        JMH's warm-up 3 x 1 s instead of 1
 #   long         6 x 2 s measured: does a fork's p99 settle over more windows
+#   aot          the JDK's AOT cache (JEP 483, 515: classes loaded and linked, method profiles) from one training
+#                fork of the client, made first: does a JVM that starts from the same profiles settle sooner, and
+#                end up more like the next one
 # Run it alone on the machine: it measures the host too. HOW TO RUN: scripts/p99-forks.sh jetty 12 base shared-stub
 # The table (scripts/p99-forks-table.py OUT CONDITION...) splits each p99 into the windows' noise and the JVM's own.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -21,7 +24,7 @@ case "$FORKS" in ''|*[!0-9]*|0) echo "FORKS must be a positive integer, was '$FO
 CONDITIONS=("${@:-base}")
 OUT="${OUT:-$(mktemp -d /tmp/p99-forks.XXXXXX)}"
 for c in "${CONDITIONS[@]}"; do
-  case "$c" in base|shared-stub|target-stub|unpinned|pretouch|warm3|long) ;; *) echo "unknown condition '$c'" >&2; exit 2 ;; esac
+  case "$c" in base|shared-stub|target-stub|unpinned|pretouch|warm3|long|aot) ;; *) echo "unknown condition '$c'" >&2; exit 2 ;; esac
 done
 build
 echo "p99-forks: $CLIENT, $FORKS forks each of ${CONDITIONS[*]}, one of each in turn; logs in $OUT"
@@ -39,6 +42,15 @@ if [[ " ${CONDITIONS[*]} " == *"-stub "* ]]; then
   SHARED_STUB="$SHARED_TARGET;$control;${STARTED_PIDS[-1]};false;$( [ -n "$(pin 1)" ] && echo 1 );1"
 fi
 
+AOT_CACHE="$OUT/aot-train/$CLIENT.aot"
+if [[ " ${CONDITIONS[*]} " == *" aot "* ]]; then
+  mkdir -p "$OUT/aot-train"
+  # One fork as the others, its JVM writing the cache as it exits (JDK 25's one-step training).
+  common_rate_fork "$OUT/aot-train" "$CLIENT" 1 3 "-XX:AOTCacheOutput=$AOT_CACHE" \
+    || { echo "aot: the training fork failed ($OUT/aot-train/jmh.log)" >&2; exit 1; }
+  [ -s "$AOT_CACHE" ] || { echo "aot: no cache written at $AOT_CACHE ($OUT/aot-train/jmh.log)" >&2; exit 1; }
+fi
+
 run_fork() {  # run_fork CONDITION: one fresh JVM of it, its hlog and record into $OUT/CONDITION
   local c="$1" dir="$OUT/$1" warmups=1 windows=3 target="" jvm=()
   mkdir -p "$dir"
@@ -49,6 +61,7 @@ run_fork() {  # run_fork CONDITION: one fresh JVM of it, its hlog and record int
     pretouch) jvm+=(-XX:+AlwaysPreTouch) ;;
     warm3) warmups=3 ;;
     long) windows=6 ;;
+    aot) jvm+=("-XX:AOTCache=$AOT_CACHE") ;;
   esac
   TARGET="$target" common_rate_fork "$dir" "$CLIENT" "$warmups" "$windows" "${jvm[@]}" || echo "$c: JMH failed ($dir/jmh.log)" >&2
 }
