@@ -236,7 +236,8 @@ def rounds_figure(run: cbl.Run, v: dict, shape: str):
     s = next(s for s in v["shapes"] if s["shape"] == shape)
     cols = min(3, len(s["figures"]))
     rows = math.ceil(len(s["figures"]) / cols)
-    fig, axes = plt.subplots(rows, cols, figsize=(3.6 * cols, 2.9 * rows), squeeze=False)
+    # a shape of one or two figures gives each the room of three: twelve slanted names, some starred, need it
+    fig, axes = plt.subplots(rows, cols, figsize=(10.8 if cols < 3 else 3.6 * cols, 2.9 * rows), squeeze=False)
     for ax, f in zip(axes.flat, s["figures"]):
         rounds_panel(ax, run, f)
     for ax in axes.flat[len(s["figures"]):]:
