@@ -70,11 +70,13 @@ final class ClosedAtOnce implements BehaviourCase {
         long deadline = System.nanoTime() + BOUND.toNanos();
         long metBound = 0;
         for (int i = 1; System.nanoTime() - deadline < 0; i++) {
-            if (i > ROUNDS && (i - 1) % CHECK_EVERY == 0) {
-                metBound = i == ROUNDS + 1 ? System.nanoTime() + UNTIL_MET.toNanos() : metBound;
-                if (System.nanoTime() - metBound >= 0 || met(stub, c.key("post-"), posts) && met(stub, c.key("get-"), gets)) {
-                    break;
-                }
+            if (i == ROUNDS + 1) {
+                metBound = System.nanoTime() + UNTIL_MET.toNanos();
+            }
+            boolean look = i > ROUNDS && (i - 1) % CHECK_EVERY == 0;
+            if (look && (System.nanoTime() - metBound >= 0
+                    || met(stub, c.key("post-"), posts) && met(stub, c.key("get-"), gets))) {
+                break;
             }
             posts.add(CaseRequests.sendAndWait(adapter, c.post(uri, query, "post-" + i), WAIT));
             gets.add(CaseRequests.sendAndWait(adapter, c.get(uri, query, "get-" + i), WAIT));
