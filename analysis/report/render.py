@@ -238,8 +238,7 @@ def repeatability_block(run: cbl.Run, other: cbl.Run) -> str:
 def _between_starts(a: cbl.Run, b: cbl.Run) -> str:
     """', b started 2.8 h after a' from their env.json's `started`; '' where either lacks it."""
     try:
-        hours = (dt.datetime.fromisoformat(b.env["started"][:26].rstrip("Z"))
-                 - dt.datetime.fromisoformat(a.env["started"][:26].rstrip("Z"))).total_seconds() / 3600
+        hours = (_instant(b.env["started"]) - _instant(a.env["started"])).total_seconds() / 3600
     except (KeyError, ValueError):
         return ""
     return f", b started {abs(hours):.1f} h {'after' if hours >= 0 else 'before'} a"
@@ -317,12 +316,15 @@ def write_upgrade_run(run: cbl.Run, readme: Path) -> str:
 
 def _minutes(started, finished) -> str:
     """' in N minutes' from env.json's two ISO instants; nothing when either is missing."""
-    from datetime import datetime
-
     if not started or not finished:
         return ""
-    took = datetime.fromisoformat(finished[:26].rstrip("Z")) - datetime.fromisoformat(started[:26].rstrip("Z"))
+    took = _instant(finished) - _instant(started)
     return f" in {round(took.total_seconds() / 60)} minutes"
+
+
+def _instant(iso: str) -> dt.datetime:
+    """env.json's instant ('2026-12-08T01:52:43.492722076Z': nanoseconds, UTC), to the microsecond."""
+    return dt.datetime.fromisoformat(iso[:26].rstrip("Z"))
 
 
 def _pattern(block: str) -> re.Pattern:
