@@ -22,6 +22,11 @@ public record Profile(String name, String purpose, List<Shape> shapes, Duration 
      */
     public record Startup(int starts, int archiveStarts, int requestStarts, boolean footprint) {
 
+        /** These starts with {@code n} cold starts a client, the rest as they are. */
+        public Startup keeping(int n) {
+            return new Startup(n, archiveStarts, requestStarts, footprint);
+        }
+
         /** For the time-left estimate: 1 s a JVM start, 3 s more for one that sends requests (medians 0.8 and 2.7 s). */
         public long estimatedSeconds(int jvms) {
             return Math.round(jvms * (1.0 * (starts + archiveStarts) + 3.0 * requestStarts));
@@ -69,8 +74,9 @@ public record Profile(String name, String purpose, List<Shape> shapes, Duration 
     private static final Set<String> LEFT_OUT_BEYOND_THE_DEFAULT_SET = Set.of("capacity-http1", "delay1s-1000",
             "faults-1000");
     private static final Set<String> ONE_ROUND_FEWER_BEYOND_THE_DEFAULT_SET = Set.of("closed-x16");
-    /** Cold starts a run beyond the default set keeps of a profile's many: enough for a median and its spread. */
-    private static final int COLD_STARTS_BEYOND_THE_DEFAULT_SET = 5;
+    /** Cold starts a cut profile keeps of its many (beyond the default set, or fitted to its time): enough for a
+     *  median and its spread. */
+    static final int COLD_STARTS_KEPT = 5;
 
     /** This profile for a run of {@code clients} clients: its time limit is for the default set, so beyond it less. */
     public Profile fittedTo(int clients) {
@@ -95,10 +101,9 @@ public record Profile(String name, String purpose, List<Shape> shapes, Duration 
             }
         }
         Startup starts = startup;
-        if (startup != null && startup.starts() > COLD_STARTS_BEYOND_THE_DEFAULT_SET) {
-            starts = new Startup(COLD_STARTS_BEYOND_THE_DEFAULT_SET, startup.archiveStarts(), startup.requestStarts(),
-                    startup.footprint());
-            cuts.add("starts each client cold " + COLD_STARTS_BEYOND_THE_DEFAULT_SET + " times, not " + startup.starts());
+        if (startup != null && startup.starts() > COLD_STARTS_KEPT) {
+            starts = startup.keeping(COLD_STARTS_KEPT);
+            cuts.add("starts each client cold " + COLD_STARTS_KEPT + " times, not " + startup.starts());
         }
         if (cuts.isEmpty()) {
             return this;

@@ -30,8 +30,6 @@ public record TimeFit(Profile profile, Duration left, List<Cut> cuts, long estim
     static final long REPORT_SECONDS = 30;
     /** The settle bound of a shape measured in one round, once cut: its figures get no letters whatever its forks do. */
     static final int ONE_ROUND_SETTLE_SECONDS = 5;
-    /** Cold starts kept once cut: enough for a median and its spread. */
-    static final int COLD_STARTS_KEPT = 5;
 
     /** A cut that applies to a profile: the profile after it, what it changed and its cost. */
     private record Applied(Profile profile, String what, String cost) {
@@ -128,12 +126,12 @@ public record TimeFit(Profile profile, Duration left, List<Cut> cuts, long estim
 
     private static Applied fewerColdStarts(Profile p) {
         Profile.Startup s = p.startup();
-        if (s == null || s.starts() <= COLD_STARTS_KEPT) {
+        if (s == null || s.starts() <= Profile.COLD_STARTS_KEPT) {
             return null;
         }
-        return new Applied(with(p, p.shapes(), new Profile.Startup(COLD_STARTS_KEPT, s.archiveStarts(),
-                s.requestStarts(), s.footprint())), "starts each client cold " + COLD_STARTS_KEPT + " times, not "
-                + s.starts(), "start-up figures on " + COLD_STARTS_KEPT + " starts a client");
+        return new Applied(with(p, p.shapes(), s.keeping(Profile.COLD_STARTS_KEPT)), "starts each client cold "
+                + Profile.COLD_STARTS_KEPT + " times, not " + s.starts(), "start-up figures on " + Profile.COLD_STARTS_KEPT
+                + " starts a client");
     }
 
     private static Applied roundFewer(Profile p, String name) {
